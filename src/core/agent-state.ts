@@ -1,0 +1,104 @@
+/**
+ * The agent's state as hooks see it.
+ *
+ * @module
+ */
+import type { Message } from './message.js';
+import type { AgentStep } from './agent-step.js';
+
+/** Free-form key/value data carried by a state or a context. */
+export type Metadata = Readonly<Record<string, unknown>>;
+
+const EMPTY: Metadata = Object.freeze({});
+
+/** The fields of an {@link AgentState}, all optional except the agent's id. */
+export interface AgentStateInit {
+  /** This agent's id. */
+  agentId: string;
+  /** The parent agent's id, for a subagent. */
+  parentAgentId?: string | undefined;
+  /** The session's id, when the run belongs to a session. */
+  sessionId?: string | undefined;
+  /** Completed steps so far. */
+  stepCount?: number;
+  /** The conversation. */
+  messages?: readonly Message[];
+  /** The completed steps. */
+  steps?: readonly AgentStep[];
+  /** Data that lives as long as the run (or the session). */
+  metadata?: Metadata;
+}
+
+let generatedIds = 0;
+
+/**
+ * An immutable snapshot of an agent: ids, step count, conversation and metadata.
+ * `with…` methods return a new state; a step hook that returns a state replaces the agent's state.
+ */
+export class AgentState {
+  /** This agent's id. */
+  readonly agentId: string;
+  /** The parent agent's id, for a subagent. */
+  readonly parentAgentId: string | undefined;
+  /** The session's id, when the run belongs to a session. */
+  readonly sessionId: string | undefined;
+  /** Completed steps so far. */
+  readonly stepCount: number;
+  /** The conversation. */
+  readonly messages: readonly Message[];
+  /** The completed steps. */
+  readonly steps: readonly AgentStep[];
+  /** Data that lives as long as the run (or the session). */
+  readonly metadata: Metadata;
+
+  constructor(init: AgentStateInit) {
+    this.agentId = init.agentId;
+    this.parentAgentId = init.parentAgentId;
+    this.sessionId = init.sessionId;
+    this.stepCount = init.stepCount ?? init.steps?.length ?? 0;
+    this.messages = Object.isFrozen(init.messages) ? init.messages! : Object.freeze([...(init.messages ?? [])]);
+    this.steps = Object.isFrozen(init.steps) ? init.steps! : Object.freeze([...(init.steps ?? [])]);
+    this.metadata = init.metadata === undefined ? EMPTY : Object.isFrozen(init.metadata) ? init.metadata : Object.freeze({ ...init.metadata });
+    Object.freeze(this);
+  }
+
+  /** A fresh state, with a generated agent id unless one is given. */
+  static create(init: Partial<AgentStateInit> = {}): AgentState {
+    return new AgentState({ ...init, agentId: init.agentId ?? `agent_${++generatedIds}` });
+  }
+
+  /** The last completed step, if any. */
+  currentStep(): AgentStep | undefined {
+    return this.steps[this.steps.length - 1];
+  }
+
+  /** A state with these fields changed. */
+  with(changes: Partial<AgentStateInit>): AgentState {
+    return new AgentState({
+      agentId: this.agentId,
+      parentAgentId: this.parentAgentId,
+      sessionId: this.sessionId,
+      messages: this.messages,
+      steps: this.steps,
+      metadata: this.metadata,
+      ...changes,
+      // A new list of steps implies its own count unless a count is given too.
+      stepCount: changes.stepCount ?? (changes.steps ? changes.steps.length : this.stepCount),
+    });
+  }
+
+  /** A state with one metadata key set. */
+  withMetadata(key: string, value: unknown): AgentState {
+    return this.with({ metadata: { ...this.metadata, [key]: value } });
+  }
+
+  /** A state with these messages instead. */
+  withMessages(messages: readonly Message[]): AgentState {
+    return this.with({ messages });
+  }
+
+  /** A state with one more message. */
+  withMessage(message: Message): AgentState {
+    return this.with({ messages: [...this.messages, message] });
+  }
+}

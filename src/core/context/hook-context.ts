@@ -1,0 +1,99 @@
+/**
+ * What every lifecycle context shares.
+ *
+ * @module
+ */
+import type { HookEventName } from '../events.js';
+import { AgentState, type Metadata } from '../agent-state.js';
+
+const EMPTY: Metadata = Object.freeze({});
+
+/** The fields every context is built from. */
+export interface HookContextInit {
+  /** The agent's state; a fresh one is made when omitted. */
+  state?: AgentState;
+  /** Metadata of this dispatch. */
+  metadata?: Metadata;
+}
+
+/**
+ * The base of every lifecycle context: the event, the agent's state and metadata. Contexts are immutable; every
+ * `with…` method returns a copy of the same class.
+ *
+ * Metadata set with {@link HookContextBase.withMetadata} travels to the later hooks of the same dispatch, and the
+ * runtime carries it to the later events of the same run. {@link HookContextBase.get} reads the context's metadata
+ * first, then the state's.
+ */
+export abstract class HookContextBase<E extends HookEventName = HookEventName> {
+  /** The lifecycle event: the discriminant of {@link AnyHookContext}. */
+  readonly event: E;
+  /** The agent's state when the event fired. */
+  readonly state: AgentState;
+  /** Metadata of this dispatch (and, through the runtime, of the run). */
+  readonly metadata: Metadata;
+
+  protected constructor(event: E, init: HookContextInit) {
+    this.event = event;
+    this.state = init.state ?? AgentState.create();
+    this.metadata = init.metadata === undefined ? EMPTY : Object.isFrozen(init.metadata) ? init.metadata : Object.freeze({ ...init.metadata });
+  }
+
+  /** A metadata value: the context's own, else the state's, else `fallback`. */
+  get<T = unknown>(key: string, fallback?: T): T {
+    if (Object.hasOwn(this.metadata, key)) return this.metadata[key] as T;
+    if (Object.hasOwn(this.state.metadata, key)) return this.state.metadata[key] as T;
+    return fallback as T;
+  }
+
+  /** Whether the context or the state has this metadata key. */
+  has(key: string): boolean {
+    return Object.hasOwn(this.metadata, key) || Object.hasOwn(this.state.metadata, key);
+  }
+
+  /** A copy with another agent state. */
+  withState(state: AgentState): this {
+    return this.copyWith({ state } as Partial<this>);
+  }
+
+  /** A copy with one metadata key set. */
+  withMetadata(key: string, value: unknown): this {
+    return this.copyWith({ metadata: Object.freeze({ ...this.metadata, [key]: value }) } as Partial<this>);
+  }
+
+  /**
+   * The string a configuration file's matcher is tested against for this event: the tool name for tool events, the
+   * source for SessionStart, the trigger for compaction, the agent type for subagents, the notification type.
+   * `undefined` where the event has nothing to match.
+   */
+  get subject(): string | undefined {
+    return undefined;
+  }
+
+  /** A plain object with the event, the ids of the state, the metadata and the family's own fields. */
+  toJSON(): Record<string, unknown> {
+    return {
+      event: this.event,
+      agentId: this.state.agentId,
+      ...(this.state.parentAgentId !== undefined ? { parentAgentId: this.state.parentAgentId } : {}),
+      ...(this.state.sessionId !== undefined ? { sessionId: this.state.sessionId } : {}),
+      stepCount: this.state.stepCount,
+      metadata: { ...this.state.metadata, ...this.metadata },
+      ...this.ownFields(),
+    };
+  }
+
+  /** The family's own fields, for {@link HookContextBase.toJSON}. */
+  protected ownFields(): Record<string, unknown> {
+    return {};
+  }
+
+  /**
+   * A frozen copy of this context with some fields replaced. Subclasses call it from their `with…` methods, so every
+   * copy keeps its class and no constructor logic runs twice.
+   */
+  protected copyWith(changes: Partial<this>): this {
+    const copy = Object.create(Object.getPrototypeOf(this) as object) as this;
+    Object.assign(copy, this, changes);
+    return Object.freeze(copy);
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * The context of the tool events.
+ *
+ * @module
+ */
+import type { ToolEventName } from '../events.js';
+import { ToolCall } from '../tool-call.js';
+import { ToolExecution } from '../tool-execution.js';
+import { HookContextBase, type HookContextInit } from './hook-context.js';
+
+/** The fields of a {@link ToolHookContext}. */
+export interface ToolHookContextInit extends HookContextInit {
+  /** The call the event concerns. */
+  toolCall: ToolCall;
+  /** What the call produced (PostToolUse, PostToolUseFailure). */
+  execution?: ToolExecution | undefined;
+  /** The error the tool threw (PostToolUseFailure). */
+  error?: unknown;
+  /** Why approval is needed (PermissionRequest). */
+  permissionReason?: string | undefined;
+}
+
+/**
+ * PreToolUse, PermissionRequest, PostToolUse and PostToolUseFailure: one tool call, and for the later events what it
+ * produced.
+ *
+ * ```ts
+ * stack.with(new BeforeToolHook((ctx) => {
+ *   if (String(ctx.toolCall.args.command).includes('rm -rf')) return HookOutcome.block('Dangerous command');
+ * }, { matcher: 'bash' }));
+ * ```
+ */
+export class ToolHookContext<E extends ToolEventName = ToolEventName> extends HookContextBase<E> {
+  /** The tool call (as rewritten by earlier hooks, if any). */
+  readonly toolCall: ToolCall;
+  /** What the call produced: set on PostToolUse and PostToolUseFailure. */
+  readonly execution: ToolExecution | undefined;
+  /** The error the tool threw: set on PostToolUseFailure. */
+  readonly error: unknown;
+  /** Why approval is needed: set on PermissionRequest when a hook asked. */
+  readonly permissionReason: string | undefined;
+
+  constructor(event: E, init: ToolHookContextInit) {
+    super(event, init);
+    if (!(init.toolCall instanceof ToolCall)) throw new TypeError(`A ${event} context needs a ToolCall.`);
+    this.toolCall = init.toolCall;
+    this.execution = init.execution;
+    this.error = init.error ?? (init.execution?.isError ? init.execution.error : undefined);
+    this.permissionReason = init.permissionReason;
+    Object.freeze(this);
+  }
+
+  /** A PreToolUse context. */
+  static beforeToolUse(toolCall: ToolCall, init: HookContextInit = {}): ToolHookContext<'PreToolUse'> {
+    return new ToolHookContext('PreToolUse', { ...init, toolCall });
+  }
+
+  /** A PermissionRequest context. */
+  static permissionRequest(
+    toolCall: ToolCall,
+    init: HookContextInit & { reason?: string } = {},
+  ): ToolHookContext<'PermissionRequest'> {
+    return new ToolHookContext('PermissionRequest', { ...init, toolCall, permissionReason: init.reason });
+  }
+
+  /** A PostToolUse context for a successful execution. */
+  static afterToolUse(execution: ToolExecution, init: HookContextInit = {}): ToolHookContext<'PostToolUse'> {
+    return new ToolHookContext('PostToolUse', { ...init, toolCall: execution.toolCall, execution });
+  }
+
+  /** A PostToolUseFailure context. */
+  static toolFailure(toolCall: ToolCall, error: unknown, init: HookContextInit = {}): ToolHookContext<'PostToolUseFailure'> {
+    return new ToolHookContext('PostToolUseFailure', {
+      ...init,
+      toolCall,
+      error,
+      execution: ToolExecution.failure(toolCall, error),
+    });
+  }
+
+  /** Whether this is PreToolUse. */
+  isBeforeTool(): this is ToolHookContext<'PreToolUse'> {
+    return this.event === 'PreToolUse';
+  }
+
+  /** Whether this is PostToolUse or PostToolUseFailure. */
+  isAfterTool(): this is ToolHookContext<'PostToolUse' | 'PostToolUseFailure'> {
+    return this.event === 'PostToolUse' || this.event === 'PostToolUseFailure';
+  }
+
+  /** The tool's name (shorthand for `toolCall.name`). */
+  get toolName(): string {
+    return this.toolCall.name;
+  }
+
+  /** The error's message, on PostToolUseFailure. */
+  get errorMessage(): string | undefined {
+    if (this.error === undefined) return undefined;
+    return this.error instanceof Error ? this.error.message : String(this.error);
+  }
+
+  override get subject(): string {
+    return this.toolCall.name;
+  }
+
+  /** A copy with another tool call: the rewrite later hooks see and the tool receives (PreToolUse). */
+  withToolCall(toolCall: ToolCall): this {
+    if (!(toolCall instanceof ToolCall)) throw new TypeError('withToolCall() needs a ToolCall.');
+    return this.copyWith({ toolCall } as Partial<this>);
+  }
+
+  /** A copy with the call's arguments replaced. */
+  withArgs(args: Record<string, unknown>): this {
+    return this.withToolCall(this.toolCall.withArgs(args));
+  }
+
+  /** A copy with another execution result: what the model will see (PostToolUse). */
+  withExecution(execution: ToolExecution): this {
+    if (!(execution instanceof ToolExecution)) throw new TypeError('withExecution() needs a ToolExecution.');
+    return this.copyWith({ execution } as Partial<this>);
+  }
+
+  /** A copy whose execution has another result value. */
+  withResult(result: unknown): this {
+    const base = this.execution ?? ToolExecution.success(this.toolCall, undefined);
+    return this.withExecution(base.withResult(result));
+  }
+
+  protected override ownFields(): Record<string, unknown> {
+    return {
+      toolCall: this.toolCall.toJSON(),
+      ...(this.execution ? { execution: this.execution.toJSON() } : {}),
+      ...(this.permissionReason !== undefined ? { permissionReason: this.permissionReason } : {}),
+    };
+  }
+}

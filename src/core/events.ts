@@ -1,0 +1,444 @@
+/**
+ * The canonical lifecycle events and the alias table that maps every dialect's event names onto them.
+ *
+ * @module
+ */
+
+/**
+ * The names of the twenty canonical lifecycle events, in the order an agent run meets them.
+ */
+export const HOOK_EVENTS = [
+  'SessionStart',
+  'SessionEnd',
+  'ExecutionStart',
+  'UserPromptSubmit',
+  'BeforeStep',
+  'PreToolUse',
+  'PermissionRequest',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'AfterStep',
+  'SubagentStart',
+  'SubagentStop',
+  'PreCompact',
+  'PostCompact',
+  'Stop',
+  'AfterStop',
+  'AfterAgent',
+  'ExecutionEnd',
+  'AgentFailed',
+  'Notification',
+] as const;
+
+/** A canonical lifecycle event name, e.g. `'PreToolUse'`. */
+export type HookEventName = (typeof HOOK_EVENTS)[number];
+
+/** The events that concern one tool call; their contexts are {@link ToolHookContext}s. */
+export type ToolEventName = 'PreToolUse' | 'PermissionRequest' | 'PostToolUse' | 'PostToolUseFailure';
+
+/**
+ * A naming scheme for events used by one agent or format.
+ *
+ * - `canonical` — this library's names (identical to Claude Code's where Claude Code has the event).
+ * - `php` — the PHP AgentBuilder hook API.
+ * - `hookmd` — the Agent Hooks (HOOK.md) spec, current kebab-case names such as `pre-tool-call`.
+ * - `hookmd-legacy` — the Agent Hooks spec's older snake_case names such as `before_tool`.
+ * - `claude` — Claude Code `settings.json` (VS Code agent hooks use the same names).
+ * - `copilot` — GitHub Copilot CLI / coding agent, lowerCamelCase.
+ * - `gemini` — Gemini CLI `settings.json`.
+ */
+export type EventDialect = 'canonical' | 'php' | 'hookmd' | 'hookmd-legacy' | 'claude' | 'copilot' | 'gemini';
+
+/** Every dialect, in the order error messages list them. */
+export const EVENT_DIALECTS: readonly EventDialect[] = [
+  'canonical',
+  'php',
+  'hookmd',
+  'hookmd-legacy',
+  'claude',
+  'copilot',
+  'gemini',
+];
+
+/** The context family an event belongs to; each family has one context class. */
+export type EventFamily =
+  | 'tool'
+  | 'step'
+  | 'stop'
+  | 'execution'
+  | 'failure'
+  | 'session'
+  | 'prompt'
+  | 'subagent'
+  | 'compact'
+  | 'notification';
+
+/** What an event is and what its hooks may decide. */
+export interface EventInfo {
+  /** The canonical name. */
+  readonly name: HookEventName;
+  /** The context family, which fixes the context class hooks receive. */
+  readonly family: EventFamily;
+  /** Whether the event concerns one tool call (a tool-name matcher can match it). */
+  readonly tool: boolean;
+  /**
+   * Whether `block` means something here: refuse a tool call or prompt, reject a result, or keep the agent working
+   * (Stop). On the other events a block is ignored by the runtime, with a warning.
+   */
+  readonly canBlock: boolean;
+  /** Whether `stop` can still halt anything: false for events that fire once the run is already over. */
+  readonly canStop: boolean;
+  /** Whether `ask` (an approval request) means something here. */
+  readonly canAsk: boolean;
+  /** One line on when the event fires. */
+  readonly description: string;
+}
+
+const info = (
+  name: HookEventName,
+  family: EventFamily,
+  flags: { canBlock?: boolean; canStop?: boolean; canAsk?: boolean },
+  description: string,
+): EventInfo =>
+  Object.freeze({
+    name,
+    family,
+    tool: family === 'tool',
+    canBlock: flags.canBlock ?? false,
+    canStop: flags.canStop ?? true,
+    canAsk: flags.canAsk ?? false,
+    description,
+  });
+
+const EVENT_INFO: Readonly<Record<HookEventName, EventInfo>> = Object.freeze({
+  SessionStart: info('SessionStart', 'session', {}, 'A session starts (first turn of a conversation).'),
+  SessionEnd: info('SessionEnd', 'session', { canStop: false }, 'A session is closed.'),
+  ExecutionStart: info('ExecutionStart', 'execution', {}, 'One run (agent turn) begins.'),
+  UserPromptSubmit: info(
+    'UserPromptSubmit',
+    'prompt',
+    { canBlock: true },
+    'The user prompt is about to be processed; a block rejects it.',
+  ),
+  BeforeStep: info('BeforeStep', 'step', {}, 'A step (one model call and its tool calls) begins.'),
+  PreToolUse: info(
+    'PreToolUse',
+    'tool',
+    { canBlock: true, canAsk: true },
+    'A tool call is about to run; hooks may rewrite its input, refuse it or ask for approval.',
+  ),
+  PermissionRequest: info(
+    'PermissionRequest',
+    'tool',
+    { canBlock: true, canAsk: true },
+    'A tool call needs approval; hooks may grant or refuse it before the approver is asked.',
+  ),
+  PostToolUse: info(
+    'PostToolUse',
+    'tool',
+    { canBlock: true },
+    'A tool call succeeded; hooks may replace the result, or reject it (the model is told).',
+  ),
+  PostToolUseFailure: info('PostToolUseFailure', 'tool', {}, 'A tool call failed.'),
+  AfterStep: info('AfterStep', 'step', {}, 'A step has completed.'),
+  SubagentStart: info('SubagentStart', 'subagent', { canBlock: true }, 'A subagent is about to start; a block refuses it.'),
+  SubagentStop: info(
+    'SubagentStop',
+    'stop',
+    { canBlock: true },
+    'A subagent is about to stop; a block keeps it working, with the reason as feedback.',
+  ),
+  PreCompact: info('PreCompact', 'compact', {}, 'The conversation is about to be compacted.'),
+  PostCompact: info('PostCompact', 'compact', {}, 'The conversation has been compacted.'),
+  Stop: info(
+    'Stop',
+    'stop',
+    { canBlock: true },
+    'The agent is about to stop (quality gate); a block keeps it working, with the reason as feedback.',
+  ),
+  AfterStop: info('AfterStop', 'stop', {}, 'The agent has stopped responding for this turn.'),
+  AfterAgent: info('AfterAgent', 'stop', {}, 'The turn is finished, before the run ends.'),
+  ExecutionEnd: info('ExecutionEnd', 'execution', { canStop: false }, 'One run has ended, whatever its status.'),
+  AgentFailed: info('AgentFailed', 'failure', { canStop: false }, 'The run hit an unrecoverable error.'),
+  Notification: info('Notification', 'notification', {}, 'The agent notifies the user (warning, idle, permission prompt).'),
+});
+
+/*
+ * The alias table. One row per canonical event; a dialect without the event has no entry.
+ *
+ * Debatable mappings, decided here:
+ * - Gemini's `AfterAgent` fires when the agent would finish and may send it back to work: it is a stop gate, so it maps
+ *   to Stop. The canonical `AfterAgent` is the HOOK.md `after_agent` / `post-agent-turn` observer. The same string thus
+ *   means two events; without a dialect, `parse('AfterAgent')` gives the canonical AfterAgent, and
+ *   `parse('AfterAgent', 'gemini')` gives Stop.
+ * - HOOK.md's old `before_agent` runs before the agent processes the user's input: UserPromptSubmit, like Gemini's
+ *   `BeforeAgent` and the new name `pre-agent-turn`.
+ * - HOOK.md's `subagent_stop` / `post-subagent` map to SubagentStop, Copilot's `errorOccurred` to AgentFailed and its
+ *   `agentStop` to Stop.
+ * - Gemini's `PreCompress` is PreCompact. Gemini's model-level events (BeforeModel, AfterModel, BeforeToolSelection)
+ *   have no canonical counterpart and are unknown names.
+ */
+const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialect, 'canonical'>, string>>>> = {
+  SessionStart: {
+    'hookmd-legacy': 'session_start',
+    hookmd: 'pre-session',
+    claude: 'SessionStart',
+    copilot: 'sessionStart',
+    gemini: 'SessionStart',
+  },
+  SessionEnd: {
+    'hookmd-legacy': 'session_end',
+    hookmd: 'post-session',
+    claude: 'SessionEnd',
+    copilot: 'sessionEnd',
+    gemini: 'SessionEnd',
+  },
+  ExecutionStart: { php: 'ExecutionStart' },
+  UserPromptSubmit: {
+    'hookmd-legacy': 'before_agent',
+    hookmd: 'pre-agent-turn',
+    claude: 'UserPromptSubmit',
+    copilot: 'userPromptSubmitted',
+    gemini: 'BeforeAgent',
+  },
+  BeforeStep: { php: 'BeforeStep' },
+  PreToolUse: {
+    php: 'PreToolUse',
+    'hookmd-legacy': 'before_tool',
+    hookmd: 'pre-tool-call',
+    claude: 'PreToolUse',
+    copilot: 'preToolUse',
+    gemini: 'BeforeTool',
+  },
+  PermissionRequest: { claude: 'PermissionRequest', copilot: 'permissionRequest' },
+  PostToolUse: {
+    php: 'PostToolUse',
+    'hookmd-legacy': 'after_tool',
+    hookmd: 'post-tool-call',
+    claude: 'PostToolUse',
+    copilot: 'postToolUse',
+    gemini: 'AfterTool',
+  },
+  PostToolUseFailure: {
+    'hookmd-legacy': 'after_tool_failure',
+    hookmd: 'post-tool-call-failure',
+    claude: 'PostToolUseFailure',
+    copilot: 'postToolUseFailure',
+  },
+  AfterStep: { php: 'AfterStep' },
+  SubagentStart: {
+    'hookmd-legacy': 'subagent_start',
+    hookmd: 'pre-subagent',
+    claude: 'SubagentStart',
+    copilot: 'subagentStart',
+  },
+  SubagentStop: {
+    php: 'SubagentStop',
+    'hookmd-legacy': 'subagent_stop',
+    hookmd: 'post-subagent',
+    claude: 'SubagentStop',
+    copilot: 'subagentStop',
+  },
+  PreCompact: {
+    'hookmd-legacy': 'pre_compact',
+    hookmd: 'pre-context-compact',
+    claude: 'PreCompact',
+    copilot: 'preCompact',
+    gemini: 'PreCompress',
+  },
+  PostCompact: { hookmd: 'post-context-compact', claude: 'PostCompact' },
+  Stop: {
+    php: 'Stop',
+    'hookmd-legacy': 'before_stop',
+    hookmd: 'pre-agent-turn-stop',
+    claude: 'Stop',
+    copilot: 'agentStop',
+    gemini: 'AfterAgent',
+  },
+  AfterStop: { hookmd: 'post-agent-turn-stop' },
+  AfterAgent: { 'hookmd-legacy': 'after_agent', hookmd: 'post-agent-turn' },
+  ExecutionEnd: { php: 'ExecutionEnd' },
+  AgentFailed: { php: 'AgentFailed', copilot: 'errorOccurred' },
+  Notification: { claude: 'Notification', copilot: 'notification', gemini: 'Notification' },
+};
+
+/** name → event, per dialect, and across all dialects (canonical names first, so they win a collision). */
+const BY_DIALECT = new Map<EventDialect, Map<string, HookEventName>>();
+const ANY_DIALECT = new Map<string, HookEventName>();
+for (const dialect of EVENT_DIALECTS) BY_DIALECT.set(dialect, new Map());
+for (const event of HOOK_EVENTS) {
+  BY_DIALECT.get('canonical')!.set(event, event);
+  ANY_DIALECT.set(event, event);
+}
+for (const event of HOOK_EVENTS) {
+  for (const [dialect, alias] of Object.entries(ALIASES[event]) as [EventDialect, string][]) {
+    BY_DIALECT.get(dialect)!.set(alias, event);
+    if (!ANY_DIALECT.has(alias)) ANY_DIALECT.set(alias, event);
+  }
+}
+
+/** Thrown by {@link HookEvent.parse} for a name no dialect knows. */
+export class UnknownEventError extends Error {
+  override readonly name = 'UnknownEventError';
+  /** The name that was given. */
+  readonly given: string;
+  /** The dialect that was searched, if one was named. */
+  readonly dialect: EventDialect | undefined;
+  /** Known names close to the given one, best first. */
+  readonly suggestions: readonly string[];
+
+  constructor(given: string, dialect: EventDialect | undefined, suggestions: readonly string[]) {
+    const where = dialect ? ` in the ${dialect} dialect` : '';
+    const hint =
+      suggestions.length > 0
+        ? ` Did you mean ${suggestions.map((s) => `'${s}'`).join(', ')}?`
+        : ` Known events: ${HOOK_EVENTS.join(', ')}.`;
+    super(`Unknown hook event '${given}'${where}.${hint} (Event names are case-sensitive.)`);
+    this.given = given;
+    this.dialect = dialect;
+    this.suggestions = suggestions;
+  }
+}
+
+const normalize = (s: string): string => s.toLowerCase().replace(/[-_\s]/g, '');
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]!;
+      row[j] = Math.min(above + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+}
+
+function closeMatches(given: string, names: Iterable<string>): string[] {
+  const wanted = normalize(given);
+  const scored: { name: string; score: number }[] = [];
+  for (const name of names) {
+    const candidate = normalize(name);
+    // Same letters in another case or separator style is the most likely mistake: rank it first.
+    const score = candidate === wanted ? 0 : editDistance(wanted, candidate);
+    const allowed = Math.max(2, Math.floor(Math.max(wanted.length, candidate.length) / 3));
+    if (score <= allowed) scored.push({ name, score });
+  }
+  scored.sort((a, b) => a.score - b.score);
+  return [...new Set(scored.map((s) => s.name))].slice(0, 5);
+}
+
+function tryParse(name: string, dialect?: EventDialect): HookEventName | undefined {
+  return (dialect ? BY_DIALECT.get(dialect) : ANY_DIALECT)?.get(name);
+}
+
+function parse(name: string, dialect?: EventDialect): HookEventName {
+  const event = tryParse(name, dialect);
+  if (event !== undefined) return event;
+  if (typeof name !== 'string') throw new TypeError(`A hook event name must be a string, got ${typeof name}.`);
+  const pool = dialect ? BY_DIALECT.get(dialect)!.keys() : ANY_DIALECT.keys();
+  throw new UnknownEventError(name, dialect, closeMatches(name, pool));
+}
+
+function toDialect(event: HookEventName, dialect: EventDialect): string | undefined {
+  if (dialect === 'canonical') return event;
+  return ALIASES[event][dialect];
+}
+
+function aliasesOf(event: HookEventName): readonly { dialect: EventDialect; name: string }[] {
+  const out: { dialect: EventDialect; name: string }[] = [{ dialect: 'canonical', name: event }];
+  for (const dialect of EVENT_DIALECTS) {
+    const name = dialect === 'canonical' ? undefined : ALIASES[event][dialect];
+    if (name !== undefined) out.push({ dialect, name });
+  }
+  return out;
+}
+
+/**
+ * The canonical event names as constants (`HookEvent.PreToolUse === 'PreToolUse'`), and the functions that translate
+ * between dialects.
+ *
+ * ```ts
+ * HookEvent.parse('before_tool');              // 'PreToolUse'
+ * HookEvent.parse('AfterAgent', 'gemini');     // 'Stop' (Gemini's AfterAgent is a stop gate)
+ * HookEvent.toDialect('PreToolUse', 'copilot'); // 'preToolUse'
+ * ```
+ */
+export const HookEvent = Object.freeze({
+  SessionStart: 'SessionStart',
+  SessionEnd: 'SessionEnd',
+  ExecutionStart: 'ExecutionStart',
+  UserPromptSubmit: 'UserPromptSubmit',
+  BeforeStep: 'BeforeStep',
+  PreToolUse: 'PreToolUse',
+  PermissionRequest: 'PermissionRequest',
+  PostToolUse: 'PostToolUse',
+  PostToolUseFailure: 'PostToolUseFailure',
+  AfterStep: 'AfterStep',
+  SubagentStart: 'SubagentStart',
+  SubagentStop: 'SubagentStop',
+  PreCompact: 'PreCompact',
+  PostCompact: 'PostCompact',
+  Stop: 'Stop',
+  AfterStop: 'AfterStop',
+  AfterAgent: 'AfterAgent',
+  ExecutionEnd: 'ExecutionEnd',
+  AgentFailed: 'AgentFailed',
+  Notification: 'Notification',
+
+  /** All canonical events, in lifecycle order. */
+  all: HOOK_EVENTS,
+
+  /**
+   * The canonical event for any dialect's name. Names are case-sensitive, as each dialect writes them.
+   * Without a dialect every alias is accepted and a canonical name wins a collision; with one, only that dialect's
+   * names are.
+   *
+   * @throws {@link UnknownEventError} listing close matches.
+   */
+  parse,
+
+  /** Like {@link HookEvent.parse}, but `undefined` for an unknown name. */
+  tryParse,
+
+  /** Whether `name` is a canonical event name (not an alias). */
+  isCanonical(name: unknown): name is HookEventName {
+    return typeof name === 'string' && Object.hasOwn(EVENT_INFO, name);
+  },
+
+  /** A dialect's own name for `event`, or `undefined` when that dialect has no such event. */
+  toDialect,
+
+  /** Every name of `event`, dialect by dialect (canonical first). */
+  aliasesOf,
+
+  /** What `event` is and what its hooks may decide. */
+  info(event: HookEventName): EventInfo {
+    return EVENT_INFO[event];
+  },
+
+  /** Whether `event` concerns one tool call. */
+  isToolEvent(event: HookEventName): event is ToolEventName {
+    return EVENT_INFO[event].tool;
+  },
+
+  /** Whether a `block` outcome means something on `event`. */
+  canBlock(event: HookEventName): boolean {
+    return EVENT_INFO[event].canBlock;
+  },
+
+  /** Whether a `stop` outcome can still halt the run on `event`. */
+  canStop(event: HookEventName): boolean {
+    return EVENT_INFO[event].canStop;
+  },
+
+  /** Whether an `ask` outcome (approval request) means something on `event`. */
+  canAsk(event: HookEventName): boolean {
+    return EVENT_INFO[event].canAsk;
+  },
+} as const);
+
+/** A canonical lifecycle event name. The same name as a value is `HookEvent.PreToolUse` and its siblings. */
+export type HookEvent = HookEventName;

@@ -1,0 +1,55 @@
+/**
+ * The error a failing hook is reported with.
+ *
+ * @module
+ */
+import type { HookEventName } from './events.js';
+
+/** Where a {@link HookError} comes from. */
+export interface HookErrorInit {
+  /** The hook's name. */
+  hookName: string;
+  /** The event being dispatched. */
+  event: HookEventName;
+  /** The hook's priority in its stack. */
+  priority?: number | undefined;
+  /** What the hook threw, if it threw. */
+  cause?: unknown;
+}
+
+/**
+ * A hook threw, or broke the middleware contract (called `next` twice, returned no outcome). Names the hook and the
+ * event; the original error is `cause`. The stack never swallows it: `process` rejects with it and the runtime decides
+ * what to do (fail the run, ignore, or treat as a block).
+ */
+export class HookError extends Error {
+  override readonly name = 'HookError';
+  /** The hook's name. */
+  readonly hookName: string;
+  /** The event being dispatched. */
+  readonly event: HookEventName;
+  /** The hook's priority in its stack, when known. */
+  readonly priority: number | undefined;
+
+  /**
+   * @param summary - what went wrong, as a verb phrase (`'failed'`, `'called next() more than once'`).
+   * @param init - the hook, the event and the cause.
+   * @param detail - more about it, appended after a colon (how to fix it, or the cause's message).
+   */
+  constructor(summary: string, init: HookErrorInit, detail?: string) {
+    const where = init.priority === undefined ? '' : ` (priority ${init.priority})`;
+    super(
+      `Hook '${init.hookName}'${where} ${summary} on ${init.event}${detail ? `: ${detail}` : ''}`,
+      init.cause === undefined ? undefined : { cause: init.cause },
+    );
+    this.hookName = init.hookName;
+    this.event = init.event;
+    this.priority = init.priority;
+  }
+
+  /** A HookError for something a hook threw; its message includes the original message. */
+  static fromThrown(thrown: unknown, init: Omit<HookErrorInit, 'cause'>): HookError {
+    const message = thrown instanceof Error ? thrown.message : String(thrown);
+    return new HookError('failed', { ...init, cause: thrown }, message);
+  }
+}

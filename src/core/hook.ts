@@ -1,0 +1,54 @@
+/**
+ * The hook contract.
+ *
+ * @module
+ */
+import type { AnyHookContext } from './context/any-hook-context.js';
+import type { HookEventName } from './events.js';
+import type { HookMatcher } from './matchers/hook-matcher.js';
+import type { HookOutcome } from './outcome.js';
+
+/** A value, or a promise of it. Hooks stay synchronous until one of them returns a promise. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * Calls the rest of the chain (later hooks, then the terminal) with `ctx`, or with the current context when called
+ * with none. Call it at most once; not calling it short-circuits the chain.
+ */
+export type NextFn<C extends AnyHookContext = AnyHookContext> = (ctx?: C) => MaybePromise<HookOutcome>;
+
+/**
+ * A middleware of the {@link HookStack}: it sees the context, may act before calling `next`, after it, or instead of
+ * it, and returns the outcome.
+ *
+ * ```ts
+ * class RateLimitHook implements Hook {
+ *   readonly events = ['PreToolUse'] as const;
+ *   handle(ctx: AnyHookContext, next: NextFn) {
+ *     if (!limiter.check()) return HookOutcome.block('Rate limit exceeded');
+ *     return next(ctx);
+ *   }
+ * }
+ * ```
+ *
+ * The stack honours two optional properties before it calls `handle`: `events` (the hook runs only for these) and
+ * `matcher` (the hook runs only where it matches; elsewhere the chain goes on without it).
+ */
+export interface Hook<C extends AnyHookContext = AnyHookContext> {
+  /** Handles one dispatch. Must return an outcome: `next(ctx)`'s, or its own. */
+  handle(ctx: C, next: NextFn<C>): MaybePromise<HookOutcome>;
+  /** A name for listings and errors; defaults to the class name. */
+  readonly name?: string | undefined;
+  /** The events the hook runs for; all when absent. */
+  readonly events?: readonly HookEventName[] | undefined;
+  /** Where the hook applies; everywhere when absent. */
+  readonly matcher?: HookMatcher | undefined;
+}
+
+/** A hook written as a bare `(ctx, next)` function. */
+export type HookFn<C extends AnyHookContext = AnyHookContext> = (ctx: C, next: NextFn<C>) => MaybePromise<HookOutcome>;
+
+/** Whether `value` is a {@link Hook} (an object with a `handle` method). */
+export function isHook(value: unknown): value is Hook {
+  return value !== null && typeof value === 'object' && typeof (value as Hook).handle === 'function';
+}

@@ -1,0 +1,135 @@
+/**
+ * Hooks bound to one event, written as a callback that receives only the context.
+ *
+ * @module
+ */
+import { AgentState } from '../agent-state.js';
+import type { AnyHookContext, ContextFor } from '../context/any-hook-context.js';
+import { HookContextBase } from '../context/hook-context.js';
+import { HookEvent, type HookEventName } from '../events.js';
+import type { Hook, MaybePromise, NextFn } from '../hook.js';
+import type { HookMatcher } from '../matchers/hook-matcher.js';
+import { Matcher, type MatcherLike } from '../matchers/matcher.js';
+import { HookOutcome } from '../outcome.js';
+import { ToolCall } from '../tool-call.js';
+import { ToolExecution } from '../tool-execution.js';
+
+/**
+ * The shorthand value a callback of event `E` may return instead of an outcome: a rewritten `ToolCall` (PreToolUse,
+ * PermissionRequest), a replacement `ToolExecution` (PostToolUse, PostToolUseFailure), a rewritten prompt string (UserPromptSubmit), and on
+ * every event a new `AgentState`.
+ */
+export type ShorthandFor<E extends HookEventName> =
+  | AgentState
+  | (E extends 'PreToolUse' | 'PermissionRequest' ? ToolCall : never)
+  | (E extends 'PostToolUse' | 'PostToolUseFailure' ? ToolExecution : never)
+  | (E extends 'UserPromptSubmit' ? string : never);
+
+/**
+ * What a callback may return: nothing (= proceed, never block), an outcome, a modified context of the same event, or
+ * its event's shorthand value.
+ */
+export type EventCallbackResult<E extends HookEventName> = HookOutcome | ContextFor<E> | ShorthandFor<E> | void | undefined | null;
+
+/** A callback bound to event `E`: it receives that event's context type. */
+export type EventCallback<E extends HookEventName> = (ctx: ContextFor<E>) => MaybePromise<EventCallbackResult<E>>;
+
+/** Options of an {@link EventHook}. */
+export interface EventHookOptions {
+  /** Where the hook applies (PHP rules for strings: a tool-name pattern). */
+  matcher?: MatcherLike | undefined;
+  /** A name for listings and errors; defaults to the callback's name. */
+  name?: string | undefined;
+}
+
+const describe = (value: unknown): string => {
+  if (value === null) return 'null';
+  if (typeof value === 'object') return `an object (${value.constructor?.name ?? 'Object'})`;
+  return `a ${typeof value} (${String(value).slice(0, 40)})`;
+};
+
+/**
+ * A hook for one event (or a few of one family) that calls a callback with the context alone. The callback's answer
+ * is turned into an outcome; returning nothing proceeds. Contexts of other events pass through untouched.
+ *
+ * An `ask` lets the later hooks run and merges with them (a later block still wins); a proceed carrying additional
+ * context or a system message keeps them in front of what later hooks add.
+ */
+export class EventHook<E extends HookEventName = HookEventName> implements Hook {
+  /** The events the hook runs for. */
+  readonly events: readonly E[];
+  /** Where the hook applies. */
+  readonly matcher: HookMatcher | undefined;
+  /** The callback's name, or the one given. */
+  readonly name: string;
+  private readonly callback: EventCallback<E>;
+  private readonly single: E | undefined;
+
+  constructor(events: E | readonly E[], callback: EventCallback<E>, options: EventHookOptions = {}) {
+    const list = (typeof events === 'string' ? [events] : [...events]).map((e) => HookEvent.parse(e) as E);
+    if (list.length === 0) throw new TypeError('An EventHook needs at least one event.');
+    if (typeof callback !== 'function') throw new TypeError(`A ${list.join('/')} hook needs a callback function, got ${typeof callback}.`);
+    this.events = Object.freeze(list);
+    this.single = list.length === 1 ? list[0] : undefined;
+    this.callback = callback;
+    this.matcher = Matcher.from(options.matcher);
+    this.name = options.name ?? (callback.name || `${list.join('/')} callback`);
+  }
+
+  /** Whether the hook runs for `event`. */
+  handles(event: HookEventName): boolean {
+    return this.single !== undefined ? this.single === event : (this.events as readonly HookEventName[]).includes(event);
+  }
+
+  handle(ctx: AnyHookContext, next: NextFn): MaybePromise<HookOutcome> {
+    if (!this.handles(ctx.event)) return next(ctx);
+    const value = this.callback(ctx as ContextFor<E>);
+    if (value instanceof Promise) return value.then((v) => this.continueWith(v, ctx, next));
+    return this.continueWith(value as EventCallbackResult<E>, ctx, next);
+  }
+
+  private continueWith(value: EventCallbackResult<E>, ctx: AnyHookContext, next: NextFn): MaybePromise<HookOutcome> {
+    if (value === undefined || value === null) return next(ctx);
+    const outcome = value instanceof HookOutcome ? value : HookOutcome.proceed(this.shorthand(value, ctx));
+    if (outcome.type === 'block' || outcome.type === 'stop') return outcome;
+    const rest = next(outcome.context ?? ctx);
+    if (outcome.type === 'proceed' && outcome.additionalContext.length === 0 && outcome.systemMessages.length === 0) return rest;
+    return rest instanceof Promise ? rest.then((r) => HookOutcome.merge(outcome, r)) : HookOutcome.merge(outcome, rest);
+  }
+
+  private shorthand(value: unknown, ctx: AnyHookContext): AnyHookContext {
+    if (value instanceof HookContextBase) {
+      if (value.event !== ctx.event) {
+        throw new TypeError(`returned a ${value.event} context from a ${ctx.event} hook; return a context of the same event.`);
+      }
+      return value as AnyHookContext;
+    }
+    if (value instanceof AgentState) return ctx.withState(value);
+    if (value instanceof ToolCall && (ctx.event === 'PreToolUse' || ctx.event === 'PermissionRequest')) {
+      return (ctx as ContextFor<'PreToolUse'>).withToolCall(value);
+    }
+    if (value instanceof ToolExecution && (ctx.event === 'PostToolUse' || ctx.event === 'PostToolUseFailure')) {
+      return (ctx as ContextFor<'PostToolUse'>).withExecution(value);
+    }
+    if (typeof value === 'string' && ctx.event === 'UserPromptSubmit') return ctx.withPrompt(value);
+    throw new TypeError(
+      `returned ${describe(value)}, which means nothing on ${ctx.event}. Return nothing to proceed, a HookOutcome ` +
+        `(proceed/block/stop/ask)${shorthandHint(ctx.event)}.`,
+    );
+  }
+}
+
+function shorthandHint(event: HookEventName): string {
+  switch (event) {
+    case 'PreToolUse':
+    case 'PermissionRequest':
+      return ', a modified ToolCall or an AgentState';
+    case 'PostToolUse':
+    case 'PostToolUseFailure':
+      return ', a replacement ToolExecution or an AgentState';
+    case 'UserPromptSubmit':
+      return ', a rewritten prompt string or an AgentState';
+    default:
+      return ' or a modified AgentState';
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Matching by tool input.
+ *
+ * @module
+ */
+import type { AnyHookContext } from '../context/any-hook-context.js';
+import type { HookMatcher, MatcherHints } from './hook-matcher.js';
+import { compileRegex, statelessRegex } from './matcher-syntax-error.js';
+import { HookEvent, type HookEventName } from '../events.js';
+
+/** Options of an {@link InputPatternMatcher}. */
+export interface InputPatternOptions {
+  /**
+   * Test only this argument (a dotted path such as `command` or `options.path`), as a string, instead of the JSON of
+   * the whole input. A missing argument does not match.
+   */
+  field?: string;
+}
+
+const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set(HookEvent.all.filter((e) => HookEvent.isToolEvent(e)));
+
+/**
+ * Matches tool events whose input matches a regex: by default the JSON of the whole input (so `/rm -rf/` finds the
+ * words in any argument), or one argument with `{ field }`. The pattern is a RegExp, a `/source/flags` literal or a
+ * bare regex source.
+ *
+ * ```ts
+ * new InputPatternMatcher(/rm\s+-rf/, { field: 'command' });
+ * ```
+ *
+ * @throws {@link MatcherSyntaxError} for an invalid regex, naming the pattern.
+ */
+export class InputPatternMatcher implements HookMatcher {
+  /** The compiled pattern. */
+  readonly regex: RegExp;
+  /** The argument tested, when not the whole input. */
+  readonly field: string | undefined;
+  /** Tool events only. */
+  readonly hints: MatcherHints = { events: TOOL_EVENTS };
+  private readonly path: readonly string[] | undefined;
+
+  constructor(pattern: string | RegExp, options: InputPatternOptions = {}) {
+    this.regex = pattern instanceof RegExp ? statelessRegex(pattern) : compileRegex(pattern, true);
+    this.field = options.field;
+    this.path = options.field?.split('.');
+  }
+
+  matches(ctx: AnyHookContext): boolean {
+    if (!TOOL_EVENTS.has(ctx.event)) return false;
+    const call = (ctx as Extract<AnyHookContext, { toolCall: unknown }>).toolCall;
+    if (this.path === undefined) return this.regex.test(call.argsJson());
+    let value: unknown = call.args;
+    for (const key of this.path) {
+      if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return false;
+      value = (value as Record<string, unknown>)[key];
+    }
+    if (value === undefined) return false;
+    return this.regex.test(typeof value === 'string' ? value : JSON.stringify(value));
+  }
+
+  toString(): string {
+    return this.field === undefined ? `input:${this.regex}` : `input.${this.field}:${this.regex}`;
+  }
+}

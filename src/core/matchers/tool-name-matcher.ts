@@ -1,0 +1,102 @@
+/**
+ * Matching by tool name.
+ *
+ * @module
+ */
+import micromatch from 'micromatch';
+import type { AnyHookContext } from '../context/any-hook-context.js';
+import { HookEvent, type HookEventName } from '../events.js';
+import type { HookMatcher, MatcherHints } from './hook-matcher.js';
+import { compileRegex, isRegexLiteral, MatcherSyntaxError, statelessRegex } from './matcher-syntax-error.js';
+
+const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set(HookEvent.all.filter((e) => HookEvent.isToolEvent(e)));
+const GLOB_CHARS = /[*?[\]{}()!+@]/;
+const LIST_SAFE = /^[^()[\]{}]*\|[^()[\]{}]*$/;
+
+type Test = (name: string) => boolean;
+
+/**
+ * Matches tool events by the tool's name. The pattern rules (those of the PHP AgentBuilder, plus `|` lists):
+ *
+ * | pattern | matches |
+ * |---|---|
+ * | `bash` | exactly `bash` (case-sensitive) |
+ * | `*` or `''` | every tool |
+ * | `read_*`, `*_file`, `mcp__*`, `{read,write}_file` | glob (micromatch) |
+ * | `bash\|shell` | any name of the list (each item exact or glob) |
+ * | `/^(read\|write)_.+$/i` | regex literal |
+ *
+ * A tool-name matcher never matches a non-tool event.
+ *
+ * @throws {@link MatcherSyntaxError} for an invalid regex or glob, naming the pattern.
+ */
+export class ToolNameMatcher implements HookMatcher {
+  /** The pattern as given. */
+  readonly pattern: string;
+  /** Tool events, and the exact names when the pattern is a plain name or a list of plain names. */
+  readonly hints: MatcherHints;
+  private readonly test: Test | undefined;
+
+  constructor(pattern: string | RegExp) {
+    if (pattern instanceof RegExp) {
+      const re = statelessRegex(pattern);
+      this.pattern = String(pattern);
+      this.test = (name) => re.test(name);
+      this.hints = { events: TOOL_EVENTS };
+      return;
+    }
+    if (typeof pattern !== 'string') {
+      throw new TypeError(`A tool-name pattern must be a string or a RegExp, got ${typeof pattern}.`);
+    }
+    this.pattern = pattern;
+    const trimmed = pattern.trim();
+    if (trimmed === '' || trimmed === '*') {
+      this.test = undefined;
+      this.hints = { events: TOOL_EVENTS, exact: true };
+    } else if (isRegexLiteral(trimmed)) {
+      const re = compileRegex(trimmed);
+      this.test = (name) => re.test(name);
+      this.hints = { events: TOOL_EVENTS };
+    } else {
+      const items = LIST_SAFE.test(trimmed) ? trimmed.split('|').map((s) => s.trim()) : [trimmed];
+      if (items.some((s) => s === '')) {
+        throw new MatcherSyntaxError(pattern, 'an empty name in a | list; write names separated by |, e.g. "bash|shell".');
+      }
+      const exact = items.filter((s) => !GLOB_CHARS.test(s));
+      const globs = items.filter((s) => GLOB_CHARS.test(s));
+      if (globs.length === 0) {
+        const names = new Set(exact);
+        this.test = (name) => names.has(name);
+        this.hints = { events: TOOL_EVENTS, toolNames: names, exact: true };
+      } else {
+        const names = new Set(exact);
+        const tests = globs.map((glob) => compileGlob(pattern, glob));
+        this.test = (name) => names.has(name) || tests.some((t) => t(name));
+        this.hints = { events: TOOL_EVENTS };
+      }
+    }
+  }
+
+  /** Whether `name` matches the pattern (ignoring events). */
+  matchesName(name: string): boolean {
+    return this.test === undefined || this.test(name);
+  }
+
+  matches(ctx: AnyHookContext): boolean {
+    if (!TOOL_EVENTS.has(ctx.event)) return false;
+    return this.test === undefined || this.test((ctx as { toolCall: { name: string } }).toolCall.name);
+  }
+
+  toString(): string {
+    return `tool:${this.pattern}`;
+  }
+}
+
+function compileGlob(pattern: string, glob: string): Test {
+  try {
+    const re = micromatch.makeRe(glob, { dot: true });
+    return (name) => re.test(name);
+  } catch (error) {
+    throw new MatcherSyntaxError(pattern, `not a valid glob (${error instanceof Error ? error.message : String(error)}).`);
+  }
+}

@@ -1,0 +1,243 @@
+/**
+ * What a hook decides.
+ *
+ * @module
+ */
+import type { AnyHookContext } from './context/any-hook-context.js';
+
+/**
+ * The kinds of decision:
+ * - `proceed` — go on (optionally with a modified context);
+ * - `block` — refuse this one action (a tool call, a prompt, a stop); the run goes on;
+ * - `stop` — halt the whole run;
+ * - `ask` — the action needs approval (PermissionRequest, then the approver).
+ */
+export type OutcomeType = 'proceed' | 'block' | 'stop' | 'ask';
+
+/** The permission decision an outcome stands for, in the terms real agents use. */
+export type PermissionDecision = 'allow' | 'ask' | 'deny';
+
+/** Extras any outcome may carry. */
+export interface OutcomeExtras {
+  /** Text for the model's next call (one entry or several). */
+  additionalContext?: string | readonly string[] | undefined;
+  /** A message for the user (one entry or several). */
+  systemMessage?: string | readonly string[] | undefined;
+}
+
+/** The plain-object form of an outcome, from {@link HookOutcome.toJSON}. */
+export interface HookOutcomeJSON {
+  /** The decision. */
+  type: OutcomeType;
+  /** The decision in permission terms. */
+  decision: PermissionDecision;
+  /** Why (block, stop, ask). */
+  reason?: string;
+  /** Every additional context, in order. */
+  additionalContext?: string[];
+  /** Every system message, in order. */
+  systemMessage?: string[];
+}
+
+/** Thrown when an outcome is built from invalid arguments (a block or stop without a reason). */
+export class HookOutcomeError extends TypeError {
+  override readonly name = 'HookOutcomeError';
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+
+const list = (value: string | readonly string[] | undefined, field: string): readonly string[] => {
+  if (value === undefined) return NONE;
+  const items = typeof value === 'string' ? [value] : value;
+  for (const item of items) {
+    if (typeof item !== 'string') throw new HookOutcomeError(`${field} must be a string or an array of strings, got ${typeof item}.`);
+  }
+  return Object.freeze(items.filter((s) => s.length > 0));
+};
+
+const requireReason = (type: OutcomeType, reason: unknown): string => {
+  if (typeof reason !== 'string' || reason.trim().length === 0) {
+    throw new HookOutcomeError(
+      `HookOutcome.${type}() needs a non-empty reason: it is shown to the model or the user, so say why (e.g. HookOutcome.${type}('Dangerous command: rm -rf')).`,
+    );
+  }
+  return reason;
+};
+
+/**
+ * A hook's decision. Immutable; build one with {@link HookOutcome.proceed}, {@link HookOutcome.block},
+ * {@link HookOutcome.stop} or {@link HookOutcome.ask}.
+ *
+ * What `block` means depends on the event: on PreToolUse the call is refused and the model is told why; on Stop the
+ * agent keeps working with the reason as feedback; on UserPromptSubmit the prompt is rejected; on an observer event it
+ * is ignored with a warning. `stop` halts the run wherever it is returned.
+ */
+export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
+  /** The decision. */
+  readonly type: OutcomeType;
+  /** Why: always set for block, stop and ask. */
+  readonly reason: string | undefined;
+  /** The context to go on with: the modified one, when a hook changed it. */
+  readonly context: C | undefined;
+  /** Text for the model's next call, from every hook that gave some, in order. */
+  readonly additionalContext: readonly string[];
+  /** Messages for the user, from every hook that gave some, in order. */
+  readonly systemMessages: readonly string[];
+
+  private constructor(
+    type: OutcomeType,
+    reason: string | undefined,
+    context: C | undefined,
+    additionalContext: readonly string[],
+    systemMessages: readonly string[],
+  ) {
+    this.type = type;
+    this.reason = reason;
+    this.context = context;
+    this.additionalContext = additionalContext;
+    this.systemMessages = systemMessages;
+    Object.freeze(this);
+  }
+
+  /** Go on, with `context` when the hook modified it. */
+  static proceed<C extends AnyHookContext>(context?: C, extras: OutcomeExtras = {}): HookOutcome<C> {
+    if (context === undefined && extras.additionalContext === undefined && extras.systemMessage === undefined) {
+      return PROCEED as HookOutcome<C>;
+    }
+    return new HookOutcome<C>(
+      'proceed',
+      undefined,
+      context,
+      list(extras.additionalContext, 'additionalContext'),
+      list(extras.systemMessage, 'systemMessage'),
+    );
+  }
+
+  /** Refuse this one action; the run goes on. `reason` is required: the model or the user is told. */
+  static block(reason: string, extras: OutcomeExtras = {}): HookOutcome<never> {
+    return new HookOutcome<never>(
+      'block',
+      requireReason('block', reason),
+      undefined,
+      list(extras.additionalContext, 'additionalContext'),
+      list(extras.systemMessage, 'systemMessage'),
+    );
+  }
+
+  /** Halt the whole run. `reason` is required. */
+  static stop(reason: string, extras: OutcomeExtras = {}): HookOutcome<never> {
+    return new HookOutcome<never>(
+      'stop',
+      requireReason('stop', reason),
+      undefined,
+      list(extras.additionalContext, 'additionalContext'),
+      list(extras.systemMessage, 'systemMessage'),
+    );
+  }
+
+  /** The action needs approval: PermissionRequest hooks, then the approver, decide. `reason` is required. */
+  static ask<C extends AnyHookContext>(reason: string, extras: OutcomeExtras & { context?: C } = {}): HookOutcome<C> {
+    return new HookOutcome<C>(
+      'ask',
+      requireReason('ask', reason),
+      extras.context,
+      list(extras.additionalContext, 'additionalContext'),
+      list(extras.systemMessage, 'systemMessage'),
+    );
+  }
+
+  /** Whether `value` is an outcome. */
+  static isOutcome(value: unknown): value is HookOutcome {
+    return value instanceof HookOutcome;
+  }
+
+  /**
+   * The combined decision of an earlier hook (`first`) and the hooks after it (`then`), as the stack defines it:
+   * deny (block) and stop win over ask, ask wins over allow (proceed); the result goes on with `then`'s context, and
+   * keeps every additional context and system message, `first`'s before `then`'s.
+   */
+  static merge<C extends AnyHookContext>(first: HookOutcome<C>, then: HookOutcome<C>): HookOutcome<C> {
+    const additionalContext = join(first.additionalContext, then.additionalContext);
+    const systemMessages = join(first.systemMessages, then.systemMessages);
+    if (first.type === 'block' || first.type === 'stop') {
+      return first.with(additionalContext, systemMessages);
+    }
+    if (first.type === 'ask' && then.type === 'proceed') {
+      return new HookOutcome<C>('ask', first.reason, then.context ?? first.context, additionalContext, systemMessages);
+    }
+    return then.with(additionalContext, systemMessages);
+  }
+
+  /** Whether the hook lets the action go on. */
+  isProceed(): boolean {
+    return this.type === 'proceed';
+  }
+
+  /** Whether the action is refused. */
+  isBlocked(): boolean {
+    return this.type === 'block';
+  }
+
+  /** Whether the run is halted. */
+  isStopped(): boolean {
+    return this.type === 'stop';
+  }
+
+  /** Whether the action needs approval. */
+  needsApproval(): boolean {
+    return this.type === 'ask';
+  }
+
+  /** The decision in permission terms: block and stop are `deny`, ask is `ask`, proceed is `allow`. */
+  get decision(): PermissionDecision {
+    return this.type === 'proceed' ? 'allow' : this.type === 'ask' ? 'ask' : 'deny';
+  }
+
+  /** All system messages joined by newlines, or `undefined` when there are none. */
+  get systemMessage(): string | undefined {
+    return this.systemMessages.length > 0 ? this.systemMessages.join('\n') : undefined;
+  }
+
+  /** The same decision carrying `context` (ignored for block and stop, which carry none). */
+  withContext<D extends AnyHookContext>(context: D): HookOutcome<D> {
+    if (this.type === 'block' || this.type === 'stop') return this as unknown as HookOutcome<D>;
+    return new HookOutcome<D>(this.type, this.reason, context, this.additionalContext, this.systemMessages);
+  }
+
+  /** The same decision with more additional context appended. */
+  withAdditionalContext(...text: string[]): HookOutcome<C> {
+    return this.with(join(this.additionalContext, list(text, 'additionalContext')), this.systemMessages);
+  }
+
+  /** The same decision with more system messages appended. */
+  withSystemMessage(...message: string[]): HookOutcome<C> {
+    return this.with(this.additionalContext, join(this.systemMessages, list(message, 'systemMessage')));
+  }
+
+  /** A plain object for logs and wire formats (the context is left out). */
+  toJSON(): HookOutcomeJSON {
+    return {
+      type: this.type,
+      decision: this.decision,
+      ...(this.reason !== undefined ? { reason: this.reason } : {}),
+      ...(this.additionalContext.length > 0 ? { additionalContext: [...this.additionalContext] } : {}),
+      ...(this.systemMessages.length > 0 ? { systemMessage: [...this.systemMessages] } : {}),
+    };
+  }
+
+  /** E.g. `block: Dangerous command`. */
+  toString(): string {
+    return this.reason === undefined ? this.type : `${this.type}: ${this.reason}`;
+  }
+
+  private with(additionalContext: readonly string[], systemMessages: readonly string[]): HookOutcome<C> {
+    if (additionalContext === this.additionalContext && systemMessages === this.systemMessages) return this;
+    return new HookOutcome<C>(this.type, this.reason, this.context, additionalContext, systemMessages);
+  }
+}
+
+const join = (a: readonly string[], b: readonly string[]): readonly string[] =>
+  a.length === 0 ? b : b.length === 0 ? a : Object.freeze([...a, ...b]);
+
+// A context-free proceed carries nothing, so one frozen instance serves every caller.
+const PROCEED: HookOutcome = HookOutcome.proceed(undefined, { additionalContext: [] });

@@ -1,0 +1,400 @@
+/**
+ * The priority-sorted middleware stack every hook runs in.
+ *
+ * @module
+ */
+import type { AnyHookContext } from './context/any-hook-context.js';
+import { HookEvent, type HookEventName } from './events.js';
+import { HookError } from './hook-error.js';
+import { isHook, type Hook, type HookFn, type MaybePromise } from './hook.js';
+import { CallableHook } from './hooks/callable-hook.js';
+import type { HookMatcher } from './matchers/hook-matcher.js';
+import { HookOutcome } from './outcome.js';
+
+/** The innermost step of a dispatch: what happens when every hook has called `next`. Defaults to proceed. */
+export type Terminal<C extends AnyHookContext = AnyHookContext> = (ctx: C) => MaybePromise<HookOutcome>;
+
+/** One hook as registered in a stack. */
+export interface HookEntry {
+  /** The hook. */
+  readonly hook: Hook;
+  /** Its priority: higher runs first. */
+  readonly priority: number;
+  /** Its name, for listings and errors. */
+  readonly name: string;
+  /** Where it applies (the hook's own matcher). */
+  readonly matcher: HookMatcher | undefined;
+  /** The events it can run for, when restricted (by the hook or its matcher). */
+  readonly events: ReadonlySet<HookEventName> | undefined;
+}
+
+/** What {@link HookStack.withAll} accepts: a hook, a `(ctx, next)` function, or either with a priority. */
+export type HookRegistration = Hook | HookFn | { readonly hook: Hook | HookFn; readonly priority?: number };
+
+interface Entry extends HookEntry {
+  /** Position in the stack's sorted order; chains keep entries in this order. */
+  order: number;
+  readonly seq: number;
+  readonly toolNames: ReadonlySet<string> | undefined;
+  /** Whether `matcher.matches` must run at dispatch (the hints do not settle it). */
+  readonly check: boolean;
+}
+
+/** The entries that can run for one event (and, for tool events, one tool name). */
+interface Chain {
+  readonly entries: readonly Entry[];
+  /** For tool events whose hooks are indexed by tool name: the name this chain was built for. */
+  readonly toolName: string | undefined;
+  readonly event: EventChains;
+}
+
+interface EventChains {
+  readonly all: Chain;
+  /** Whether some hook is restricted to exact tool names, so chains differ per tool. */
+  readonly byTool: Map<string, Chain> | undefined;
+}
+
+/** How many per-tool chains one event keeps; beyond it chains are built per dispatch, never leaking memory. */
+const MAX_TOOL_CHAINS = 4096;
+
+// Errors the terminal threw pass through the hooks around it unchanged: they are not the hooks' fault.
+const terminalErrors = new WeakSet<object>();
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  value instanceof Promise ||
+  (value !== null && typeof value === 'object' && !(value instanceof HookOutcome) && typeof (value as PromiseLike<unknown>).then === 'function');
+
+const toolNameOf = (ctx: AnyHookContext): string | undefined => ('toolCall' in ctx ? ctx.toolCall.name : undefined);
+
+function hookName(hook: Hook, fallback: string): string {
+  if (typeof hook.name === 'string' && hook.name.length > 0) return hook.name;
+  const ctor = (hook as object).constructor;
+  if (ctor && ctor !== Object && ctor.name) return ctor.name;
+  return fallback;
+}
+
+function intersectEvents(
+  a: ReadonlySet<HookEventName> | undefined,
+  b: ReadonlySet<HookEventName> | undefined,
+): ReadonlySet<HookEventName> | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return new Set([...a].filter((e) => b.has(e)));
+}
+
+/**
+ * An immutable, priority-sorted stack of hooks — the one mechanism behind callbacks, Hook classes and script hooks.
+ *
+ * - Higher priority runs first; equal priorities run in registration order.
+ * - `process(ctx, terminal)` runs the onion: each hook may act before `next`, after it, or not call it at all.
+ * - The first `block` or `stop` ends the chain; a modified context passed to `next` is what later hooks see, so edits
+ *   compose; decisions merge deny > ask > allow and every additional context is kept, in order.
+ * - A hook that throws (or breaks the contract) makes `process` reject with a {@link HookError} naming it.
+ * - The chain for an event, filtered by each hook's events and matcher hints and indexed by exact tool name, is built
+ *   once per stack instance and reused. Hooks that return synchronously are run without allocating promises.
+ *
+ * ```ts
+ * const stack = new HookStack()
+ *   .with(new SecurityHook(), 100)
+ *   .with(new LoggingHook(), -100);
+ * const outcome = await stack.process(ToolHookContext.beforeToolUse(call));
+ * if (outcome.isBlocked()) console.log(outcome.reason);
+ * ```
+ */
+export class HookStack {
+  // Assigned once, in the constructor or in HookStack.of; never changed after.
+  private entries: readonly Entry[];
+  private nextSeq: number;
+  private readonly chains = new Map<HookEventName, EventChains>();
+
+  /** An empty stack, or one holding `hooks` (see {@link HookStack.withAll}). */
+  constructor(hooks: readonly HookRegistration[] = []) {
+    if (hooks.length === 0) {
+      this.entries = [];
+      this.nextSeq = 0;
+      return;
+    }
+    const built = new HookStack().withAll(hooks);
+    this.entries = built.entries;
+    this.nextSeq = built.nextSeq;
+  }
+
+  private static of(entries: Entry[], nextSeq: number): HookStack {
+    const stack = new HookStack();
+    entries.forEach((e, i) => (e.order = i));
+    stack.entries = Object.freeze(entries);
+    stack.nextSeq = nextSeq;
+    return stack;
+  }
+
+  /** How many hooks the stack holds. */
+  get count(): number {
+    return this.entries.length;
+  }
+
+  /** Whether the stack holds no hook. */
+  get isEmpty(): boolean {
+    return this.entries.length === 0;
+  }
+
+  /**
+   * A new stack with `hook` added at `priority` (default 0). A bare `(ctx, next)` function is wrapped in a
+   * {@link CallableHook}. This stack is not changed.
+   */
+  with(hook: Hook | HookFn, priority = 0): HookStack {
+    return this.withAll([{ hook, priority }]);
+  }
+
+  /** A new stack with several hooks added, in order (each a hook, a function, or `{ hook, priority }`). */
+  withAll(hooks: readonly HookRegistration[]): HookStack {
+    const entries = this.entries.map((e) => ({ ...e }));
+    let seq = this.nextSeq;
+    for (const registration of hooks) {
+      const { hook, priority } = normalize(registration);
+      entries.push(makeEntry(hook, priority, seq++));
+    }
+    // Array.prototype.sort is stable: ties keep registration (seq) order; the seq tiebreak makes it explicit.
+    entries.sort((a, b) => b.priority - a.priority || a.seq - b.seq);
+    return HookStack.of(entries, seq);
+  }
+
+  /** A new stack holding this stack's hooks, then `other`'s (registered after them, keeping their priorities). */
+  concat(other: HookStack): HookStack {
+    return this.withAll(other.entries.slice().sort((a, b) => a.seq - b.seq).map((e) => ({ hook: e.hook, priority: e.priority })));
+  }
+
+  /** Every hook, in the order they would run. */
+  all(): readonly HookEntry[] {
+    return this.entries.map(publicEntry);
+  }
+
+  /**
+   * The hooks that can run for `event` (and, for a tool event, for a tool called `toolName`), in the order they run.
+   * Matchers that need the full context (regexes, predicates) are not evaluated here.
+   */
+  hooksFor(event: string, toolName?: string): readonly HookEntry[] {
+    const chains = this.chainsFor(HookEvent.parse(event));
+    const chain = toolName === undefined ? chains.all : this.chainForTool(chains, toolName);
+    return chain.entries.map(publicEntry);
+  }
+
+  /** Whether any hook can run for `event`; a runtime can skip building a context when not. */
+  hasHooksFor(event: HookEventName): boolean {
+    return this.chainsFor(event).all.entries.length > 0;
+  }
+
+  /**
+   * Dispatches `ctx` through the hooks of its event, then `terminal` (default: proceed), and resolves with the
+   * outcome. A proceed or ask outcome always carries the context to go on with.
+   *
+   * @throws rejects with a {@link HookError} when a hook throws or breaks the contract; an error thrown by `terminal`
+   *   is passed through unchanged.
+   */
+  process<C extends AnyHookContext>(ctx: C, terminal?: Terminal<C>): Promise<HookOutcome<C>> {
+    try {
+      const result = this.dispatch(ctx, terminal);
+      return (result instanceof Promise ? result : Promise.resolve(result)) as Promise<HookOutcome<C>>;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * Like {@link HookStack.process}, but stays synchronous while every hook does: it returns the outcome itself when no
+   * hook returned a promise, and throws (rather than rejects) when a synchronous hook fails. For runtimes that want
+   * to pay for no promise at all on the fast path.
+   */
+  dispatch<C extends AnyHookContext>(ctx: C, terminal?: Terminal<C>): MaybePromise<HookOutcome<C>> {
+    const chains = this.chainsFor(ctx.event);
+    const chain = chains.byTool === undefined ? chains.all : this.chainForTool(chains, toolNameOf(ctx));
+    return this.run(chain, 0, ctx, (terminal ?? proceedTerminal) as Terminal) as MaybePromise<HookOutcome<C>>;
+  }
+
+  private run(chain: Chain, from: number, ctx: AnyHookContext, terminal: Terminal): MaybePromise<HookOutcome> {
+    const entries = chain.entries;
+    let i = from;
+    let entry: Entry | undefined;
+    for (; i < entries.length; i++) {
+      const candidate = entries[i]!;
+      if (!candidate.check || this.matches(candidate, ctx)) {
+        entry = candidate;
+        break;
+      }
+    }
+    if (entry === undefined) return this.finish(terminal, ctx);
+
+    const current = entry;
+    const index = i;
+    let called = false;
+    const next = (nextCtx?: AnyHookContext): MaybePromise<HookOutcome> => {
+      if (called) {
+        throw new HookError('called next() more than once', errorInit(current, ctx), 'call it once, or not at all to short-circuit the chain');
+      }
+      called = true;
+      const c = nextCtx ?? ctx;
+      if (c.event !== ctx.event) {
+        throw new HookError(`passed a ${String(c?.event)} context to next()`, errorInit(current, ctx), `pass a ${ctx.event} context`);
+      }
+      return this.run(this.rechain(chain, index, current, c), index + 1, c, terminal);
+    };
+
+    let result: MaybePromise<HookOutcome>;
+    try {
+      result = current.hook.handle(ctx, next);
+    } catch (error) {
+      throw wrap(error, current, ctx);
+    }
+    if (isThenable(result)) {
+      return Promise.resolve(result).then(
+        (outcome) => settle(outcome, current, ctx),
+        (error: unknown) => {
+          throw wrap(error, current, ctx);
+        },
+      );
+    }
+    return settle(result, current, ctx);
+  }
+
+  private finish(terminal: Terminal, ctx: AnyHookContext): MaybePromise<HookOutcome> {
+    let result: MaybePromise<HookOutcome>;
+    try {
+      result = terminal(ctx);
+    } catch (error) {
+      throw markTerminal(error);
+    }
+    if (isThenable(result)) {
+      return Promise.resolve(result).then(
+        (outcome) => withContext(outcome, ctx),
+        (error: unknown) => {
+          throw markTerminal(error);
+        },
+      );
+    }
+    return withContext(result, ctx);
+  }
+
+  private matches(entry: Entry, ctx: AnyHookContext): boolean {
+    try {
+      return entry.matcher!.matches(ctx);
+    } catch (error) {
+      throw new HookError(`has a matcher (${String(entry.matcher)}) that threw`, { ...errorInit(entry, ctx), cause: error }, error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** A hook renamed the tool: go on with the chain of the new name, from the same position in the stack's order. */
+  private rechain(chain: Chain, index: number, after: Entry, ctx: AnyHookContext): Chain {
+    if (chain.toolName === undefined) return chain;
+    const name = toolNameOf(ctx);
+    if (name === chain.toolName) return chain;
+    const other = this.chainForTool(chain.event, name);
+    // Entries with an order ≤ after.order already had their turn; `run` starts at index + 1 of the old chain, so
+    // build a chain whose index + 1 is the first later entry of the new one.
+    const later = other.entries.filter((e) => e.order > after.order);
+    return { entries: [...chain.entries.slice(0, index + 1), ...later], toolName: name, event: chain.event };
+  }
+
+  private chainsFor(event: HookEventName): EventChains {
+    let chains = this.chains.get(event);
+    if (chains === undefined) {
+      const entries = this.entries.filter((e) => e.events === undefined || e.events.has(event));
+      const indexed = HookEvent.isToolEvent(event) && entries.some((e) => e.toolNames !== undefined);
+      const self = { byTool: indexed ? new Map<string, Chain>() : undefined } as { all: Chain; byTool: Map<string, Chain> | undefined };
+      // Without a tool name (hooksFor(event)), a tool-indexed hook may still run: keep every entry, checked at dispatch.
+      self.all = { entries: Object.freeze(entries), toolName: undefined, event: self };
+      chains = self;
+      this.chains.set(event, chains);
+    }
+    return chains;
+  }
+
+  private chainForTool(chains: EventChains, toolName: string | undefined): Chain {
+    if (chains.byTool === undefined || toolName === undefined) return chains.all;
+    let chain = chains.byTool.get(toolName);
+    if (chain === undefined) {
+      chain = {
+        entries: Object.freeze(chains.all.entries.filter((e) => e.toolNames === undefined || e.toolNames.has(toolName))),
+        toolName,
+        event: chains,
+      };
+      if (chains.byTool.size < MAX_TOOL_CHAINS) chains.byTool.set(toolName, chain);
+    }
+    return chain;
+  }
+}
+
+const proceedTerminal: Terminal = (ctx) => HookOutcome.proceed(ctx);
+
+function normalize(registration: HookRegistration): { hook: Hook; priority: number } {
+  let hook: Hook | HookFn;
+  let priority = 0;
+  if (typeof registration === 'function') hook = registration;
+  else if (isHook(registration)) hook = registration;
+  else if (registration !== null && typeof registration === 'object' && 'hook' in registration) {
+    hook = registration.hook;
+    priority = registration.priority ?? 0;
+  } else {
+    throw new TypeError(`Not a hook: ${String(registration)}. Give an object with handle(ctx, next), or a (ctx, next) function.`);
+  }
+  if (typeof hook === 'function') hook = new CallableHook(hook);
+  if (!isHook(hook)) throw new TypeError(`Not a hook: ${String(hook)}. A hook needs a handle(ctx, next) method.`);
+  if (typeof priority !== 'number' || !Number.isFinite(priority)) {
+    throw new TypeError(`A hook priority must be a finite number, got ${String(priority)} for '${hookName(hook, 'hook')}'.`);
+  }
+  return { hook, priority };
+}
+
+function makeEntry(hook: Hook, priority: number, seq: number): Entry {
+  const matcher = hook.matcher;
+  const hints = matcher?.hints;
+  const declared = hook.events ? new Set(hook.events.map((e) => HookEvent.parse(e))) : undefined;
+  const events = intersectEvents(declared, hints?.events);
+  return {
+    hook,
+    priority,
+    seq,
+    order: 0,
+    name: hookName(hook, `hook #${seq + 1}`),
+    matcher,
+    events,
+    toolNames: hints?.toolNames,
+    check: matcher !== undefined && hints?.exact !== true,
+  };
+}
+
+function publicEntry(e: Entry): HookEntry {
+  return { hook: e.hook, priority: e.priority, name: e.name, matcher: e.matcher, events: e.events };
+}
+
+function errorInit(entry: Entry, ctx: AnyHookContext) {
+  return { hookName: entry.name, event: ctx.event, priority: entry.priority };
+}
+
+function wrap(error: unknown, entry: Entry, ctx: AnyHookContext): unknown {
+  if (error instanceof HookError) return error;
+  if (error !== null && typeof error === 'object' && terminalErrors.has(error)) return error;
+  return HookError.fromThrown(error, errorInit(entry, ctx));
+}
+
+function markTerminal(error: unknown): unknown {
+  const marked = error !== null && typeof error === 'object' ? error : new Error(String(error), { cause: error });
+  terminalErrors.add(marked);
+  return marked;
+}
+
+function withContext(outcome: HookOutcome, ctx: AnyHookContext): HookOutcome {
+  if (!(outcome instanceof HookOutcome)) {
+    throw markTerminal(new TypeError(`The terminal returned ${String(outcome)} instead of a HookOutcome.`));
+  }
+  return outcome.context === undefined && (outcome.type === 'proceed' || outcome.type === 'ask') ? outcome.withContext(ctx) : outcome;
+}
+
+function settle(outcome: unknown, entry: Entry, ctx: AnyHookContext): HookOutcome {
+  if (!(outcome instanceof HookOutcome)) {
+    throw new HookError(
+      `returned ${outcome === undefined ? 'undefined' : String(outcome)} instead of a HookOutcome`,
+      errorInit(entry, ctx),
+      'return next(ctx) to go on, or HookOutcome.block/stop/ask to decide',
+    );
+  }
+  return outcome.context === undefined && (outcome.type === 'proceed' || outcome.type === 'ask') ? outcome.withContext(ctx) : outcome;
+}

@@ -1,0 +1,70 @@
+/**
+ * The result of running one tool call.
+ *
+ * @module
+ */
+import type { ToolCall } from './tool-call.js';
+
+/**
+ * What running a tool call produced: a value, or an error. Immutable.
+ *
+ * A PostToolUse hook that returns a `ToolExecution` (or `proceed(ctx.withExecution(e))`) replaces the result the model
+ * sees.
+ */
+export class ToolExecution {
+  /** The call that was run (after any PreToolUse rewrites). */
+  readonly toolCall: ToolCall;
+  /** The tool's return value (undefined on failure). */
+  readonly result: unknown;
+  /** The error the tool threw, when it failed. */
+  readonly error: unknown;
+  /** Whether the tool failed. */
+  readonly isError: boolean;
+  /** How long the tool ran, in milliseconds, when measured. */
+  readonly durationMs: number | undefined;
+
+  private constructor(toolCall: ToolCall, result: unknown, error: unknown, isError: boolean, durationMs?: number) {
+    this.toolCall = toolCall;
+    this.result = result;
+    this.error = error;
+    this.isError = isError;
+    this.durationMs = durationMs;
+    Object.freeze(this);
+  }
+
+  /** A successful execution. */
+  static success(toolCall: ToolCall, result: unknown, durationMs?: number): ToolExecution {
+    return new ToolExecution(toolCall, result, undefined, false, durationMs);
+  }
+
+  /** A failed execution. */
+  static failure(toolCall: ToolCall, error: unknown, durationMs?: number): ToolExecution {
+    return new ToolExecution(toolCall, undefined, error, true, durationMs);
+  }
+
+  /** Whether the tool succeeded. */
+  isSuccess(): boolean {
+    return !this.isError;
+  }
+
+  /** The error's message, when the tool failed. */
+  get errorMessage(): string | undefined {
+    if (!this.isError) return undefined;
+    return this.error instanceof Error ? this.error.message : String(this.error);
+  }
+
+  /** The same execution with another result (a successful one). */
+  withResult(result: unknown): ToolExecution {
+    return new ToolExecution(this.toolCall, result, undefined, false, this.durationMs);
+  }
+
+  /** A plain object for logs and wire payloads. */
+  toJSON(): { toolCall: ReturnType<ToolCall['toJSON']>; result?: unknown; error?: string; isError: boolean; durationMs?: number } {
+    return {
+      toolCall: this.toolCall.toJSON(),
+      ...(this.isError ? { error: this.errorMessage } : { result: this.result }),
+      isError: this.isError,
+      ...(this.durationMs !== undefined ? { durationMs: this.durationMs } : {}),
+    };
+  }
+}

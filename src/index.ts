@@ -1,0 +1,7 @@
+/**
+ * agent-hooks — intercept an AI agent's lifecycle with one mechanism: in-process callbacks, reusable Hook classes and
+ * script hooks, all middlewares of one priority-sorted {@link HookStack}.
+ *
+ * @packageDocumentation
+ */
+export * from './core/index.js';
