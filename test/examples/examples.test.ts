@@ -1,0 +1,38 @@
+import { execFile } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+
+/** What each example must print. Every file in examples/ needs an entry, so none goes untested. */
+const expectations: Record<string, (stdout: string) => void> = {
+  'stack-demo.ts': (out) => {
+    expect(out).toContain('HookStack with 5 hooks');
+    expect(out).toMatch(/PreToolUse bash +\{"command":"ls -la"\} +proceed/);
+    expect(out).toMatch(/PreToolUse bash +\{"command":"rm -rf \/"\} +block: Destructive command refused/);
+    expect(out).toContain('args → {"path":"sandbox/notes.md","content":"hello"}');
+    expect(out).toMatch(/PreToolUse curl .* ask: Network access needs approval/);
+    expect(out).toMatch(/PreToolUse read_file +\{"path":"package.json"\} +stop: Rate limit: more than 4 tool calls/);
+    expect(out).toMatch(/Stop +"Done\." +block: Run the tests before stopping/);
+    expect(out).toMatch(/Stop +"Done, tests pass\." +proceed/);
+  },
+};
+
+describe('examples', () => {
+  const files = readdirSync(new URL('../../examples/', import.meta.url)).filter((f) => f.endsWith('.ts'));
+
+  it('every example has an expectation', () => {
+    expect(files.sort()).toEqual(Object.keys(expectations).sort());
+  });
+
+  for (const file of files) {
+    it(`${file} runs and prints what it promises`, async () => {
+      const { stdout } = await run(tsx, [`examples/${file}`], { cwd: root, timeout: 60_000 });
+      expectations[file]?.(stdout);
+    });
+  }
+});

@@ -1,0 +1,66 @@
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  exports: Record<string, { import: { types: string; default: string }; require: { types: string; default: string } }>;
+  main: string;
+  types: string;
+  engines: { node: string };
+};
+
+/** A copy of the package as npm would install it: package.json, a fresh build in dist/, and its dependencies. */
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'agent-hooks-package-'));
+  await run(join(root, 'node_modules/.bin/tsup'), ['--out-dir', join(dir, 'dist')], { cwd: root, timeout: 120_000 });
+  cpSync(join(root, 'package.json'), join(dir, 'package.json'));
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+}, 180_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the built package', () => {
+  it('ships every file its exports map names, ESM and CommonJS with types for each', () => {
+    const entry = pkg.exports['.']!;
+    for (const file of [entry.import.types, entry.import.default, entry.require.types, entry.require.default, pkg.main, pkg.types]) {
+      expect(existsSync(join(dir, file)), file).toBe(true);
+    }
+    expect(pkg.engines.node).toBe('>=20');
+  });
+
+  it('loads with import() and require(), exposing the same API', async () => {
+    const script = (kind: 'esm' | 'cjs') =>
+      kind === 'esm'
+        ? `const m = await import('agent-hooks'); console.log(JSON.stringify(Object.keys(m).sort()));`
+        : `const m = require('agent-hooks'); console.log(JSON.stringify(Object.keys(m).sort()));`;
+    writeFileSync(join(dir, 'probe.mjs'), script('esm'));
+    writeFileSync(join(dir, 'probe.cjs'), script('cjs'));
+    const esm = JSON.parse((await run(process.execPath, ['probe.mjs'], { cwd: dir })).stdout) as string[];
+    const cjs = JSON.parse((await run(process.execPath, ['probe.cjs'], { cwd: dir })).stdout) as string[];
+    expect(esm).toEqual(cjs);
+    for (const name of ['HookStack', 'HookEvent', 'HookOutcome', 'ToolHookContext', 'BeforeToolHook', 'ToolNameMatcher', 'Matcher', 'HookError']) {
+      expect(esm).toContain(name);
+    }
+  });
+
+  it('dispatches through the CommonJS build', async () => {
+    writeFileSync(
+      join(dir, 'dispatch.cjs'),
+      `const { HookStack, BeforeToolHook, HookOutcome, ToolHookContext, ToolCall } = require('agent-hooks');
+       const stack = new HookStack().with(new BeforeToolHook(() => HookOutcome.block('no rm'), { matcher: 'bash' }));
+       stack.process(ToolHookContext.beforeToolUse(ToolCall.create('bash', { command: 'rm -rf /' })))
+         .then((o) => console.log(o.toString()));`,
+    );
+    expect((await run(process.execPath, ['dispatch.cjs'], { cwd: dir })).stdout.trim()).toBe('block: no rm');
+  });
+});
