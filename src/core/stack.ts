@@ -6,7 +6,7 @@
 import type { AnyHookContext } from './context/any-hook-context.js';
 import { HookEvent, type HookEventName } from './events.js';
 import { HookError } from './hook-error.js';
-import { isHook, type Hook, type HookFn, type MaybePromise } from './hook.js';
+import { isHook, type Hook, type HookFn, type MaybePromise, type NextFn } from './hook.js';
 import { CallableHook } from './hooks/callable-hook.js';
 import type { HookMatcher } from './matchers/hook-matcher.js';
 import { HookOutcome } from './outcome.js';
@@ -224,20 +224,7 @@ export class HookStack {
     if (entry === undefined) return this.finish(terminal, ctx);
 
     const current = entry;
-    const index = i;
-    let called = false;
-    const next = (nextCtx?: AnyHookContext): MaybePromise<HookOutcome> => {
-      if (called) {
-        throw new HookError('called next() more than once', errorInit(current, ctx), 'call it once, or not at all to short-circuit the chain');
-      }
-      called = true;
-      const c = nextCtx ?? ctx;
-      if (c.event !== ctx.event) {
-        throw new HookError(`passed a ${String(c?.event)} context to next()`, errorInit(current, ctx), `pass a ${ctx.event} context`);
-      }
-      return this.run(this.rechain(chain, index, current, c), index + 1, c, terminal);
-    };
-
+    const next = this.nextFor(chain, i, current, ctx, terminal);
     let result: MaybePromise<HookOutcome>;
     try {
       result = current.hook.handle(ctx, next);
@@ -253,6 +240,25 @@ export class HookStack {
       );
     }
     return settle(result, current, ctx);
+  }
+
+  /**
+   * The `next` handed to one hook. Returned as an anonymous arrow from a method: compilers that preserve function
+   * names (esbuild's keepNames, used by tsx) would otherwise add a defineProperty call to every hook of every dispatch.
+   */
+  private nextFor(chain: Chain, index: number, current: Entry, ctx: AnyHookContext, terminal: Terminal): NextFn {
+    let called = false;
+    return (nextCtx?: AnyHookContext): MaybePromise<HookOutcome> => {
+      if (called) {
+        throw new HookError('called next() more than once', errorInit(current, ctx), 'call it once, or not at all to short-circuit the chain');
+      }
+      called = true;
+      const c = nextCtx ?? ctx;
+      if (c.event !== ctx.event) {
+        throw new HookError(`passed a ${String(c?.event)} context to next()`, errorInit(current, ctx), `pass a ${ctx.event} context`);
+      }
+      return this.run(this.rechain(chain, index, current, c), index + 1, c, terminal);
+    };
   }
 
   private finish(terminal: Terminal, ctx: AnyHookContext): MaybePromise<HookOutcome> {
