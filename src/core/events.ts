@@ -277,8 +277,9 @@ for (const event of HOOK_EVENTS) {
   }
 }
 
-/** Thrown by {@link HookEvent.parse} for a name no dialect knows. */
+/** Thrown by `HookEvent.parse` for a name no dialect knows. */
 export class UnknownEventError extends Error {
+  /** Always `'UnknownEventError'`. */
   override readonly name = 'UnknownEventError';
   /** The name that was given. */
   readonly given: string;
@@ -347,8 +348,16 @@ function toDialect(event: HookEventName, dialect: EventDialect): string | undefi
   return ALIASES[event][dialect];
 }
 
-function aliasesOf(event: HookEventName): readonly { dialect: EventDialect; name: string }[] {
-  const out: { dialect: EventDialect; name: string }[] = [{ dialect: 'canonical', name: event }];
+/** One name of an event in one dialect. */
+export interface EventAlias {
+  /** The dialect. */
+  readonly dialect: EventDialect;
+  /** The event's name in that dialect. */
+  readonly name: string;
+}
+
+function aliasesOf(event: HookEventName): readonly EventAlias[] {
+  const out: EventAlias[] = [{ dialect: 'canonical', name: event }];
   for (const dialect of EVENT_DIALECTS) {
     const name = dialect === 'canonical' ? undefined : ALIASES[event][dialect];
     if (name !== undefined) out.push({ dialect, name });
@@ -367,25 +376,45 @@ function aliasesOf(event: HookEventName): readonly { dialect: EventDialect; name
  * ```
  */
 export const HookEvent = Object.freeze({
+  /** A session starts (first turn of a conversation). */
   SessionStart: 'SessionStart',
+  /** A session is closed. */
   SessionEnd: 'SessionEnd',
+  /** One run (agent turn) begins. */
   ExecutionStart: 'ExecutionStart',
+  /** The user prompt is about to be processed; a block rejects it. */
   UserPromptSubmit: 'UserPromptSubmit',
+  /** A step (one model call and its tool calls) begins. */
   BeforeStep: 'BeforeStep',
+  /** A tool call is about to run; hooks may rewrite, refuse or ask. */
   PreToolUse: 'PreToolUse',
+  /** A tool call needs approval. */
   PermissionRequest: 'PermissionRequest',
+  /** A tool call succeeded; hooks may replace or reject the result. */
   PostToolUse: 'PostToolUse',
+  /** A tool call failed. */
   PostToolUseFailure: 'PostToolUseFailure',
+  /** A step has completed. */
   AfterStep: 'AfterStep',
+  /** A subagent is about to start. */
   SubagentStart: 'SubagentStart',
+  /** A subagent is about to stop; a block keeps it working. */
   SubagentStop: 'SubagentStop',
+  /** The conversation is about to be compacted. */
   PreCompact: 'PreCompact',
+  /** The conversation has been compacted. */
   PostCompact: 'PostCompact',
+  /** The agent is about to stop (quality gate); a block keeps it working. */
   Stop: 'Stop',
+  /** The agent has stopped responding for this turn. */
   AfterStop: 'AfterStop',
+  /** The turn is finished, before the run ends. */
   AfterAgent: 'AfterAgent',
+  /** One run has ended, whatever its status. */
   ExecutionEnd: 'ExecutionEnd',
+  /** The run hit an unrecoverable error. */
   AgentFailed: 'AgentFailed',
+  /** The agent notifies the user. */
   Notification: 'Notification',
 
   /** All canonical events, in lifecycle order. */
@@ -400,7 +429,7 @@ export const HookEvent = Object.freeze({
    */
   parse,
 
-  /** Like {@link HookEvent.parse}, but `undefined` for an unknown name. */
+  /** Like `HookEvent.parse`, but `undefined` for an unknown name. */
   tryParse,
 
   /** Whether `name` is a canonical event name (not an alias). */

@@ -23,6 +23,7 @@ export interface HookErrorInit {
  * what to do (fail the run, ignore, or treat as a block).
  */
 export class HookError extends Error {
+  /** Always `'HookError'`. */
   override readonly name = 'HookError';
   /** The hook's name. */
   readonly hookName: string;

@@ -41,6 +41,7 @@ export interface HookOutcomeJSON {
 
 /** Thrown when an outcome is built from invalid arguments (a block or stop without a reason). */
 export class HookOutcomeError extends TypeError {
+  /** Always `'HookOutcomeError'`. */
   override readonly name = 'HookOutcomeError';
 }
 

@@ -28,8 +28,16 @@ export interface HookEntry {
   readonly events: ReadonlySet<HookEventName> | undefined;
 }
 
+/** A hook with the priority to register it at. */
+export interface PrioritizedHook {
+  /** The hook, or a `(ctx, next)` function. */
+  readonly hook: Hook | HookFn;
+  /** Higher runs first; default 0. */
+  readonly priority?: number;
+}
+
 /** What {@link HookStack.withAll} accepts: a hook, a `(ctx, next)` function, or either with a priority. */
-export type HookRegistration = Hook | HookFn | { readonly hook: Hook | HookFn; readonly priority?: number };
+export type HookRegistration = Hook | HookFn | PrioritizedHook;
 
 interface Entry extends HookEntry {
   /** Position in the stack's sorted order; chains keep entries in this order. */

@@ -7,6 +7,16 @@
 /** The arguments of a tool call: a JSON object. */
 export type ToolArgs = Readonly<Record<string, unknown>>;
 
+/** The plain-object form of a {@link ToolCall}. */
+export interface ToolCallJSON {
+  /** The call's id. */
+  id: string;
+  /** The tool's name. */
+  name: string;
+  /** The arguments. */
+  args: ToolArgs;
+}
+
 let generatedIds = 0;
 
 const argsJson = new WeakMap<ToolCall, string>();
@@ -74,7 +84,7 @@ export class ToolCall {
   }
 
   /** A plain object: `{ id, name, args }`. */
-  toJSON(): { id: string; name: string; args: ToolArgs } {
+  toJSON(): ToolCallJSON {
     return { id: this.id, name: this.name, args: this.args };
   }
 }

@@ -3,7 +3,21 @@
  *
  * @module
  */
-import type { ToolCall } from './tool-call.js';
+import type { ToolCall, ToolCallJSON } from './tool-call.js';
+
+/** The plain-object form of a {@link ToolExecution}. */
+export interface ToolExecutionJSON {
+  /** The call that was run. */
+  toolCall: ToolCallJSON;
+  /** The result, on success. */
+  result?: unknown;
+  /** The error's message, on failure. */
+  error?: string;
+  /** Whether the tool failed. */
+  isError: boolean;
+  /** How long it ran, in milliseconds, when measured. */
+  durationMs?: number;
+}
 
 /**
  * What running a tool call produced: a value, or an error. Immutable.
@@ -59,10 +73,10 @@ export class ToolExecution {
   }
 
   /** A plain object for logs and wire payloads. */
-  toJSON(): { toolCall: ReturnType<ToolCall['toJSON']>; result?: unknown; error?: string; isError: boolean; durationMs?: number } {
+  toJSON(): ToolExecutionJSON {
     return {
       toolCall: this.toolCall.toJSON(),
-      ...(this.isError ? { error: this.errorMessage } : { result: this.result }),
+      ...(this.isError ? { error: this.errorMessage ?? '' } : { result: this.result }),
       isError: this.isError,
       ...(this.durationMs !== undefined ? { durationMs: this.durationMs } : {}),
     };

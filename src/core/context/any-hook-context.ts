@@ -17,25 +17,45 @@ import type { ToolHookContext } from './tool-hook-context.js';
 
 /** The context type each event's hooks receive. */
 export interface HookContextMap {
+  /** The context of SessionStart hooks. */
   SessionStart: SessionHookContext<'SessionStart'>;
+  /** The context of SessionEnd hooks. */
   SessionEnd: SessionHookContext<'SessionEnd'>;
+  /** The context of ExecutionStart hooks. */
   ExecutionStart: ExecutionHookContext<'ExecutionStart'>;
+  /** The context of UserPromptSubmit hooks. */
   UserPromptSubmit: PromptHookContext;
+  /** The context of BeforeStep hooks. */
   BeforeStep: StepHookContext<'BeforeStep'>;
+  /** The context of PreToolUse hooks. */
   PreToolUse: ToolHookContext<'PreToolUse'>;
+  /** The context of PermissionRequest hooks. */
   PermissionRequest: ToolHookContext<'PermissionRequest'>;
+  /** The context of PostToolUse hooks. */
   PostToolUse: ToolHookContext<'PostToolUse'>;
+  /** The context of PostToolUseFailure hooks. */
   PostToolUseFailure: ToolHookContext<'PostToolUseFailure'>;
+  /** The context of AfterStep hooks. */
   AfterStep: StepHookContext<'AfterStep'>;
+  /** The context of SubagentStart hooks. */
   SubagentStart: SubagentHookContext;
+  /** The context of SubagentStop hooks. */
   SubagentStop: StopHookContext<'SubagentStop'>;
+  /** The context of PreCompact hooks. */
   PreCompact: CompactHookContext<'PreCompact'>;
+  /** The context of PostCompact hooks. */
   PostCompact: CompactHookContext<'PostCompact'>;
+  /** The context of Stop hooks. */
   Stop: StopHookContext<'Stop'>;
+  /** The context of AfterStop hooks. */
   AfterStop: StopHookContext<'AfterStop'>;
+  /** The context of AfterAgent hooks. */
   AfterAgent: StopHookContext<'AfterAgent'>;
+  /** The context of ExecutionEnd hooks. */
   ExecutionEnd: ExecutionHookContext<'ExecutionEnd'>;
+  /** The context of AgentFailed hooks. */
   AgentFailed: FailureHookContext;
+  /** The context of Notification hooks. */
   Notification: NotificationHookContext;
 }
 

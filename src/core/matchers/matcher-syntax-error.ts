@@ -6,6 +6,7 @@
 
 /** Thrown when a matcher is built from a pattern that cannot be compiled; names the pattern and why. */
 export class MatcherSyntaxError extends SyntaxError {
+  /** Always `'MatcherSyntaxError'`. */
   override readonly name = 'MatcherSyntaxError';
   /** The pattern as given. */
   readonly pattern: string;
