@@ -31,6 +31,10 @@ export interface AgentStateInit {
 
 let generatedIds = 0;
 
+// Frozen lists are shared as they are: every state derived from another keeps the same arrays until one changes.
+const frozenList = <T>(list: readonly T[] | undefined): readonly T[] =>
+  list === undefined ? Object.freeze([]) : Object.isFrozen(list) ? list : Object.freeze([...list]);
+
 /**
  * An immutable snapshot of an agent: ids, step count, conversation and metadata.
  * `with…` methods return a new state; a step hook that returns a state replaces the agent's state.
@@ -56,8 +60,8 @@ export class AgentState {
     this.parentAgentId = init.parentAgentId;
     this.sessionId = init.sessionId;
     this.stepCount = init.stepCount ?? init.steps?.length ?? 0;
-    this.messages = Object.isFrozen(init.messages) ? init.messages! : Object.freeze([...(init.messages ?? [])]);
-    this.steps = Object.isFrozen(init.steps) ? init.steps! : Object.freeze([...(init.steps ?? [])]);
+    this.messages = frozenList(init.messages);
+    this.steps = frozenList(init.steps);
     this.metadata = init.metadata === undefined ? EMPTY : Object.isFrozen(init.metadata) ? init.metadata : Object.freeze({ ...init.metadata });
     Object.freeze(this);
   }

@@ -49,11 +49,14 @@ const NONE: readonly string[] = Object.freeze([]);
 
 const list = (value: string | readonly string[] | undefined, field: string): readonly string[] => {
   if (value === undefined) return NONE;
-  const items = typeof value === 'string' ? [value] : value;
+  if (typeof value !== 'string' && !Array.isArray(value)) {
+    throw new HookOutcomeError(`${field} must be a string or an array of strings, got ${value === null ? 'null' : typeof value}.`);
+  }
+  const items: readonly unknown[] = typeof value === 'string' ? [value] : value;
   for (const item of items) {
     if (typeof item !== 'string') throw new HookOutcomeError(`${field} must be a string or an array of strings, got ${typeof item}.`);
   }
-  return Object.freeze(items.filter((s) => s.length > 0));
+  return Object.freeze((items as string[]).filter((s) => s.length > 0));
 };
 
 const requireReason = (type: OutcomeType, reason: unknown): string => {
@@ -166,7 +169,10 @@ export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
     if (first.type === 'ask' && then.type === 'proceed') {
       return new HookOutcome<C>('ask', first.reason, then.context ?? first.context, additionalContext, systemMessages);
     }
-    return then.with(additionalContext, systemMessages);
+    const merged = then.with(additionalContext, systemMessages);
+    return merged.context === undefined && first.context !== undefined && merged.type !== 'block' && merged.type !== 'stop'
+      ? merged.withContext(first.context)
+      : merged;
   }
 
   /** Whether the hook lets the action go on. */
