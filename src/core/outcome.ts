@@ -108,43 +108,34 @@ export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
     if (context === undefined && extras.additionalContext === undefined && extras.systemMessage === undefined) {
       return PROCEED as HookOutcome<C>;
     }
-    return new HookOutcome<C>(
-      'proceed',
-      undefined,
-      context,
-      list(extras.additionalContext, 'additionalContext'),
-      list(extras.systemMessage, 'systemMessage'),
-    );
+    return HookOutcome.create<C>('proceed', undefined, context, extras);
   }
 
   /** Refuse this one action; the run goes on. `reason` is required: the model or the user is told. */
   static block(reason: string, extras: OutcomeExtras = {}): HookOutcome<never> {
-    return new HookOutcome<never>(
-      'block',
-      requireReason('block', reason),
-      undefined,
-      list(extras.additionalContext, 'additionalContext'),
-      list(extras.systemMessage, 'systemMessage'),
-    );
+    return HookOutcome.create<never>('block', requireReason('block', reason), undefined, extras);
   }
 
   /** Halt the whole run. `reason` is required. */
   static stop(reason: string, extras: OutcomeExtras = {}): HookOutcome<never> {
-    return new HookOutcome<never>(
-      'stop',
-      requireReason('stop', reason),
-      undefined,
-      list(extras.additionalContext, 'additionalContext'),
-      list(extras.systemMessage, 'systemMessage'),
-    );
+    return HookOutcome.create<never>('stop', requireReason('stop', reason), undefined, extras);
   }
 
   /** The action needs approval: PermissionRequest hooks, then the approver, decide. `reason` is required. */
   static ask<C extends AnyHookContext>(reason: string, extras: OutcomeExtras & { context?: C } = {}): HookOutcome<C> {
+    return HookOutcome.create<C>('ask', requireReason('ask', reason), extras.context, extras);
+  }
+
+  private static create<C extends AnyHookContext>(
+    type: OutcomeType,
+    reason: string | undefined,
+    context: C | undefined,
+    extras: OutcomeExtras,
+  ): HookOutcome<C> {
     return new HookOutcome<C>(
-      'ask',
-      requireReason('ask', reason),
-      extras.context,
+      type,
+      reason,
+      context,
       list(extras.additionalContext, 'additionalContext'),
       list(extras.systemMessage, 'systemMessage'),
     );
