@@ -288,12 +288,12 @@ export class UnknownEventError extends Error {
   /** Known names close to the given one, best first. */
   readonly suggestions: readonly string[];
 
-  constructor(given: string, dialect: EventDialect | undefined, suggestions: readonly string[]) {
+  constructor(given: string, dialect: EventDialect | undefined, suggestions: readonly string[], known: readonly string[] = HOOK_EVENTS) {
     const where = dialect ? ` in the ${dialect} dialect` : '';
     const hint =
       suggestions.length > 0
         ? ` Did you mean ${suggestions.map((s) => `'${s}'`).join(', ')}?`
-        : ` Known events: ${HOOK_EVENTS.join(', ')}.`;
+        : ` Known events${where}: ${known.join(', ')}.`;
     super(`Unknown hook event '${given}'${where}.${hint} (Event names are case-sensitive.)`);
     this.given = given;
     this.dialect = dialect;
@@ -339,8 +339,9 @@ function parse(name: string, dialect?: EventDialect): HookEventName {
   const event = tryParse(name, dialect);
   if (event !== undefined) return event;
   if (typeof name !== 'string') throw new TypeError(`A hook event name must be a string, got ${typeof name}.`);
-  const pool = dialect ? BY_DIALECT.get(dialect)!.keys() : ANY_DIALECT.keys();
-  throw new UnknownEventError(name, dialect, closeMatches(name, pool));
+  if (dialect === undefined) throw new UnknownEventError(name, undefined, closeMatches(name, ANY_DIALECT.keys()));
+  const known = [...BY_DIALECT.get(dialect)!.keys()];
+  throw new UnknownEventError(name, dialect, closeMatches(name, known), known);
 }
 
 function toDialect(event: HookEventName, dialect: EventDialect): string | undefined {

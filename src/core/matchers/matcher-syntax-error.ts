@@ -17,7 +17,8 @@ export class MatcherSyntaxError extends SyntaxError {
   }
 }
 
-const REGEX_LITERAL = /^\/(.+)\/([a-z]*)$/s;
+// Only real flags count, so that a path such as '/bin/bash' is not read as a regex with flags 'bash'.
+const REGEX_LITERAL = /^\/(.+)\/([dgimsuvy]*)$/s;
 
 /** Whether `pattern` is written as a regex literal, `/source/flags`. */
 export function isRegexLiteral(pattern: string): boolean {

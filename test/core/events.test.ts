@@ -1,0 +1,344 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { EVENT_DIALECTS, HOOK_EVENTS, HookEvent, UnknownEventError, type EventDialect, type HookEventName } from 'agent-hooks';
+
+/** The DESIGN.md §3 alias table, spelled out row by row ('–' is undefined). */
+interface Row {
+  php?: string;
+  legacy?: string;
+  hookmd?: string;
+  claude?: string;
+  copilot?: string;
+  gemini?: string;
+}
+
+const TABLE: readonly (readonly [HookEventName, Row])[] = [
+  ['SessionStart', { legacy: 'session_start', hookmd: 'pre-session', claude: 'SessionStart', copilot: 'sessionStart', gemini: 'SessionStart' }],
+  ['SessionEnd', { legacy: 'session_end', hookmd: 'post-session', claude: 'SessionEnd', copilot: 'sessionEnd', gemini: 'SessionEnd' }],
+  ['ExecutionStart', { php: 'ExecutionStart' }],
+  [
+    'UserPromptSubmit',
+    { legacy: 'before_agent', hookmd: 'pre-agent-turn', claude: 'UserPromptSubmit', copilot: 'userPromptSubmitted', gemini: 'BeforeAgent' },
+  ],
+  ['BeforeStep', { php: 'BeforeStep' }],
+  [
+    'PreToolUse',
+    { php: 'PreToolUse', legacy: 'before_tool', hookmd: 'pre-tool-call', claude: 'PreToolUse', copilot: 'preToolUse', gemini: 'BeforeTool' },
+  ],
+  ['PermissionRequest', { claude: 'PermissionRequest', copilot: 'permissionRequest' }],
+  [
+    'PostToolUse',
+    { php: 'PostToolUse', legacy: 'after_tool', hookmd: 'post-tool-call', claude: 'PostToolUse', copilot: 'postToolUse', gemini: 'AfterTool' },
+  ],
+  [
+    'PostToolUseFailure',
+    { legacy: 'after_tool_failure', hookmd: 'post-tool-call-failure', claude: 'PostToolUseFailure', copilot: 'postToolUseFailure' },
+  ],
+  ['AfterStep', { php: 'AfterStep' }],
+  ['SubagentStart', { legacy: 'subagent_start', hookmd: 'pre-subagent', claude: 'SubagentStart', copilot: 'subagentStart' }],
+  [
+    'SubagentStop',
+    { php: 'SubagentStop', legacy: 'subagent_stop', hookmd: 'post-subagent', claude: 'SubagentStop', copilot: 'subagentStop' },
+  ],
+  [
+    'PreCompact',
+    { legacy: 'pre_compact', hookmd: 'pre-context-compact', claude: 'PreCompact', copilot: 'preCompact', gemini: 'PreCompress' },
+  ],
+  ['PostCompact', { hookmd: 'post-context-compact', claude: 'PostCompact' }],
+  [
+    'Stop',
+    { php: 'Stop', legacy: 'before_stop', hookmd: 'pre-agent-turn-stop', claude: 'Stop', copilot: 'agentStop', gemini: 'AfterAgent' },
+  ],
+  ['AfterStop', { hookmd: 'post-agent-turn-stop' }],
+  ['AfterAgent', { legacy: 'after_agent', hookmd: 'post-agent-turn' }],
+  ['ExecutionEnd', { php: 'ExecutionEnd' }],
+  ['AgentFailed', { php: 'AgentFailed', copilot: 'errorOccurred' }],
+  ['Notification', { claude: 'Notification', copilot: 'notification', gemini: 'Notification' }],
+];
+
+const COLUMN: Readonly<Record<Exclude<EventDialect, 'canonical'>, keyof Row>> = {
+  php: 'php',
+  hookmd: 'hookmd',
+  'hookmd-legacy': 'legacy',
+  claude: 'claude',
+  copilot: 'copilot',
+  gemini: 'gemini',
+};
+
+const expectedName = (row: Row, dialect: EventDialect, event: HookEventName): string | undefined =>
+  dialect === 'canonical' ? event : row[COLUMN[dialect]];
+
+const catchError = (fn: () => unknown): unknown => {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to throw');
+};
+
+const unknownEvent = (fn: () => unknown): UnknownEventError => {
+  const error = catchError(fn);
+  expect(error).toBeInstanceOf(UnknownEventError);
+  return error as UnknownEventError;
+};
+
+/** Every name of every dialect. */
+const ALL_NAMES: readonly string[] = [...new Set(HookEvent.all.flatMap((e) => HookEvent.aliasesOf(e).map((a) => a.name)))];
+
+describe('canonical events', () => {
+  it('has the 20 canonical events in the order of the DESIGN.md table', () => {
+    expect(HookEvent.all).toHaveLength(20);
+    expect([...HookEvent.all]).toEqual(TABLE.map(([e]) => e));
+    expect(HOOK_EVENTS).toBe(HookEvent.all);
+  });
+
+  it('exposes every event as a constant equal to its name', () => {
+    expect(HookEvent.PreToolUse).toBe('PreToolUse');
+    expect(HookEvent.Stop).toBe('Stop');
+    expect(HookEvent.AfterAgent).toBe('AfterAgent');
+    for (const event of HookEvent.all) {
+      expect((HookEvent as unknown as Record<string, unknown>)[event]).toBe(event);
+    }
+  });
+
+  it('isCanonical accepts canonical names only', () => {
+    for (const event of HookEvent.all) expect(HookEvent.isCanonical(event)).toBe(true);
+    expect(HookEvent.isCanonical('before_tool')).toBe(false);
+    expect(HookEvent.isCanonical('preToolUse')).toBe(false);
+    expect(HookEvent.isCanonical('BeforeTool')).toBe(false);
+    expect(HookEvent.isCanonical('pretooluse')).toBe(false);
+    expect(HookEvent.isCanonical('toString')).toBe(false);
+    expect(HookEvent.isCanonical('__proto__')).toBe(false);
+    expect(HookEvent.isCanonical(42)).toBe(false);
+    expect(HookEvent.isCanonical(undefined)).toBe(false);
+  });
+});
+
+describe('alias table', () => {
+  it('parses every alias of every event to that event, and writes it back (round trip)', () => {
+    let checked = 0;
+    for (const event of HookEvent.all) {
+      const aliases = HookEvent.aliasesOf(event);
+      expect(aliases[0]).toEqual({ dialect: 'canonical', name: event });
+      for (const { dialect, name } of aliases) {
+        expect(HookEvent.parse(name, dialect)).toBe(event);
+        expect(HookEvent.tryParse(name, dialect)).toBe(event);
+        expect(HookEvent.toDialect(event, dialect)).toBe(name);
+        if (dialect === 'gemini' && name === 'AfterAgent') continue; // the documented collision, tested below
+        expect(HookEvent.parse(name)).toBe(event);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(80);
+  });
+
+  it("resolves the AfterAgent collision: Gemini's AfterAgent is Stop only with the gemini dialect", () => {
+    expect(HookEvent.parse('AfterAgent', 'gemini')).toBe('Stop');
+    expect(HookEvent.tryParse('AfterAgent', 'gemini')).toBe('Stop');
+    expect(HookEvent.toDialect('Stop', 'gemini')).toBe('AfterAgent');
+    expect(HookEvent.parse('AfterAgent')).toBe('AfterAgent');
+    expect(HookEvent.parse('AfterAgent', 'canonical')).toBe('AfterAgent');
+    expect(HookEvent.tryParse('AfterAgent')).toBe('AfterAgent');
+    expect(HookEvent.toDialect('AfterAgent', 'gemini')).toBeUndefined();
+    expect(HookEvent.aliasesOf('Stop')).toContainEqual({ dialect: 'gemini', name: 'AfterAgent' });
+    expect(HookEvent.parse('after_agent')).toBe('AfterAgent');
+    expect(HookEvent.parse('post-agent-turn')).toBe('AfterAgent');
+  });
+
+  it('has no other name that means two events', () => {
+    const seen = new Map<string, Set<HookEventName>>();
+    for (const event of HookEvent.all) {
+      for (const { name } of HookEvent.aliasesOf(event)) {
+        const events = seen.get(name) ?? new Set<HookEventName>();
+        events.add(event);
+        seen.set(name, events);
+      }
+    }
+    const ambiguous = [...seen].filter(([, events]) => events.size > 1).map(([name, events]) => [name, [...events].sort()]);
+    expect(ambiguous).toEqual([['AfterAgent', ['AfterAgent', 'Stop']]]);
+  });
+
+  for (const [event, row] of TABLE) {
+    it(`matches the DESIGN.md row for ${event}`, () => {
+      for (const dialect of EVENT_DIALECTS) {
+        const expected = expectedName(row, dialect, event);
+        expect(HookEvent.toDialect(event, dialect), `${event} in ${dialect}`).toBe(expected);
+        if (expected !== undefined) expect(HookEvent.parse(expected, dialect), `${expected} in ${dialect}`).toBe(event);
+      }
+      const expectedAliases = EVENT_DIALECTS.flatMap((dialect) => {
+        const name = expectedName(row, dialect, event);
+        return name === undefined ? [] : [{ dialect, name }];
+      });
+      expect(HookEvent.aliasesOf(event)).toEqual(expectedAliases);
+    });
+  }
+
+  it('spells out the documented debatable mappings', () => {
+    expect(HookEvent.parse('before_agent')).toBe('UserPromptSubmit');
+    expect(HookEvent.parse('BeforeAgent', 'gemini')).toBe('UserPromptSubmit');
+    expect(HookEvent.parse('errorOccurred', 'copilot')).toBe('AgentFailed');
+    expect(HookEvent.parse('agentStop')).toBe('Stop');
+    expect(HookEvent.parse('PreCompress')).toBe('PreCompact');
+    expect(HookEvent.parse('post-agent-turn-stop', 'hookmd')).toBe('AfterStop');
+    expect(HookEvent.parse('subagent_stop', 'hookmd-legacy')).toBe('SubagentStop');
+    expect(HookEvent.toDialect('PreToolUse', 'hookmd-legacy')).toBe('before_tool');
+    expect(HookEvent.toDialect('PermissionRequest', 'gemini')).toBeUndefined();
+    expect(HookEvent.toDialect('ExecutionStart', 'claude')).toBeUndefined();
+    expect(HookEvent.tryParse('BeforeModel')).toBeUndefined();
+    expect(HookEvent.tryParse('BeforeToolSelection', 'gemini')).toBeUndefined();
+  });
+});
+
+describe('parsing errors', () => {
+  it("'pretooluse' (wrong case) throws UnknownEventError suggesting PreToolUse", () => {
+    const error = unknownEvent(() => HookEvent.parse('pretooluse'));
+    expect(error.name).toBe('UnknownEventError');
+    expect(error.given).toBe('pretooluse');
+    expect(error.dialect).toBeUndefined();
+    expect(error.suggestions).toContain('PreToolUse');
+    expect(error.message).toContain("'pretooluse'");
+    expect(error.message).toContain("'PreToolUse'");
+    expect(error.message).toContain('case-sensitive');
+    for (const s of error.suggestions) expect(error.message).toContain(`'${s}'`);
+  });
+
+  it("'PRE-TOOL-CALL' throws UnknownEventError suggesting pre-tool-call", () => {
+    const error = unknownEvent(() => HookEvent.parse('PRE-TOOL-CALL'));
+    expect(error.suggestions).toContain('pre-tool-call');
+    expect(error.message).toContain("'PRE-TOOL-CALL'");
+    expect(error.message).toContain("'pre-tool-call'");
+  });
+
+  it("a typo 'PreToolUs' suggests PreToolUse, best first", () => {
+    const error = unknownEvent(() => HookEvent.parse('PreToolUs'));
+    expect(error.suggestions[0]).toBe('PreToolUse');
+    expect(error.suggestions.length).toBeLessThanOrEqual(5);
+    expect(error.message).toMatch(/^Unknown hook event 'PreToolUs'\. Did you mean 'PreToolUse'/);
+  });
+
+  it('a totally unknown name lists the known events', () => {
+    const given = 'qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq';
+    const error = unknownEvent(() => HookEvent.parse(given));
+    expect(error.suggestions).toEqual([]);
+    expect(error.message).toContain(`'${given}'`);
+    expect(error.message).toContain('Known events:');
+    for (const event of HookEvent.all) expect(error.message).toContain(event);
+    expect(error.message).not.toContain('Did you mean');
+  });
+
+  it("with a dialect, only that dialect's names are accepted", () => {
+    const error = unknownEvent(() => HookEvent.parse('before_tool', 'claude'));
+    expect(error.dialect).toBe('claude');
+    expect(error.message).toContain('in the claude dialect');
+    const claudeNames = HookEvent.all.map((e) => HookEvent.toDialect(e, 'claude')).filter((n) => n !== undefined);
+    for (const s of error.suggestions) expect(claudeNames).toContain(s);
+
+    unknownEvent(() => HookEvent.parse('BeforeTool', 'claude'));
+    unknownEvent(() => HookEvent.parse('before_tool', 'canonical'));
+    unknownEvent(() => HookEvent.parse('pre-tool-call', 'hookmd-legacy'));
+    unknownEvent(() => HookEvent.parse('AfterAgent', 'hookmd'));
+    unknownEvent(() => HookEvent.parse('PreToolUse', 'gemini'));
+    unknownEvent(() => HookEvent.parse('preToolUse', 'php'));
+    expect(HookEvent.parse('BeforeTool', 'gemini')).toBe('PreToolUse');
+    expect(HookEvent.parse('before_tool')).toBe('PreToolUse');
+  });
+
+  it("with a dialect and no close match, the message lists only names that dialect accepts", () => {
+    const error = unknownEvent(() => HookEvent.parse('before_tool', 'claude'));
+    expect(error.suggestions).toEqual([]);
+    const listed = /Known events in the claude dialect: ([^.]*)\./.exec(error.message)?.[1]?.split(', ') ?? [];
+    expect(listed.length).toBeGreaterThan(0);
+    // Every name the message offers must parse in the dialect the user asked for (ExecutionStart does not in claude).
+    for (const name of listed) expect(HookEvent.tryParse(name, 'claude'), name).toBeDefined();
+  });
+
+  it('a wrong-case name with a dialect suggests that dialect’s spelling', () => {
+    const error = unknownEvent(() => HookEvent.parse('PreToolUse', 'copilot'));
+    expect(error.suggestions).toContain('preToolUse');
+    expect(error.suggestions).not.toContain('PreToolUse');
+  });
+
+  it('tryParse returns undefined instead of throwing', () => {
+    expect(HookEvent.tryParse('pretooluse')).toBeUndefined();
+    expect(HookEvent.tryParse('PRE-TOOL-CALL')).toBeUndefined();
+    expect(HookEvent.tryParse('')).toBeUndefined();
+    expect(HookEvent.tryParse('before_tool', 'claude')).toBeUndefined();
+    expect(HookEvent.tryParse('toString')).toBeUndefined();
+    expect(HookEvent.tryParse('__proto__')).toBeUndefined();
+    expect(HookEvent.tryParse('before_tool')).toBe('PreToolUse');
+  });
+
+  it('tryParse and parse agree for any string, and parse only ever throws UnknownEventError (property)', () => {
+    const anyName = fc.oneof(
+      fc.string(),
+      fc.string({ unit: 'binary' }),
+      fc.constantFrom(...ALL_NAMES),
+      fc.constantFrom(...ALL_NAMES).map((n) => n.toLowerCase()),
+      fc.tuple(fc.constantFrom(...ALL_NAMES), fc.string({ maxLength: 2 })).map(([n, s]) => n + s),
+    );
+    const dialect = fc.option(fc.constantFrom(...EVENT_DIALECTS), { nil: undefined });
+    fc.assert(
+      fc.property(anyName, dialect, (s, d) => {
+        const parsed = HookEvent.tryParse(s, d);
+        expect(parsed === undefined || HookEvent.isCanonical(parsed)).toBe(true);
+        let result: HookEventName | undefined;
+        try {
+          result = HookEvent.parse(s, d);
+        } catch (error) {
+          expect(error).toBeInstanceOf(UnknownEventError);
+          expect((error as UnknownEventError).given).toBe(s);
+          expect(parsed).toBeUndefined();
+          return;
+        }
+        expect(result).toBe(parsed);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('event helpers', () => {
+  const where = (predicate: (e: HookEventName) => boolean) => HookEvent.all.filter(predicate);
+
+  it('isToolEvent is true exactly for the four tool events', () => {
+    expect(where((e) => HookEvent.isToolEvent(e))).toEqual(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure']);
+    expect(HookEvent.info('PreToolUse').family).toBe('tool');
+    expect(HookEvent.info('Stop').tool).toBe(false);
+  });
+
+  it('canBlock is true for the gates and false for observers', () => {
+    expect(where((e) => HookEvent.canBlock(e))).toEqual([
+      'UserPromptSubmit',
+      'PreToolUse',
+      'PermissionRequest',
+      'PostToolUse',
+      'SubagentStart',
+      'SubagentStop',
+      'Stop',
+    ]);
+    for (const observer of ['PostToolUseFailure', 'Notification', 'ExecutionEnd', 'AfterStop', 'AfterAgent'] as const) {
+      expect(HookEvent.canBlock(observer), observer).toBe(false);
+    }
+  });
+
+  it('canStop is false only once the run is over', () => {
+    expect(where((e) => !HookEvent.canStop(e))).toEqual(['SessionEnd', 'ExecutionEnd', 'AgentFailed']);
+    expect(HookEvent.canStop('PreToolUse')).toBe(true);
+  });
+
+  it('canAsk is true exactly for PreToolUse and PermissionRequest', () => {
+    expect(where((e) => HookEvent.canAsk(e))).toEqual(['PreToolUse', 'PermissionRequest']);
+  });
+
+  it('info describes each event under its own name', () => {
+    for (const event of HookEvent.all) {
+      const info = HookEvent.info(event);
+      expect(info.name).toBe(event);
+      expect(info.tool).toBe(HookEvent.isToolEvent(event));
+      expect(info.description.length).toBeGreaterThan(0);
+    }
+    expect(HookEvent.info('SubagentStop').family).toBe('stop');
+    expect(HookEvent.info('AgentFailed').family).toBe('failure');
+  });
+});
