@@ -3,7 +3,7 @@
  * middlewares in the same run; and a 1,000-hook stack against a stack holding only the hooks that match.
  */
 import compose from 'koa-compose';
-import { BeforeToolHook, HookStack, ToolCall, ToolHookContext, type HookOutcome } from '../src/index.js';
+import { BeforeToolHook, HookOutcome, HookStack, StopHookContext, ToolCall, ToolHookContext } from '../src/index.js';
 import { measure, type Case, type Row } from './harness.js';
 
 const ctx = ToolHookContext.beforeToolUse(ToolCall.create('bash', { command: 'ls -la' }));
@@ -87,5 +87,24 @@ export async function dispatchSuite(): Promise<Row[]> {
     ratio: bigR.ns / base.ns,
     target: '≤ 2.0×',
   });
+  // An event no hook listens to, against a bare function call returning a constant.
+  const stopCtx = StopHookContext.stop({ stopReason: 'no_tool_calls' });
+  const constant = HookOutcome.proceed(stopCtx);
+  const bare = (c: StopHookContext) => (c.event === 'Stop' ? constant : undefined);
+  const withOthers = stackOf(10);
+  const empty = await measure(
+    [
+      { name: 'bare function call', op: () => bare(stopCtx), async: false },
+      { name: 'HookStack.dispatch, no hook for the event', op: () => withOthers.dispatch(stopCtx), async: false },
+      { name: 'HookStack.hasHooksFor', op: () => withOthers.hasHooksFor('Stop'), async: false },
+    ],
+    10_000,
+  );
+  const bareR = empty.get('bare function call')!;
+  rows.push({ suite: 'Empty path', name: 'bare function call', nsPerOp: bareR.ns, rme: bareR.rme });
+  for (const name of ['HookStack.dispatch, no hook for the event', 'HookStack.hasHooksFor']) {
+    const r = empty.get(name)!;
+    rows.push({ suite: 'Empty path', name, nsPerOp: r.ns, rme: r.rme, baseline: 'bare call', ratio: r.ns / bareR.ns });
+  }
   return rows;
 }

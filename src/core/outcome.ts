@@ -77,16 +77,13 @@ const requireReason = (type: OutcomeType, reason: unknown): string => {
  * is ignored with a warning. `stop` halts the run wherever it is returned.
  */
 export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
-  /** The decision. */
-  readonly type: OutcomeType;
-  /** Why: always set for block, stop and ask. */
-  readonly reason: string | undefined;
-  /** The context to go on with: the modified one, when a hook changed it. */
-  readonly context: C | undefined;
-  /** Text for the model's next call, from every hook that gave some, in order. */
-  readonly additionalContext: readonly string[];
-  /** Messages for the user, from every hook that gave some, in order. */
-  readonly systemMessages: readonly string[];
+  // Private fields behind getters make an outcome read-only at run time without Object.freeze, which costs more than
+  // a whole hook's dispatch (an outcome is made on every dispatch).
+  readonly #type: OutcomeType;
+  readonly #reason: string | undefined;
+  readonly #context: C | undefined;
+  readonly #additionalContext: readonly string[];
+  readonly #systemMessages: readonly string[];
 
   private constructor(
     type: OutcomeType,
@@ -95,12 +92,36 @@ export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
     additionalContext: readonly string[],
     systemMessages: readonly string[],
   ) {
-    this.type = type;
-    this.reason = reason;
-    this.context = context;
-    this.additionalContext = additionalContext;
-    this.systemMessages = systemMessages;
-    Object.freeze(this);
+    this.#type = type;
+    this.#reason = reason;
+    this.#context = context;
+    this.#additionalContext = additionalContext;
+    this.#systemMessages = systemMessages;
+  }
+
+  /** The decision. */
+  get type(): OutcomeType {
+    return this.#type;
+  }
+
+  /** Why: always set for block, stop and ask. */
+  get reason(): string | undefined {
+    return this.#reason;
+  }
+
+  /** The context to go on with: the modified one, when a hook changed it. */
+  get context(): C | undefined {
+    return this.#context;
+  }
+
+  /** Text for the model's next call, from every hook that gave some, in order (a frozen array). */
+  get additionalContext(): readonly string[] {
+    return this.#additionalContext;
+  }
+
+  /** Messages for the user, from every hook that gave some, in order (a frozen array). */
+  get systemMessages(): readonly string[] {
+    return this.#systemMessages;
   }
 
   /** Go on, with `context` when the hook modified it. */
@@ -221,6 +242,11 @@ export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
       ...(this.additionalContext.length > 0 ? { additionalContext: [...this.additionalContext] } : {}),
       ...(this.systemMessages.length > 0 ? { systemMessage: [...this.systemMessages] } : {}),
     };
+  }
+
+  /** Shows the outcome's fields in `console.log` and `util.inspect` (they are private fields behind getters). */
+  [Symbol.for('nodejs.util.inspect.custom')](): object {
+    return { ...this.toJSON(), ...(this.context ? { context: this.context.event } : {}) };
   }
 
   /** E.g. `block: Dangerous command`. */

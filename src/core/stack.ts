@@ -239,14 +239,7 @@ export class HookStack {
     } catch (error) {
       throw wrap(error, current, ctx);
     }
-    if (isThenable(result)) {
-      return Promise.resolve(result).then(
-        (outcome) => settle(outcome, current, ctx),
-        (error: unknown) => {
-          throw wrap(error, current, ctx);
-        },
-      );
-    }
+    if (isThenable(result)) return settleAsync(result, current, ctx);
     return settle(result, current, ctx);
   }
 
@@ -400,6 +393,16 @@ function withContext(outcome: HookOutcome, ctx: AnyHookContext): HookOutcome {
     throw markTerminal(new TypeError(`The terminal returned ${String(outcome)} instead of a HookOutcome.`));
   }
   return outcome.context === undefined && (outcome.type === 'proceed' || outcome.type === 'ask') ? outcome.withContext(ctx) : outcome;
+}
+
+async function settleAsync(result: PromiseLike<HookOutcome>, entry: Entry, ctx: AnyHookContext): Promise<HookOutcome> {
+  let outcome: HookOutcome;
+  try {
+    outcome = await result;
+  } catch (error) {
+    throw wrap(error, entry, ctx);
+  }
+  return settle(outcome, entry, ctx);
 }
 
 function settle(outcome: unknown, entry: Entry, ctx: AnyHookContext): HookOutcome {

@@ -334,7 +334,7 @@ describe('withContext', () => {
 });
 
 describe('immutability', () => {
-  it('outcomes are frozen', () => {
+  it('outcomes are read-only at run time', () => {
     const all = [
       HookOutcome.proceed(),
       HookOutcome.proceed(ctxA()),
@@ -345,7 +345,6 @@ describe('immutability', () => {
       HookOutcome.merge<AnyHookContext>(HookOutcome.ask('a'), HookOutcome.proceed(ctxA())),
     ];
     for (const o of all) {
-      expect(Object.isFrozen(o), o.toString()).toBe(true);
       expect(() => {
         (o as unknown as { type: string }).type = 'proceed';
       }).toThrow(TypeError);
