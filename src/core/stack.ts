@@ -99,7 +99,7 @@ function intersectEvents(
  *   compose; decisions merge deny > ask > allow and every additional context is kept, in order.
  * - A hook that throws (or breaks the contract) makes `process` reject with a {@link HookError} naming it.
  * - The chain for an event, filtered by each hook's events and matcher hints and indexed by exact tool name, is built
- *   once per stack instance and reused. Hooks that return synchronously are run without allocating promises.
+ *   once per stack instance and reused. Hooks that return synchronously are run without a promise per hook.
  *
  * ```ts
  * const stack = new HookStack()
