@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EVENT_DIALECTS, HOOK_EVENTS, HookEvent, UnknownEventError, type EventDialect, type HookEventName } from 'agent-hooks';
+import { catchError } from '../support/catch-error.js';
 
 /** The DESIGN.md §3 alias table, spelled out row by row ('–' is undefined). */
 interface Row {
@@ -67,15 +68,6 @@ const COLUMN: Readonly<Record<Exclude<EventDialect, 'canonical'>, keyof Row>> = 
 
 const expectedName = (row: Row, dialect: EventDialect, event: HookEventName): string | undefined =>
   dialect === 'canonical' ? event : row[COLUMN[dialect]];
-
-const catchError = (fn: () => unknown): unknown => {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to throw');
-};
 
 const unknownEvent = (fn: () => unknown): UnknownEventError => {
   const error = catchError(fn);

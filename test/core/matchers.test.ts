@@ -22,20 +22,12 @@ import {
   type MatcherLike,
   type MatchPredicate,
 } from 'agent-hooks';
+import { catchError } from '../support/catch-error.js';
 
 const pre = (name: string, args: Record<string, unknown> = {}) => ToolHookContext.beforeToolUse(ToolCall.create(name, args));
 const post = (name: string, args: Record<string, unknown> = {}) =>
   ToolHookContext.afterToolUse(ToolExecution.success(ToolCall.create(name, args), 'ok'));
 const TOOL_EVENTS = ['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure'];
-
-const catchError = (fn: () => unknown): unknown => {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to throw');
-};
 
 const syntaxError = (fn: () => unknown): MatcherSyntaxError => {
   const error = catchError(fn);
