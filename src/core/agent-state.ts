@@ -5,11 +5,10 @@
  */
 import type { Message } from './message.js';
 import type { AgentStep } from './agent-step.js';
+import { frozenList, frozenRecord } from './internal/frozen.js';
 
 /** Free-form key/value data carried by a state or a context. */
 export type Metadata = Readonly<Record<string, unknown>>;
-
-const EMPTY: Metadata = Object.freeze({});
 
 /** The fields of an {@link AgentState}, all optional except the agent's id. */
 export interface AgentStateInit {
@@ -30,10 +29,6 @@ export interface AgentStateInit {
 }
 
 let generatedIds = 0;
-
-// Frozen lists are shared as they are: every state derived from another keeps the same arrays until one changes.
-const frozenList = <T>(list: readonly T[] | undefined): readonly T[] =>
-  list === undefined ? Object.freeze([]) : Object.isFrozen(list) ? list : Object.freeze([...list]);
 
 /**
  * An immutable snapshot of an agent: ids, step count, conversation and metadata.
@@ -62,7 +57,7 @@ export class AgentState {
     this.stepCount = init.stepCount ?? init.steps?.length ?? 0;
     this.messages = frozenList(init.messages);
     this.steps = frozenList(init.steps);
-    this.metadata = init.metadata === undefined ? EMPTY : Object.isFrozen(init.metadata) ? init.metadata : Object.freeze({ ...init.metadata });
+    this.metadata = frozenRecord(init.metadata);
     Object.freeze(this);
   }
 

@@ -470,5 +470,8 @@ export const HookEvent = Object.freeze({
   },
 } as const);
 
+/** The tool events, as a set: what tool-name and tool-input matchers can match. */
+export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set(HOOK_EVENTS.filter((e) => EVENT_INFO[e].tool));
+
 /** A canonical lifecycle event name. The same name as a value is `HookEvent.PreToolUse` and its siblings. */
 export type HookEvent = HookEventName;

@@ -4,6 +4,7 @@
  * @module
  */
 import type { HookEventName } from './events.js';
+import { messageOf } from './internal/message-of.js';
 
 /** Where a {@link HookError} comes from. */
 export interface HookErrorInit {
@@ -50,7 +51,6 @@ export class HookError extends Error {
 
   /** A HookError for something a hook threw; its message includes the original message. */
   static fromThrown(thrown: unknown, init: Omit<HookErrorInit, 'cause'>): HookError {
-    const message = thrown instanceof Error ? thrown.message : String(thrown);
-    return new HookError('failed', { ...init, cause: thrown }, message);
+    return new HookError('failed', { ...init, cause: thrown }, messageOf(thrown));
   }
 }

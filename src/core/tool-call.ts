@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { frozenRecord } from './internal/frozen.js';
 
 /** The arguments of a tool call: a JSON object. */
 export type ToolArgs = Readonly<Record<string, unknown>>;
@@ -44,7 +45,7 @@ export class ToolCall {
     }
     this.id = id ?? `call_${++generatedIds}`;
     this.name = name;
-    this.args = Object.isFrozen(args) ? args : Object.freeze({ ...args });
+    this.args = frozenRecord(args);
     Object.freeze(this);
   }
 

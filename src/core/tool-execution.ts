@@ -4,6 +4,7 @@
  * @module
  */
 import type { ToolCall, ToolCallJSON } from './tool-call.js';
+import { messageOf } from './internal/message-of.js';
 
 /** The plain-object form of a {@link ToolExecution}. */
 export interface ToolExecutionJSON {
@@ -64,7 +65,7 @@ export class ToolExecution {
   /** The error's message, when the tool failed. */
   get errorMessage(): string | undefined {
     if (!this.isError) return undefined;
-    return this.error instanceof Error ? this.error.message : String(this.error);
+    return messageOf(this.error);
   }
 
   /** The same execution with another result (a successful one). */

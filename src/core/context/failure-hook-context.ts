@@ -4,6 +4,7 @@
  * @module
  */
 import { HookContextBase, type HookContextInit } from './hook-context.js';
+import { messageOf } from '../internal/message-of.js';
 
 /** The fields of a {@link FailureHookContext}. */
 export interface FailureHookContextInit extends HookContextInit {
@@ -36,7 +37,7 @@ export class FailureHookContext extends HookContextBase<'AgentFailed'> {
 
   /** The error's message. */
   get errorMessage(): string {
-    return this.error instanceof Error ? this.error.message : String(this.error);
+    return messageOf(this.error);
   }
 
   /** The error's class name (`'TypeError'`, …), or the type of what was thrown when it is not an object. */

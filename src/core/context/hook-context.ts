@@ -5,8 +5,7 @@
  */
 import type { HookEventName } from '../events.js';
 import { AgentState, type Metadata } from '../agent-state.js';
-
-const EMPTY: Metadata = Object.freeze({});
+import { frozenRecord } from '../internal/frozen.js';
 
 /** The fields every context is built from. */
 export interface HookContextInit {
@@ -35,7 +34,7 @@ export abstract class HookContextBase<E extends HookEventName = HookEventName> {
   protected constructor(event: E, init: HookContextInit) {
     this.event = event;
     this.state = init.state ?? AgentState.create();
-    this.metadata = init.metadata === undefined ? EMPTY : Object.isFrozen(init.metadata) ? init.metadata : Object.freeze({ ...init.metadata });
+    this.metadata = frozenRecord(init.metadata);
   }
 
   /** A metadata value: the context's own, else the state's, else `fallback`. */

@@ -7,6 +7,7 @@ import type { ToolEventName } from '../events.js';
 import { ToolCall } from '../tool-call.js';
 import { ToolExecution } from '../tool-execution.js';
 import { HookContextBase, type HookContextInit } from './hook-context.js';
+import { messageOf } from '../internal/message-of.js';
 
 /** The fields of a {@link ToolHookContext}. */
 export interface ToolHookContextInit extends HookContextInit {
@@ -96,7 +97,7 @@ export class ToolHookContext<E extends ToolEventName = ToolEventName> extends Ho
   /** The error's message, on PostToolUseFailure. */
   get errorMessage(): string | undefined {
     if (this.error === undefined) return undefined;
-    return this.error instanceof Error ? this.error.message : String(this.error);
+    return messageOf(this.error);
   }
 
   override get subject(): string {

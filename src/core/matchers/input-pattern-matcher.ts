@@ -6,7 +6,7 @@
 import type { AnyHookContext } from '../context/any-hook-context.js';
 import type { HookMatcher, MatcherHints } from './hook-matcher.js';
 import { compileRegex, statelessRegex } from './matcher-syntax-error.js';
-import { HookEvent, type HookEventName } from '../events.js';
+import { TOOL_EVENTS } from '../events.js';
 
 /** Options of an {@link InputPatternMatcher}. */
 export interface InputPatternOptions {
@@ -17,7 +17,6 @@ export interface InputPatternOptions {
   field?: string;
 }
 
-const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set(HookEvent.all.filter((e) => HookEvent.isToolEvent(e)));
 
 /**
  * Matches tool events whose input matches a regex: by default the JSON of the whole input (so `/rm -rf/` finds the

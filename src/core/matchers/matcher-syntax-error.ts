@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { messageOf } from '../internal/message-of.js';
 
 /** Thrown when a matcher is built from a pattern that cannot be compiled; names the pattern and why. */
 export class MatcherSyntaxError extends SyntaxError {
@@ -47,8 +48,7 @@ export function compileRegex(pattern: string, bare = false): RegExp {
   try {
     return new RegExp(source, flags);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new MatcherSyntaxError(pattern, `${message}. Escape special characters with \\ to match them literally.`);
+    throw new MatcherSyntaxError(pattern, `${messageOf(error)}. Escape special characters with \\ to match them literally.`);
   }
 }
 

@@ -5,11 +5,11 @@
  */
 import micromatch from 'micromatch';
 import type { AnyHookContext } from '../context/any-hook-context.js';
-import { HookEvent, type HookEventName } from '../events.js';
+import { TOOL_EVENTS } from '../events.js';
 import type { HookMatcher, MatcherHints } from './hook-matcher.js';
 import { compileRegex, isRegexLiteral, MatcherSyntaxError, statelessRegex } from './matcher-syntax-error.js';
+import { messageOf } from '../internal/message-of.js';
 
-const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set(HookEvent.all.filter((e) => HookEvent.isToolEvent(e)));
 const GLOB_CHARS = /[*?[\]{}()!+@]/;
 const LIST_SAFE = /^[^()[\]{}]*\|[^()[\]{}]*$/;
 
@@ -97,6 +97,6 @@ function compileGlob(pattern: string, glob: string): Test {
     const re = micromatch.makeRe(glob, { dot: true });
     return (name) => re.test(name);
   } catch (error) {
-    throw new MatcherSyntaxError(pattern, `not a valid glob (${error instanceof Error ? error.message : String(error)}).`);
+    throw new MatcherSyntaxError(pattern, `not a valid glob (${messageOf(error)}).`);
   }
 }
