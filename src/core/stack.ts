@@ -10,6 +10,7 @@ import { isHook, type Hook, type HookFn, type MaybePromise, type NextFn } from '
 import { CallableHook } from './hooks/callable-hook.js';
 import type { HookMatcher } from './matchers/hook-matcher.js';
 import { HookOutcome } from './outcome.js';
+import { messageOf } from './internal/message-of.js';
 
 /** The innermost step of a dispatch: what happens when every hook has called `next`. Defaults to proceed. */
 export type Terminal<C extends AnyHookContext = AnyHookContext> = (ctx: C) => MaybePromise<HookOutcome>;
@@ -40,8 +41,7 @@ export interface PrioritizedHook {
 export type HookRegistration = Hook | HookFn | PrioritizedHook;
 
 interface Entry extends HookEntry {
-  /** Position in the stack's sorted order; chains keep entries in this order. */
-  order: number;
+  /** Registration number: breaks priority ties, so (priority, seq) fixes an entry's place in every chain. */
   readonly seq: number;
   readonly toolNames: ReadonlySet<string> | undefined;
   /** Whether `matcher.matches` must run at dispatch (the hints do not settle it). */
@@ -67,6 +67,9 @@ const MAX_TOOL_CHAINS = 4096;
 
 // Errors the terminal threw pass through the hooks around it unchanged: they are not the hooks' fault.
 const terminalErrors = new WeakSet<object>();
+
+/** The order hooks run in: higher priority first, then registration order. */
+const runOrder = (a: Entry, b: Entry): number => b.priority - a.priority || a.seq - b.seq;
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   value instanceof Promise ||
@@ -129,7 +132,6 @@ export class HookStack {
 
   private static of(entries: Entry[], nextSeq: number): HookStack {
     const stack = new HookStack();
-    entries.forEach((e, i) => (e.order = i));
     stack.entries = Object.freeze(entries);
     stack.nextSeq = nextSeq;
     return stack;
@@ -155,14 +157,14 @@ export class HookStack {
 
   /** A new stack with several hooks added, in order (each a hook, a function, or `{ hook, priority }`). */
   withAll(hooks: readonly HookRegistration[]): HookStack {
-    const entries = this.entries.map((e) => ({ ...e }));
+    // Entries are immutable, so stacks share them.
+    const entries = [...this.entries];
     let seq = this.nextSeq;
     for (const registration of hooks) {
       const { hook, priority } = normalize(registration);
       entries.push(makeEntry(hook, priority, seq++));
     }
-    // Array.prototype.sort is stable: ties keep registration (seq) order; the seq tiebreak makes it explicit.
-    entries.sort((a, b) => b.priority - a.priority || a.seq - b.seq);
+    entries.sort(runOrder);
     return HookStack.of(entries, seq);
   }
 
@@ -231,16 +233,15 @@ export class HookStack {
     }
     if (entry === undefined) return this.finish(terminal, ctx);
 
-    const current = entry;
-    const next = this.nextFor(chain, i, current, ctx, terminal);
+    const next = this.nextFor(chain, i, entry, ctx, terminal);
     let result: MaybePromise<HookOutcome>;
     try {
-      result = current.hook.handle(ctx, next);
+      result = entry.hook.handle(ctx, next);
     } catch (error) {
-      throw wrap(error, current, ctx);
+      throw wrap(error, entry, ctx);
     }
-    if (isThenable(result)) return settleAsync(result, current, ctx);
-    return settle(result, current, ctx);
+    if (isThenable(result)) return settleAsync(result, entry, ctx);
+    return settle(result, entry, ctx);
   }
 
   /**
@@ -269,22 +270,15 @@ export class HookStack {
     } catch (error) {
       throw markTerminal(error);
     }
-    if (isThenable(result)) {
-      return Promise.resolve(result).then(
-        (outcome) => withContext(outcome, ctx),
-        (error: unknown) => {
-          throw markTerminal(error);
-        },
-      );
-    }
-    return withContext(result, ctx);
+    if (isThenable(result)) return finishAsync(result, ctx);
+    return terminalOutcome(result, ctx);
   }
 
   private matches(entry: Entry, ctx: AnyHookContext): boolean {
     try {
       return entry.matcher!.matches(ctx);
     } catch (error) {
-      throw new HookError(`has a matcher (${String(entry.matcher)}) that threw`, { ...errorInit(entry, ctx), cause: error }, error instanceof Error ? error.message : String(error));
+      throw new HookError(`has a matcher (${String(entry.matcher)}) that threw`, { ...errorInit(entry, ctx), cause: error }, messageOf(error));
     }
   }
 
@@ -294,9 +288,9 @@ export class HookStack {
     const name = toolNameOf(ctx);
     if (name === chain.toolName) return chain;
     const other = this.chainForTool(chain.event, name);
-    // Entries with an order ≤ after.order already had their turn; `run` starts at index + 1 of the old chain, so
-    // build a chain whose index + 1 is the first later entry of the new one.
-    const later = other.entries.filter((e) => e.order > after.order);
+    // Entries up to `after` already had their turn; `run` goes on at index + 1, so keep the old chain up to there and
+    // append the new chain's entries that come after `after` in run order.
+    const later = other.entries.filter((e) => runOrder(after, e) < 0);
     return { entries: [...chain.entries.slice(0, index + 1), ...later], toolName: name, event: chain.event };
   }
 
@@ -359,7 +353,6 @@ function makeEntry(hook: Hook, priority: number, seq: number): Entry {
     hook,
     priority,
     seq,
-    order: 0,
     name: hookName(hook, `hook #${seq + 1}`),
     matcher,
     events,
@@ -388,11 +381,25 @@ function markTerminal(error: unknown): unknown {
   return marked;
 }
 
-function withContext(outcome: HookOutcome, ctx: AnyHookContext): HookOutcome {
+/** A proceed or ask that names no context goes on with the one it was decided on (block and stop carry none). */
+const withDefaultContext = (outcome: HookOutcome, ctx: AnyHookContext): HookOutcome =>
+  outcome.context === undefined ? outcome.withContext(ctx) : outcome;
+
+function terminalOutcome(outcome: unknown, ctx: AnyHookContext): HookOutcome {
   if (!(outcome instanceof HookOutcome)) {
     throw markTerminal(new TypeError(`The terminal returned ${String(outcome)} instead of a HookOutcome.`));
   }
-  return outcome.context === undefined && (outcome.type === 'proceed' || outcome.type === 'ask') ? outcome.withContext(ctx) : outcome;
+  return withDefaultContext(outcome, ctx);
+}
+
+async function finishAsync(result: PromiseLike<HookOutcome>, ctx: AnyHookContext): Promise<HookOutcome> {
+  let outcome: HookOutcome;
+  try {
+    outcome = await result;
+  } catch (error) {
+    throw markTerminal(error);
+  }
+  return terminalOutcome(outcome, ctx);
 }
 
 async function settleAsync(result: PromiseLike<HookOutcome>, entry: Entry, ctx: AnyHookContext): Promise<HookOutcome> {
@@ -413,5 +420,5 @@ function settle(outcome: unknown, entry: Entry, ctx: AnyHookContext): HookOutcom
       'return next(ctx) to go on, or HookOutcome.block/stop/ask to decide',
     );
   }
-  return outcome.context === undefined && (outcome.type === 'proceed' || outcome.type === 'ask') ? outcome.withContext(ctx) : outcome;
+  return withDefaultContext(outcome, ctx);
 }

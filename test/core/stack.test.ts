@@ -375,12 +375,14 @@ describe('HookStack matchers and indexing', () => {
   it('re-selects hooks when an earlier hook renames the tool', async () => {
     const ran: string[] = [];
     const stack = new HookStack()
+      .with(new BeforeToolHook(() => void ran.push('first')), 20)
       .with(new BeforeToolHook((ctx) => ctx.toolCall.withName('safe_bash'), { matcher: 'bash', name: 'rename' }), 10)
       .with(new BeforeToolHook(() => void ran.push('bash hook'), { matcher: 'bash' }), 5)
       .with(new BeforeToolHook(() => void ran.push('safe_bash hook'), { matcher: 'safe_bash' }), 5)
       .with(new BeforeToolHook(() => void ran.push('any')), 0);
     const outcome = await stack.process(pre('bash'));
-    expect(ran).toEqual(['safe_bash hook', 'any']);
+    // Hooks that already ran (the catch-all first one) do not run again on the new name's chain.
+    expect(ran).toEqual(['first', 'safe_bash hook', 'any']);
     expect((outcome.context as ToolHookContext).toolName).toBe('safe_bash');
   });
 
@@ -540,5 +542,26 @@ describe('HookStack errors', () => {
     await expect(stack.process(pre())).rejects.toBeInstanceOf(HookError);
     fail = false;
     expect((await stack.process(pre())).isProceed()).toBe(true);
+  });
+});
+
+describe('HookStack.dispatch errors', () => {
+  it('throws synchronously, with the same HookError, when a synchronous hook fails', () => {
+    const stack = new HookStack().with(
+      new BeforeToolHook(
+        () => {
+          throw new Error('sync boom');
+        },
+        { name: 'syncFailure' },
+      ),
+    );
+    let thrown: unknown;
+    try {
+      stack.dispatch(pre());
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(HookError);
+    expect((thrown as HookError).message).toBe("Hook 'syncFailure' (priority 0) failed on PreToolUse: sync boom");
   });
 });
