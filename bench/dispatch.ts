@@ -31,11 +31,6 @@ function koaOf(n: number) {
   return () => fn({ toolName: ctx.toolCall.name });
 }
 
-const syncDispatch = (stack: HookStack) => () => {
-  const r = stack.dispatch(ctx);
-  return r instanceof Promise ? r : (r as HookOutcome);
-};
-
 export async function dispatchSuite(): Promise<Row[]> {
   const rows: Row[] = [];
   for (const n of [1, 10, 100]) {
@@ -45,7 +40,7 @@ export async function dispatchSuite(): Promise<Row[]> {
       { name: `koa-compose`, op: koaOf(n), async: true },
       { name: `HookStack.process`, op: () => stack.process(ctx), async: true },
       { name: `HookStack.process (async callbacks)`, op: () => asyncStack.process(ctx), async: true },
-      { name: `HookStack.dispatch (sync path)`, op: syncDispatch(stack), async: false },
+      { name: `HookStack.dispatch (sync path)`, op: () => stack.dispatch(ctx), async: false },
     ];
     const m = await measure(cases, n >= 100 ? 100 : 1000);
     const koa = m.get('koa-compose')!;

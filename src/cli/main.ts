@@ -37,6 +37,8 @@ function version(): string {
   }
 }
 
+const ALIAS_DIALECTS = EVENT_DIALECTS.filter((d) => d !== 'canonical');
+
 function events(json: boolean): string {
   const rows = HookEvent.all.map((event) => {
     const info = HookEvent.info(event);
@@ -44,13 +46,13 @@ function events(json: boolean): string {
     return { event, family: info.family, canBlock: info.canBlock, canStop: info.canStop, canAsk: info.canAsk, names };
   });
   if (json) return JSON.stringify(rows, null, 2);
-  const header = ['event', 'block', 'stop', 'ask', ...EVENT_DIALECTS.filter((d) => d !== 'canonical')];
+  const header = ['event', 'block', 'stop', 'ask', ...ALIAS_DIALECTS];
   const table = rows.map((r) => [
     r.event,
     r.canBlock ? 'yes' : '-',
     r.canStop ? 'yes' : '-',
     r.canAsk ? 'yes' : '-',
-    ...EVENT_DIALECTS.filter((d) => d !== 'canonical').map((d) => r.names[d] ?? '-'),
+    ...ALIAS_DIALECTS.map((d) => r.names[d] ?? '-'),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
