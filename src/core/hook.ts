@@ -5,6 +5,7 @@
  */
 import type { AnyHookContext } from './context/any-hook-context.js';
 import type { HookEventName } from './events.js';
+import type { HookScope } from './hook-scope.js';
 import type { HookMatcher } from './matchers/hook-matcher.js';
 import type { HookOutcome } from './outcome.js';
 
@@ -35,8 +36,11 @@ export type NextFn<C extends AnyHookContext = AnyHookContext> = (ctx?: C) => May
  * `matcher` (the hook runs only where it matches; elsewhere the chain goes on without it).
  */
 export interface Hook<C extends AnyHookContext = AnyHookContext> {
-  /** Handles one dispatch. Must return an outcome: `next(ctx)`'s, or its own. */
-  handle(ctx: C, next: NextFn<C>): MaybePromise<HookOutcome>;
+  /**
+   * Handles one dispatch. Must return an outcome: `next(ctx)`'s, or its own. `scope` carries the run's abort signal,
+   * a channel for notes, and `waitUntil` for work that outlives the dispatch; most hooks ignore it.
+   */
+  handle(ctx: C, next: NextFn<C>, scope: HookScope): MaybePromise<HookOutcome>;
   /** A name for listings and errors; defaults to the class name. */
   readonly name?: string | undefined;
   /** The events the hook runs for; all when absent. */
@@ -46,7 +50,7 @@ export interface Hook<C extends AnyHookContext = AnyHookContext> {
 }
 
 /** A hook written as a bare `(ctx, next)` function. */
-export type HookFn<C extends AnyHookContext = AnyHookContext> = (ctx: C, next: NextFn<C>) => MaybePromise<HookOutcome>;
+export type HookFn<C extends AnyHookContext = AnyHookContext> = (ctx: C, next: NextFn<C>, scope: HookScope) => MaybePromise<HookOutcome>;
 
 /** Whether `value` is a {@link Hook} (an object with a `handle` method). */
 export function isHook(value: unknown): value is Hook {

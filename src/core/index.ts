@@ -23,6 +23,7 @@ export * from './context/notification-hook-context.js';
 export * from './context/any-hook-context.js';
 export * from './outcome.js';
 export * from './hook.js';
+export * from './hook-scope.js';
 export * from './hook-error.js';
 export * from './hooks/callable-hook.js';
 export * from './hooks/event-hook.js';

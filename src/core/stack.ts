@@ -7,6 +7,7 @@ import type { AnyHookContext } from './context/any-hook-context.js';
 import { HookEvent, type HookEventName } from './events.js';
 import { HookError } from './hook-error.js';
 import { isHook, type Hook, type HookFn, type MaybePromise, type NextFn } from './hook.js';
+import { HookScope, type DispatchOptions, type HookObserver } from './hook-scope.js';
 import { CallableHook } from './hooks/callable-hook.js';
 import type { HookMatcher } from './matchers/hook-matcher.js';
 import { HookOutcome } from './outcome.js';
@@ -197,12 +198,14 @@ export class HookStack {
    * Dispatches `ctx` through the hooks of its event, then `terminal` (default: proceed), and resolves with the
    * outcome. A proceed or ask outcome always carries the context to go on with.
    *
+   * `options` lend the hooks an abort signal and receive their notes, handed-over work and per-hook timings.
+   *
    * @throws rejects with a {@link HookError} when a hook throws or breaks the contract; an error thrown by `terminal`
    *   is passed through unchanged.
    */
-  process<C extends AnyHookContext>(ctx: C, terminal?: Terminal<C>): Promise<HookOutcome<C>> {
+  process<C extends AnyHookContext>(ctx: C, terminal?: Terminal<C>, options?: DispatchOptions): Promise<HookOutcome<C>> {
     try {
-      const result = this.dispatch(ctx, terminal);
+      const result = this.dispatch(ctx, terminal, options);
       return (result instanceof Promise ? result : Promise.resolve(result)) as Promise<HookOutcome<C>>;
     } catch (error) {
       return Promise.reject(error);
@@ -214,13 +217,18 @@ export class HookStack {
    * hook returned a promise, and throws (rather than rejects) when a synchronous hook fails. For runtimes that want
    * to pay for no promise at all on the fast path.
    */
-  dispatch<C extends AnyHookContext>(ctx: C, terminal?: Terminal<C>): MaybePromise<HookOutcome<C>> {
+  dispatch<C extends AnyHookContext>(ctx: C, terminal?: Terminal<C>, options?: DispatchOptions): MaybePromise<HookOutcome<C>> {
     const chains = this.chainsFor(ctx.event);
     const chain = chains.byTool === undefined ? chains.all : this.chainForTool(chains, toolNameOf(ctx));
-    return this.run(chain, 0, ctx, (terminal ?? proceedTerminal) as Terminal) as MaybePromise<HookOutcome<C>>;
+    const run: Run = {
+      terminal: (terminal ?? proceedTerminal) as Terminal,
+      scope: options === undefined ? HookScope.none : HookScope.of(options),
+      observer: options?.observer,
+    };
+    return this.run(chain, 0, ctx, run) as MaybePromise<HookOutcome<C>>;
   }
 
-  private run(chain: Chain, from: number, ctx: AnyHookContext, terminal: Terminal): MaybePromise<HookOutcome> {
+  private run(chain: Chain, from: number, ctx: AnyHookContext, run: Run): MaybePromise<HookOutcome> {
     const entries = chain.entries;
     let i = from;
     let entry: Entry | undefined;
@@ -231,12 +239,13 @@ export class HookStack {
         break;
       }
     }
-    if (entry === undefined) return this.finish(terminal, ctx);
+    if (entry === undefined) return this.finish(run.terminal, ctx);
+    if (run.observer !== undefined) return this.observed(chain, i, entry, ctx, run, run.observer);
 
-    const next = this.nextFor(chain, i, entry, ctx, terminal);
+    const next = this.nextFor(chain, i, entry, ctx, run);
     let result: MaybePromise<HookOutcome>;
     try {
-      result = entry.hook.handle(ctx, next);
+      result = entry.hook.handle(ctx, next, run.scope);
     } catch (error) {
       throw wrap(error, entry, ctx);
     }
@@ -244,11 +253,63 @@ export class HookStack {
     return settle(result, entry, ctx);
   }
 
+  /** `run` for one hook under an observer: the same steps, timed, minus the time spent inside `next`. */
+  private observed(chain: Chain, i: number, entry: Entry, ctx: AnyHookContext, run: Run, observer: HookObserver): MaybePromise<HookOutcome> {
+    const info = { hookName: entry.name, priority: entry.priority, event: ctx.event };
+    let inner = 0;
+    const next = this.nextFor(chain, i, entry, ctx, run);
+    const timedNext: NextFn = (c) => {
+      const t0 = performance.now();
+      let result: MaybePromise<HookOutcome>;
+      try {
+        result = next(c);
+      } catch (error) {
+        inner += performance.now() - t0;
+        throw error;
+      }
+      if (!isThenable(result)) {
+        inner += performance.now() - t0;
+        return result;
+      }
+      return Promise.resolve(result).finally(() => {
+        inner += performance.now() - t0;
+      });
+    };
+    const started = performance.now();
+    const own = (): number => Math.max(0, performance.now() - started - inner);
+    const failed = (error: unknown): never => {
+      const wrapped = wrap(error, entry, ctx);
+      // Errors from the terminal or a later hook were reported where they happened.
+      if (wrapped instanceof HookError && wrapped.hookName === entry.name && !reported.has(wrapped)) {
+        reported.add(wrapped);
+        observer.onHookError?.({ ...info, error: wrapped, durationMs: own() });
+      }
+      throw wrapped;
+    };
+    const ended = (outcome: HookOutcome): HookOutcome => {
+      observer.onHookEnd?.({ ...info, outcome, durationMs: own() });
+      return outcome;
+    };
+    observer.onHookStart?.(info);
+    let result: MaybePromise<HookOutcome>;
+    try {
+      result = entry.hook.handle(ctx, timedNext, run.scope);
+    } catch (error) {
+      return failed(error);
+    }
+    if (isThenable(result)) return settleAsync(result, entry, ctx).then(ended, failed);
+    try {
+      return ended(settle(result, entry, ctx));
+    } catch (error) {
+      return failed(error);
+    }
+  }
+
   /**
    * The `next` handed to one hook. Returned as an anonymous arrow from a method: compilers that preserve function
    * names (esbuild's keepNames, used by tsx) would otherwise add a defineProperty call to every hook of every dispatch.
    */
-  private nextFor(chain: Chain, index: number, current: Entry, ctx: AnyHookContext, terminal: Terminal): NextFn {
+  private nextFor(chain: Chain, index: number, current: Entry, ctx: AnyHookContext, run: Run): NextFn {
     let called = false;
     return (nextCtx?: AnyHookContext): MaybePromise<HookOutcome> => {
       if (called) {
@@ -259,7 +320,7 @@ export class HookStack {
       if (c.event !== ctx.event) {
         throw new HookError(`passed a ${String(c?.event)} context to next()`, errorInit(current, ctx), `pass a ${ctx.event} context`);
       }
-      return this.run(this.rechain(chain, index, current, c), index + 1, c, terminal);
+      return this.run(this.rechain(chain, index, current, c), index + 1, c, run);
     };
   }
 
@@ -324,6 +385,16 @@ export class HookStack {
 }
 
 const proceedTerminal: Terminal = (ctx) => HookOutcome.proceed(ctx);
+
+/** What stays the same through one dispatch. */
+interface Run {
+  readonly terminal: Terminal;
+  readonly scope: HookScope;
+  readonly observer: HookObserver | undefined;
+}
+
+// Errors already handed to an observer's onHookError, so the hooks around the failing one do not report it again.
+const reported = new WeakSet<object>();
 
 function normalize(registration: HookRegistration): { hook: Hook; priority: number } {
   let hook: Hook | HookFn;

@@ -6,6 +6,7 @@
 import type { AnyHookContext } from '../context/any-hook-context.js';
 import { HookEvent, type HookEventName } from '../events.js';
 import type { Hook, HookFn, MaybePromise, NextFn } from '../hook.js';
+import type { HookScope } from '../hook-scope.js';
 import type { HookMatcher } from '../matchers/hook-matcher.js';
 import { Matcher, type MatcherLike } from '../matchers/matcher.js';
 import type { HookOutcome } from '../outcome.js';
@@ -47,7 +48,7 @@ export class CallableHook<C extends AnyHookContext = AnyHookContext> implements 
     this.events = options.events ? Object.freeze(options.events.map((e) => HookEvent.parse(e))) : undefined;
   }
 
-  handle(ctx: C, next: NextFn<C>): MaybePromise<HookOutcome> {
-    return this.fn(ctx, next);
+  handle(ctx: C, next: NextFn<C>, scope: HookScope): MaybePromise<HookOutcome> {
+    return this.fn(ctx, next, scope);
   }
 }
