@@ -84,6 +84,7 @@ export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
   readonly #context: C | undefined;
   readonly #additionalContext: readonly string[];
   readonly #systemMessages: readonly string[];
+  readonly #granted: boolean;
 
   private constructor(
     type: OutcomeType,
@@ -91,12 +92,22 @@ export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
     context: C | undefined,
     additionalContext: readonly string[],
     systemMessages: readonly string[],
+    granted = false,
   ) {
     this.#type = type;
     this.#reason = reason;
     this.#context = context;
     this.#additionalContext = additionalContext;
     this.#systemMessages = systemMessages;
+    this.#granted = granted;
+  }
+
+  /**
+   * Whether a hook explicitly granted the action ({@link HookOutcome.allow}) rather than merely letting it go on. On
+   * PermissionRequest a grant approves the call without asking the approver; elsewhere it is a proceed.
+   */
+  get granted(): boolean {
+    return this.#granted;
   }
 
   /** The decision. */
@@ -130,6 +141,21 @@ export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
       return PROCEED as HookOutcome<C>;
     }
     return HookOutcome.create<C>('proceed', undefined, context, extras);
+  }
+
+  /**
+   * Explicitly grant the action: a proceed that also answers a permission request (Claude Code's
+   * `permissionDecision: "allow"`), so the approver is not asked. A later hook's block, stop or ask still wins.
+   */
+  static allow<C extends AnyHookContext>(context?: C, extras: OutcomeExtras & { reason?: string } = {}): HookOutcome<C> {
+    return new HookOutcome<C>(
+      'proceed',
+      extras.reason,
+      context,
+      list(extras.additionalContext, 'additionalContext'),
+      list(extras.systemMessage, 'systemMessage'),
+      true,
+    );
   }
 
   /** Refuse this one action; the run goes on. `reason` is required: the model or the user is told. */
@@ -181,7 +207,10 @@ export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
     if (first.type === 'ask' && then.type === 'proceed') {
       return new HookOutcome<C>('ask', first.reason, then.context ?? first.context, additionalContext, systemMessages);
     }
-    const merged = then.with(additionalContext, systemMessages);
+    let merged = then.with(additionalContext, systemMessages);
+    if (first.granted && merged.type === 'proceed' && !merged.granted) {
+      merged = new HookOutcome<C>('proceed', first.reason, merged.context, additionalContext, systemMessages, true);
+    }
     return merged.context === undefined && first.context !== undefined && merged.type !== 'block' && merged.type !== 'stop'
       ? merged.withContext(first.context)
       : merged;
@@ -220,7 +249,7 @@ export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
   /** The same decision carrying `context` (ignored for block and stop, which carry none). */
   withContext<D extends AnyHookContext>(context: D): HookOutcome<D> {
     if (this.type === 'block' || this.type === 'stop') return this as unknown as HookOutcome<D>;
-    return new HookOutcome<D>(this.type, this.reason, context, this.additionalContext, this.systemMessages);
+    return new HookOutcome<D>(this.type, this.reason, context, this.additionalContext, this.systemMessages, this.#granted);
   }
 
   /** The same decision with more additional context appended. */
@@ -256,7 +285,7 @@ export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
 
   private with(additionalContext: readonly string[], systemMessages: readonly string[]): HookOutcome<C> {
     if (additionalContext === this.additionalContext && systemMessages === this.systemMessages) return this;
-    return new HookOutcome<C>(this.type, this.reason, this.context, additionalContext, systemMessages);
+    return new HookOutcome<C>(this.type, this.reason, this.context, additionalContext, systemMessages, this.#granted);
   }
 }
 

@@ -10,9 +10,10 @@ export type StopEventName = 'Stop' | 'SubagentStop' | 'AfterStop' | 'AfterAgent'
 
 /**
  * Why the agent is stopping: the model made no tool call, a tool call was refused and the run ends, or the step limit
- * was reached.
+ * was reached (the reasons the Stop gate sees); or, for AfterStop and AfterAgent only, a hook halted the run or
+ * rejected the prompt.
  */
-export type StopReason = 'no_tool_calls' | 'tool_rejected' | 'max_steps';
+export type StopReason = 'no_tool_calls' | 'tool_rejected' | 'max_steps' | 'hook_stop' | 'prompt_blocked';
 
 /** The fields of a {@link StopHookContext}. */
 export interface StopHookContextInit extends HookContextInit {

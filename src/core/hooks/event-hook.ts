@@ -93,7 +93,7 @@ export class EventHook<E extends HookEventName = HookEventName> implements Hook 
     const outcome = value instanceof HookOutcome ? value : HookOutcome.proceed(this.shorthand(value, ctx));
     if (outcome.type === 'block' || outcome.type === 'stop') return outcome;
     const rest = next(outcome.context ?? ctx);
-    if (outcome.type === 'proceed' && outcome.additionalContext.length === 0 && outcome.systemMessages.length === 0) return rest;
+    if (outcome.type === 'proceed' && !outcome.granted && outcome.additionalContext.length === 0 && outcome.systemMessages.length === 0) return rest;
     return rest instanceof Promise ? rest.then((r) => HookOutcome.merge(outcome, r)) : HookOutcome.merge(outcome, rest);
   }
 

@@ -1,0 +1,387 @@
+/**
+ * The fluent builder of agents, and of their hooks.
+ *
+ * @module
+ */
+import {
+  CompositeMatcher,
+  EventHook,
+  HookEvent,
+  HookStack,
+  isHook,
+  Matcher,
+  type AnyHookContext,
+  type EventCallback,
+  type Hook,
+  type HookEventName,
+  type HookFn,
+  type HookMatcher,
+  type HookScope,
+  type MatcherLike,
+  type MaybePromise,
+  type NextFn,
+  type HookOutcome,
+} from '../core/index.js';
+import { Agent } from './agent.js';
+import type { Approver } from './approval.js';
+import type { CompactionOptions } from './compaction.js';
+import { guardStack, type HookErrorPolicy } from './hook-error-policy.js';
+import type { Model } from './model.js';
+import type { AgentConfig, ResolvedSubagent } from './run.js';
+import type { Subagent } from './subagent.js';
+import type { Tool, ToolDefinition } from './tool.js';
+import { z } from 'zod';
+
+/** Options of the `on…` methods and {@link AgentBuilder.addHook}. */
+export interface HookOptions {
+  /** Higher runs first (default 0). Equal priorities run in registration order. */
+  readonly priority?: number | undefined;
+  /**
+   * Where the hook applies. A string follows the PHP rules (exact tool name, `*` wildcards, `a|b` lists,
+   * `/regex/flags`); a function is a predicate over the context; a HookMatcher is used as is.
+   */
+  readonly matcher?: MatcherLike | undefined;
+  /** A name for traces and errors (defaults to the callback's name). */
+  readonly name?: string | undefined;
+}
+
+/** Options of {@link AgentBuilder.withHook}. */
+export interface WithHookOptions {
+  /** Higher runs first (default 0). */
+  readonly priority?: number | undefined;
+}
+
+/** The limits and policies of {@link AgentBuilder.withOptions}. */
+export interface AgentOptions {
+  /** What happens when an in-process hook throws (default `'fail'`). */
+  readonly onHookError?: HookErrorPolicy | undefined;
+  /** How many times in a row Stop hooks may keep the agent working before the run ends anyway (default 8). */
+  readonly stopLoopLimit?: number | undefined;
+  /** The agent's id (default: generated). */
+  readonly name?: string | undefined;
+}
+
+const SUBAGENT_INPUT = z.object({ task: z.string().describe('What the subagent should do') });
+
+/** A Hook restricted to one event, for `addHook(event, hook)`: the event given there is honoured. */
+class EventScopedHook implements Hook {
+  readonly events: readonly HookEventName[];
+  readonly matcher: HookMatcher | undefined;
+  readonly name: string | undefined;
+
+  constructor(
+    private readonly inner: Hook,
+    event: HookEventName,
+    matcher: HookMatcher | undefined,
+  ) {
+    if (inner.events !== undefined && !inner.events.some((e) => HookEvent.parse(e) === event)) {
+      throw new TypeError(
+        `addHook('${event}', …): the hook '${inner.name ?? inner.constructor.name}' only handles ${inner.events.join(', ')}. ` +
+          `Register it for one of those events, or with withHook().`,
+      );
+    }
+    this.events = [event];
+    this.matcher = inner.matcher && matcher ? CompositeMatcher.and(inner.matcher, matcher) : (inner.matcher ?? matcher);
+    this.name = inner.name ?? (inner.constructor !== Object ? inner.constructor.name : undefined);
+  }
+
+  handle(ctx: AnyHookContext, next: NextFn, scope: HookScope): MaybePromise<HookOutcome> {
+    return this.inner.handle(ctx, next, scope);
+  }
+}
+
+/**
+ * Builds an {@link Agent}: model, tools, subagents, limits, and hooks. Every method returns the builder.
+ *
+ * ```ts
+ * const agent = AgentBuilder.new()
+ *   .withModel(model)
+ *   .withTools(bash)
+ *   .onBeforeToolUse((ctx) => {
+ *     if (String(ctx.toolCall.arg('command')).includes('rm -rf')) return HookOutcome.block('Dangerous command');
+ *   }, { priority: 100, matcher: 'bash' })
+ *   .build();
+ * ```
+ *
+ * Hooks live apart from tools and subagents: adding either after the hooks never drops a hook. Subagents inherit the
+ * parent's hooks unless their definition says `inheritHooks: false`.
+ */
+export class AgentBuilder {
+  private model: Model | undefined;
+  private readonly tools = new Map<string, Tool>();
+  private readonly subagents = new Map<string, Subagent>();
+  private systemPrompt: string | undefined;
+  private maxSteps = 20;
+  private compaction: CompactionOptions | undefined;
+  private approver: Approver | undefined;
+  private options: AgentOptions = {};
+  private stack = new HookStack();
+
+  /** A new builder (same as `new AgentBuilder()`). */
+  static new(): AgentBuilder {
+    return new AgentBuilder();
+  }
+
+  /** The model the agent calls. */
+  withModel(model: Model): this {
+    if (model === null || typeof model !== 'object' || typeof model.generate !== 'function') {
+      throw new TypeError('withModel() needs a Model: an object with generate(request).');
+    }
+    this.model = model;
+    return this;
+  }
+
+  /** Adds tools (see `defineTool`). A tool with the name of an earlier one replaces it. */
+  withTools(...tools: Tool[]): this {
+    for (const tool of tools.flat()) {
+      if (tool === null || typeof tool !== 'object' || typeof tool.execute !== 'function') {
+        throw new TypeError(`withTools() takes tools made with defineTool(), got ${String(tool)}.`);
+      }
+      this.tools.set(tool.name, tool);
+    }
+    return this;
+  }
+
+  /** Adds subagents (see `defineSubagent`); the model calls each like a tool taking `{ task }`. */
+  withSubagents(...subagents: Subagent[]): this {
+    for (const sub of subagents.flat()) this.subagents.set(sub.name, sub);
+    return this;
+  }
+
+  /** The system prompt. */
+  withSystemPrompt(prompt: string): this {
+    this.systemPrompt = prompt;
+    return this;
+  }
+
+  /** The most steps (model calls) a run makes (default 20); reaching it fires Stop with `max_steps`. */
+  withMaxSteps(steps: number): this {
+    if (!Number.isInteger(steps) || steps < 1) throw new RangeError(`withMaxSteps() needs a positive integer, got ${steps}.`);
+    this.maxSteps = steps;
+    return this;
+  }
+
+  /** Compacts the conversation (PreCompact, PostCompact) when it outgrows `maxMessages`. */
+  withCompaction(options: CompactionOptions): this {
+    if (!Number.isInteger(options?.maxMessages) || options.maxMessages < 2) {
+      throw new RangeError(`withCompaction() needs maxMessages ≥ 2, got ${String(options?.maxMessages)}.`);
+    }
+    this.compaction = options;
+    return this;
+  }
+
+  /** Who decides tool calls a hook asked about. Without one, such calls are refused. */
+  withApprover(approver: Approver): this {
+    if (typeof approver !== 'function') throw new TypeError('withApprover() needs a function (request) => boolean | decision.');
+    this.approver = approver;
+    return this;
+  }
+
+  /** Limits and policies: `onHookError`, `stopLoopLimit`, `name`. */
+  withOptions(options: AgentOptions): this {
+    if (options.onHookError !== undefined && !['fail', 'ignore', 'block'].includes(options.onHookError)) {
+      throw new TypeError(`onHookError must be 'fail', 'ignore' or 'block', got ${String(options.onHookError)}.`);
+    }
+    if (options.stopLoopLimit !== undefined && (!Number.isInteger(options.stopLoopLimit) || options.stopLoopLimit < 0)) {
+      throw new RangeError(`stopLoopLimit must be a non-negative integer, got ${options.stopLoopLimit}.`);
+    }
+    this.options = { ...this.options, ...options };
+    return this;
+  }
+
+  /** Shorthand for `withOptions({ onHookError: policy })`. */
+  onHookError(policy: HookErrorPolicy): this {
+    return this.withOptions({ onHookError: policy });
+  }
+
+  /** Adds a Hook class instance (its own `events` and `matcher` apply). */
+  withHook(hook: Hook | HookFn, options: WithHookOptions = {}): this {
+    this.stack = this.stack.with(hook, options.priority ?? 0);
+    return this;
+  }
+
+  /** Adds every hook of `stack`, keeping their priorities and order. */
+  withHookStack(stack: HookStack): this {
+    this.stack = this.stack.concat(stack);
+    return this;
+  }
+
+  /**
+   * Registers a callback or a Hook for `event` (any dialect's name: `PreToolUse`, `pre-tool-call`, `before_tool`,
+   * `preToolUse`, …). A Hook given here runs for that event only.
+   */
+  addHook<E extends HookEventName>(event: E, hook: EventCallback<E> | Hook, options?: HookOptions): this;
+  addHook(event: string, hook: EventCallback<HookEventName> | Hook, options?: HookOptions): this;
+  addHook(event: string, hook: EventCallback<HookEventName> | Hook, options: HookOptions = {}): this {
+    const name = HookEvent.parse(event);
+    const matcher = Matcher.from(options.matcher);
+    const wrapped = isHook(hook)
+      ? new EventScopedHook(hook, name, matcher)
+      : new EventHook(name, hook as EventCallback<HookEventName>, { matcher, name: options.name });
+    this.stack = this.stack.with(wrapped, options.priority ?? 0);
+    return this;
+  }
+
+  /** Before a tool runs: rewrite its input (return a ToolCall or a context), block it, or ask for approval. */
+  onBeforeToolUse(callback: EventCallback<'PreToolUse'>, options?: HookOptions): this {
+    return this.addHook('PreToolUse', callback, options);
+  }
+
+  /** After a tool succeeded: replace the result (return a ToolExecution), or reject it. */
+  onAfterToolUse(callback: EventCallback<'PostToolUse'>, options?: HookOptions): this {
+    return this.addHook('PostToolUse', callback, options);
+  }
+
+  /** After a tool failed (including invalid input and unknown tools). */
+  onToolFailure(callback: EventCallback<'PostToolUseFailure'>, options?: HookOptions): this {
+    return this.addHook('PostToolUseFailure', callback, options);
+  }
+
+  /** When a hook asked for approval: grant (`HookOutcome.allow()`), refuse (block), or leave it to the approver. */
+  onPermissionRequest(callback: EventCallback<'PermissionRequest'>, options?: HookOptions): this {
+    return this.addHook('PermissionRequest', callback, options);
+  }
+
+  /** Before each step (model call). Return an AgentState to replace the state. */
+  onBeforeStep(callback: EventCallback<'BeforeStep'>, options?: HookOptions): this {
+    return this.addHook('BeforeStep', callback, options);
+  }
+
+  /** After each step. Return an AgentState to replace the state. */
+  onAfterStep(callback: EventCallback<'AfterStep'>, options?: HookOptions): this {
+    return this.addHook('AfterStep', callback, options);
+  }
+
+  /** When a run starts. Metadata set here is readable at ExecutionEnd. */
+  onExecutionStart(callback: EventCallback<'ExecutionStart'>, options?: HookOptions): this {
+    return this.addHook('ExecutionStart', callback, options);
+  }
+
+  /** When a run ends, whatever its status. */
+  onExecutionEnd(callback: EventCallback<'ExecutionEnd'>, options?: HookOptions): this {
+    return this.addHook('ExecutionEnd', callback, options);
+  }
+
+  /** When a session's first turn starts. */
+  onSessionStart(callback: EventCallback<'SessionStart'>, options?: HookOptions): this {
+    return this.addHook('SessionStart', callback, options);
+  }
+
+  /** When a session is closed. */
+  onSessionEnd(callback: EventCallback<'SessionEnd'>, options?: HookOptions): this {
+    return this.addHook('SessionEnd', callback, options);
+  }
+
+  /** Before the prompt is processed: rewrite it (return a string) or reject it (block). */
+  onUserPromptSubmit(callback: EventCallback<'UserPromptSubmit'>, options?: HookOptions): this {
+    return this.addHook('UserPromptSubmit', callback, options);
+  }
+
+  /** The quality gate: block to keep the agent working, with the reason as feedback. */
+  onStop(callback: EventCallback<'Stop'>, options?: HookOptions): this {
+    return this.addHook('Stop', callback, options);
+  }
+
+  /** After the agent stopped responding for this turn. */
+  onAfterStop(callback: EventCallback<'AfterStop'>, options?: HookOptions): this {
+    return this.addHook('AfterStop', callback, options);
+  }
+
+  /** When the turn is finished, before ExecutionEnd. */
+  onAfterAgent(callback: EventCallback<'AfterAgent'>, options?: HookOptions): this {
+    return this.addHook('AfterAgent', callback, options);
+  }
+
+  /** Before a subagent starts: rewrite its task or refuse it. */
+  onSubagentStart(callback: EventCallback<'SubagentStart'>, options?: HookOptions): this {
+    return this.addHook('SubagentStart', callback, options);
+  }
+
+  /** The subagent's quality gate: block to keep it working. */
+  onSubagentStop(callback: EventCallback<'SubagentStop'>, options?: HookOptions): this {
+    return this.addHook('SubagentStop', callback, options);
+  }
+
+  /** Before the conversation is compacted. */
+  onPreCompact(callback: EventCallback<'PreCompact'>, options?: HookOptions): this {
+    return this.addHook('PreCompact', callback, options);
+  }
+
+  /** After the conversation was compacted. */
+  onPostCompact(callback: EventCallback<'PostCompact'>, options?: HookOptions): this {
+    return this.addHook('PostCompact', callback, options);
+  }
+
+  /** When a run fails, before ExecutionEnd. */
+  onAgentFailed(callback: EventCallback<'AgentFailed'>, options?: HookOptions): this {
+    return this.addHook('AgentFailed', callback, options);
+  }
+
+  /** When the agent notifies the user (e.g. it needs approval). */
+  onNotification(callback: EventCallback<'Notification'>, options?: HookOptions): this {
+    return this.addHook('Notification', callback, options);
+  }
+
+  /** The hooks registered so far, as a stack. */
+  get hooks(): HookStack {
+    return this.stack;
+  }
+
+  /** Builds the agent. The builder can be changed and built again; agents already built do not change. */
+  build(): Agent {
+    const config = this.configure(undefined);
+    return new Agent(config, this.options.name);
+  }
+
+  /** @internal The configuration of this builder's agent; `inherited` is a parent's model when it has none. */
+  configure(inheritedModel: Model | undefined): AgentConfig {
+    const model = this.model ?? inheritedModel;
+    if (model === undefined) throw new TypeError('The agent has no model: call withModel(model) before build().');
+    const policy = this.options.onHookError ?? 'fail';
+    const stack = guardStack(this.stack, policy);
+    const subagents = new Map<string, ResolvedSubagent>();
+    for (const def of this.subagents.values()) {
+      if (this.tools.has(def.name)) throw new TypeError(`A tool and a subagent are both named '${def.name}'; rename one.`);
+      subagents.set(def.name, { def, config: this.subagentConfig(def, model, stack) });
+    }
+    const definitions: ToolDefinition[] = [
+      ...[...this.tools.values()].map(({ name, description, inputSchema, input }) => ({ name, description, inputSchema, input })),
+      ...[...subagents.values()].map(({ def }) => ({
+        name: def.name,
+        description: def.description,
+        input: SUBAGENT_INPUT,
+        inputSchema: z.toJSONSchema(SUBAGENT_INPUT) as Record<string, unknown>,
+      })),
+    ];
+    return Object.freeze({
+      name: this.options.name,
+      model,
+      tools: new Map(this.tools),
+      subagents,
+      definitions: Object.freeze(definitions),
+      systemPrompt: this.systemPrompt,
+      maxSteps: this.maxSteps,
+      compaction: this.compaction,
+      approver: this.approver,
+      stack,
+      stopLoopLimit: this.options.stopLoopLimit ?? 8,
+    });
+  }
+
+  private subagentConfig(def: Subagent, parentModel: Model, parentStack: HookStack): AgentConfig {
+    let own: AgentConfig;
+    const agent = def.agent;
+    if (agent instanceof Agent) own = agent.configuration;
+    else if (agent instanceof AgentBuilder) own = agent.configure(def.model ?? parentModel);
+    else if (agent !== undefined) throw new TypeError(`Subagent '${def.name}': agent must be an Agent or an AgentBuilder.`);
+    else {
+      const builder = AgentBuilder.new().withTools(...(def.tools ?? []));
+      if (def.systemPrompt !== undefined) builder.withSystemPrompt(def.systemPrompt);
+      if (def.maxSteps !== undefined) builder.withMaxSteps(def.maxSteps);
+      builder.withOptions({ onHookError: this.options.onHookError, stopLoopLimit: this.options.stopLoopLimit });
+      own = builder.configure(def.model ?? parentModel);
+    }
+    if (!def.inheritHooks) return own;
+    return Object.freeze({ ...own, stack: parentStack.concat(own.stack) });
+  }
+}

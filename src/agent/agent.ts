@@ -1,0 +1,112 @@
+/**
+ * The agent: a model, tools and a hook stack, run turn by turn.
+ *
+ * @module
+ */
+import { EventEmitter } from 'eventemitter3';
+import { AgentState, type HookStack } from '../core/index.js';
+import type { AgentEvents } from './agent-events.js';
+import { Run, type AgentConfig, type RunEnvironment } from './run.js';
+import type { RunOptions, RunResult } from './run-result.js';
+import { AgentSession, type SessionOptions } from './session.js';
+
+let agentIds = 0;
+
+/**
+ * An agent built by {@link AgentBuilder}. Immutable: concurrent `run` calls share nothing mutable. Every lifecycle
+ * event of a run goes through its hook stack, in this order:
+ *
+ * ExecutionStart → UserPromptSubmit → per step: BeforeStep → (PreCompact → PostCompact) → model → per tool call:
+ * PreToolUse → (PermissionRequest → Notification → approver) → tool → PostToolUse | PostToolUseFailure → AfterStep;
+ * when the model makes no tool call or the step limit is reached: Stop → AfterStop → AfterAgent → ExecutionEnd.
+ * On an unrecoverable error: AgentFailed → ExecutionEnd, and `run` rejects with the error.
+ */
+export class Agent {
+  /** What the agent reports while it runs (see {@link AgentEvents}). */
+  readonly events: EventEmitter<AgentEvents> = new EventEmitter<AgentEvents>();
+  /** The agent's id (the `agentId` of its states). */
+  readonly id: string;
+  private readonly pending = new Set<Promise<unknown>>();
+
+  /** @internal Use {@link AgentBuilder}. */
+  constructor(
+    private readonly config: AgentConfig,
+    id?: string,
+  ) {
+    this.id = id ?? config.name ?? `agent_${++agentIds}`;
+  }
+
+  /** The hooks every run dispatches to, in the order they run. */
+  get hooks(): HookStack {
+    return this.config.stack;
+  }
+
+  /** The names of the tools (and subagents) the model can call. */
+  get toolNames(): readonly string[] {
+    return this.config.definitions.map((d) => d.name);
+  }
+
+  /**
+   * Runs one turn with `prompt` and a fresh conversation. Resolves with status `completed` or `stopped`; rejects with
+   * the original error when the run fails (after AgentFailed and ExecutionEnd), unless `rejectOnFailure` is false.
+   */
+  run(prompt: string, options: RunOptions = {}): Promise<RunResult> {
+    return this.execute(prompt, options, AgentState.create({ agentId: this.id }), false);
+  }
+
+  /** A session: a conversation kept across turns, opened by SessionStart and closed by SessionEnd. */
+  session(options: SessionOptions = {}): AgentSession {
+    return new AgentSession(
+      {
+        execute: (prompt, runOptions, state, first) => this.execute(prompt, runOptions, state, first),
+        endSession: (state, reason) => this.endSession(state, reason),
+        drain: () => this.drain(),
+      },
+      this.id,
+      options,
+    );
+  }
+
+  /** Waits until the work asynchronous hooks left running (async script hooks) has finished. */
+  async drain(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  /** @internal The configuration subagents of other agents run with. */
+  get configuration(): AgentConfig {
+    return this.config;
+  }
+
+  private environment(): RunEnvironment {
+    return {
+      emitter: this.events,
+      track: (work) => {
+        const tracked = work.then(
+          () => undefined,
+          () => undefined,
+        );
+        this.pending.add(tracked);
+        void tracked.then(() => this.pending.delete(tracked));
+      },
+    };
+  }
+
+  private async execute(prompt: string, options: RunOptions, state: AgentState, sessionStart: boolean): Promise<RunResult> {
+    if (typeof prompt !== 'string') throw new TypeError(`run() needs a prompt string, got ${typeof prompt}.`);
+    const run = new Run(this.config, this.environment(), {
+      prompt,
+      state,
+      metadata: { ...(options.metadata ?? {}) },
+      signal: options.signal,
+      sessionStart,
+    });
+    const { failure, ...result } = await run.execute();
+    if (failure !== undefined && options.rejectOnFailure !== false) throw failure.error;
+    return result;
+  }
+
+  private async endSession(state: AgentState, reason: string): Promise<void> {
+    await this.drain();
+    await Run.endSession(this.config, this.environment(), state, reason);
+  }
+}

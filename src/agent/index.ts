@@ -1,0 +1,20 @@
+/**
+ * The agent runtime: AgentBuilder, the Agent loop, models, tools, subagents, compaction and approval.
+ *
+ * @module
+ */
+export * from './model.js';
+export * from './scripted-model.js';
+export * from './tool.js';
+export * from './approval.js';
+export * from './subagent.js';
+export * from './compaction.js';
+export * from './agent-events.js';
+export * from './run-result.js';
+export * from './hook-error-policy.js';
+export { ToolRefusedError } from './run.js';
+export * from './session.js';
+export * from './agent.js';
+export * from './agent-builder.js';
+export * from './adapters/state-processor-adapter.js';
+export * from './adapters/continuation-criteria-adapter.js';

@@ -1,0 +1,543 @@
+/**
+ * One run of an agent: the loop that fires every lifecycle event, in order.
+ *
+ * @module
+ */
+import type { EventEmitter } from 'eventemitter3';
+import { z } from 'zod';
+import {
+  AgentState,
+  AgentStep,
+  CompactHookContext,
+  ExecutionHookContext,
+  FailureHookContext,
+  HookEvent,
+  HookOutcome,
+  NotificationHookContext,
+  PromptHookContext,
+  SessionHookContext,
+  StepHookContext,
+  StopHookContext,
+  SubagentHookContext,
+  ToolCall,
+  ToolExecution,
+  ToolHookContext,
+  type AnyHookContext,
+  type DispatchOptions,
+  type HookEventName,
+  type HookNote,
+  type HookObserver,
+  type HookStack,
+  type Message,
+  type Metadata,
+  type RunStatus,
+  type StopReason,
+  type Usage,
+} from '../core/index.js';
+import type { AgentEvents } from './agent-events.js';
+import type { ApprovalDecision, Approver } from './approval.js';
+import { compactMessages, type CompactionOptions } from './compaction.js';
+import type { Model, ModelResponse } from './model.js';
+import type { RunResult } from './run-result.js';
+import type { Subagent } from './subagent.js';
+import { ToolInputError, UnknownToolError, type Tool, type ToolDefinition } from './tool.js';
+
+/** Everything a run needs from its agent; immutable, so concurrent runs share it safely. */
+export interface AgentConfig {
+  readonly name: string | undefined;
+  readonly model: Model;
+  readonly tools: ReadonlyMap<string, Tool>;
+  readonly subagents: ReadonlyMap<string, ResolvedSubagent>;
+  readonly definitions: readonly ToolDefinition[];
+  readonly systemPrompt: string | undefined;
+  readonly maxSteps: number;
+  readonly compaction: CompactionOptions | undefined;
+  readonly approver: Approver | undefined;
+  readonly stack: HookStack;
+  readonly stopLoopLimit: number;
+}
+
+/** A subagent with the configuration its runs use. */
+export interface ResolvedSubagent {
+  readonly def: Subagent;
+  readonly config: AgentConfig;
+}
+
+/** What a run shares with the runs of its subagents and with its session. */
+export interface RunEnvironment {
+  readonly emitter: EventEmitter<AgentEvents>;
+  /** Keeps work hooks handed over (async script hooks) until a session or the agent drains it. */
+  readonly track: (work: Promise<unknown>) => void;
+}
+
+/** How a run starts. */
+export interface RunInit {
+  readonly prompt: string;
+  readonly state: AgentState;
+  readonly metadata: Metadata;
+  readonly signal: AbortSignal | undefined;
+  /** Fire SessionStart first (the first run of a session). */
+  readonly sessionStart?: boolean;
+  /** Set when this is a subagent's run: its stop gate is SubagentStop. */
+  readonly subagent?: { readonly name: string; readonly type: string } | undefined;
+}
+
+/** Thrown inside the loop when a hook halts the run; caught by the run itself. */
+class Halt {
+  constructor(
+    readonly reason: string,
+    readonly stopReason: StopReason,
+  ) {}
+}
+
+/** A refused tool call: what PostToolUse-style consumers see as the execution's error. */
+export class ToolRefusedError extends Error {
+  override readonly name = 'ToolRefusedError';
+  /** Who refused it. */
+  readonly by: 'hook' | 'permission' | 'approver';
+
+  constructor(message: string, by: 'hook' | 'permission' | 'approver') {
+    super(message);
+    this.by = by;
+  }
+}
+
+const SUBAGENT_INPUT = z.object({ task: z.string() });
+
+const stringify = (value: unknown): string => {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '';
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+};
+
+const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+const addUsage = (a: Usage | undefined, b: Usage | undefined): Usage | undefined => {
+  if (b === undefined) return a;
+  if (a === undefined) return b;
+  const sum = (x: number | undefined, y: number | undefined) => (x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0));
+  return { inputTokens: sum(a.inputTokens, b.inputTokens), outputTokens: sum(a.outputTokens, b.outputTokens), totalTokens: sum(a.totalTokens, b.totalTokens) };
+};
+
+/**
+ * The run loop. One instance per `run()`: all mutable state of a run lives here, so runs of one agent never share it.
+ */
+export class Run {
+  private state: AgentState;
+  private metadata: Metadata;
+  private readonly prompt: string;
+  private readonly signal: AbortSignal | undefined;
+  private readonly dispatchOptions: DispatchOptions;
+  private pendingContext: string[] = [];
+  private readonly systemMessages: string[] = [];
+  private usage: Usage | undefined;
+  private text = '';
+  private status: RunStatus = 'completed';
+  private stopReason: StopReason | undefined;
+  private reason: string | undefined;
+  private stopBlocks = 0;
+  private rejectedStop: string | undefined;
+  private readonly started = performance.now();
+
+  constructor(
+    private readonly config: AgentConfig,
+    private readonly env: RunEnvironment,
+    private readonly init: RunInit,
+  ) {
+    this.state = init.state;
+    this.metadata = init.metadata;
+    this.prompt = init.prompt;
+    this.signal = init.signal;
+    const emitter = env.emitter;
+    this.dispatchOptions = {
+      signal: init.signal,
+      onNote: (note: HookNote) => {
+        emitter.emit('hook:note', note);
+        if (note.level === 'warning') emitter.emit('warning', { code: note.code, message: note.message, event: note.event, hookName: note.hookName });
+      },
+      waitUntil: env.track,
+    };
+  }
+
+  /** Fires SessionEnd for a session's final state; `close()` of a session calls it. */
+  static async endSession(config: AgentConfig, env: RunEnvironment, state: AgentState, reason: string): Promise<void> {
+    const run = new Run(config, env, { prompt: '', state, metadata: {}, signal: undefined });
+    await run.dispatch('SessionEnd', () => SessionHookContext.onEnd({ state, reason }), false);
+  }
+
+  /** Runs to the end. Resolves with the result, and the error when the run failed. */
+  async execute(): Promise<RunResult & { readonly failure?: { readonly error: unknown } }> {
+    let failure: { error: unknown } | undefined;
+    try {
+      try {
+        await this.main();
+      } catch (error) {
+        if (!(error instanceof Halt)) throw error;
+        this.halted(error);
+      }
+      await this.afterTurn();
+    } catch (error) {
+      failure = { error };
+      await this.failed(error);
+    }
+    try {
+      await this.dispatch('ExecutionEnd', () =>
+        ExecutionHookContext.onEnd({
+          ...this.ctxInit(),
+          prompt: this.prompt,
+          status: this.status,
+          reason: this.reason,
+          durationMs: performance.now() - this.started,
+        }),
+      );
+    } catch (error) {
+      if (failure === undefined) {
+        failure = { error };
+        await this.failed(error);
+      }
+    }
+    return { ...this.result(failure?.error), ...(failure ? { failure } : {}) };
+  }
+
+  private async main(): Promise<void> {
+    if (this.init.sessionStart) await this.dispatch('SessionStart', () => SessionHookContext.onStart({ ...this.ctxInit(), source: 'startup' }));
+    await this.dispatch('ExecutionStart', () => ExecutionHookContext.onStart({ ...this.ctxInit(), prompt: this.prompt }));
+    const submitted = await this.dispatch('UserPromptSubmit', () => PromptHookContext.onSubmit(this.prompt, this.ctxInit()));
+    if (submitted.type === 'block') throw new Halt(submitted.reason ?? 'The prompt was rejected by a hook.', 'prompt_blocked');
+    const prompt = submitted.context?.event === 'UserPromptSubmit' ? submitted.context.prompt : this.prompt;
+    this.addMessage({ role: 'user', content: prompt });
+
+    for (let index = 0; ; index++) {
+      this.signal?.throwIfAborted();
+      await this.dispatch('BeforeStep', () => StepHookContext.beforeStep(index, this.ctxInit()));
+      await this.maybeCompact('auto');
+      const response = await this.callModel();
+      const toolCalls = (response.toolCalls ?? []).map((c) => (c instanceof ToolCall ? c : new ToolCall(c.name, c.args ?? {}, c.id)));
+      this.text = response.text ?? '';
+      this.addMessage({ role: 'assistant', content: this.text, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
+      const executions = await this.runTools(toolCalls);
+      const step = new AgentStep({ index, text: this.text, toolCalls, executions, ...(response.usage ? { usage: response.usage } : {}) });
+      this.usage = addUsage(this.usage, response.usage);
+      this.state = this.state.with({ steps: [...this.state.steps, step] });
+      await this.dispatch('AfterStep', () => StepHookContext.afterStep(step, this.ctxInit()));
+
+      const stopReason: StopReason | undefined =
+        this.rejectedStop !== undefined
+          ? 'tool_rejected'
+          : toolCalls.length === 0
+            ? 'no_tool_calls'
+            : index + 1 >= this.config.maxSteps
+              ? 'max_steps'
+              : undefined;
+      if (stopReason === undefined) continue;
+      if (await this.stopGate(stopReason)) continue;
+      this.stopReason = stopReason;
+      if (stopReason === 'tool_rejected') this.reason = this.rejectedStop;
+      return;
+    }
+  }
+
+  /** The Stop (or SubagentStop) gate. Resolves true when a hook keeps the agent working. */
+  private async stopGate(stopReason: StopReason): Promise<boolean> {
+    const sub = this.init.subagent;
+    const init = {
+      ...this.ctxInit(),
+      stopReason,
+      finalMessage: this.text,
+      stopHookActive: this.stopBlocks > 0,
+      continuationCount: this.stopBlocks,
+    };
+    const outcome = sub
+      ? await this.dispatch('SubagentStop', () => StopHookContext.subagentStop({ ...init, subagentName: sub.name, subagentType: sub.type }))
+      : await this.dispatch('Stop', () => StopHookContext.stop(init));
+    if (outcome.type !== 'block') return false;
+    const feedback = outcome.reason ?? 'A stop hook asked the agent to keep working.';
+    if (stopReason === 'max_steps') {
+      this.warn('ignored-outcome', `A ${sub ? 'SubagentStop' : 'Stop'} hook blocked at the step limit (${this.config.maxSteps}); the run ends: ${feedback}`, sub ? 'SubagentStop' : 'Stop');
+      return false;
+    }
+    if (this.stopBlocks >= this.config.stopLoopLimit) {
+      const reason = `Stop hooks kept the agent working ${this.stopBlocks} times in a row; ending the run anyway (last reason: ${feedback}).`;
+      this.env.emitter.emit('stop:forced', { reason, blocks: this.stopBlocks + 1 });
+      this.warn('stop-forced', reason, sub ? 'SubagentStop' : 'Stop');
+      return false;
+    }
+    this.stopBlocks++;
+    this.rejectedStop = undefined;
+    this.addMessage({ role: 'user', content: feedback });
+    return true;
+  }
+
+  private async afterTurn(): Promise<void> {
+    const init = () => ({
+      ...this.ctxInit(),
+      stopReason: this.stopReason ?? 'no_tool_calls',
+      finalMessage: this.text,
+      stopHookActive: this.stopBlocks > 0,
+      continuationCount: this.stopBlocks,
+    });
+    for (const event of ['AfterStop', 'AfterAgent'] as const) {
+      const outcome = await this.dispatch(event, () => new StopHookContext(event, init()), false);
+      if (outcome.type === 'stop' && this.status !== 'stopped') this.halted(new Halt(outcome.reason ?? `Stopped by a ${event} hook.`, 'hook_stop'));
+    }
+  }
+
+  private async failed(error: unknown): Promise<void> {
+    this.status = 'failed';
+    this.stopReason = undefined;
+    this.reason = errorMessage(error);
+    try {
+      await this.dispatch('AgentFailed', () => FailureHookContext.onFailure(error, this.ctxInit()));
+    } catch (hookError) {
+      // The run already failed; a failing AgentFailed hook must not replace the original error.
+      this.warn('hook-error', `An AgentFailed hook failed too: ${errorMessage(hookError)}`, 'AgentFailed');
+    }
+  }
+
+  private halted(halt: Halt): void {
+    this.status = 'stopped';
+    this.stopReason = halt.stopReason;
+    this.reason = halt.reason;
+  }
+
+  private async maybeCompact(trigger: 'auto' | 'manual', instructions?: string): Promise<void> {
+    const options = this.config.compaction;
+    if (options === undefined || (trigger === 'auto' && this.state.messages.length <= options.maxMessages)) return;
+    const before = this.state.messages;
+    const pre = await this.dispatch('PreCompact', () =>
+      CompactHookContext.before({ ...this.ctxInit(), trigger, messagesBefore: before, customInstructions: instructions }),
+    );
+    const custom = pre.context?.event === 'PreCompact' ? pre.context.customInstructions : instructions;
+    const after = await compactMessages(this.state.messages, options, { instructions: custom, signal: this.signal });
+    this.state = this.state.withMessages(after);
+    await this.dispatch('PostCompact', () =>
+      CompactHookContext.after({ ...this.ctxInit(), trigger, messagesBefore: before, messagesAfter: after, customInstructions: custom }),
+    );
+  }
+
+  private async callModel(): Promise<ModelResponse> {
+    if (this.pendingContext.length > 0) {
+      this.addMessage({ role: 'system', content: this.pendingContext.join('\n\n') });
+      this.pendingContext = [];
+    }
+    return this.config.model.generate({
+      system: this.config.systemPrompt,
+      messages: this.state.messages,
+      tools: this.config.definitions,
+      signal: this.signal,
+    });
+  }
+
+  private async runTools(calls: readonly ToolCall[]): Promise<ToolExecution[]> {
+    const executions: ToolExecution[] = [];
+    let done = 0;
+    try {
+      for (const call of calls) {
+        this.signal?.throwIfAborted();
+        if (this.rejectedStop !== undefined) {
+          this.addToolMessage(call, 'Not run: an earlier call of this step was refused and the run is ending.');
+        } else {
+          executions.push(await this.runTool(call));
+        }
+        done++;
+      }
+    } finally {
+      // Every call gets an answer, so the conversation stays valid for a later turn even when the run halts midway.
+      for (const call of calls.slice(done)) this.addToolMessage(call, 'Not run: the run was stopped.');
+    }
+    return executions;
+  }
+
+  private async runTool(original: ToolCall): Promise<ToolExecution> {
+    const invalid = this.checkInput(original);
+    if (invalid !== undefined) return this.toolFailed(original, invalid);
+
+    const pre = await this.dispatch('PreToolUse', () => ToolHookContext.beforeToolUse(original, this.ctxInit()));
+    if (pre.type === 'block') return this.refuse(original, `Tool call blocked by a hook: ${pre.reason}`, 'hook');
+    let call = pre.context?.event === 'PreToolUse' ? pre.context.toolCall : original;
+
+    if (pre.type === 'ask') {
+      const reason = pre.reason ?? 'A hook asked for approval.';
+      const perm = await this.dispatch('PermissionRequest', () => ToolHookContext.permissionRequest(call, { ...this.ctxInit(), reason }));
+      if (perm.type === 'block') return this.refuse(call, `Tool call refused by a permission hook: ${perm.reason}`, 'permission');
+      if (perm.context?.event === 'PermissionRequest') call = perm.context.toolCall;
+      if (!perm.granted) {
+        const decision = await this.approve(call, perm.type === 'ask' && perm.reason ? perm.reason : reason);
+        if (!decision.approved) {
+          if (decision.stopRun) this.rejectedStop = decision.reason ?? 'The approver refused the call and ended the run.';
+          return this.refuse(call, `Tool call refused: ${decision.reason ?? 'the approver said no'}`, 'approver');
+        }
+      }
+    }
+
+    const tool = this.config.tools.get(call.name);
+    const sub = this.config.subagents.get(call.name);
+    if (call !== original) {
+      const invalidAfter = this.checkInput(call);
+      if (invalidAfter !== undefined) return this.toolFailed(call, invalidAfter);
+    }
+    const started = performance.now();
+    let result: unknown;
+    try {
+      if (sub !== undefined) {
+        const outcome = await this.runSubagent(call, sub);
+        if (outcome instanceof ToolExecution) return outcome;
+        result = outcome;
+      } else {
+        result = await tool!.execute(tool!.input.parse(call.args), { toolCall: call, state: this.state, signal: this.signal });
+      }
+    } catch (error) {
+      if (error instanceof Halt) throw error;
+      this.signal?.throwIfAborted();
+      return this.toolFailed(call, error, performance.now() - started);
+    }
+    const execution = ToolExecution.success(call, result, performance.now() - started);
+    const post = await this.dispatch('PostToolUse', () => ToolHookContext.afterToolUse(execution, this.ctxInit()));
+    if (post.type === 'block') {
+      this.addToolMessage(call, `Tool result rejected by a hook: ${post.reason}`);
+      return execution;
+    }
+    const final = post.context?.event === 'PostToolUse' && post.context.execution ? post.context.execution : execution;
+    this.addToolMessage(call, final.isError ? `Error: ${final.errorMessage}` : stringify(final.result));
+    return final;
+  }
+
+  /** The reason a call's input is not acceptable (unknown tool, schema mismatch), or undefined. */
+  private checkInput(call: ToolCall): Error | undefined {
+    const tool = this.config.tools.get(call.name);
+    const sub = this.config.subagents.get(call.name);
+    if (tool === undefined && sub === undefined) return new UnknownToolError(call.name, [...this.config.tools.keys(), ...this.config.subagents.keys()]);
+    const parsed = (tool?.input ?? SUBAGENT_INPUT).safeParse(call.args);
+    return parsed.success ? undefined : new ToolInputError(call.name, parsed.error);
+  }
+
+  private async toolFailed(call: ToolCall, error: unknown, durationMs?: number): Promise<ToolExecution> {
+    const failure = await this.dispatch('PostToolUseFailure', () => ToolHookContext.toolFailure(call, error, this.ctxInit()));
+    const execution =
+      failure.context?.event === 'PostToolUseFailure' && failure.context.execution ? failure.context.execution : ToolExecution.failure(call, error, durationMs);
+    this.addToolMessage(call, execution.isError ? `Error: ${execution.errorMessage ?? errorMessage(error)}` : stringify(execution.result));
+    return execution;
+  }
+
+  private refuse(call: ToolCall, message: string, by: 'hook' | 'permission' | 'approver'): ToolExecution {
+    this.env.emitter.emit('tool:blocked', { toolCall: call, reason: message, by });
+    this.addToolMessage(call, message);
+    return ToolExecution.failure(call, new ToolRefusedError(message, by));
+  }
+
+  private async approve(call: ToolCall, reason: string): Promise<ApprovalDecision> {
+    await this.dispatch('Notification', () =>
+      NotificationHookContext.notify(`Approval needed for ${call.name}: ${reason}`, { ...this.ctxInit(), notificationType: 'permission_prompt', title: 'Approval needed' }),
+    );
+    const approver = this.config.approver;
+    if (approver === undefined) return { approved: false, reason: `approval needed (${reason}) and this agent has no approver` };
+    const answer = await approver({ toolCall: call, reason, state: this.state, signal: this.signal });
+    return typeof answer === 'boolean' ? { approved: answer } : answer;
+  }
+
+  /** SubagentStart, then the child's run. Returns the child's text, or the refusal. */
+  private async runSubagent(call: ToolCall, sub: ResolvedSubagent): Promise<string | ToolExecution> {
+    const task = String(call.args['task'] ?? '');
+    const start = await this.dispatch('SubagentStart', () =>
+      SubagentHookContext.onStart({ ...this.ctxInit(), name: sub.def.name, type: sub.def.type, task }),
+    );
+    if (start.type === 'block') return this.refuse(call, `Subagent refused by a hook: ${start.reason}`, 'hook');
+    const finalTask = start.context?.event === 'SubagentStart' ? start.context.task : task;
+    const child = new Run(sub.config, this.env, {
+      prompt: finalTask,
+      state: AgentState.create({ parentAgentId: this.state.agentId, sessionId: this.state.sessionId }),
+      metadata: {},
+      signal: this.signal,
+      subagent: { name: sub.def.name, type: sub.def.type },
+    });
+    const result = await child.execute();
+    if (result.failure) throw result.failure.error;
+    return result.status === 'stopped' ? `${result.text}${result.text ? '\n' : ''}(subagent stopped: ${result.reason})` : result.text;
+  }
+
+  /**
+   * Dispatches one event. Carries metadata and state changes forward, collects additional context and system
+   * messages, turns `stop` into a halt where the event allows it, and warns about outcomes the event cannot honour.
+   */
+  private async dispatch<E extends HookEventName>(
+    event: E,
+    make: () => AnyHookContext & { event: E },
+    canHalt = true,
+  ): Promise<HookOutcome<AnyHookContext & { event: E }>> {
+    const emitter = this.env.emitter;
+    const listening = emitter.listenerCount('event') > 0 || emitter.listenerCount('dispatched') > 0;
+    if (!listening && !this.config.stack.hasHooksFor(event)) return HookOutcome.proceed();
+    const ctx = make();
+    emitter.emit('event', ctx);
+    const started = performance.now();
+    const outcome = await this.config.stack.process(ctx, undefined, this.withObserver());
+    emitter.emit('dispatched', { context: outcome.context ?? ctx, outcome, durationMs: performance.now() - started });
+
+    if (outcome.context !== undefined) {
+      if (outcome.context.metadata !== ctx.metadata) this.metadata = { ...this.metadata, ...outcome.context.metadata };
+      if (outcome.context.state !== ctx.state) this.state = outcome.context.state;
+    }
+    if (outcome.additionalContext.length > 0) this.pendingContext.push(...outcome.additionalContext);
+    if (outcome.systemMessages.length > 0) this.systemMessages.push(...outcome.systemMessages);
+
+    const info = HookEvent.info(event);
+    if (outcome.type === 'stop') {
+      if (info.canStop && canHalt) throw new Halt(outcome.reason ?? `Stopped by a ${event} hook.`, 'hook_stop');
+      if (!info.canStop) this.warn('ignored-outcome', `A ${event} hook returned stop (${outcome.reason}); the run is already ending, so it was ignored.`, event);
+    } else if (outcome.type === 'block' && !info.canBlock) {
+      this.warn('ignored-outcome', `A ${event} hook returned block (${outcome.reason}); ${event} cannot be blocked, so it was ignored.`, event);
+    } else if (outcome.type === 'ask' && !info.canAsk) {
+      this.warn('ignored-outcome', `A ${event} hook returned ask (${outcome.reason}); only tool calls can ask for approval, so it was ignored.`, event);
+    }
+    return outcome as HookOutcome<AnyHookContext & { event: E }>;
+  }
+
+  private withObserver(): DispatchOptions {
+    const emitter = this.env.emitter;
+    if (emitter.listenerCount('hook:start') + emitter.listenerCount('hook:end') + emitter.listenerCount('hook:error') === 0) {
+      return this.dispatchOptions;
+    }
+    const observer: HookObserver = {
+      onHookStart: (info) => emitter.emit('hook:start', info),
+      onHookEnd: (info) => emitter.emit('hook:end', info),
+      onHookError: (info) => emitter.emit('hook:error', info),
+    };
+    return { ...this.dispatchOptions, observer };
+  }
+
+  private ctxInit(): { state: AgentState; metadata: Metadata } {
+    return { state: this.state, metadata: this.metadata };
+  }
+
+  private addMessage(message: Message): void {
+    this.state = this.state.withMessage(message);
+  }
+
+  private addToolMessage(call: ToolCall, content: string): void {
+    this.addMessage({ role: 'tool', content, toolCallId: call.id, name: call.name });
+  }
+
+  private warn(code: string, message: string, event?: string): void {
+    this.env.emitter.emit('warning', { code, message, event });
+  }
+
+  private result(error?: unknown): RunResult {
+    return {
+      status: this.status,
+      text: this.text,
+      stopReason: this.stopReason,
+      reason: this.reason,
+      steps: this.state.steps,
+      messages: this.state.messages,
+      usage: this.usage,
+      systemMessages: Object.freeze([...this.systemMessages]),
+      state: this.state,
+      metadata: this.metadata,
+      ...(error !== undefined ? { error } : {}),
+    };
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Tools the agent can call, with zod-validated input.
+ *
+ * @module
+ */
+import { z } from 'zod';
+import type { AgentState, ToolCall } from '../core/index.js';
+
+/** What a tool's `execute` receives besides its input. */
+export interface ToolRunContext {
+  /** The call being executed (after hooks rewrote it). */
+  readonly toolCall: ToolCall;
+  /** The agent's state when the call runs. */
+  readonly state: AgentState;
+  /** Aborts when the run is cancelled. */
+  readonly signal: AbortSignal | undefined;
+}
+
+/** A tool as a model sees it: a name, a description and the JSON Schema of its input. */
+export interface ToolDefinition {
+  /** The name the model calls it by. */
+  readonly name: string;
+  /** What it does, for the model. */
+  readonly description: string;
+  /** The JSON Schema of its input (from the zod schema). */
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  /** The zod schema itself, for adapters that take one. */
+  readonly input: z.ZodType;
+}
+
+/** A tool: its definition and how to run it. */
+export interface Tool<I = unknown, O = unknown> extends ToolDefinition {
+  /** The zod schema the input is validated with before any hook sees the call. */
+  readonly input: z.ZodType<I>;
+  /** Runs the tool. A throw (or rejection) is a tool failure the model is told about. */
+  execute(input: I, context: ToolRunContext): O | Promise<O>;
+}
+
+/** What {@link defineTool} takes. */
+export interface ToolSpec<S extends z.ZodType, O> {
+  /** The name the model calls it by: letters, digits, `_`, `-` and `.`. */
+  readonly name: string;
+  /** What it does, for the model. */
+  readonly description?: string | undefined;
+  /** The zod schema of its input; defaults to an empty object. */
+  readonly input?: S | undefined;
+  /** Runs the tool with the validated input. */
+  execute(input: z.output<S>, context: ToolRunContext): O | Promise<O>;
+}
+
+const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/**
+ * Defines a tool. Its input is validated with the zod schema before hooks run; invalid input is a tool failure the
+ * model is told about (PostToolUseFailure fires), never a crash.
+ *
+ * ```ts
+ * const bash = defineTool({
+ *   name: 'bash',
+ *   description: 'Runs a shell command',
+ *   input: z.object({ command: z.string() }),
+ *   execute: async ({ command }) => run(command),
+ * });
+ * ```
+ */
+export function defineTool<S extends z.ZodType = z.ZodObject<{}>, O = unknown>(spec: ToolSpec<S, O>): Tool<z.output<S>, O> {
+  if (typeof spec?.name !== 'string' || !NAME.test(spec.name)) {
+    throw new TypeError(`A tool name must be 1–128 letters, digits, '_', '-' or '.', got ${JSON.stringify(spec?.name)}.`);
+  }
+  if (typeof spec.execute !== 'function') throw new TypeError(`Tool '${spec.name}' needs an execute(input, context) function.`);
+  const input = (spec.input ?? z.object({})) as z.ZodType;
+  let inputSchema: Record<string, unknown>;
+  try {
+    inputSchema = z.toJSONSchema(input) as Record<string, unknown>;
+  } catch (error) {
+    throw new TypeError(`Tool '${spec.name}': its input schema cannot be expressed as JSON Schema (${(error as Error).message}).`);
+  }
+  return Object.freeze({
+    name: spec.name,
+    description: spec.description ?? '',
+    input: input as z.ZodType<z.output<S>>,
+    inputSchema: Object.freeze(inputSchema),
+    execute: spec.execute,
+  });
+}
+
+/** Thrown into PostToolUseFailure when a call's input does not match the tool's schema. */
+export class ToolInputError extends Error {
+  override readonly name = 'ToolInputError';
+  /** The tool. */
+  readonly toolName: string;
+  /** Each problem, as `path: message`. */
+  readonly issues: readonly string[];
+
+  constructor(toolName: string, error: z.ZodError) {
+    const issues = error.issues.map((i) => `${i.path.length > 0 ? i.path.join('.') : '(input)'}: ${i.message}`);
+    super(`Invalid input for tool '${toolName}': ${issues.join('; ')}`);
+    this.toolName = toolName;
+    this.issues = Object.freeze(issues);
+  }
+}
+
+/** Thrown into PostToolUseFailure when the model calls a tool the agent does not have. */
+export class UnknownToolError extends Error {
+  override readonly name = 'UnknownToolError';
+  /** The name the model used. */
+  readonly toolName: string;
+
+  constructor(toolName: string, available: readonly string[]) {
+    super(`Unknown tool '${toolName}'. Available tools: ${available.length > 0 ? available.join(', ') : '(none)'}.`);
+    this.toolName = toolName;
+  }
+}
