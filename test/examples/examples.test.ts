@@ -10,6 +10,18 @@ const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url
 
 /** What each example must print. Every file in examples/ needs an entry, so none goes untested. */
 const expectations: Record<string, (stdout: string) => void> = {
+  'agent-demo.ts': (out) => {
+    expect(out).toMatch(/hook blockDestructive \(priority 100, [\d.]+ ms\) → block: Destructive command refused/);
+    expect(out).toContain('write_file: wrote 8 bytes to sandbox/notes.md');
+    expect(out).toMatch(/Stop +no_tool_calls\n +hook qualityGate .* → block: Run the tests before stopping\./);
+    expect(out).toMatch(/Stop +no_tool_calls \(continuing\)\n +hook qualityGate .* → proceed/);
+    expect(out).toMatch(/run took [\d.]+ ms \(started_at set at ExecutionStart, read at ExecutionEnd\)/);
+    expect(out).toContain('status completed (no_tool_calls) after 4 steps');
+    // The lifecycle, in order.
+    const events = [...out.matchAll(/▶ (\w+)/g)].map((m) => m[1]);
+    expect(events.slice(0, 4)).toEqual(['ExecutionStart', 'UserPromptSubmit', 'BeforeStep', 'PreToolUse']);
+    expect(events.slice(-4)).toEqual(['Stop', 'AfterStop', 'AfterAgent', 'ExecutionEnd']);
+  },
   'stack-demo.ts': (out) => {
     expect(out).toContain('HookStack with 5 hooks');
     expect(out).toMatch(/PreToolUse bash +\{"command":"ls -la"\} +proceed/);

@@ -1,0 +1,126 @@
+/**
+ * The main demo (`npm start`): an agent on the built-in scripted model, with in-process callbacks and a Hook class,
+ * printing its lifecycle as it runs.
+ *
+ *   1. a priority-100 callback blocks a destructive shell command (the run goes on);
+ *   2. a Hook class rewrites a tool's input (file writes are kept inside a sandbox folder);
+ *   3. a Stop quality gate keeps the agent working once, until the tests have been run;
+ *   4. ExecutionStart/ExecutionEnd hooks time the run through metadata.
+ */
+import pc from 'picocolors';
+import { z } from 'zod';
+import {
+  AgentBuilder,
+  HookOutcome,
+  ScriptedModel,
+  defineTool,
+  type AnyHookContext,
+  type Hook,
+  type NextFn,
+} from 'agent-hooks';
+
+// Tools. They only pretend: the demo touches nothing on your machine.
+const bash = defineTool({
+  name: 'bash',
+  description: 'Runs a shell command',
+  input: z.object({ command: z.string() }),
+  execute: ({ command }) => `$ ${command}\n(pretend output)`,
+});
+const writeFile = defineTool({
+  name: 'write_file',
+  description: 'Writes a file',
+  input: z.object({ path: z.string(), content: z.string() }),
+  execute: ({ path, content }) => `wrote ${content.length} bytes to ${path}`,
+});
+let testsRun = false;
+const runTests = defineTool({
+  name: 'run_tests',
+  description: 'Runs the test suite',
+  execute: () => ((testsRun = true), '42 passed, 0 failed'),
+});
+
+// The model's script: what a real model might answer, step by step.
+const model = new ScriptedModel([
+  {
+    text: 'Cleaning up and writing notes.',
+    toolCalls: [
+      { name: 'bash', args: { command: 'rm -rf / --no-preserve-root' } },
+      { name: 'write_file', args: { path: 'notes.md', content: '# Notes\n' } },
+    ],
+  },
+  'All done!',
+  { text: 'Running the tests first.', toolCalls: [{ name: 'run_tests', args: {} }] },
+  'Tests pass. Done.',
+]);
+
+/** A reusable Hook class: keeps every file write inside `sandbox/`. */
+class SandboxPathsHook implements Hook {
+  readonly name = 'SandboxPathsHook';
+  readonly events = ['PreToolUse'] as const;
+
+  handle(ctx: AnyHookContext, next: NextFn) {
+    if (ctx.event !== 'PreToolUse' || typeof ctx.toolCall.args['path'] !== 'string') return next();
+    const path = ctx.toolCall.args['path'];
+    return path.startsWith('sandbox/') ? next() : next(ctx.withArgs({ ...ctx.toolCall.args, path: `sandbox/${path}` }));
+  }
+}
+
+const agent = AgentBuilder.new()
+  .withModel(model)
+  .withTools(bash, writeFile, runTests)
+  .withSystemPrompt('You are a careful coding agent.')
+  .onBeforeToolUse(
+    function blockDestructive(ctx) {
+      const command = String(ctx.toolCall.arg('command', ''));
+      if (/\brm\s+-rf\s+\//.test(command)) return HookOutcome.block(`Destructive command refused: ${command}`);
+    },
+    { priority: 100, matcher: 'bash' },
+  )
+  .withHook(new SandboxPathsHook(), { priority: 50 })
+  .onStop(function qualityGate() {
+    if (!testsRun) return HookOutcome.block('Run the tests before stopping.');
+  })
+  .onExecutionStart(function startTimer(ctx) {
+    return ctx.withMetadata('started_at', performance.now());
+  })
+  .onExecutionEnd(function reportTime(ctx) {
+    const ms = performance.now() - ctx.get<number>('started_at');
+    console.log(pc.dim(`  run took ${ms.toFixed(1)} ms (started_at set at ExecutionStart, read at ExecutionEnd)`));
+  })
+  .build();
+
+// The trace: one line per lifecycle event, one per hook that ran.
+const describe = (ctx: AnyHookContext): string => {
+  switch (ctx.event) {
+    case 'PreToolUse':
+    case 'PostToolUse':
+    case 'PostToolUseFailure':
+      return `${ctx.toolCall.name} ${JSON.stringify(ctx.toolCall.args)}`;
+    case 'UserPromptSubmit':
+      return JSON.stringify(ctx.prompt);
+    case 'BeforeStep':
+      return `step ${ctx.stepNumber}`;
+    case 'AfterStep':
+      return `step ${ctx.stepNumber}: ${JSON.stringify(ctx.step?.text ?? '')}`;
+    case 'Stop':
+      return `${ctx.stopReason}${ctx.stopHookActive ? ' (continuing)' : ''}`;
+    case 'ExecutionEnd':
+      return `${ctx.status}`;
+    default:
+      return '';
+  }
+};
+agent.events.on('event', (ctx) => console.log(`${pc.cyan('▶')} ${pc.bold(ctx.event.padEnd(18))} ${pc.dim(describe(ctx))}`));
+agent.events.on('hook:end', ({ hookName, priority, outcome, durationMs }) => {
+  const verdict = outcome.type === 'proceed' ? pc.green('proceed') : pc.red(String(outcome));
+  console.log(`    ${pc.dim('hook')} ${hookName} ${pc.dim(`(priority ${priority}, ${durationMs.toFixed(2)} ms)`)} → ${verdict}`);
+});
+agent.events.on('tool:blocked', ({ toolCall, reason }) => console.log(`    ${pc.yellow('⚠')} ${toolCall.name} not run: ${reason}`));
+agent.events.on('warning', (w) => console.log(`    ${pc.yellow('warning')} ${w.message}`));
+
+const result = await agent.run('Tidy up the project and take notes.');
+const toolResults = result.messages.filter((m) => m.role === 'tool').map((m) => `${m.name}: ${m.content.split('\n')[0]}`);
+console.log();
+console.log(`${pc.bold('status')} ${result.status} (${result.stopReason}) after ${result.steps.length} steps`);
+console.log(`${pc.bold('final')}  ${result.text}`);
+console.log(`${pc.bold('tools')}  ${toolResults.join('\n       ')}`);
