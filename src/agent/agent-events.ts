@@ -27,6 +27,40 @@ export interface DispatchRecord {
   readonly durationMs: number;
 }
 
+/** A hook returned: its outcome and its own time, without the hooks after it. */
+export interface HookEndInfo extends HookRunInfo {
+  /** What the hook returned. */
+  readonly outcome: HookOutcome;
+  /** Milliseconds spent in the hook itself. */
+  readonly durationMs: number;
+}
+
+/** A hook threw or broke the contract. */
+export interface HookErrorInfo extends HookRunInfo {
+  /** The error (a `HookError` naming the hook and the event). */
+  readonly error: unknown;
+  /** Milliseconds spent in the hook before it failed. */
+  readonly durationMs: number;
+}
+
+/** A tool call that was refused. */
+export interface ToolBlockedInfo {
+  /** The call, as the hooks left it. */
+  readonly toolCall: ToolCall;
+  /** What the model was told. */
+  readonly reason: string;
+  /** Who refused it: a PreToolUse (or SubagentStart) hook, a PermissionRequest hook, or the approver. */
+  readonly by: 'hook' | 'permission' | 'approver';
+}
+
+/** Stop hooks kept the agent working too many times in a row. */
+export interface StopForcedInfo {
+  /** Why the run ended anyway. */
+  readonly reason: string;
+  /** How many blocks in a row, counting the one overridden. */
+  readonly blocks: number;
+}
+
 /**
  * The events of an agent's emitter (`agent.events`, an `eventemitter3` emitter). Listeners are called synchronously;
  * hook timings are only measured while someone listens to `hook:start`, `hook:end` or `hook:error`.
@@ -39,15 +73,15 @@ export interface AgentEvents {
   /** A hook is about to run. */
   'hook:start': [info: HookRunInfo];
   /** A hook returned (its own time, without the hooks after it). */
-  'hook:end': [info: HookRunInfo & { readonly outcome: HookOutcome; readonly durationMs: number }];
+  'hook:end': [info: HookEndInfo];
   /** A hook threw or broke the contract. */
-  'hook:error': [info: HookRunInfo & { readonly error: unknown; readonly durationMs: number }];
+  'hook:error': [info: HookErrorInfo];
   /** A hook reported a note (a script hook's failure, an async hook's exit). */
   'hook:note': [note: HookNote];
   /** A tool call was refused: by a hook, a PermissionRequest hook, or the approver. */
-  'tool:blocked': [info: { readonly toolCall: ToolCall; readonly reason: string; readonly by: 'hook' | 'permission' | 'approver' }];
+  'tool:blocked': [info: ToolBlockedInfo];
   /** Stop hooks blocked too many times in a row; the run ended anyway. */
-  'stop:forced': [info: { readonly reason: string; readonly blocks: number }];
+  'stop:forced': [info: StopForcedInfo];
   /** Something went wrong without failing the run. */
   warning: [warning: AgentWarning];
 }

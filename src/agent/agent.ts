@@ -106,7 +106,6 @@ export class Agent {
   }
 
   private async endSession(state: AgentState, reason: string): Promise<void> {
-    await this.drain();
     await Run.endSession(this.config, this.environment(), state, reason);
   }
 }

@@ -92,6 +92,7 @@ class Halt {
 
 /** A refused tool call: what PostToolUse-style consumers see as the execution's error. */
 export class ToolRefusedError extends Error {
+  /** Always `'ToolRefusedError'`. */
   override readonly name = 'ToolRefusedError';
   /** Who refused it. */
   readonly by: 'hook' | 'permission' | 'approver';

@@ -86,6 +86,7 @@ export function defineTool<S extends z.ZodType = z.ZodObject<{}>, O = unknown>(s
 
 /** Thrown into PostToolUseFailure when a call's input does not match the tool's schema. */
 export class ToolInputError extends Error {
+  /** Always `'ToolInputError'`. */
   override readonly name = 'ToolInputError';
   /** The tool. */
   readonly toolName: string;
@@ -102,6 +103,7 @@ export class ToolInputError extends Error {
 
 /** Thrown into PostToolUseFailure when the model calls a tool the agent does not have. */
 export class UnknownToolError extends Error {
+  /** Always `'UnknownToolError'`. */
   override readonly name = 'UnknownToolError';
   /** The name the model used. */
   readonly toolName: string;

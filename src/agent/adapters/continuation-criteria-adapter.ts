@@ -8,12 +8,18 @@ import { HookOutcome, type AgentState, type AnyHookContext, type Hook, type Hook
 /** What a criterion decides: keep going, stop now, or no opinion. */
 export type ContinuationDecision = 'continue' | 'stop' | 'neutral';
 
+/** A decision with its reason. */
+export interface ContinuationVerdict {
+  /** Keep going, stop now, or no opinion. */
+  readonly decision: ContinuationDecision;
+  /** Why: the stop reason, or the feedback the agent gets when kept working. */
+  readonly reason?: string | undefined;
+}
+
 /** Something that decides whether the agent should go on (the PHP API's continuation criteria). */
 export interface ContinuationCriterion {
   /** The decision for this state, optionally with a reason. */
-  evaluate(
-    state: AgentState,
-  ): ContinuationDecision | { decision: ContinuationDecision; reason?: string } | Promise<ContinuationDecision | { decision: ContinuationDecision; reason?: string }>;
+  evaluate(state: AgentState): ContinuationDecision | ContinuationVerdict | Promise<ContinuationDecision | ContinuationVerdict>;
 }
 
 /**
@@ -39,7 +45,7 @@ export class ContinuationCriteriaAdapter implements Hook {
   }
 
   private decide(
-    answer: ContinuationDecision | { decision: ContinuationDecision; reason?: string },
+    answer: ContinuationDecision | ContinuationVerdict,
     ctx: AnyHookContext,
     next: NextFn,
   ): MaybePromise<HookOutcome> {
