@@ -19,6 +19,7 @@ import {
   type HookScope,
   type MatcherLike,
   type MaybePromise,
+  type PrioritizedHook,
   type NextFn,
   type HookOutcome,
 } from '../core/index.js';
@@ -28,6 +29,8 @@ import type { CompactionOptions } from './compaction.js';
 import { guardStack, type HookErrorPolicy } from './hook-error-policy.js';
 import type { Model } from './model.js';
 import type { AgentConfig, ResolvedSubagent } from './run.js';
+import type { HookSource, LoadedHooks } from './hook-source.js';
+import type { HookProblem } from '../script/problem.js';
 import type { Subagent } from './subagent.js';
 import type { Tool, ToolDefinition } from './tool.js';
 import { z } from 'zod';
@@ -59,6 +62,17 @@ export interface AgentOptions {
   readonly stopLoopLimit?: number | undefined;
   /** The agent's id (default: generated). */
   readonly name?: string | undefined;
+}
+
+/** One registration: a hook with its priority, or a source of hooks loaded at build. */
+type Registration = { readonly hook: Hook | HookFn; readonly priority: number } | { readonly source: HookSource };
+
+/** A configuration and what loading its hook sources reported. */
+export interface ResolvedConfig {
+  /** The configuration runs use. */
+  readonly config: AgentConfig;
+  /** Problems from hook sources (this agent's and its subagents'). */
+  readonly problems: readonly HookProblem[];
 }
 
 const SUBAGENT_INPUT = z.object({ task: z.string().describe('What the subagent should do') });
@@ -115,7 +129,8 @@ export class AgentBuilder {
   private compaction: CompactionOptions | undefined;
   private approver: Approver | undefined;
   private options: AgentOptions = {};
-  private stack = new HookStack();
+  /** In-process hooks and hook sources, in registration order (which breaks priority ties). */
+  private registrations: Registration[] = [];
 
   /** A new builder (same as `new AgentBuilder()`). */
   static new(): AgentBuilder {
@@ -196,13 +211,22 @@ export class AgentBuilder {
 
   /** Adds a Hook class instance (its own `events` and `matcher` apply). */
   withHook(hook: Hook | HookFn, options: WithHookOptions = {}): this {
-    this.stack = this.stack.with(hook, options.priority ?? 0);
-    return this;
+    return this.register(hook, options.priority ?? 0);
   }
 
   /** Adds every hook of `stack`, keeping their priorities and order. */
   withHookStack(stack: HookStack): this {
-    this.stack = this.stack.concat(stack);
+    for (const entry of stack.all()) this.register(entry.hook, entry.priority);
+    return this;
+  }
+
+  /**
+   * Adds hooks loaded from a {@link HookSource} when the agent is built (the first run waits for them). The
+   * `withHooksFrom` overloads for HOOK.md folders and agent config files are built on it.
+   */
+  withHookSource(source: HookSource): this {
+    if (typeof source?.load !== 'function') throw new TypeError('withHookSource() needs an object with load().');
+    this.registrations.push({ source });
     return this;
   }
 
@@ -218,8 +242,7 @@ export class AgentBuilder {
     const wrapped = isHook(hook)
       ? new EventScopedHook(hook, name, matcher)
       : new EventHook(name, hook as EventCallback<HookEventName>, { matcher, name: options.name });
-    this.stack = this.stack.with(wrapped, options.priority ?? 0);
-    return this;
+    return this.register(wrapped, options.priority ?? 0);
   }
 
   /** Before a tool runs: rewrite its input (return a ToolCall or a context), block it, or ask for approval. */
@@ -322,28 +345,81 @@ export class AgentBuilder {
     return this.addHook('Notification', callback, options);
   }
 
-  /** The hooks registered so far, as a stack. */
+  /** The in-process hooks registered so far, as a stack (hook sources load at build). */
   get hooks(): HookStack {
-    return this.stack;
+    return new HookStack(this.registrations.filter((r): r is Exclude<Registration, { source: HookSource }> => !('source' in r)));
   }
 
-  /** Builds the agent. The builder can be changed and built again; agents already built do not change. */
+  /**
+   * Builds the agent. Hook sources start loading now; the first run waits for them (or call `agent.ready()`). The
+   * builder can be changed and built again; agents already built do not change.
+   */
   build(): Agent {
-    const config = this.configure(undefined);
-    return new Agent(config, this.options.name);
+    this.check(undefined);
+    const preview = guardStack(this.hooks, this.options.onHookError ?? 'fail');
+    return new Agent(preview, this.configure(undefined), this.options.name);
   }
 
-  /** @internal The configuration of this builder's agent; `inherited` is a parent's model when it has none. */
-  configure(inheritedModel: Model | undefined): AgentConfig {
+  /** @internal Throws what would make the agent unusable, at build time rather than at the first run. */
+  check(inheritedModel: Model | undefined): void {
     const model = this.model ?? inheritedModel;
     if (model === undefined) throw new TypeError('The agent has no model: call withModel(model) before build().');
-    const policy = this.options.onHookError ?? 'fail';
-    const stack = guardStack(this.stack, policy);
-    const subagents = new Map<string, ResolvedSubagent>();
     for (const def of this.subagents.values()) {
       if (this.tools.has(def.name)) throw new TypeError(`A tool and a subagent are both named '${def.name}'; rename one.`);
-      subagents.set(def.name, { def, config: this.subagentConfig(def, model, stack) });
+      if (def.agent instanceof AgentBuilder) def.agent.check(def.model ?? model);
+      else if (def.agent !== undefined && !(def.agent instanceof Agent)) {
+        throw new TypeError(`Subagent '${def.name}': agent must be an Agent or an AgentBuilder.`);
+      }
     }
+  }
+
+  /**
+   * @internal The configuration with every hook source loaded; `inheritedModel` is a parent's model. What the builder
+   * holds is copied before anything is awaited, so changing the builder afterwards changes no agent already built.
+   */
+  configure(inheritedModel: Model | undefined): Promise<ResolvedConfig> {
+    return this.copy().load(inheritedModel);
+  }
+
+  private copy(): AgentBuilder {
+    const copy = new AgentBuilder();
+    copy.model = this.model;
+    for (const [name, tool] of this.tools) copy.tools.set(name, tool);
+    for (const [name, sub] of this.subagents) copy.subagents.set(name, sub);
+    copy.systemPrompt = this.systemPrompt;
+    copy.maxSteps = this.maxSteps;
+    copy.compaction = this.compaction;
+    copy.approver = this.approver;
+    copy.options = this.options;
+    copy.registrations = [...this.registrations];
+    return copy;
+  }
+
+  private async load(inheritedModel: Model | undefined): Promise<ResolvedConfig> {
+    const loaded = await Promise.all(
+      this.registrations.map((r) => ('source' in r ? r.source.load() : undefined)),
+    );
+    const problems: HookProblem[] = loaded.flatMap((l) => l?.problems ?? []);
+    const hooks = this.registrations.flatMap((r, i): readonly PrioritizedHook[] => ('source' in r ? (loaded[i] as LoadedHooks).hooks : [r]));
+    const model = (this.model ?? inheritedModel)!;
+    const stack = guardStack(new HookStack(hooks), this.options.onHookError ?? 'fail');
+    const subagents = new Map<string, ResolvedSubagent>();
+    for (const def of this.subagents.values()) {
+      const child = await this.subagentConfig(def, model, stack);
+      problems.push(...child.problems);
+      subagents.set(def.name, { def, config: child.config });
+    }
+    return { config: this.assemble(model, stack, subagents), problems };
+  }
+
+  private register(hook: Hook | HookFn, priority: number): this {
+    // Validate now, where the mistake is, rather than at build.
+    new HookStack().with(hook, priority);
+    this.registrations.push({ hook, priority });
+    return this;
+  }
+
+  private assemble(model: Model, stack: HookStack, subagents: Map<string, ResolvedSubagent>): AgentConfig {
     const definitions: ToolDefinition[] = [
       ...[...this.tools.values()].map(({ name, description, inputSchema, input }) => ({ name, description, inputSchema, input })),
       ...[...subagents.values()].map(({ def }) => ({
@@ -368,20 +444,19 @@ export class AgentBuilder {
     });
   }
 
-  private subagentConfig(def: Subagent, parentModel: Model, parentStack: HookStack): AgentConfig {
-    let own: AgentConfig;
+  private async subagentConfig(def: Subagent, parentModel: Model, parentStack: HookStack): Promise<ResolvedConfig> {
+    let own: ResolvedConfig;
     const agent = def.agent;
-    if (agent instanceof Agent) own = agent.configuration;
-    else if (agent instanceof AgentBuilder) own = agent.configure(def.model ?? parentModel);
-    else if (agent !== undefined) throw new TypeError(`Subagent '${def.name}': agent must be an Agent or an AgentBuilder.`);
+    if (agent instanceof Agent) own = await agent.resolved();
+    else if (agent instanceof AgentBuilder) own = await agent.configure(def.model ?? parentModel);
     else {
       const builder = AgentBuilder.new().withTools(...(def.tools ?? []));
       if (def.systemPrompt !== undefined) builder.withSystemPrompt(def.systemPrompt);
       if (def.maxSteps !== undefined) builder.withMaxSteps(def.maxSteps);
       builder.withOptions({ onHookError: this.options.onHookError, stopLoopLimit: this.options.stopLoopLimit });
-      own = builder.configure(def.model ?? parentModel);
+      own = await builder.configure(def.model ?? parentModel);
     }
     if (!def.inheritHooks) return own;
-    return Object.freeze({ ...own, stack: parentStack.concat(own.stack) });
+    return { config: Object.freeze({ ...own.config, stack: parentStack.concat(own.config.stack) }), problems: own.problems };
   }
 }

@@ -6,6 +6,9 @@
 import { EventEmitter } from 'eventemitter3';
 import { AgentState, type HookStack } from '../core/index.js';
 import type { AgentEvents } from './agent-events.js';
+import type { ResolvedConfig } from './agent-builder.js';
+import type { AgentHooksReport } from './hook-source.js';
+import { formatProblem } from '../script/problem.js';
 import { Run, type AgentConfig, type RunEnvironment } from './run.js';
 import type { RunOptions, RunResult } from './run-result.js';
 import { AgentSession, type SessionOptions } from './session.js';
@@ -27,23 +30,37 @@ export class Agent {
   /** The agent's id (the `agentId` of its states). */
   readonly id: string;
   private readonly pending = new Set<Promise<unknown>>();
+  private stack: HookStack;
+  private readonly config: Promise<ResolvedConfig>;
+  private reported = false;
 
   /** @internal Use {@link AgentBuilder}. */
-  constructor(
-    private readonly config: AgentConfig,
-    id?: string,
-  ) {
-    this.id = id ?? config.name ?? `agent_${++agentIds}`;
+  constructor(preview: HookStack, config: Promise<ResolvedConfig>, id?: string) {
+    this.id = id ?? `agent_${++agentIds}`;
+    this.stack = preview;
+    this.config = config;
+    config.then(
+      (resolved) => (this.stack = resolved.config.stack),
+      // A strict hook source's rejection surfaces at ready() and at each run; never as an unhandled rejection.
+      () => {},
+    );
   }
 
-  /** The hooks every run dispatches to, in the order they run. */
+  /**
+   * The hooks every run dispatches to, in the order they run. Hooks from sources (`withHooksFrom`) appear once they
+   * have loaded: after `ready()` or the first run.
+   */
   get hooks(): HookStack {
-    return this.config.stack;
+    return this.stack;
   }
 
-  /** The names of the tools (and subagents) the model can call. */
-  get toolNames(): readonly string[] {
-    return this.config.definitions.map((d) => d.name);
+  /**
+   * Waits for hook sources (HOOK.md folders, config files) to load, and tells what was wrong with them. Rejects in
+   * strict mode. Runs wait for it themselves; call it to see problems before the first run.
+   */
+  async ready(): Promise<AgentHooksReport> {
+    const { problems } = await this.config;
+    return { problems };
   }
 
   /**
@@ -72,9 +89,21 @@ export class Agent {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
-  /** @internal The configuration subagents of other agents run with. */
-  get configuration(): AgentConfig {
+  /** @internal The configuration runs use, once hook sources have loaded. */
+  resolved(): Promise<ResolvedConfig> {
     return this.config;
+  }
+
+  private async configuration(): Promise<AgentConfig> {
+    const { config, problems } = await this.config;
+    if (!this.reported) {
+      // Problems are told once per agent, as warnings, so a bad hook definition never goes unnoticed.
+      this.reported = true;
+      for (const p of problems) {
+        this.events.emit('warning', { code: `hook-problem:${p.code}`, message: formatProblem(p), hookName: p.hookName });
+      }
+    }
+    return config;
   }
 
   private environment(): RunEnvironment {
@@ -93,7 +122,7 @@ export class Agent {
 
   private async execute(prompt: string, options: RunOptions, state: AgentState, sessionStart: boolean): Promise<RunResult> {
     if (typeof prompt !== 'string') throw new TypeError(`run() needs a prompt string, got ${typeof prompt}.`);
-    const run = new Run(this.config, this.environment(), {
+    const run = new Run(await this.configuration(), this.environment(), {
       prompt,
       state,
       metadata: { ...(options.metadata ?? {}) },
@@ -106,6 +135,6 @@ export class Agent {
   }
 
   private async endSession(state: AgentState, reason: string): Promise<void> {
-    await Run.endSession(this.config, this.environment(), state, reason);
+    await Run.endSession(await this.configuration(), this.environment(), state, reason);
   }
 }

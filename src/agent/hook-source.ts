@@ -1,0 +1,29 @@
+/**
+ * Hooks that come from outside the program (HOOK.md folders, agent config files), loaded when the agent is built.
+ *
+ * @module
+ */
+import type { Hook } from '../core/index.js';
+import type { HookProblem } from '../script/problem.js';
+
+/** What a hook source yields: hooks with their priorities, and the problems found loading them. */
+export interface LoadedHooks {
+  /** The hooks, in the order they were found (that order breaks priority ties). */
+  readonly hooks: readonly { readonly hook: Hook; readonly priority: number }[];
+  /** What was wrong with the definitions that did not load (or loaded with a warning). */
+  readonly problems: readonly HookProblem[];
+}
+
+/** Loads hooks from somewhere; called once per `build()`. */
+export interface HookSource {
+  /** Where the hooks come from, for messages (e.g. `HOOK.md in /repo`). */
+  readonly label: string;
+  /** Loads them. Rejects only in strict mode. */
+  load(): Promise<LoadedHooks>;
+}
+
+/** What an agent's hooks are once every source has loaded. */
+export interface AgentHooksReport {
+  /** Every problem the sources reported. */
+  readonly problems: readonly HookProblem[];
+}
