@@ -29,7 +29,7 @@ import type { CompactionOptions } from './compaction.js';
 import { guardStack, type HookErrorPolicy } from './hook-error-policy.js';
 import type { Model } from './model.js';
 import type { AgentConfig, ResolvedSubagent } from './run.js';
-import type { HookSource, LoadedHooks } from './hook-source.js';
+import type { HookLoader, LoadedHooks } from './hook-loader.js';
 import type { HookProblem } from '../script/problem.js';
 import type { Subagent } from './subagent.js';
 import type { Tool, ToolDefinition } from './tool.js';
@@ -65,7 +65,7 @@ export interface AgentOptions {
 }
 
 /** One registration: a hook with its priority, or a source of hooks loaded at build. */
-type Registration = { readonly hook: Hook | HookFn; readonly priority: number } | { readonly source: HookSource };
+type Registration = { readonly hook: Hook | HookFn; readonly priority: number } | { readonly source: HookLoader };
 
 /** A configuration and what loading its hook sources reported. */
 export interface ResolvedConfig {
@@ -221,11 +221,11 @@ export class AgentBuilder {
   }
 
   /**
-   * Adds hooks loaded from a {@link HookSource} when the agent is built (the first run waits for them). The
+   * Adds hooks loaded from a {@link HookLoader} when the agent is built (the first run waits for them). The
    * `withHooksFrom` overloads for HOOK.md folders and agent config files are built on it.
    */
-  withHookSource(source: HookSource): this {
-    if (typeof source?.load !== 'function') throw new TypeError('withHookSource() needs an object with load().');
+  withHookLoader(source: HookLoader): this {
+    if (typeof source?.load !== 'function') throw new TypeError('withHookLoader() needs an object with load().');
     this.registrations.push({ source });
     return this;
   }
@@ -347,7 +347,7 @@ export class AgentBuilder {
 
   /** The in-process hooks registered so far, as a stack (hook sources load at build). */
   get hooks(): HookStack {
-    return new HookStack(this.registrations.filter((r): r is Exclude<Registration, { source: HookSource }> => !('source' in r)));
+    return new HookStack(this.registrations.filter((r): r is Exclude<Registration, { source: HookLoader }> => !('source' in r)));
   }
 
   /**

@@ -7,7 +7,7 @@ import { EventEmitter } from 'eventemitter3';
 import { AgentState, type HookStack } from '../core/index.js';
 import type { AgentEvents } from './agent-events.js';
 import type { ResolvedConfig } from './agent-builder.js';
-import type { AgentHooksReport } from './hook-source.js';
+import type { AgentHooksReport } from './hook-loader.js';
 import { formatProblem } from '../script/problem.js';
 import { Run, type AgentConfig, type RunEnvironment } from './run.js';
 import type { RunOptions, RunResult } from './run-result.js';

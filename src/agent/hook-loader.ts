@@ -15,7 +15,7 @@ export interface LoadedHooks {
 }
 
 /** Loads hooks from somewhere; called once per `build()`. */
-export interface HookSource {
+export interface HookLoader {
   /** Where the hooks come from, for messages (e.g. `HOOK.md in /repo`). */
   readonly label: string;
   /** Loads them. Rejects only in strict mode. */
