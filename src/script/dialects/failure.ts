@@ -1,0 +1,110 @@
+/**
+ * How a hook process that gave no answer is told apart from one that answered, and what failing open or closed
+ * decides. Shared by every dialect: only what an exit code means differs between agents, not what a crash is.
+ *
+ * @module
+ */
+import type { AnyHookContext } from '../../core/index.js';
+import type { ProcessResult } from '../run-process.js';
+import type { Decision, WireHookInfo } from './dialect.js';
+
+/** Why a process gave no usable answer. */
+export interface ProcessFailure {
+  /** The note code: `spawn-error`, `timeout`, `output-overflow`, `signal`, `aborted`, `exit-code`, `invalid-output`, … */
+  readonly code: string;
+  /** What happened, as the rest of a sentence that starts with the hook's name ("timed out after 5000 ms"). */
+  readonly cause: string;
+  /** Details for the note beside the exit code, signal, duration and stderr tail that are always added. */
+  readonly data?: Readonly<Record<string, unknown>> | undefined;
+}
+
+// Enough of stderr to see the error, little enough for a log line.
+const STDERR_TAIL = 2000;
+
+/** The last `max` characters of `text`, marked as cut when they are. */
+export function tail(text: string, max = STDERR_TAIL): string {
+  return text.length <= max ? text : `…${text.slice(text.length - max)}`;
+}
+
+/** The last non-empty line of `text`, shortened for a one-line message. */
+function lastLine(text: string): string | undefined {
+  const lines = text.trim().split(/\r?\n/);
+  const line = lines[lines.length - 1]?.trim();
+  if (!line) return undefined;
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
+
+/** `cause`, followed by the last line of stderr when there is one. */
+export function withStderr(cause: string, result: ProcessResult): string {
+  const line = lastLine(result.stderr);
+  return line === undefined ? cause : `${cause}: ${line}`;
+}
+
+/**
+ * The failure of a run that never reached an exit code of its own choosing: it could not start, timed out, flooded
+ * its output, was cancelled or killed — or it exited 127 or 126, which shells and `env` use for "command not found"
+ * and "not executable", never to be mistaken for a decision. `undefined` when the process exited with a code the
+ * dialect should read.
+ */
+export function processFailure(result: ProcessResult, hook: WireHookInfo): ProcessFailure | undefined {
+  if (result.spawnError !== undefined) {
+    const { code, message } = result.spawnError;
+    return { code: 'spawn-error', cause: `could not start: ${message}`, data: { spawnError: code } };
+  }
+  if (result.aborted) return { code: 'aborted', cause: 'was cancelled: the run was aborted' };
+  if (result.timedOut) {
+    const limit = hook.timeoutMs ?? Math.round(result.durationMs);
+    return { code: 'timeout', cause: `timed out after ${limit} ms and was killed` };
+  }
+  if (result.overflow !== undefined) {
+    const limit = hook.maxOutputBytes === undefined ? 'the limit' : `${hook.maxOutputBytes} bytes`;
+    const cause = `wrote more than ${limit} to ${result.overflow} and was killed`;
+    return { code: 'output-overflow', cause, data: { stream: result.overflow } };
+  }
+  if (result.signal !== null) return { code: 'signal', cause: withStderr(`was killed by ${result.signal}`, result) };
+  if (result.exitCode === null) return { code: 'signal', cause: 'did not exit after it was killed' };
+  if (result.exitCode === 127) {
+    return { code: 'spawn-error', cause: withStderr('exited with 127: interpreter or command not found', result) };
+  }
+  if (result.exitCode === 126) {
+    return { code: 'spawn-error', cause: withStderr('exited with 126: a command was found but is not executable', result) };
+  }
+  return undefined;
+}
+
+/**
+ * What a failure decides: the action goes on, with a warning (fail open, the HOOK.md and Claude Code default), or
+ * it is blocked with a reason naming the hook and the cause (fail closed).
+ */
+export function failureDecision(
+  failure: ProcessFailure,
+  result: ProcessResult | undefined,
+  ctx: AnyHookContext,
+  hook: WireHookInfo,
+): Decision {
+  const verdict = hook.failClosed ? 'failing closed, so the action is blocked' : 'failing open, so the action goes on';
+  // Causes may end in a sentence of their own (stderr, a loader's message); one full stop is enough.
+  const cause = failure.cause.replace(/[.\s]+$/, '');
+  const note = {
+    level: 'warning' as const,
+    hookName: hook.name,
+    event: ctx.event,
+    code: failure.code,
+    message: `Hook '${hook.name}' ${cause}; ${verdict}.`,
+    data: {
+      ...(result === undefined
+        ? {}
+        : {
+            exitCode: result.exitCode,
+            signal: result.signal,
+            durationMs: Math.round(result.durationMs),
+            ...(result.stderr.length > 0 ? { stderr: tail(result.stderr) } : {}),
+          }),
+      ...failure.data,
+    },
+  };
+  if (hook.failClosed) {
+    return { kind: 'block', reason: `Hook '${hook.name}' ${cause} (it fails closed).`, additionalContext: [], notes: [note] };
+  }
+  return { kind: 'proceed', additionalContext: [], notes: [note] };
+}

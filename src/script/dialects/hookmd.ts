@@ -1,0 +1,237 @@
+/**
+ * The HOOK.md (Agent Hooks) wire protocol: a snake_case JSON event on stdin; exit 0 with optional JSON, exit 2 to
+ * block with stderr as the reason, anything else a failure.
+ *
+ * @module
+ */
+import { HookEvent, type AnyHookContext, type HookEventName, type HookNote } from '../../core/index.js';
+import { messageOf } from '../../core/internal/message-of.js';
+import type { ProcessResult } from '../run-process.js';
+import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
+import { failureDecision, processFailure, tail, withStderr } from './failure.js';
+
+const NONE: readonly string[] = Object.freeze([]);
+const PROCEED: Decision = Object.freeze({ kind: 'proceed', additionalContext: NONE, notes: [] });
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * The name a HOOK.md script receives in `event_type`: from the family its author wrote the trigger in. A trigger
+ * written `before_tool` gets the old snake_case names; `pre-tool-call`, a canonical name (`PreToolUse`) or any other
+ * dialect's name gets the current kebab-case ones. Events the family lacks fall back to the other family, then to the
+ * canonical name.
+ */
+function eventName(event: HookEventName, written?: string): string {
+  const legacy = written !== undefined && HookEvent.tryParse(written, 'hookmd-legacy') !== undefined;
+  const [first, second] = legacy ? (['hookmd-legacy', 'hookmd'] as const) : (['hookmd', 'hookmd-legacy'] as const);
+  return HookEvent.toDialect(event, first) ?? HookEvent.toDialect(event, second) ?? event;
+}
+
+/** The fields of the event's own family, named as the spec names them (and snake_case where it names none). */
+function eventFields(ctx: AnyHookContext): Record<string, unknown> {
+  switch (ctx.event) {
+    case 'PreToolUse':
+    case 'PermissionRequest':
+    case 'PostToolUse':
+    case 'PostToolUseFailure':
+      return {
+        tool_name: ctx.toolCall.name,
+        tool_input: ctx.toolCall.args,
+        tool_use_id: ctx.toolCall.id,
+        ...(ctx.event === 'PermissionRequest' && ctx.permissionReason !== undefined
+          ? { permission_reason: ctx.permissionReason }
+          : {}),
+        ...(ctx.event === 'PostToolUse' ? { tool_output: ctx.execution?.result ?? null } : {}),
+        ...(ctx.event === 'PostToolUseFailure' ? { tool_error: ctx.errorMessage ?? null } : {}),
+      };
+    case 'Stop':
+    case 'SubagentStop':
+    case 'AfterStop':
+    case 'AfterAgent':
+      return {
+        stop_reason: ctx.stopReason,
+        step_count: ctx.stepCount,
+        // The spec sends the assistant's final message as a message object, or null.
+        final_message: ctx.finalMessage === undefined ? null : { role: 'assistant', content: ctx.finalMessage },
+        // Lets a quality gate see that the agent is already working again because of a block (loop guard).
+        stop_hook_active: ctx.stopHookActive,
+        ...(ctx.subagentName !== undefined ? { subagent_name: ctx.subagentName } : {}),
+        ...(ctx.subagentType !== undefined ? { subagent_type: ctx.subagentType } : {}),
+      };
+    case 'SubagentStart':
+      return { subagent_name: ctx.name, subagent_type: ctx.type, task_description: ctx.task };
+    case 'SessionStart':
+      return { source: ctx.source };
+    case 'SessionEnd':
+      // `exit_reason` and `total_steps` are the spec's names; `reason` is the name every other agent uses.
+      return { reason: ctx.reason ?? null, exit_reason: ctx.reason ?? null, total_steps: ctx.state.stepCount };
+    case 'UserPromptSubmit':
+      return { prompt: ctx.prompt };
+    case 'PreCompact':
+    case 'PostCompact':
+      return {
+        trigger: ctx.trigger,
+        message_count: ctx.messagesBefore.length,
+        ...(ctx.messagesAfter !== undefined ? { message_count_after: ctx.messagesAfter.length } : {}),
+        ...(ctx.customInstructions !== undefined ? { custom_instructions: ctx.customInstructions } : {}),
+      };
+    case 'BeforeStep':
+    case 'AfterStep':
+      return { step_index: ctx.stepIndex, step_count: ctx.state.stepCount };
+    case 'ExecutionStart':
+    case 'ExecutionEnd':
+      return {
+        ...(ctx.prompt !== undefined ? { prompt: ctx.prompt } : {}),
+        ...(ctx.status !== undefined ? { status: ctx.status } : {}),
+        ...(ctx.reason !== undefined ? { reason: ctx.reason } : {}),
+        ...(ctx.durationMs !== undefined ? { duration_ms: ctx.durationMs } : {}),
+      };
+    case 'AgentFailed':
+      return { error_message: ctx.errorMessage, error_class: ctx.errorClass };
+    case 'Notification':
+      return {
+        message: ctx.message,
+        notification_type: ctx.notificationType,
+        ...(ctx.title !== undefined ? { title: ctx.title } : {}),
+      };
+  }
+}
+
+function payload(ctx: AnyHookContext, info: PayloadInfo): object {
+  return {
+    event_type: info.eventName,
+    timestamp: new Date().toISOString(),
+    session_id: ctx.state.sessionId ?? null,
+    work_dir: info.workDir,
+    // The metadata a hook would read with ctx.get(): the context's own over the state's.
+    context: { ...ctx.state.metadata, ...ctx.metadata },
+    ...eventFields(ctx),
+  };
+}
+
+const DECISIONS = ['allow', 'deny', 'block', 'ask'] as const;
+
+function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): Decision {
+  const failure = processFailure(result, hook);
+  if (failure !== undefined) return failureDecision(failure, result, ctx, hook);
+  if (result.exitCode === 2) {
+    const reason = result.stderr.trim();
+    const why = reason.length > 0 ? reason : `blocked by hook '${hook.name}' (exit 2)`;
+    return { kind: 'block', reason: why, additionalContext: NONE, notes: [] };
+  }
+  if (result.exitCode !== 0) {
+    const cause = withStderr(`exited with code ${result.exitCode}`, result);
+    return failureDecision({ code: 'exit-code', cause }, result, ctx, hook);
+  }
+  const text = result.stdout.trim();
+  if (text.length === 0) return PROCEED;
+  let output: unknown;
+  try {
+    output = JSON.parse(text);
+  } catch (error) {
+    return invalidOutput(`printed output that is not JSON (${messageOf(error)})`, result, ctx, hook);
+  }
+  if (!isRecord(output)) return invalidOutput(`printed JSON that is not an object`, result, ctx, hook);
+  return readOutput(output, result, ctx, hook);
+}
+
+function invalidOutput(cause: string, result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): Decision {
+  return failureDecision({ code: 'invalid-output', cause, data: { stdout: tail(result.stdout) } }, result, ctx, hook);
+}
+
+/** Reads the spec's fields from exit-0 JSON. A field of the wrong type is ignored with a note; the rest still counts. */
+function readOutput(output: Record<string, unknown>, result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): Decision {
+  const notes: HookNote[] = [];
+  const ignored = (field: string, problem: string): void => {
+    notes.push({
+      level: 'warning',
+      hookName: hook.name,
+      event: ctx.event,
+      code: 'invalid-output',
+      message: `Hook '${hook.name}' printed ${field} ${problem}; it is ignored.`,
+      data: { field },
+    });
+  };
+  const text = (field: string): string | undefined => {
+    const value = output[field];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value === 'string') return value.trim().length > 0 ? value : undefined;
+    ignored(field, `as ${typeof value}, not a string`);
+    return undefined;
+  };
+  const texts = (field: string): readonly string[] => {
+    const value = output[field];
+    if (value === undefined || value === null) return NONE;
+    const items = typeof value === 'string' ? [value] : Array.isArray(value) ? value : undefined;
+    if (items === undefined || items.some((item) => typeof item !== 'string')) {
+      ignored(field, 'that is neither a string nor a list of strings');
+      return NONE;
+    }
+    return (items as string[]).filter((s) => s.trim().length > 0);
+  };
+
+  const reason = text('reason');
+  const additionalContext = texts('additional_context');
+  const systemMessages = texts('system_message');
+  const systemMessage = systemMessages.length > 0 ? systemMessages.join('\n') : undefined;
+  const extras = { additionalContext, systemMessage, notes };
+
+  if (output.continue !== undefined && typeof output.continue !== 'boolean') ignored('continue', 'that is not a boolean');
+  if (output.continue === false) {
+    return { kind: 'stop', reason: text('stop_reason') ?? reason ?? `Hook '${hook.name}' stopped the run.`, ...extras };
+  }
+
+  const decision = output.decision;
+  if (decision !== undefined && decision !== null && !(DECISIONS as readonly unknown[]).includes(decision)) {
+    const found = typeof decision === 'string' ? `"${decision}"` : JSON.stringify(decision);
+    return invalidOutput(`printed decision ${found}, which is none of ${DECISIONS.join(', ')}`, result, ctx, hook);
+  }
+  if (decision === 'deny' || decision === 'block') {
+    return { kind: 'block', reason: reason ?? `blocked by hook '${hook.name}'`, ...extras };
+  }
+  const modified = modifiedContext(output.modified_input, ctx, ignored);
+  if (decision === 'ask') {
+    return { kind: 'ask', reason: reason ?? `Hook '${hook.name}' asks for approval.`, ctx: modified, ...extras };
+  }
+  return { kind: 'proceed', reason, granted: decision === 'allow', ctx: modified, ...extras };
+}
+
+/** `modified_input` replaces a tool call's arguments (PreToolUse, PermissionRequest); elsewhere it means nothing. */
+function modifiedContext(
+  value: unknown,
+  ctx: AnyHookContext,
+  ignored: (field: string, problem: string) => void,
+): AnyHookContext | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (ctx.event !== 'PreToolUse' && ctx.event !== 'PermissionRequest') {
+    ignored('modified_input', `on ${ctx.event}, where only PreToolUse and PermissionRequest take a new tool input`);
+    return undefined;
+  }
+  if (!isRecord(value)) {
+    ignored('modified_input', `as ${Array.isArray(value) ? 'an array' : typeof value}, not an object of tool arguments`);
+    return undefined;
+  }
+  return ctx.withArgs(value);
+}
+
+/**
+ * The HOOK.md dialect.
+ *
+ * - stdin: `event_type` (in the family the trigger was written in), `timestamp`, `session_id`, `work_dir`, `context`
+ *   (metadata), and the event's own fields: `tool_name`, `tool_input`, `tool_use_id` (+ `tool_output` on
+ *   PostToolUse, `tool_error` on PostToolUseFailure); `stop_reason`, `step_count`, `final_message`; `subagent_name`,
+ *   `subagent_type`, `task_description`; `prompt`; `source`, `exit_reason`; `trigger`; …
+ * - exit 0: proceed, or the stdout JSON's `decision` (allow | deny | block | ask), `reason`, `modified_input` (new
+ *   tool arguments), `additional_context`, `system_message`, `continue: false` with `stop_reason` (stop the run).
+ * - exit 2: block, with stderr as the reason.
+ * - anything else (another exit code, a signal, no start, a timeout, too much output, JSON that is not an object or
+ *   an unknown decision): a failure, which lets the action go on with a warning note — or blocks it when the hook
+ *   fails closed.
+ */
+export const hookMdDialect: WireDialect = Object.freeze({
+  name: 'hookmd',
+  eventName,
+  payload,
+  interpret,
+});
