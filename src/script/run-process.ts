@@ -23,6 +23,7 @@ const DRAIN_MS = 200;
 const REAP_MS = 500;
 // How often a killed group is checked for survivors.
 const POLL_MS = 20;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** What to run and within which bounds. */
 export interface ProcessSpec {
@@ -34,7 +35,7 @@ export interface ProcessSpec {
   readonly env?: NodeJS.ProcessEnv | undefined;
   /** Written to the process's stdin, which is then closed. */
   readonly stdin?: string | undefined;
-  /** Milliseconds before the process group is killed. */
+  /** Milliseconds before the process group is killed; `Infinity` for never. */
   readonly timeoutMs: number;
   /** The cap on each of stdout and stderr, in bytes (default {@link DEFAULT_MAX_OUTPUT_BYTES}). */
   readonly maxOutputBytes?: number | undefined;
@@ -201,10 +202,13 @@ class ProcessRun {
     child.stdin!.on('error', ignore);
     child.stdin!.end(this.spec.stdin ?? '');
 
-    this.timeoutTimer = this.after(this.spec.timeoutMs, () => {
-      this.timedOut = true;
-      this.kill();
-    });
+    // setTimeout fires at once for delays past 2^31-1 ms: an "infinite" timeout must mean no timer, not no time.
+    if (this.spec.timeoutMs <= MAX_TIMER_MS) {
+      this.timeoutTimer = this.after(Math.max(0, this.spec.timeoutMs), () => {
+        this.timedOut = true;
+        this.kill();
+      });
+    }
     this.spec.signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 

@@ -82,6 +82,11 @@ describe('runProcess', () => {
     expect(result.durationMs).toBeLessThan(2000);
   });
 
+  it('treats an infinite timeout as none, not as zero', async () => {
+    const result = await sh('sleep 0.2; echo ok', { timeoutMs: Infinity });
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'ok\n', timedOut: false });
+  });
+
   it('does not wait for a background process that keeps stdout open after the script exits', async () => {
     const pidFile = join(dir, 'background.pid');
     const result = await sh(`sleep 5 & echo $! > ${pidFile}; echo done`);
