@@ -1,0 +1,26 @@
+/**
+ * Where HOOK.md hooks live on disk.
+ *
+ * @module
+ */
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+
+/** The environment variables the hook folders depend on. */
+export type HookEnv = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The user-level hooks folder: `$XDG_CONFIG_HOME/agents/hooks`, else `~/.config/agents/hooks`. A relative
+ * `XDG_CONFIG_HOME` is ignored, as the XDG spec requires, so that the folder does not depend on the current directory.
+ */
+export function userHooksDir(env: HookEnv = process.env): string {
+  const xdg = env['XDG_CONFIG_HOME'];
+  if (xdg !== undefined && xdg !== '' && isAbsolute(xdg)) return join(xdg, 'agents', 'hooks');
+  const home = env['HOME'] !== undefined && env['HOME'] !== '' ? env['HOME'] : homedir();
+  return join(home, '.config', 'agents', 'hooks');
+}
+
+/** The project-level hooks folder: `<projectDir>/.agents/hooks`. */
+export function projectHooksDir(projectDir: string = process.cwd()): string {
+  return join(resolve(projectDir), '.agents', 'hooks');
+}

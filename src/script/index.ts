@@ -1,0 +1,16 @@
+/**
+ * Script hooks: HOOK.md manifests and their discovery.
+ *
+ * @module
+ */
+export * from './manifest.js';
+export * from './problem.js';
+export * from './trigger-names.js';
+export * from './manifest-regex.js';
+export * from './frontmatter-schema.js';
+export * from './frontmatter.js';
+export * from './entry.js';
+export * from './validate.js';
+export * from './hook-dirs.js';
+export * from './load-manifest.js';
+export * from './discovery.js';

@@ -1,0 +1,69 @@
+/**
+ * Loading one hook folder: frontmatter, validation, and (optionally) a check that something can run.
+ *
+ * @module
+ */
+import { basename, join, resolve } from 'node:path';
+import { resolveScriptEntry } from './entry.js';
+import { parseFrontmatter, readFrontmatter } from './frontmatter.js';
+import type { HookManifest, HookSource } from './manifest.js';
+import type { HookProblem } from './problem.js';
+import { validateFrontmatter } from './validate.js';
+
+/** Options of {@link loadManifest}. */
+export interface LoadManifestOptions {
+  /** The level the folder belongs to. Default `'project'`. */
+  readonly source?: HookSource | undefined;
+  /**
+   * Whether to look for the script entry now, so that a missing or non-executable script is reported at load time
+   * rather than when the hook first fires. Only file metadata is read. Default true.
+   */
+  readonly checkEntry?: boolean | undefined;
+}
+
+/** What loading one hook folder gave. */
+export interface ManifestLoad {
+  /** The manifest, or `undefined` when an error prevents loading the hook. */
+  readonly manifest: HookManifest | undefined;
+  /** Every problem found, errors and warnings. */
+  readonly problems: readonly HookProblem[];
+  /** Bytes read from disk (the frontmatter, in whole chunks; never the body or the script). */
+  readonly bytesRead: number;
+  /** Whether the folder holds a HOOK.md at all; discovery passes over folders that do not. */
+  readonly found: boolean;
+}
+
+/**
+ * Loads the hook in folder `dir`: reads its HOOK.md frontmatter (not the body), validates it, and checks its script
+ * entry. Problems of all three stages are reported together, so one run shows everything that needs fixing. Never
+ * throws.
+ */
+export async function loadManifest(dir: string, options: LoadManifestOptions = {}): Promise<ManifestLoad> {
+  const folder = resolve(dir);
+  const file = join(folder, 'HOOK.md');
+  const read = await readFrontmatter(file);
+  if (!read.ok && read.problems.some((p) => p.code === 'missing-file')) {
+    return { manifest: undefined, problems: read.problems, bytesRead: read.bytesRead, found: false };
+  }
+  const entry = options.checkEntry === false ? undefined : resolveScriptEntry(folder);
+  const problems: HookProblem[] = [];
+  let manifest: HookManifest | undefined;
+  const parsed = read.ok ? parseFrontmatter(read, file) : read;
+  problems.push(...parsed.problems);
+  if (parsed.ok) {
+    const validation = validateFrontmatter(parsed.data, { file, dir: folder, source: options.source, bodyOffset: parsed.bodyOffset });
+    problems.push(...validation.problems);
+    manifest = validation.manifest;
+  }
+  const resolved = await entry;
+  if (resolved !== undefined && !resolved.ok) problems.push(resolved.problem);
+  if (problems.some((p) => p.severity === 'error')) manifest = undefined;
+  // The spec makes the folder name the hook's name, so it identifies the hook even when the frontmatter cannot.
+  const name = basename(folder);
+  return {
+    manifest,
+    problems: problems.map((p) => (p.hookName === undefined ? { ...p, hookName: name } : p)),
+    bytesRead: read.bytesRead,
+    found: true,
+  };
+}
