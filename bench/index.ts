@@ -5,7 +5,8 @@
 import { discoveryBench } from './discovery.js';
 import { dispatchSuite } from './dispatch.js';
 import { printTable, writeReport } from './harness.js';
+import { scriptSuite } from './script.js';
 
-const rows = [...(await dispatchSuite()), ...(await discoveryBench())];
+const rows = [...(await dispatchSuite()), ...(await scriptSuite()), ...(await discoveryBench())];
 printTable(rows);
 console.log(`\nReport: ${writeReport(rows)}`);

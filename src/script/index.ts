@@ -14,3 +14,8 @@ export * from './validate.js';
 export * from './hook-dirs.js';
 export * from './load-manifest.js';
 export * from './discovery.js';
+export * from './run-process.js';
+export * from './dialects/dialect.js';
+export * from './dialects/hookmd.js';
+export * from './manifest-matcher.js';
+export * from './script-hook.js';
