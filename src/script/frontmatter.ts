@@ -224,6 +224,10 @@ function ioProblem(file: string, error: unknown): HookProblem {
   return { file, message: `HOOK.md cannot be read: ${reason}.`, severity: 'error', code: 'unreadable' };
 }
 
+// The spec's own example, pattern: "\.(py|js|ts)$", is such an error: regexes are where people meet it.
+const DQ_ESCAPE_HINT =
+  " Inside double quotes a backslash starts a YAML escape: write a regex in single quotes ('\\.py$') or double each backslash.";
+
 /** Removes yaml's own "at line N, column M:" and code frame: the problem carries the line, in file terms. */
 const yamlReason = (message: string): string => message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
 
@@ -246,7 +250,7 @@ export function parseFrontmatter(block: FrontmatterBlock, file: string): ParsedF
       problems: doc.errors.map((error) => ({
         file,
         line: at(error.linePos),
-        message: `YAML syntax error: ${yamlReason(error.message)}.`,
+        message: `YAML syntax error: ${yamlReason(error.message)}.${error.code === 'BAD_DQ_ESCAPE' ? DQ_ESCAPE_HINT : ''}`,
         severity: 'error' as const,
         code: 'yaml-syntax',
       })),

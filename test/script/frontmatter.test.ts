@@ -149,6 +149,17 @@ describe('parseFrontmatter', () => {
     expect(!tabbed.ok && tabbed.problems[0]).toMatchObject({ file: tab, line: 3, code: 'yaml-syntax' });
   });
 
+  it('explains a backslash in a double-quoted regex, as in the spec\'s own example', async () => {
+    const file = await hookMd('---\nname: my-hook\nmatcher:\n  pattern: "\\.(py|js|ts)$"\n---\n');
+    const parsed = parseFrontmatter(await block(file), file);
+    const problem = !parsed.ok ? parsed.problems[0]! : undefined;
+    expect(problem).toMatchObject({ file, line: 4, code: 'yaml-syntax' });
+    expect(problem!.message).toContain('single quotes');
+    const fixed = await hookMd("---\nname: my-hook\nmatcher:\n  pattern: '\\.(py|js|ts)$'\n---\n");
+    const ok = parseFrontmatter(await block(fixed), fixed);
+    expect(ok.ok && ok.data).toEqual({ name: 'my-hook', matcher: { pattern: '\\.(py|js|ts)$' } });
+  });
+
   it('reports duplicate keys as YAML errors', async () => {
     const file = await hookMd('---\nname: a\nname: b\n---\n');
     const parsed = parseFrontmatter(await block(file), file);
