@@ -6,3 +6,4 @@
  */
 export * from './core/index.js';
 export * from './agent/index.js';
+export * from './script/index.js';

@@ -32,6 +32,7 @@ import type { AgentConfig, ResolvedSubagent } from './run.js';
 import type { HookLoader, LoadedHooks } from './hook-loader.js';
 import type { HookProblem } from '../script/problem.js';
 import type { Subagent } from './subagent.js';
+import { discoverHooks, type DiscoverHooksOptions } from '../script/discover-hooks.js';
 import type { Tool, ToolDefinition } from './tool.js';
 import { z } from 'zod';
 
@@ -218,6 +219,28 @@ export class AgentBuilder {
   withHookStack(stack: HookStack): this {
     for (const entry of stack.all()) this.register(entry.hook, entry.priority);
     return this;
+  }
+
+  /**
+   * Adds the HOOK.md hooks of a project (`<projectDir>/.agents/hooks`), of the user (`~/.config/agents/hooks`, or
+   * `$XDG_CONFIG_HOME/agents/hooks`) and of any `extraDirs`, into the same stack as the callbacks: a script at
+   * priority 999 runs before a callback at 500, which runs before a script at 100. A string is the project directory.
+   * Hooks load when the agent is built; `await agent.ready()` lists the problems of those that did not (they are also
+   * emitted as `warning` events on the first run), and `strict: true` makes a bad definition fail the runs instead.
+   *
+   * ```ts
+   * AgentBuilder.new().withModel(model).withHooksFrom({ projectDir: process.cwd(), userDir: false });
+   * ```
+   */
+  withHooksFrom(from: string | DiscoverHooksOptions): this {
+    const options: DiscoverHooksOptions = typeof from === 'string' ? { projectDir: from } : { ...from };
+    return this.withHookLoader({
+      label: `HOOK.md hooks of ${options.projectDir ?? process.cwd()}`,
+      load: async () => {
+        const { hooks, problems } = await discoverHooks(options);
+        return { hooks: hooks.map((hook) => ({ hook, priority: hook.priority })), problems };
+      },
+    });
   }
 
   /**
@@ -456,7 +479,12 @@ export class AgentBuilder {
       builder.withOptions({ onHookError: this.options.onHookError, stopLoopLimit: this.options.stopLoopLimit });
       own = await builder.configure(def.model ?? parentModel);
     }
-    if (!def.inheritHooks) return own;
+    if (!def.inheritHooks) {
+      // SubagentStop is the parent's view of its subagent finishing: the parent's SubagentStop hooks run regardless.
+      const gates = parentStack.hooksFor('SubagentStop').map((e) => ({ hook: new EventScopedHook(e.hook, 'SubagentStop', undefined), priority: e.priority }));
+      if (gates.length === 0) return own;
+      return { config: Object.freeze({ ...own.config, stack: new HookStack(gates).concat(own.config.stack) }), problems: own.problems };
+    }
     return { config: Object.freeze({ ...own.config, stack: parentStack.concat(own.config.stack) }), problems: own.problems };
   }
 }

@@ -77,6 +77,11 @@ export class Agent {
       {
         execute: (prompt, runOptions, state, first) => this.execute(prompt, runOptions, state, first),
         endSession: (state, reason) => this.endSession(state, reason),
+        compact: async (state, instructions) => {
+          const config = await this.configuration();
+          if (config.compaction === undefined) throw new Error('session.compact() needs compaction: build the agent withCompaction({ maxMessages }).');
+          return Run.compact(config, this.environment(), state, instructions);
+        },
         drain: () => this.drain(),
       },
       this.id,

@@ -3,13 +3,13 @@
  *
  * @module
  */
-import type { Hook } from '../core/index.js';
+import type { PrioritizedHook } from '../core/index.js';
 import type { HookProblem } from '../script/problem.js';
 
 /** What a hook source yields: hooks with their priorities, and the problems found loading them. */
 export interface LoadedHooks {
   /** The hooks, in the order they were found (that order breaks priority ties). */
-  readonly hooks: readonly { readonly hook: Hook; readonly priority: number }[];
+  readonly hooks: readonly PrioritizedHook[];
   /** What was wrong with the definitions that did not load (or loaded with a warning). */
   readonly problems: readonly HookProblem[];
 }

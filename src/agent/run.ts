@@ -44,22 +44,35 @@ import { ToolInputError, UnknownToolError, type Tool, type ToolDefinition } from
 
 /** Everything a run needs from its agent; immutable, so concurrent runs share it safely. */
 export interface AgentConfig {
+  /** The agent's name, when given. */
   readonly name: string | undefined;
+  /** The model. */
   readonly model: Model;
+  /** The tools, by name. */
   readonly tools: ReadonlyMap<string, Tool>;
+  /** The subagents, by name. */
   readonly subagents: ReadonlyMap<string, ResolvedSubagent>;
+  /** What the model is told about tools and subagents. */
   readonly definitions: readonly ToolDefinition[];
+  /** The system prompt. */
   readonly systemPrompt: string | undefined;
+  /** The step limit. */
   readonly maxSteps: number;
+  /** Compaction, when enabled. */
   readonly compaction: CompactionOptions | undefined;
+  /** The approver, when there is one. */
   readonly approver: Approver | undefined;
+  /** Every hook, guarded by the error policy. */
   readonly stack: HookStack;
+  /** How many Stop continuations in a row are honoured. */
   readonly stopLoopLimit: number;
 }
 
 /** A subagent with the configuration its runs use. */
 export interface ResolvedSubagent {
+  /** Its definition. */
   readonly def: Subagent;
+  /** The configuration of its runs. */
   readonly config: AgentConfig;
 }
 
@@ -142,6 +155,8 @@ export class Run {
   private reason: string | undefined;
   private stopBlocks = 0;
   private rejectedStop: string | undefined;
+  private childRuns = 0;
+  private readonly answered = new Set<string>();
   private readonly started = performance.now();
 
   constructor(
@@ -168,6 +183,19 @@ export class Run {
   static async endSession(config: AgentConfig, env: RunEnvironment, state: AgentState, reason: string): Promise<void> {
     const run = new Run(config, env, { prompt: '', state, metadata: {}, signal: undefined });
     await run.dispatch('SessionEnd', () => SessionHookContext.onEnd({ state, reason }), false);
+  }
+
+  /** Compacts a session's conversation on request (PreCompact and PostCompact with trigger `manual`). */
+  static async compact(config: AgentConfig, env: RunEnvironment, state: AgentState, instructions: string | undefined): Promise<AgentState> {
+    const run = new Run(config, env, { prompt: '', state, metadata: {}, signal: undefined });
+    try {
+      await run.maybeCompact('manual', instructions);
+    } catch (error) {
+      if (!(error instanceof Halt)) throw error;
+      // A stop from a compaction hook outside a run has nothing to halt: the conversation stays as it was.
+      return state;
+    }
+    return run.state;
   }
 
   /** Runs to the end. Resolves with the result, and the error when the run failed. */
@@ -348,7 +376,9 @@ export class Run {
       }
     } finally {
       // Every call gets an answer, so the conversation stays valid for a later turn even when the run halts midway.
-      for (const call of calls.slice(done)) this.addToolMessage(call, 'Not run: the run was stopped.');
+      for (const call of calls.slice(done)) {
+        if (!this.answered.has(call.id)) this.addToolMessage(call, 'Not run: the run was stopped.');
+      }
     }
     return executions;
   }
@@ -397,7 +427,9 @@ export class Run {
       return this.toolFailed(call, error, performance.now() - started);
     }
     const execution = ToolExecution.success(call, result, performance.now() - started);
-    const post = await this.dispatch('PostToolUse', () => ToolHookContext.afterToolUse(execution, this.ctxInit()));
+    const post = await this.answering(call, () => stringify(result), () =>
+      this.dispatch('PostToolUse', () => ToolHookContext.afterToolUse(execution, this.ctxInit())),
+    );
     if (post.type === 'block') {
       this.addToolMessage(call, `Tool result rejected by a hook: ${post.reason}`);
       return execution;
@@ -416,8 +448,20 @@ export class Run {
     return parsed.success ? undefined : new ToolInputError(call.name, parsed.error);
   }
 
+  /** Runs a dispatch after the tool ran: when a hook halts there, the model's record still says what the tool did. */
+  private async answering<T>(call: ToolCall, content: () => string, dispatch: () => Promise<T>): Promise<T> {
+    try {
+      return await dispatch();
+    } catch (error) {
+      if (error instanceof Halt && !this.answered.has(call.id)) this.addToolMessage(call, content());
+      throw error;
+    }
+  }
+
   private async toolFailed(call: ToolCall, error: unknown, durationMs?: number): Promise<ToolExecution> {
-    const failure = await this.dispatch('PostToolUseFailure', () => ToolHookContext.toolFailure(call, error, this.ctxInit()));
+    const failure = await this.answering(call, () => `Error: ${errorMessage(error)}`, () =>
+      this.dispatch('PostToolUseFailure', () => ToolHookContext.toolFailure(call, error, this.ctxInit())),
+    );
     const execution =
       failure.context?.event === 'PostToolUseFailure' && failure.context.execution ? failure.context.execution : ToolExecution.failure(call, error, durationMs);
     this.addToolMessage(call, execution.isError ? `Error: ${execution.errorMessage ?? errorMessage(error)}` : stringify(execution.result));
@@ -450,7 +494,12 @@ export class Run {
     const finalTask = start.context?.event === 'SubagentStart' ? start.context.task : task;
     const child = new Run(sub.config, this.env, {
       prompt: finalTask,
-      state: AgentState.create({ parentAgentId: this.state.agentId, sessionId: this.state.sessionId }),
+      // Derived from the parent's id, so a subagent's id never collides with its parent's or a sibling's.
+      state: AgentState.create({
+        agentId: `${this.state.agentId}/${sub.def.name}#${++this.childRuns}`,
+        parentAgentId: this.state.agentId,
+        sessionId: this.state.sessionId,
+      }),
       metadata: {},
       signal: this.signal,
       subagent: { name: sub.def.name, type: sub.def.type },
@@ -519,6 +568,7 @@ export class Run {
   }
 
   private addToolMessage(call: ToolCall, content: string): void {
+    this.answered.add(call.id);
     this.addMessage({ role: 'tool', content, toolCallId: call.id, name: call.name });
   }
 

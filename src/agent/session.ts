@@ -22,6 +22,8 @@ export interface SessionHost {
   execute(prompt: string, options: RunOptions, state: AgentState, sessionStart: boolean): Promise<RunResult>;
   /** Fires SessionEnd. */
   endSession(state: AgentState, reason: string): Promise<void>;
+  /** Compacts the conversation on request. */
+  compact(state: AgentState, instructions: string | undefined): Promise<AgentState>;
   /** Waits for work asynchronous hooks left running. */
   drain(): Promise<void>;
 }
@@ -72,6 +74,19 @@ export class AgentSession {
     const turn = this.queue.then(() => this.turn(prompt, options));
     this.queue = turn.catch(() => undefined);
     return turn;
+  }
+
+  /**
+   * Compacts the conversation now (PreCompact and PostCompact with trigger `manual`), with optional instructions for
+   * the summary. Needs `withCompaction(…)` on the agent; waits for the turn in progress.
+   */
+  compact(instructions?: string): Promise<void> {
+    if (this.closed) return Promise.reject(new Error(`Session '${this.id}' is closed.`));
+    const work = this.queue.then(async () => {
+      this.state = await this.host.compact(this.state, instructions);
+    });
+    this.queue = work.catch(() => undefined);
+    return work;
   }
 
   /** Ends the session: waits for running turns and asynchronous hooks, then fires SessionEnd (once). */

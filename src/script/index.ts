@@ -19,3 +19,4 @@ export * from './dialects/dialect.js';
 export * from './dialects/hookmd.js';
 export * from './manifest-matcher.js';
 export * from './script-hook.js';
+export * from './discover-hooks.js';
