@@ -51,7 +51,7 @@ export interface HookOptions {
 
 /** Options of {@link AgentBuilder.withHook}. */
 export interface WithHookOptions {
-  /** Higher runs first (default 0). */
+  /** Higher runs first (default: the hook's own `priority`, else 0). */
   readonly priority?: number | undefined;
 }
 
@@ -66,7 +66,7 @@ export interface AgentOptions {
 }
 
 /** One registration: a hook with its priority, or a source of hooks loaded at build. */
-type Registration = { readonly hook: Hook | HookFn; readonly priority: number } | { readonly source: HookLoader };
+type Registration = PrioritizedHook | { readonly source: HookLoader };
 
 /** A configuration and what loading its hook sources reported. */
 export interface ResolvedConfig {
@@ -98,7 +98,11 @@ class EventScopedHook implements Hook {
     this.events = [event];
     this.matcher = inner.matcher && matcher ? CompositeMatcher.and(inner.matcher, matcher) : (inner.matcher ?? matcher);
     this.name = inner.name ?? (inner.constructor !== Object ? inner.constructor.name : undefined);
+    this.priority = inner.priority;
   }
+
+  /** The wrapped hook's own priority. */
+  readonly priority: number | undefined;
 
   handle(ctx: AnyHookContext, next: NextFn, scope: HookScope): MaybePromise<HookOutcome> {
     return this.inner.handle(ctx, next, scope);
@@ -212,7 +216,7 @@ export class AgentBuilder {
 
   /** Adds a Hook class instance (its own `events` and `matcher` apply). */
   withHook(hook: Hook | HookFn, options: WithHookOptions = {}): this {
-    return this.register(hook, options.priority ?? 0);
+    return this.register(hook, options.priority);
   }
 
   /** Adds every hook of `stack`, keeping their priorities and order. */
@@ -265,7 +269,7 @@ export class AgentBuilder {
     const wrapped = isHook(hook)
       ? new EventScopedHook(hook, name, matcher)
       : new EventHook(name, hook as EventCallback<HookEventName>, { matcher, name: options.name });
-    return this.register(wrapped, options.priority ?? 0);
+    return this.register(wrapped, options.priority);
   }
 
   /** Before a tool runs: rewrite its input (return a ToolCall or a context), block it, or ask for approval. */
@@ -435,7 +439,7 @@ export class AgentBuilder {
     return { config: this.assemble(model, stack, subagents), problems };
   }
 
-  private register(hook: Hook | HookFn, priority: number): this {
+  private register(hook: Hook | HookFn, priority: number | undefined): this {
     // Validate now, where the mistake is, rather than at build.
     new HookStack().with(hook, priority);
     this.registrations.push({ hook, priority });

@@ -43,6 +43,8 @@ export interface Hook<C extends AnyHookContext = AnyHookContext> {
   handle(ctx: C, next: NextFn<C>, scope: HookScope): MaybePromise<HookOutcome>;
   /** A name for listings and errors; defaults to the class name. */
   readonly name?: string | undefined;
+  /** The priority to register the hook at when the registration names none (a script hook's manifest priority). */
+  readonly priority?: number | undefined;
   /** The events the hook runs for; all when absent. */
   readonly events?: readonly HookEventName[] | undefined;
   /** Where the hook applies; everywhere when absent. */

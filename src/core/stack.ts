@@ -34,8 +34,8 @@ export interface HookEntry {
 export interface PrioritizedHook {
   /** The hook, or a `(ctx, next)` function. */
   readonly hook: Hook | HookFn;
-  /** Higher runs first; default 0. */
-  readonly priority?: number;
+  /** Higher runs first; default: the hook's own `priority`, else 0. */
+  readonly priority?: number | undefined;
 }
 
 /** What {@link HookStack.withAll} accepts: a hook, a `(ctx, next)` function, or either with a priority. */
@@ -149,10 +149,10 @@ export class HookStack {
   }
 
   /**
-   * A new stack with `hook` added at `priority` (default 0). A bare `(ctx, next)` function is wrapped in a
-   * {@link CallableHook}. This stack is not changed.
+   * A new stack with `hook` added at `priority` (default: the hook's own `priority`, else 0). A bare `(ctx, next)`
+   * function is wrapped in a {@link CallableHook}. This stack is not changed.
    */
-  with(hook: Hook | HookFn, priority = 0): HookStack {
+  with(hook: Hook | HookFn, priority?: number): HookStack {
     return this.withAll([{ hook, priority }]);
   }
 
@@ -398,17 +398,19 @@ const reported = new WeakSet<object>();
 
 function normalize(registration: HookRegistration): { hook: Hook; priority: number } {
   let hook: Hook | HookFn;
-  let priority = 0;
+  let priority: number | undefined;
   if (typeof registration === 'function') hook = registration;
   else if (isHook(registration)) hook = registration;
   else if (registration !== null && typeof registration === 'object' && 'hook' in registration) {
     hook = registration.hook;
-    priority = registration.priority ?? 0;
+    priority = registration.priority;
   } else {
     throw new TypeError(`Not a hook: ${String(registration)}. Give an object with handle(ctx, next), or a (ctx, next) function.`);
   }
   if (typeof hook === 'function') hook = new CallableHook(hook);
   if (!isHook(hook)) throw new TypeError(`Not a hook: ${String(hook)}. A hook needs a handle(ctx, next) method.`);
+  // A hook that knows its place (a script hook's manifest priority) keeps it unless the caller says otherwise.
+  priority ??= hook.priority ?? 0;
   if (typeof priority !== 'number' || !Number.isFinite(priority)) {
     throw new TypeError(`A hook priority must be a finite number, got ${String(priority)} for '${hookName(hook, 'hook')}'.`);
   }

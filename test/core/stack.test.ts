@@ -106,6 +106,19 @@ describe('HookStack ordering', () => {
   });
 });
 
+describe('HookStack default priority', () => {
+  it("registers a hook at its own priority when none is given, and at the given one otherwise", () => {
+    const own = { name: 'own', priority: 50, handle: (ctx: AnyHookContext, next: NextFn) => next() };
+    const plain = { name: 'plain', handle: (ctx: AnyHookContext, next: NextFn) => next() };
+    const stack = new HookStack().with(plain).with(own).withAll([{ hook: { ...own, name: 'overridden' }, priority: -5 }]);
+    expect(stack.all().map((e) => [e.name, e.priority])).toEqual([
+      ['own', 50],
+      ['plain', 0],
+      ['overridden', -5],
+    ]);
+  });
+});
+
 describe('HookStack onion', () => {
   it('runs before1, before2, terminal, after2, after1', async () => {
     const log: string[] = [];

@@ -13,14 +13,22 @@ const expectations: Record<string, (stdout: string) => void> = {
   'agent-demo.ts': (out) => {
     expect(out).toMatch(/hook blockDestructive \(priority 100, [\d.]+ ms\) → block: Destructive command refused/);
     expect(out).toContain('write_file: wrote 8 bytes to sandbox/notes.md');
-    expect(out).toMatch(/Stop +no_tool_calls\n +hook qualityGate .* → block: Run the tests before stopping\./);
-    expect(out).toMatch(/Stop +no_tool_calls \(continuing\)\n +hook qualityGate .* → proceed/);
+    // HOOK.md hooks from examples/project, in one stack with the callbacks.
+    expect(out).toMatch(/after loading HOOK\.md: block-pipe-to-shell \(900\), blockDestructive \(100\), quality-gate \(100\), SandboxPathsHook \(50\), audit-log \(10\).*; 0 problems/);
+    expect(out).toMatch(/hook block-pipe-to-shell \(priority 900, [\d.]+ ms\) → block: Piping a download into a shell is not allowed/);
+    expect(out).toMatch(/Stop +no_tool_calls\n(.*\n)* +hook quality-gate .* → block: Run the tests \(run_tests\) before stopping/);
+    expect(out).toMatch(/Stop +no_tool_calls \(continuing\)\n(.*\n)* +hook quality-gate .* → proceed/);
+    expect(out).toContain('notes  quality-gate: tests were run');
+    expect(out).toContain('audit  2 tool calls logged in the background: write_file, run_tests');
+    expect(out).not.toContain('warning');
+    // The matcher keeps block-pipe-to-shell from running for any other call.
+    expect(out.match(/hook block-pipe-to-shell/g)).toHaveLength(1);
     expect(out).toMatch(/run took [\d.]+ ms \(started_at set at ExecutionStart, read at ExecutionEnd\)/);
     expect(out).toContain('status completed (no_tool_calls) after 4 steps');
     // The lifecycle, in order.
     const events = [...out.matchAll(/▶ (\w+)/g)].map((m) => m[1]);
-    expect(events.slice(0, 4)).toEqual(['ExecutionStart', 'UserPromptSubmit', 'BeforeStep', 'PreToolUse']);
-    expect(events.slice(-4)).toEqual(['Stop', 'AfterStop', 'AfterAgent', 'ExecutionEnd']);
+    expect(events.slice(0, 5)).toEqual(['SessionStart', 'ExecutionStart', 'UserPromptSubmit', 'BeforeStep', 'PreToolUse']);
+    expect(events.slice(-5)).toEqual(['Stop', 'AfterStop', 'AfterAgent', 'ExecutionEnd', 'SessionEnd']);
   },
   'stack-demo.ts': (out) => {
     expect(out).toContain('HookStack with 5 hooks');

@@ -201,3 +201,30 @@ describe('HOOK.md output', () => {
     expect(interpret(exited(0, '{oops'), pre(), true).kind).toBe('block');
   });
 });
+
+describe('failure messages', () => {
+  const messageOf = (stderr: string) => interpret(exited(1, '', stderr)).notes[0]!.message;
+
+  it("quote the line of stderr that names the error, not Node's version line", () => {
+    const node = [
+      'file:///hooks/x/scripts/run:2',
+      'const fs = require("node:fs");',
+      '           ^',
+      '',
+      'ReferenceError: require is not defined in ES module scope',
+      '    at file:///hooks/x/scripts/run:2:12',
+      '',
+      'Node.js v20.20.2',
+    ].join('\n');
+    expect(messageOf(node)).toContain('exited with code 1: ReferenceError: require is not defined in ES module scope');
+  });
+
+  it("quote Python's final exception line", () => {
+    const python = ['Traceback (most recent call last):', '  File "run.py", line 3, in <module>', "KeyError: 'tool_input'"].join('\n');
+    expect(messageOf(python)).toContain("exited with code 1: KeyError: 'tool_input'");
+  });
+
+  it('fall back to the last line when no line names an error', () => {
+    expect(messageOf('starting\nsomething went wrong\n')).toContain('exited with code 1: something went wrong');
+  });
+});

@@ -26,10 +26,17 @@ export function tail(text: string, max = STDERR_TAIL): string {
   return text.length <= max ? text : `…${text.slice(text.length - max)}`;
 }
 
-/** The last non-empty line of `text`, shortened for a one-line message. */
+/**
+ * The line of `text` that best says what went wrong, shortened for a one-line message: the last line naming an error
+ * (`ReferenceError: …`, Python's final `ValueError: …`), else the last non-empty line. Node ends a crash with its
+ * version, and Python starts one with `Traceback`: neither says anything.
+ */
 function lastLine(text: string): string | undefined {
-  const lines = text.trim().split(/\r?\n/);
-  const line = lines[lines.length - 1]?.trim();
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0 && !/^Node\.js v\d/.test(l));
+  const line = lines.findLast((l) => /^[\w.]*(Error|Exception)\b/.test(l)) ?? lines[lines.length - 1];
   if (!line) return undefined;
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
