@@ -1,4 +1,17 @@
-import { defineConfig } from 'tsup';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { defineConfig, type Options } from 'tsup';
+import { hookFrontmatterJsonSchema } from './src/script/frontmatter-schema.js';
+
+/** Writes the HOOK.md frontmatter JSON Schema beside the build, for editors (see the package's exports map). */
+const frontmatterSchema: NonNullable<Options['plugins']>[number] = {
+  name: 'hook-frontmatter-schema',
+  buildEnd() {
+    const outDir = this.options.outDir ?? 'dist';
+    mkdirSync(outDir, { recursive: true });
+    writeFileSync(join(outDir, 'hook-frontmatter.schema.json'), `${JSON.stringify(hookFrontmatterJsonSchema, null, 2)}\n`);
+  },
+};
 
 export default defineConfig([
   {
@@ -17,5 +30,6 @@ export default defineConfig([
     sourcemap: true,
     target: 'node20',
     outDir: 'dist',
+    plugins: [frontmatterSchema],
   },
 ]);

@@ -71,4 +71,13 @@ describe('the built package', () => {
     );
     expect((await run(process.execPath, ['dispatch.cjs'], { cwd: dir })).stdout.trim()).toBe('block: no rm');
   });
+
+  it('ships the HOOK.md frontmatter JSON Schema under its own export, equal to the one in the API', async () => {
+    writeFileSync(join(dir, 'schema.cjs'), `console.log(require.resolve('agent-hooks/hook-frontmatter.schema.json'))`);
+    const path = (await run(process.execPath, ['schema.cjs'], { cwd: dir })).stdout.trim();
+    const shipped = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    const { hookFrontmatterJsonSchema } = await import('agent-hooks');
+    expect(shipped).toEqual(JSON.parse(JSON.stringify(hookFrontmatterJsonSchema)));
+    expect(shipped['required']).toEqual(expect.arrayContaining(['name', 'description', 'trigger']));
+  });
 });
