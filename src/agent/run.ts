@@ -156,6 +156,7 @@ export class Run {
   private stopBlocks = 0;
   private rejectedStop: string | undefined;
   private childRuns = 0;
+  private ending = false;
   private readonly answered = new Set<string>();
   private readonly started = performance.now();
 
@@ -213,6 +214,7 @@ export class Run {
       failure = { error };
       await this.failed(error);
     }
+    this.ending = true;
     try {
       await this.dispatch('ExecutionEnd', () =>
         ExecutionHookContext.onEnd({
@@ -316,6 +318,7 @@ export class Run {
   }
 
   private async failed(error: unknown): Promise<void> {
+    this.ending = true;
     this.status = 'failed';
     this.stopReason = undefined;
     this.reason = errorMessage(error);
@@ -548,15 +551,17 @@ export class Run {
 
   private withObserver(): DispatchOptions {
     const emitter = this.env.emitter;
+    // Once the run is ending (AgentFailed, ExecutionEnd), a cancelled signal must not cut short the hooks that report it.
+    const base = this.ending ? { ...this.dispatchOptions, signal: undefined } : this.dispatchOptions;
     if (emitter.listenerCount('hook:start') + emitter.listenerCount('hook:end') + emitter.listenerCount('hook:error') === 0) {
-      return this.dispatchOptions;
+      return base;
     }
     const observer: HookObserver = {
       onHookStart: (info) => emitter.emit('hook:start', info),
       onHookEnd: (info) => emitter.emit('hook:end', info),
       onHookError: (info) => emitter.emit('hook:error', info),
     };
-    return { ...this.dispatchOptions, observer };
+    return { ...base, observer };
   }
 
   private ctxInit(): { state: AgentState; metadata: Metadata } {
