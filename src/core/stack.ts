@@ -220,6 +220,8 @@ export class HookStack {
   dispatch<C extends AnyHookContext>(ctx: C, terminal?: Terminal<C>, options?: DispatchOptions): MaybePromise<HookOutcome<C>> {
     const chains = this.chainsFor(ctx.event);
     const chain = chains.byTool === undefined ? chains.all : this.chainForTool(chains, toolNameOf(ctx));
+    // No hook for this event: skip building the dispatch's state, the common case for most events.
+    if (chain.entries.length === 0) return this.finish((terminal ?? proceedTerminal) as Terminal, ctx) as MaybePromise<HookOutcome<C>>;
     const run: Run = {
       terminal: (terminal ?? proceedTerminal) as Terminal,
       scope: options === undefined ? HookScope.none : HookScope.of(options),
