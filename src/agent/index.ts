@@ -13,7 +13,7 @@ export * from './agent-events.js';
 export * from './hook-loader.js';
 export * from './run-result.js';
 export * from './hook-error-policy.js';
-export { ToolRefusedError } from './run.js';
+export { ToolRefusedError, type AgentConfig, type ResolvedSubagent } from './run.js';
 export * from './session.js';
 export * from './agent.js';
 export * from './agent-builder.js';
