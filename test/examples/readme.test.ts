@@ -29,8 +29,8 @@ describe('README', () => {
   it('the HOOK.md in "Script hooks" is valid, and its matcher means what it says', async () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf('## Script hooks'));
-    const hookMd = /```markdown\n([\s\S]*?)```/.exec(section)?.[1];
-    expect(hookMd, 'a markdown code block under "Script hooks"').toBeDefined();
+    const hookMd = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(hookMd, 'a yaml code block under "Script hooks"').toBeDefined();
     const project = mkdtempSync(join(tmpdir(), 'agent-hooks-readme-'));
     try {
       const folder = join(project, '.agents', 'hooks', 'block-pipe-to-shell');
