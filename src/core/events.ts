@@ -294,7 +294,7 @@ export class UnknownEventError extends Error {
     const hint =
       suggestions.length > 0
         ? ` Did you mean ${suggestions.map((s) => `'${s}'`).join(', ')}?`
-        : ` Known events${where}: ${known.join(', ')}.`;
+        : ` Known events${where}: ${known.join(', ')}${dialect ? '' : ", or any dialect's name for one of them (npx agent-hooks events lists them all)"}.`;
     super(`Unknown hook event '${given}'${where}.${hint} (Event names are case-sensitive.)`);
     this.given = given;
     this.dialect = dialect;
@@ -305,18 +305,22 @@ export class UnknownEventError extends Error {
 const normalize = (s: string): string => s.toLowerCase().replace(/[-_\s]/g, '');
 
 
-function closeMatches(given: string, names: Iterable<string>): string[] {
+/** Known names close to `given`, best first: one per event, so that several spellings of one event crowd out none. */
+function closeMatches(given: string, names: ReadonlyMap<string, HookEventName>): string[] {
   const wanted = normalize(given);
-  const scored: { name: string; score: number }[] = [];
-  for (const name of names) {
+  const best = new Map<HookEventName, { name: string; score: number }>();
+  for (const [name, event] of names) {
     const candidate = normalize(name);
     // Same letters in another case or separator style is the most likely mistake: rank it first.
     const score = candidate === wanted ? 0 : editDistance(wanted, candidate);
     const allowed = Math.max(2, Math.floor(Math.max(wanted.length, candidate.length) / 3));
-    if (score <= allowed) scored.push({ name, score });
+    const current = best.get(event);
+    if (score <= allowed && (current === undefined || score < current.score)) best.set(event, { name, score });
   }
-  scored.sort((a, b) => a.score - b.score);
-  return [...new Set(scored.map((s) => s.name))].slice(0, 5);
+  return [...best.values()]
+    .sort((a, b) => a.score - b.score)
+    .slice(0, 5)
+    .map((s) => s.name);
 }
 
 function tryParse(name: string, dialect?: EventDialect): HookEventName | undefined {
@@ -327,9 +331,9 @@ function parse(name: string, dialect?: EventDialect): HookEventName {
   const event = tryParse(name, dialect);
   if (event !== undefined) return event;
   if (typeof name !== 'string') throw new TypeError(`A hook event name must be a string, got ${typeof name}.`);
-  if (dialect === undefined) throw new UnknownEventError(name, undefined, closeMatches(name, ANY_DIALECT.keys()));
-  const known = [...BY_DIALECT.get(dialect)!.keys()];
-  throw new UnknownEventError(name, dialect, closeMatches(name, known), known);
+  if (dialect === undefined) throw new UnknownEventError(name, undefined, closeMatches(name, ANY_DIALECT));
+  const names = BY_DIALECT.get(dialect)!;
+  throw new UnknownEventError(name, dialect, closeMatches(name, names), [...names.keys()]);
 }
 
 function toDialect(event: HookEventName, dialect: EventDialect): string | undefined {

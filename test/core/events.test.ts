@@ -209,6 +209,14 @@ describe('parsing errors', () => {
     expect(error.message).toMatch(/^Unknown hook event 'PreToolUs'\. Did you mean 'PreToolUse'/);
   });
 
+  it('suggests one name per event, so that spellings of one event crowd out no other', () => {
+    const error = unknownEvent(() => HookEvent.parse('pre-tool-cal'));
+    const events = error.suggestions.map((name) => HookEvent.parse(name));
+    expect(new Set(events).size).toBe(events.length);
+    expect(error.suggestions[0]).toBe('pre-tool-call');
+    expect(events).toContain('PostToolUse');
+  });
+
   it('a totally unknown name lists the known events', () => {
     const given = 'qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq';
     const error = unknownEvent(() => HookEvent.parse(given));
@@ -217,6 +225,7 @@ describe('parsing errors', () => {
     expect(error.message).toContain('Known events:');
     for (const event of HookEvent.all) expect(error.message).toContain(event);
     expect(error.message).not.toContain('Did you mean');
+    expect(error.message).toContain("any dialect's name");
   });
 
   it("with a dialect, only that dialect's names are accepted", () => {
