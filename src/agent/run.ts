@@ -265,15 +265,18 @@ export class Run {
               ? 'max_steps'
               : undefined;
       if (stopReason === undefined) continue;
-      if (await this.stopGate(stopReason)) continue;
+      if (await this.stopGate(stopReason, index + 1 >= this.config.maxSteps)) continue;
       this.stopReason = stopReason;
       if (stopReason === 'tool_rejected') this.reason = this.rejectedStop;
       return;
     }
   }
 
-  /** The Stop (or SubagentStop) gate. Resolves true when a hook keeps the agent working. */
-  private async stopGate(stopReason: StopReason): Promise<boolean> {
+  /**
+   * The Stop (or SubagentStop) gate. Resolves true when a hook keeps the agent working — never past the step limit,
+   * which stays a hard limit whatever the gate says.
+   */
+  private async stopGate(stopReason: StopReason, atStepLimit: boolean): Promise<boolean> {
     const sub = this.init.subagent;
     const init = {
       ...this.ctxInit(),
@@ -287,7 +290,7 @@ export class Run {
       : await this.dispatch('Stop', () => StopHookContext.stop(init));
     if (outcome.type !== 'block') return false;
     const feedback = outcome.reason ?? 'A stop hook asked the agent to keep working.';
-    if (stopReason === 'max_steps') {
+    if (atStepLimit) {
       this.warn('ignored-outcome', `A ${sub ? 'SubagentStop' : 'Stop'} hook blocked at the step limit (${this.config.maxSteps}); the run ends: ${feedback}`, sub ? 'SubagentStop' : 'Stop');
       return false;
     }
