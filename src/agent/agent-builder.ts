@@ -32,9 +32,9 @@ import type { AgentConfig, ResolvedSubagent } from './run.js';
 import type { HookLoader, LoadedHooks } from './hook-loader.js';
 import type { HookProblem } from '../script/problem.js';
 import type { Subagent } from './subagent.js';
+import { SUBAGENT_INPUT, SUBAGENT_INPUT_SCHEMA } from './internal/subagent-input.js';
 import { discoverHooks, type DiscoverHooksOptions } from '../script/discover-hooks.js';
 import type { Tool, ToolDefinition } from './tool.js';
-import { z } from 'zod';
 
 /** Options of the `on…` methods and {@link AgentBuilder.addHook}. */
 export interface HookOptions {
@@ -76,7 +76,6 @@ export interface ResolvedConfig {
   readonly problems: readonly HookProblem[];
 }
 
-const SUBAGENT_INPUT = z.object({ task: z.string().describe('What the subagent should do') });
 
 /** A Hook restricted to one event, for `addHook(event, hook)`: the event given there is honoured. */
 class EventScopedHook implements Hook {
@@ -453,7 +452,7 @@ export class AgentBuilder {
         name: def.name,
         description: def.description,
         input: SUBAGENT_INPUT,
-        inputSchema: z.toJSONSchema(SUBAGENT_INPUT) as Record<string, unknown>,
+        inputSchema: SUBAGENT_INPUT_SCHEMA,
       })),
     ];
     return Object.freeze({

@@ -13,6 +13,7 @@ import {
   type MaybePromise,
   type NextFn,
 } from '../core/index.js';
+import { isThenable } from '../core/internal/thenable.js';
 
 /**
  * - `'fail'` (default): the run fails: AgentFailed fires, then ExecutionEnd, and `run` rejects with a `HookError`
@@ -29,9 +30,6 @@ const markDownstream = (error: unknown): unknown => {
   if (error !== null && typeof error === 'object') downstream.add(error);
   return error;
 };
-
-const isThenable = (value: unknown): value is PromiseLike<HookOutcome> =>
-  value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function';
 
 /** A hook wrapped so that its own errors follow a policy other than `'fail'`. */
 class GuardedHook implements Hook {

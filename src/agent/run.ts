@@ -4,7 +4,6 @@
  * @module
  */
 import type { EventEmitter } from 'eventemitter3';
-import { z } from 'zod';
 import {
   AgentState,
   AgentStep,
@@ -40,6 +39,8 @@ import { compactMessages, type CompactionOptions } from './compaction.js';
 import type { Model, ModelResponse } from './model.js';
 import type { RunResult } from './run-result.js';
 import type { Subagent } from './subagent.js';
+import { SUBAGENT_INPUT } from './internal/subagent-input.js';
+import { messageOf } from '../core/internal/message-of.js';
 import { ToolInputError, UnknownToolError, type Tool, type ToolDefinition } from './tool.js';
 
 /** Everything a run needs from its agent; immutable, so concurrent runs share it safely. */
@@ -116,8 +117,6 @@ export class ToolRefusedError extends Error {
   }
 }
 
-const SUBAGENT_INPUT = z.object({ task: z.string() });
-
 const stringify = (value: unknown): string => {
   if (typeof value === 'string') return value;
   if (value === undefined) return '';
@@ -128,7 +127,6 @@ const stringify = (value: unknown): string => {
   }
 };
 
-const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 const addUsage = (a: Usage | undefined, b: Usage | undefined): Usage | undefined => {
   if (b === undefined) return a;
@@ -158,6 +156,7 @@ export class Run {
   private childRuns = 0;
   private ending = false;
   private readonly answered = new Set<string>();
+  private readonly optionVariants: DispatchOptions[] = [];
   private readonly started = performance.now();
 
   constructor(
@@ -324,12 +323,12 @@ export class Run {
     this.ending = true;
     this.status = 'failed';
     this.stopReason = undefined;
-    this.reason = errorMessage(error);
+    this.reason = messageOf(error);
     try {
       await this.dispatch('AgentFailed', () => FailureHookContext.onFailure(error, this.ctxInit()));
     } catch (hookError) {
       // The run already failed; a failing AgentFailed hook must not replace the original error.
-      this.warn('hook-error', `An AgentFailed hook failed too: ${errorMessage(hookError)}`, 'AgentFailed');
+      this.warn('hook-error', `An AgentFailed hook failed too: ${messageOf(hookError)}`, 'AgentFailed');
     }
   }
 
@@ -465,12 +464,12 @@ export class Run {
   }
 
   private async toolFailed(call: ToolCall, error: unknown, durationMs?: number): Promise<ToolExecution> {
-    const failure = await this.answering(call, () => `Error: ${errorMessage(error)}`, () =>
+    const failure = await this.answering(call, () => `Error: ${messageOf(error)}`, () =>
       this.dispatch('PostToolUseFailure', () => ToolHookContext.toolFailure(call, error, this.ctxInit())),
     );
     const execution =
       failure.context?.event === 'PostToolUseFailure' && failure.context.execution ? failure.context.execution : ToolExecution.failure(call, error, durationMs);
-    this.addToolMessage(call, execution.isError ? `Error: ${execution.errorMessage ?? errorMessage(error)}` : stringify(execution.result));
+    this.addToolMessage(call, execution.isError ? `Error: ${execution.errorMessage ?? messageOf(error)}` : stringify(execution.result));
     return execution;
   }
 
@@ -552,19 +551,28 @@ export class Run {
     return outcome as HookOutcome<AnyHookContext & { event: E }>;
   }
 
+  /**
+   * The options of a dispatch: with an observer only while someone listens to hook timings, and without the signal
+   * once the run is ending. Each variant is made once per run, so the stack makes its hooks' scope once too.
+   */
   private withObserver(): DispatchOptions {
     const emitter = this.env.emitter;
-    // Once the run is ending (AgentFailed, ExecutionEnd), a cancelled signal must not cut short the hooks that report it.
-    const base = this.ending ? { ...this.dispatchOptions, signal: undefined } : this.dispatchOptions;
-    if (emitter.listenerCount('hook:start') + emitter.listenerCount('hook:end') + emitter.listenerCount('hook:error') === 0) {
-      return base;
-    }
-    const observer: HookObserver = {
-      onHookStart: (info) => emitter.emit('hook:start', info),
-      onHookEnd: (info) => emitter.emit('hook:end', info),
-      onHookError: (info) => emitter.emit('hook:error', info),
-    };
-    return { ...base, observer };
+    const observed = emitter.listenerCount('hook:start') + emitter.listenerCount('hook:end') + emitter.listenerCount('hook:error') > 0;
+    const variant = (observed ? 1 : 0) + (this.ending ? 2 : 0);
+    return (this.optionVariants[variant] ??= {
+      ...this.dispatchOptions,
+      // Once the run is ending (AgentFailed, ExecutionEnd), a cancelled signal must not cut short the hooks that report it.
+      ...(this.ending ? { signal: undefined } : {}),
+      ...(observed
+        ? {
+            observer: {
+              onHookStart: (info) => emitter.emit('hook:start', info),
+              onHookEnd: (info) => emitter.emit('hook:end', info),
+              onHookError: (info) => emitter.emit('hook:error', info),
+            } satisfies HookObserver,
+          }
+        : {}),
+    });
   }
 
   private ctxInit(): { state: AgentState; metadata: Metadata } {

@@ -4,6 +4,7 @@
  * @module
  */
 import type { Model } from './model.js';
+import { checkToolName } from './internal/tool-name.js';
 import type { Tool } from './tool.js';
 
 /** Something that is, or builds, the subagent's agent (an `Agent` or an `AgentBuilder`). */
@@ -50,9 +51,7 @@ export interface Subagent extends SubagentSpec {
  * SubagentStop — then PostToolUse with the child's final text.
  */
 export function defineSubagent(spec: SubagentSpec): Subagent {
-  if (typeof spec?.name !== 'string' || !/^[A-Za-z0-9_.-]{1,128}$/.test(spec.name)) {
-    throw new TypeError(`A subagent name must be 1–128 letters, digits, '_', '-' or '.', got ${JSON.stringify(spec?.name)}.`);
-  }
+  checkToolName('subagent', spec?.name);
   return Object.freeze({
     ...spec,
     type: spec.type ?? spec.name,

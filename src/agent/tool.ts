@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { AgentState, ToolCall } from '../core/index.js';
+import { checkToolName } from './internal/tool-name.js';
 
 /** What a tool's `execute` receives besides its input. */
 export interface ToolRunContext {
@@ -48,7 +49,6 @@ export interface ToolSpec<S extends z.ZodType, O> {
   execute(input: z.output<S>, context: ToolRunContext): O | Promise<O>;
 }
 
-const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /**
  * Defines a tool. Its input is validated with the zod schema before hooks run; invalid input is a tool failure the
@@ -64,9 +64,7 @@ const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
  * ```
  */
 export function defineTool<S extends z.ZodType = z.ZodObject<{}>, O = unknown>(spec: ToolSpec<S, O>): Tool<z.output<S>, O> {
-  if (typeof spec?.name !== 'string' || !NAME.test(spec.name)) {
-    throw new TypeError(`A tool name must be 1–128 letters, digits, '_', '-' or '.', got ${JSON.stringify(spec?.name)}.`);
-  }
+  checkToolName('tool', spec?.name);
   if (typeof spec.execute !== 'function') throw new TypeError(`Tool '${spec.name}' needs an execute(input, context) function.`);
   const input = (spec.input ?? z.object({})) as z.ZodType;
   let inputSchema: Record<string, unknown>;

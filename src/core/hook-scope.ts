@@ -85,24 +85,37 @@ export const HookScope = {
   /** The scope of a dispatch without options: no signal, notes dropped, handed-over work left to itself. */
   none: Object.freeze({ signal: undefined, report: ignore, waitUntil: ignore }) as HookScope,
 
-  /** The scope a dispatch with `options` lends its hooks. */
+  /**
+   * The scope a dispatch with `options` lends its hooks. Made once per options object: a runtime that passes the same
+   * options to every dispatch of a run pays for it once.
+   */
   of(options: DispatchOptions | undefined): HookScope {
     if (options === undefined || (options.signal === undefined && options.onNote === undefined && options.waitUntil === undefined)) {
       return HookScope.none;
     }
-    const onNote = options.onNote;
-    const waitUntil = options.waitUntil;
-    return Object.freeze({
-      signal: options.signal,
-      report: onNote === undefined ? ignore : (note: HookNote) => onNote(note),
-      waitUntil:
-        waitUntil === undefined
-          ? ignore
-          : (work: Promise<unknown>) => {
-              // Handed-over work must never surface as an unhandled rejection through us.
-              work.catch(ignore);
-              waitUntil(work);
-            },
-    });
+    let scope = scopes.get(options);
+    if (scope === undefined) {
+      scope = makeScope(options);
+      scopes.set(options, scope);
+    }
+    return scope;
   },
 };
+
+const scopes = new WeakMap<DispatchOptions, HookScope>();
+
+function makeScope(options: DispatchOptions): HookScope {
+  const waitUntil = options.waitUntil;
+  return Object.freeze({
+    signal: options.signal,
+    report: options.onNote ?? ignore,
+    waitUntil:
+      waitUntil === undefined
+        ? ignore
+        : (work: Promise<unknown>) => {
+            // Handed-over work must never surface as an unhandled rejection through us.
+            work.catch(ignore);
+            waitUntil(work);
+          },
+  });
+}

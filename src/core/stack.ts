@@ -12,6 +12,7 @@ import { CallableHook } from './hooks/callable-hook.js';
 import type { HookMatcher } from './matchers/hook-matcher.js';
 import { HookOutcome } from './outcome.js';
 import { messageOf } from './internal/message-of.js';
+import { isThenable } from './internal/thenable.js';
 
 /** The innermost step of a dispatch: what happens when every hook has called `next`. Defaults to proceed. */
 export type Terminal<C extends AnyHookContext = AnyHookContext> = (ctx: C) => MaybePromise<HookOutcome>;
@@ -71,10 +72,6 @@ const terminalErrors = new WeakSet<object>();
 
 /** The order hooks run in: higher priority first, then registration order. */
 const runOrder = (a: Entry, b: Entry): number => b.priority - a.priority || a.seq - b.seq;
-
-const isThenable = (value: unknown): value is PromiseLike<unknown> =>
-  value instanceof Promise ||
-  (value !== null && typeof value === 'object' && !(value instanceof HookOutcome) && typeof (value as PromiseLike<unknown>).then === 'function');
 
 const toolNameOf = (ctx: AnyHookContext): string | undefined => ('toolCall' in ctx ? ctx.toolCall.name : undefined);
 
@@ -224,7 +221,7 @@ export class HookStack {
     if (chain.entries.length === 0) return this.finish((terminal ?? proceedTerminal) as Terminal, ctx) as MaybePromise<HookOutcome<C>>;
     const run: Run = {
       terminal: (terminal ?? proceedTerminal) as Terminal,
-      scope: options === undefined ? HookScope.none : HookScope.of(options),
+      scope: HookScope.of(options),
       observer: options?.observer,
     };
     return this.run(chain, 0, ctx, run) as MaybePromise<HookOutcome<C>>;

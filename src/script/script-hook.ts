@@ -18,6 +18,7 @@ import {
   type MaybePromise,
   type NextFn,
 } from '../core/index.js';
+import { continueChain } from '../core/internal/continue-chain.js';
 import { messageOf } from '../core/internal/message-of.js';
 import type { Decision, WireDialect, WireHookInfo } from './dialects/dialect.js';
 import { failureDecision } from './dialects/failure.js';
@@ -166,22 +167,26 @@ export class ScriptHook implements Hook {
     while (this.pending.size > 0) await Promise.all(this.pending);
   }
 
-  private async continueWith(decision: Decision, ctx: AnyHookContext, next: NextFn): Promise<HookOutcome> {
+  private continueWith(decision: Decision, ctx: AnyHookContext, next: NextFn): MaybePromise<HookOutcome> {
+    return continueChain(this.outcomeOf(decision), ctx, next);
+  }
+
+  /** The dialect's decision as the outcome a callback would return. */
+  private outcomeOf(decision: Decision): HookOutcome {
     const extras = { additionalContext: decision.additionalContext, systemMessage: decision.systemMessage };
     const reason = decision.reason?.trim() ? decision.reason : undefined;
-    if (decision.kind === 'block') return HookOutcome.block(reason ?? `blocked by hook '${this.name}'`, extras);
-    if (decision.kind === 'stop') return HookOutcome.stop(reason ?? `Hook '${this.name}' stopped the run.`, extras);
-    const goOn = decision.ctx ?? ctx;
-    const rest = await next(goOn);
-    const carriesNothing = extras.additionalContext.length === 0 && extras.systemMessage === undefined;
-    if (decision.kind === 'proceed' && !decision.granted && carriesNothing) return rest;
-    const own =
-      decision.kind === 'ask'
-        ? HookOutcome.ask(reason ?? `Hook '${this.name}' asks for approval.`, { ...extras, context: goOn })
-        : decision.granted
-          ? HookOutcome.allow(goOn, { ...extras, ...(reason !== undefined ? { reason } : {}) })
-          : HookOutcome.proceed(goOn, extras);
-    return HookOutcome.merge(own, rest);
+    switch (decision.kind) {
+      case 'block':
+        return HookOutcome.block(reason ?? `blocked by hook '${this.name}'`, extras);
+      case 'stop':
+        return HookOutcome.stop(reason ?? `Hook '${this.name}' stopped the run.`, extras);
+      case 'ask':
+        return HookOutcome.ask(reason ?? `Hook '${this.name}' asks for approval.`, { ...extras, context: decision.ctx });
+      default:
+        return decision.granted
+          ? HookOutcome.allow(decision.ctx, { ...extras, ...(reason !== undefined ? { reason } : {}) })
+          : HookOutcome.proceed(decision.ctx, extras);
+    }
   }
 
   /** One run, start to decision, with its notes reported. */

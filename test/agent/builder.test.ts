@@ -15,7 +15,7 @@ import {
   type ToolHookContext,
 } from 'agent-hooks';
 import { catchError } from '../support/catch-error.js';
-import { callStep, callsStep, echoTool, failTool } from './support.js';
+import { callStep, callsStep, echoTool, failTool, oneCall } from './support.js';
 
 /** Every `on…` method and the canonical event it registers for. */
 const ON_METHODS = [
@@ -52,14 +52,6 @@ const logging = (log: string[], name: string) => () => {
   log.push(name);
 };
 
-/** A one-tool-call agent, for the tests that only need PreToolUse to fire. */
-const oneCall = () => {
-  const echo = echoTool();
-  const builder = AgentBuilder.new()
-    .withModel(new ScriptedModel([callStep('echo', { text: 'hi' }), 'Done.']))
-    .withTools(echo.tool);
-  return { echo, builder };
-};
 
 describe('AgentBuilder', () => {
   it('is made by AgentBuilder.new() or new AgentBuilder(), and both build working agents', async () => {

@@ -11,15 +11,8 @@ import {
   type StopForcedInfo,
   type ToolBlockedInfo,
 } from 'agent-hooks';
-import { ONE_TOOL_RUN, callStep, callsStep, echoTool } from './support.js';
+import { ONE_TOOL_RUN, callsStep, echoTool, oneCall } from './support.js';
 
-const oneCall = () => {
-  const echo = echoTool();
-  const builder = AgentBuilder.new()
-    .withModel(new ScriptedModel([callStep('echo', { text: 'hi' }), 'Done.']))
-    .withTools(echo.tool);
-  return { echo, builder };
-};
 
 describe('agent.events', () => {
   it('emits `event` for each lifecycle event in order, even with no hook registered', async () => {

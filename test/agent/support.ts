@@ -170,3 +170,12 @@ export const ONE_TOOL_RUN = [
   'AfterAgent',
   'ExecutionEnd',
 ] as const;
+
+/** A builder for an agent that makes one `echo` call, then answers 'Done.'; and the echo tool, to inspect. */
+export function oneCall() {
+  const echo = echoTool();
+  const builder = AgentBuilder.new()
+    .withModel(new ScriptedModel([callStep('echo', { text: 'hi' }), 'Done.']))
+    .withTools(echo.tool);
+  return { echo, builder };
+}

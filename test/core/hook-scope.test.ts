@@ -134,3 +134,16 @@ describe('HookOutcome.allow', () => {
     expect(HookOutcome.merge(granted, HookOutcome.ask('check')).needsApproval()).toBe(true);
   });
 });
+
+describe('HookScope.of', () => {
+  it('makes one scope per options object, so a runtime reusing its options pays once', async () => {
+    const seen: HookScope[] = [];
+    const stack = new HookStack().with((ctx, next, scope) => (seen.push(scope), next()));
+    const options = { onNote: () => {} };
+    await stack.process(pre(), undefined, options);
+    await stack.process(pre(), undefined, options);
+    await stack.process(pre(), undefined, { onNote: () => {} });
+    expect(seen[0]).toBe(seen[1]);
+    expect(seen[2]).not.toBe(seen[0]);
+  });
+});

@@ -10,6 +10,7 @@ import { HookEvent, type HookEventName } from '../events.js';
 import type { Hook, MaybePromise, NextFn } from '../hook.js';
 import type { HookMatcher } from '../matchers/hook-matcher.js';
 import { Matcher, type MatcherLike } from '../matchers/matcher.js';
+import { continueChain } from '../internal/continue-chain.js';
 import { HookOutcome } from '../outcome.js';
 import { ToolCall } from '../tool-call.js';
 import { ToolExecution } from '../tool-execution.js';
@@ -90,11 +91,7 @@ export class EventHook<E extends HookEventName = HookEventName> implements Hook 
 
   private continueWith(value: EventCallbackResult<E>, ctx: AnyHookContext, next: NextFn): MaybePromise<HookOutcome> {
     if (value === undefined || value === null) return next(ctx);
-    const outcome = value instanceof HookOutcome ? value : HookOutcome.proceed(this.shorthand(value, ctx));
-    if (outcome.type === 'block' || outcome.type === 'stop') return outcome;
-    const rest = next(outcome.context ?? ctx);
-    if (outcome.type === 'proceed' && !outcome.granted && outcome.additionalContext.length === 0 && outcome.systemMessages.length === 0) return rest;
-    return rest instanceof Promise ? rest.then((r) => HookOutcome.merge(outcome, r)) : HookOutcome.merge(outcome, rest);
+    return continueChain(value instanceof HookOutcome ? value : HookOutcome.proceed(this.shorthand(value, ctx)), ctx, next);
   }
 
   private shorthand(value: unknown, ctx: AnyHookContext): AnyHookContext {
