@@ -23,7 +23,10 @@ export interface ToolDefinition {
   readonly name: string;
   /** What it does, for the model. */
   readonly description: string;
-  /** The JSON Schema of its input (from the zod schema). */
+  /**
+   * The JSON Schema of the input it accepts, from the zod schema's input side: what the model must send, so a field
+   * with a default is optional and a transformed field shows the type it is transformed from.
+   */
   readonly inputSchema: Readonly<Record<string, unknown>>;
   /** The zod schema itself, for adapters that take one. */
   readonly input: z.ZodType;
@@ -69,7 +72,7 @@ export function defineTool<S extends z.ZodType = z.ZodObject<{}>, O = unknown>(s
   const input = (spec.input ?? z.object({})) as z.ZodType;
   let inputSchema: Record<string, unknown>;
   try {
-    inputSchema = z.toJSONSchema(input) as Record<string, unknown>;
+    inputSchema = z.toJSONSchema(input, { io: 'input' }) as Record<string, unknown>;
   } catch (error) {
     throw new TypeError(`Tool '${spec.name}': its input schema cannot be expressed as JSON Schema (${(error as Error).message}).`);
   }

@@ -5,4 +5,4 @@ import { z } from 'zod';
 export const SUBAGENT_INPUT = z.object({ task: z.string().describe('What the subagent should do') });
 
 /** Its JSON Schema, the same for every subagent. */
-export const SUBAGENT_INPUT_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze(z.toJSONSchema(SUBAGENT_INPUT) as Record<string, unknown>);
+export const SUBAGENT_INPUT_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze(z.toJSONSchema(SUBAGENT_INPUT, { io: 'input' }) as Record<string, unknown>);
