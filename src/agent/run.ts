@@ -96,6 +96,11 @@ export interface RunInit {
   readonly subagent?: { readonly name: string; readonly type: string } | undefined;
 }
 
+/** A tool call checked against its tool's schema: what runs it and the parsed input, or why it cannot run. */
+type CheckedCall =
+  | { readonly ok: true; readonly tool: Tool | undefined; readonly sub: ResolvedSubagent | undefined; readonly input: unknown }
+  | { readonly ok: false; readonly error: Error };
+
 /** Thrown inside the loop when a hook halts the run; caught by the run itself. */
 class Halt {
   constructor(
@@ -389,8 +394,8 @@ export class Run {
   }
 
   private async runTool(original: ToolCall): Promise<ToolExecution> {
-    const invalid = this.checkInput(original);
-    if (invalid !== undefined) return this.toolFailed(original, invalid);
+    let checked = this.checkInput(original);
+    if (!checked.ok) return this.toolFailed(original, checked.error);
 
     const pre = await this.dispatch('PreToolUse', () => ToolHookContext.beforeToolUse(original, this.ctxInit()));
     if (pre.type === 'block') return this.refuse(original, `Tool call blocked by a hook: ${pre.reason}`, 'hook');
@@ -410,12 +415,11 @@ export class Run {
       }
     }
 
-    const tool = this.config.tools.get(call.name);
-    const sub = this.config.subagents.get(call.name);
     if (call !== original) {
-      const invalidAfter = this.checkInput(call);
-      if (invalidAfter !== undefined) return this.toolFailed(call, invalidAfter);
+      checked = this.checkInput(call);
+      if (!checked.ok) return this.toolFailed(call, checked.error);
     }
+    const { tool, sub, input } = checked;
     const started = performance.now();
     let result: unknown;
     try {
@@ -424,7 +428,7 @@ export class Run {
         if (outcome instanceof ToolExecution) return outcome;
         result = outcome;
       } else {
-        result = await tool!.execute(tool!.input.parse(call.args), { toolCall: call, state: this.state, signal: this.signal });
+        result = await tool!.execute(input, { toolCall: call, state: this.state, signal: this.signal });
       }
     } catch (error) {
       if (error instanceof Halt) throw error;
@@ -444,13 +448,18 @@ export class Run {
     return final;
   }
 
-  /** The reason a call's input is not acceptable (unknown tool, schema mismatch), or undefined. */
-  private checkInput(call: ToolCall): Error | undefined {
+  /**
+   * What a call runs (its tool or subagent) and its input as the schema parsed it, or why it cannot run (an unknown
+   * tool, a schema mismatch). The input is parsed once, here, and the parsed value is what the tool receives.
+   */
+  private checkInput(call: ToolCall): CheckedCall {
     const tool = this.config.tools.get(call.name);
     const sub = this.config.subagents.get(call.name);
-    if (tool === undefined && sub === undefined) return new UnknownToolError(call.name, [...this.config.tools.keys(), ...this.config.subagents.keys()]);
+    if (tool === undefined && sub === undefined) {
+      return { ok: false, error: new UnknownToolError(call.name, [...this.config.tools.keys(), ...this.config.subagents.keys()]) };
+    }
     const parsed = (tool?.input ?? SUBAGENT_INPUT).safeParse(call.args);
-    return parsed.success ? undefined : new ToolInputError(call.name, parsed.error);
+    return parsed.success ? { ok: true, tool, sub, input: parsed.data } : { ok: false, error: new ToolInputError(call.name, parsed.error) };
   }
 
   /** Runs a dispatch after the tool ran: when a hook halts there, the model's record still says what the tool did. */

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import {
   AgentBuilder,
   HookOutcome,
@@ -7,6 +8,7 @@ import {
   ToolInputError,
   UnknownToolError,
   defineSubagent,
+  defineTool,
   type ExecutionHookContext,
   type HookEventName,
   type StopHookContext,
@@ -196,6 +198,23 @@ describe('input validation', () => {
     const failure = rec.contexts.find((c) => c.event === 'PostToolUseFailure') as ToolHookContext<'PostToolUseFailure'>;
     expect(failure.error).toBeInstanceOf(ToolInputError);
     expect(toolMessages(model.requests[1]!)[0]!.content).toContain("Invalid input for tool 'echo'");
+  });
+  it('parses the input once and hands the tool the parsed value (defaults applied); a rewritten input is parsed again', async () => {
+    let parses = 0;
+    const received: unknown[] = [];
+    const counted = defineTool({
+      name: 'counted',
+      input: z.object({ text: z.string().transform((t) => (parses++, t)), times: z.number().default(1) }),
+      execute: (input) => (received.push(input), 'ok'),
+    });
+    const model = new ScriptedModel([callStep('counted', { text: 'a' }), callStep('counted', { text: 'b' }), 'Done.']);
+    const builder = AgentBuilder.new().withModel(model).withTools(counted);
+    builder.onBeforeToolUse((ctx) => (ctx.toolCall.args['text'] === 'b' ? ctx.toolCall.withArgs({ text: 'c', times: 2 }) : undefined));
+    await builder.build().run('Go');
+
+    expect(received).toEqual([{ text: 'a', times: 1 }, { text: 'c', times: 2 }]);
+    // One parse for 'a'; for 'b', one before the hooks and one of the rewritten input.
+    expect(parses).toBe(3);
   });
 });
 
