@@ -289,19 +289,20 @@ export class Run {
       stopHookActive: this.stopBlocks > 0,
       continuationCount: this.stopBlocks,
     };
+    const event = sub ? 'SubagentStop' : 'Stop';
     const outcome = sub
       ? await this.dispatch('SubagentStop', () => StopHookContext.subagentStop({ ...init, subagentName: sub.name, subagentType: sub.type }))
       : await this.dispatch('Stop', () => StopHookContext.stop(init));
     if (outcome.type !== 'block') return false;
     const feedback = outcome.reason ?? 'A stop hook asked the agent to keep working.';
     if (atStepLimit) {
-      this.warn('ignored-outcome', `A ${sub ? 'SubagentStop' : 'Stop'} hook blocked at the step limit (${this.config.maxSteps}); the run ends: ${feedback}`, sub ? 'SubagentStop' : 'Stop');
+      this.warn('ignored-outcome', `A ${event} hook blocked at the step limit (${this.config.maxSteps}); the run ends: ${feedback}`, event);
       return false;
     }
     if (this.stopBlocks >= this.config.stopLoopLimit) {
       const reason = `Stop hooks kept the agent working ${this.stopBlocks} times in a row; ending the run anyway (last reason: ${feedback}).`;
       this.env.emitter.emit('stop:forced', { reason, blocks: this.stopBlocks + 1 });
-      this.warn('stop-forced', reason, sub ? 'SubagentStop' : 'Stop');
+      this.warn('stop-forced', reason, event);
       return false;
     }
     this.stopBlocks++;
