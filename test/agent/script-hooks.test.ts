@@ -30,6 +30,9 @@ const echo = (calls: unknown[] = []) =>
     execute: (input) => (calls.push(input), `ran ${input.command}`),
   });
 
+/** A model that calls `bash ls` once, then answers 'done'. */
+const lsThenDone = () => new ScriptedModel([{ toolCalls: [{ name: 'bash', args: { command: 'ls' } }] }, 'done']);
+
 describe('HOOK.md hooks in an agent', () => {
   it('runs scripts and callbacks in one priority order: script 999, callback 500, script 100', async () => {
     const dir = await project({
@@ -37,7 +40,7 @@ describe('HOOK.md hooks in an agent', () => {
       last: { frontmatter: 'trigger: pre-tool-call\npriority: 100', script: 'cat > /dev/null; echo last >> "$AGENT_HOOKS_PROJECT_DIR/order.log"' },
     });
     const agent = AgentBuilder.new()
-      .withModel(new ScriptedModel([{ toolCalls: [{ name: 'bash', args: { command: 'ls' } }] }, 'done']))
+      .withModel(lsThenDone())
       .withTools(echo())
       .onBeforeToolUse(async () => void (await appendFile(join(dir, 'order.log'), 'callback\n')), { priority: 500 })
       .withHooksFrom({ projectDir: dir, userDir: false })
@@ -70,7 +73,7 @@ describe('HOOK.md hooks in an agent', () => {
     });
     const calls: unknown[] = [];
     const agent = AgentBuilder.new()
-      .withModel(new ScriptedModel([{ toolCalls: [{ name: 'bash', args: { command: 'ls' } }] }, 'done']))
+      .withModel(lsThenDone())
       .withTools(echo(calls))
       .withHooksFrom({ projectDir: dir, userDir: false })
       .build();
@@ -93,20 +96,19 @@ describe('HOOK.md hooks in an agent', () => {
   });
 
   it('waits for async hooks when the session closes', async () => {
+    // The hook cannot finish before the test opens its gate, so a run that waited for it would time out.
     const dir = await project({
-      audit: { frontmatter: 'trigger: post-tool-call\nasync: true', script: 'cat > /dev/null; sleep 0.3; echo logged >> "$AGENT_HOOKS_PROJECT_DIR/audit.log"' },
+      audit: {
+        frontmatter: 'trigger: post-tool-call\nasync: true\ntimeout: 10000',
+        script: 'cat > /dev/null; cd "$AGENT_HOOKS_PROJECT_DIR"; while [ ! -f gate ]; do sleep 0.01; done; echo logged >> audit.log',
+      },
     });
-    const agent = AgentBuilder.new()
-      .withModel(new ScriptedModel([{ toolCalls: [{ name: 'bash', args: { command: 'ls' } }] }, 'done']))
-      .withTools(echo())
-      .withHooksFrom({ projectDir: dir, userDir: false })
-      .build();
+    const agent = AgentBuilder.new().withModel(lsThenDone()).withTools(echo()).withHooksFrom({ projectDir: dir, userDir: false }).build();
     const session = agent.session();
-    const started = performance.now();
     await session.run('go');
-    // The run did not wait for the 300 ms hook...
-    expect(performance.now() - started).toBeLessThan(300);
+    // The run did not wait for the hook...
     await expect(readFile(join(dir, 'audit.log'), 'utf8')).rejects.toThrow();
+    await writeFile(join(dir, 'gate'), '');
     // ...close() does.
     await session.close();
     expect(await readFile(join(dir, 'audit.log'), 'utf8')).toBe('logged\n');
@@ -120,7 +122,7 @@ describe('HOOK.md hooks in an agent', () => {
     const warnings: AgentWarning[] = [];
     const calls: unknown[] = [];
     const agent = AgentBuilder.new()
-      .withModel(new ScriptedModel([{ toolCalls: [{ name: 'bash', args: { command: 'ls' } }] }, 'done']))
+      .withModel(lsThenDone())
       .withTools(echo(calls))
       .withHooksFrom({ projectDir: dir, userDir: false })
       .build();
@@ -163,7 +165,7 @@ describe('HOOK.md hooks in an agent', () => {
       await writeExecutable(join(folder, 'scripts', 'run'), `#!/bin/sh\ncat > /dev/null; echo user-${name} >> "$AGENT_HOOKS_PROJECT_DIR/order.log"\n`);
     }
     const agent = AgentBuilder.new()
-      .withModel(new ScriptedModel([{ toolCalls: [{ name: 'bash', args: { command: 'ls' } }] }, 'done']))
+      .withModel(lsThenDone())
       .withTools(echo())
       .withHooksFrom({ projectDir: dir, userDir: user.dir })
       .build();
