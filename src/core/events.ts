@@ -48,7 +48,7 @@ export type ToolEventName = 'PreToolUse' | 'PermissionRequest' | 'PostToolUse' |
  * - `copilot` — GitHub Copilot CLI / coding agent, lowerCamelCase.
  * - `gemini` — Gemini CLI `settings.json`.
  */
-export type EventDialect = 'canonical' | 'php' | 'hookmd' | 'hookmd-legacy' | 'claude' | 'copilot' | 'gemini';
+export type EventDialect = 'canonical' | 'php' | 'hookmd' | 'hookmd-legacy' | 'claude' | 'copilot' | 'gemini' | 'cursor';
 
 /** Every dialect, in the order error messages list them. */
 export const EVENT_DIALECTS: readonly EventDialect[] = [
@@ -59,6 +59,7 @@ export const EVENT_DIALECTS: readonly EventDialect[] = [
   'claude',
   'copilot',
   'gemini',
+  'cursor',
 ];
 
 /** The context family an event belongs to; each family has one context class. */
@@ -176,8 +177,12 @@ const EVENT_INFO: Readonly<Record<HookEventName, EventInfo>> = Object.freeze({
  *   `BeforeAgent` and the new name `pre-agent-turn`.
  * - HOOK.md's `subagent_stop` / `post-subagent` map to SubagentStop, Copilot's `errorOccurred` to AgentFailed and its
  *   `agentStop` to Stop.
- * - Gemini's `PreCompress` is PreCompact. Gemini's model-level events (BeforeModel, AfterModel, BeforeToolSelection)
- *   have no canonical counterpart and are unknown names.
+ * - Gemini's `PreCompress` is PreCompact, and its `BeforeModel` (before each model call) is BeforeStep. Gemini's
+ *   AfterModel (between the model's answer and the tools) and BeforeToolSelection have no canonical counterpart and
+ *   are unknown names.
+ * - Cursor's names are its lowerCamelCase ones (`beforeSubmitPrompt` is UserPromptSubmit, `stop` is Stop). Its
+ *   tool-specific events (`beforeShellExecution`, `beforeReadFile`, `afterFileEdit`, …) are PreToolUse or PostToolUse
+ *   for some tools only; the Cursor config loader maps them, not this table.
  */
 const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialect, 'canonical'>, string>>>> = {
   SessionStart: {
@@ -186,6 +191,7 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     claude: 'SessionStart',
     copilot: 'sessionStart',
     gemini: 'SessionStart',
+    cursor: 'sessionStart',
   },
   SessionEnd: {
     'hookmd-legacy': 'session_end',
@@ -193,6 +199,7 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     claude: 'SessionEnd',
     copilot: 'sessionEnd',
     gemini: 'SessionEnd',
+    cursor: 'sessionEnd',
   },
   ExecutionStart: { php: 'ExecutionStart' },
   UserPromptSubmit: {
@@ -201,8 +208,9 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     claude: 'UserPromptSubmit',
     copilot: 'userPromptSubmitted',
     gemini: 'BeforeAgent',
+    cursor: 'beforeSubmitPrompt',
   },
-  BeforeStep: { php: 'BeforeStep' },
+  BeforeStep: { php: 'BeforeStep', gemini: 'BeforeModel' },
   PreToolUse: {
     php: 'PreToolUse',
     'hookmd-legacy': 'before_tool',
@@ -210,6 +218,7 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     claude: 'PreToolUse',
     copilot: 'preToolUse',
     gemini: 'BeforeTool',
+    cursor: 'preToolUse',
   },
   PermissionRequest: { claude: 'PermissionRequest', copilot: 'permissionRequest' },
   PostToolUse: {
@@ -219,12 +228,14 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     claude: 'PostToolUse',
     copilot: 'postToolUse',
     gemini: 'AfterTool',
+    cursor: 'postToolUse',
   },
   PostToolUseFailure: {
     'hookmd-legacy': 'after_tool_failure',
     hookmd: 'post-tool-call-failure',
     claude: 'PostToolUseFailure',
     copilot: 'postToolUseFailure',
+    cursor: 'postToolUseFailure',
   },
   AfterStep: { php: 'AfterStep' },
   SubagentStart: {
@@ -232,6 +243,7 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     hookmd: 'pre-subagent',
     claude: 'SubagentStart',
     copilot: 'subagentStart',
+    cursor: 'subagentStart',
   },
   SubagentStop: {
     php: 'SubagentStop',
@@ -239,6 +251,7 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     hookmd: 'post-subagent',
     claude: 'SubagentStop',
     copilot: 'subagentStop',
+    cursor: 'subagentStop',
   },
   PreCompact: {
     'hookmd-legacy': 'pre_compact',
@@ -246,6 +259,7 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     claude: 'PreCompact',
     copilot: 'preCompact',
     gemini: 'PreCompress',
+    cursor: 'preCompact',
   },
   PostCompact: { hookmd: 'post-context-compact', claude: 'PostCompact' },
   Stop: {
@@ -255,6 +269,7 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     claude: 'Stop',
     copilot: 'agentStop',
     gemini: 'AfterAgent',
+    cursor: 'stop',
   },
   AfterStop: { hookmd: 'post-agent-turn-stop' },
   AfterAgent: { 'hookmd-legacy': 'after_agent', hookmd: 'post-agent-turn' },

@@ -20,3 +20,16 @@ export * from './dialects/hookmd.js';
 export * from './manifest-matcher.js';
 export * from './script-hook.js';
 export * from './discover-hooks.js';
+export * from './process-hook.js';
+export { claudeDialect } from './dialects/claude.js';
+export { vscodeDialect } from './dialects/vscode.js';
+export { copilotDialect } from './dialects/copilot.js';
+export { geminiDialect } from './dialects/gemini.js';
+export {
+  createCursorDialect,
+  cursorDialect,
+  CURSOR_DEFAULT_LOOP_LIMIT,
+  CURSOR_EVENTS,
+  type CursorDialectOptions,
+} from './dialects/cursor.js';
+export { DIALECT_NAMES, dialectNamed } from './dialects/registry.js';

@@ -16,7 +16,7 @@ describe('agent-hooks command line', () => {
     const lines = out.split('\n');
     expect(lines).toHaveLength(1 + HookEvent.all.length);
     expect(lines.find((l) => l.startsWith('PreToolUse '))).toMatch(/PreToolUse +yes +yes +yes +PreToolUse +pre-tool-call +before_tool +PreToolUse +preToolUse +BeforeTool/);
-    expect(lines.find((l) => l.startsWith('Stop '))).toMatch(/agentStop +AfterAgent$/);
+    expect(lines.find((l) => l.startsWith('Stop '))).toMatch(/agentStop +AfterAgent +stop$/);
   });
 
   it('prints the event table as JSON with --json', () => {

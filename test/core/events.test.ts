@@ -11,44 +11,45 @@ interface Row {
   claude?: string;
   copilot?: string;
   gemini?: string;
+  cursor?: string;
 }
 
 const TABLE: readonly (readonly [HookEventName, Row])[] = [
-  ['SessionStart', { legacy: 'session_start', hookmd: 'pre-session', claude: 'SessionStart', copilot: 'sessionStart', gemini: 'SessionStart' }],
-  ['SessionEnd', { legacy: 'session_end', hookmd: 'post-session', claude: 'SessionEnd', copilot: 'sessionEnd', gemini: 'SessionEnd' }],
+  ['SessionStart', { legacy: 'session_start', hookmd: 'pre-session', claude: 'SessionStart', copilot: 'sessionStart', gemini: 'SessionStart', cursor: 'sessionStart' }],
+  ['SessionEnd', { legacy: 'session_end', hookmd: 'post-session', claude: 'SessionEnd', copilot: 'sessionEnd', gemini: 'SessionEnd', cursor: 'sessionEnd' }],
   ['ExecutionStart', { php: 'ExecutionStart' }],
   [
     'UserPromptSubmit',
-    { legacy: 'before_agent', hookmd: 'pre-agent-turn', claude: 'UserPromptSubmit', copilot: 'userPromptSubmitted', gemini: 'BeforeAgent' },
+    { legacy: 'before_agent', hookmd: 'pre-agent-turn', claude: 'UserPromptSubmit', copilot: 'userPromptSubmitted', gemini: 'BeforeAgent', cursor: 'beforeSubmitPrompt' },
   ],
-  ['BeforeStep', { php: 'BeforeStep' }],
+  ['BeforeStep', { php: 'BeforeStep', gemini: 'BeforeModel' }],
   [
     'PreToolUse',
-    { php: 'PreToolUse', legacy: 'before_tool', hookmd: 'pre-tool-call', claude: 'PreToolUse', copilot: 'preToolUse', gemini: 'BeforeTool' },
+    { php: 'PreToolUse', legacy: 'before_tool', hookmd: 'pre-tool-call', claude: 'PreToolUse', copilot: 'preToolUse', gemini: 'BeforeTool', cursor: 'preToolUse' },
   ],
   ['PermissionRequest', { claude: 'PermissionRequest', copilot: 'permissionRequest' }],
   [
     'PostToolUse',
-    { php: 'PostToolUse', legacy: 'after_tool', hookmd: 'post-tool-call', claude: 'PostToolUse', copilot: 'postToolUse', gemini: 'AfterTool' },
+    { php: 'PostToolUse', legacy: 'after_tool', hookmd: 'post-tool-call', claude: 'PostToolUse', copilot: 'postToolUse', gemini: 'AfterTool', cursor: 'postToolUse' },
   ],
   [
     'PostToolUseFailure',
-    { legacy: 'after_tool_failure', hookmd: 'post-tool-call-failure', claude: 'PostToolUseFailure', copilot: 'postToolUseFailure' },
+    { legacy: 'after_tool_failure', hookmd: 'post-tool-call-failure', claude: 'PostToolUseFailure', copilot: 'postToolUseFailure', cursor: 'postToolUseFailure' },
   ],
   ['AfterStep', { php: 'AfterStep' }],
-  ['SubagentStart', { legacy: 'subagent_start', hookmd: 'pre-subagent', claude: 'SubagentStart', copilot: 'subagentStart' }],
+  ['SubagentStart', { legacy: 'subagent_start', hookmd: 'pre-subagent', claude: 'SubagentStart', copilot: 'subagentStart', cursor: 'subagentStart' }],
   [
     'SubagentStop',
-    { php: 'SubagentStop', legacy: 'subagent_stop', hookmd: 'post-subagent', claude: 'SubagentStop', copilot: 'subagentStop' },
+    { php: 'SubagentStop', legacy: 'subagent_stop', hookmd: 'post-subagent', claude: 'SubagentStop', copilot: 'subagentStop', cursor: 'subagentStop' },
   ],
   [
     'PreCompact',
-    { legacy: 'pre_compact', hookmd: 'pre-context-compact', claude: 'PreCompact', copilot: 'preCompact', gemini: 'PreCompress' },
+    { legacy: 'pre_compact', hookmd: 'pre-context-compact', claude: 'PreCompact', copilot: 'preCompact', gemini: 'PreCompress', cursor: 'preCompact' },
   ],
   ['PostCompact', { hookmd: 'post-context-compact', claude: 'PostCompact' }],
   [
     'Stop',
-    { php: 'Stop', legacy: 'before_stop', hookmd: 'pre-agent-turn-stop', claude: 'Stop', copilot: 'agentStop', gemini: 'AfterAgent' },
+    { php: 'Stop', legacy: 'before_stop', hookmd: 'pre-agent-turn-stop', claude: 'Stop', copilot: 'agentStop', gemini: 'AfterAgent', cursor: 'stop' },
   ],
   ['AfterStop', { hookmd: 'post-agent-turn-stop' }],
   ['AfterAgent', { legacy: 'after_agent', hookmd: 'post-agent-turn' }],
@@ -64,6 +65,7 @@ const COLUMN: Readonly<Record<Exclude<EventDialect, 'canonical'>, keyof Row>> = 
   claude: 'claude',
   copilot: 'copilot',
   gemini: 'gemini',
+  cursor: 'cursor',
 };
 
 const expectedName = (row: Row, dialect: EventDialect, event: HookEventName): string | undefined =>
@@ -177,7 +179,8 @@ describe('alias table', () => {
     expect(HookEvent.toDialect('PreToolUse', 'hookmd-legacy')).toBe('before_tool');
     expect(HookEvent.toDialect('PermissionRequest', 'gemini')).toBeUndefined();
     expect(HookEvent.toDialect('ExecutionStart', 'claude')).toBeUndefined();
-    expect(HookEvent.tryParse('BeforeModel')).toBeUndefined();
+    expect(HookEvent.parse('BeforeModel', 'gemini')).toBe('BeforeStep');
+    expect(HookEvent.tryParse('AfterModel')).toBeUndefined();
     expect(HookEvent.tryParse('BeforeToolSelection', 'gemini')).toBeUndefined();
   });
 });

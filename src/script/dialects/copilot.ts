@@ -1,0 +1,123 @@
+/**
+ * GitHub Copilot's command-hook protocol (CLI and coding agent), for hooks configured under its lowerCamelCase event
+ * names. PascalCase names switch Copilot to VS Code's format: see `vscodeDialect`.
+ *
+ * @module
+ */
+import { HookEvent, type AnyHookContext, type HookEventName } from '../../core/index.js';
+import type { ProcessResult } from '../run-process.js';
+import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
+import { failureDecision, processFailure, withStderr } from './failure.js';
+import { NONE, OutputReader, PROCEED, parseJsonObject } from './wire-output.js';
+
+/** Copilot sends tool arguments as a JSON string; arguments that cannot be serialized are sent as `"{}"`. */
+function argsText(args: unknown): string {
+  return JSON.stringify(args) ?? '{}';
+}
+
+function eventFields(ctx: AnyHookContext): Record<string, unknown> {
+  switch (ctx.event) {
+    case 'PreToolUse':
+    case 'PermissionRequest':
+      return { toolName: ctx.toolCall.name, toolArgs: argsText(ctx.toolCall.args) };
+    case 'PostToolUse': {
+      const result = ctx.execution?.result;
+      return {
+        toolName: ctx.toolCall.name,
+        toolArgs: argsText(ctx.toolCall.args),
+        toolResult: { resultType: 'success', textResultForLlm: typeof result === 'string' ? result : (JSON.stringify(result) ?? '') },
+      };
+    }
+    case 'PostToolUseFailure':
+      return {
+        toolName: ctx.toolCall.name,
+        toolArgs: argsText(ctx.toolCall.args),
+        toolResult: { resultType: 'failure', textResultForLlm: ctx.errorMessage ?? '' },
+      };
+    case 'UserPromptSubmit':
+      return { prompt: ctx.prompt };
+    case 'SessionStart':
+      return { source: ctx.source === 'startup' ? 'new' : ctx.source };
+    case 'SessionEnd':
+      return { reason: ctx.reason ?? 'complete' };
+    case 'Stop':
+    case 'SubagentStop':
+      return {
+        stopHookActive: ctx.stopHookActive,
+        ...(ctx.subagentName !== undefined ? { agentName: ctx.subagentName } : {}),
+        ...(ctx.subagentType !== undefined ? { agentType: ctx.subagentType } : {}),
+      };
+    case 'SubagentStart':
+      return { agentName: ctx.name, agentType: ctx.type };
+    case 'PreCompact':
+      return { trigger: ctx.trigger };
+    case 'AgentFailed':
+      return { error: { message: ctx.errorMessage, name: ctx.errorClass } };
+    case 'Notification':
+      return { message: ctx.message, notificationType: ctx.notificationType };
+    default:
+      return {};
+  }
+}
+
+function payload(ctx: AnyHookContext, info: PayloadInfo): object {
+  return {
+    sessionId: ctx.state.sessionId ?? ctx.state.agentId,
+    timestamp: Date.now(),
+    cwd: info.workDir,
+    ...eventFields(ctx),
+  };
+}
+
+const PERMISSION = ['allow', 'deny', 'ask'] as const;
+const STOP_DECISIONS = ['block', 'allow'] as const;
+
+function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): Decision {
+  const failure = processFailure(result, hook);
+  if (failure !== undefined) return failureDecision(failure, result, ctx, hook);
+  if (result.exitCode === 2) {
+    const stderr = result.stderr.trim();
+    if (!HookEvent.info(ctx.event).canBlock) return PROCEED;
+    return { kind: 'block', reason: stderr.length > 0 ? stderr : `blocked by hook '${hook.name}' (exit 2)`, additionalContext: NONE, notes: [] };
+  }
+  if (result.exitCode !== 0) {
+    // Copilot denies a tool call whose preToolUse hook errored: it fails closed there, and open elsewhere.
+    const closed = hook.failClosed || ctx.event === 'PreToolUse';
+    const cause = withStderr(`exited with code ${result.exitCode}`, result);
+    return failureDecision({ code: 'exit-code', cause }, result, ctx, { ...hook, failClosed: closed });
+  }
+  const text = result.stdout.trim();
+  if (text.length === 0) return PROCEED;
+  const parsed = parseJsonObject(text, result, ctx, hook);
+  if (!parsed.ok) return parsed.decision;
+  const output = parsed.output;
+  const r = new OutputReader(hook, ctx);
+  const extras = { additionalContext: r.texts(output, 'additionalContext'), notes: r.notes };
+  const reason = r.text(output, 'permissionDecisionReason') ?? r.text(output, 'reason');
+  let modified: AnyHookContext | undefined;
+  if (output.modifiedArgs !== undefined) modified = r.toolInput(output.modifiedArgs, 'modifiedArgs');
+  if (output.modifiedResult !== undefined) modified = r.toolResult(output.modifiedResult, 'modifiedResult');
+  const verdict = r.choice(output, 'permissionDecision', PERMISSION) ?? r.choice(output, 'decision', STOP_DECISIONS);
+  if (verdict === 'deny' || verdict === 'block') return { kind: 'block', reason: reason ?? `denied by hook '${hook.name}'`, ...extras };
+  if (verdict === 'ask') return { kind: 'ask', reason: reason ?? `Hook '${hook.name}' asks for approval.`, ctx: modified, ...extras };
+  return { kind: 'proceed', reason, granted: verdict === 'allow', ctx: modified, ...extras };
+}
+
+/**
+ * GitHub Copilot's dialect for lowerCamelCase events (`preToolUse`, `agentStop`, …).
+ *
+ * - stdin: `sessionId`, `timestamp` (epoch milliseconds), `cwd`, and the event's fields in camelCase: `toolName`,
+ *   `toolArgs` (the arguments as a JSON string, as Copilot sends them), `toolResult` (`resultType`,
+ *   `textResultForLlm`), `prompt`, `source`, `reason`, `stopHookActive`, `error`, …
+ * - output: `permissionDecision` allow | deny | ask + `permissionDecisionReason` and `modifiedArgs` (preToolUse);
+ *   `decision` block | allow + `reason` (agentStop, subagentStop); `modifiedResult` and `additionalContext`
+ *   (postToolUse).
+ * - exit 2: block with stderr. Any other failing exit of a preToolUse hook DENIES the call (Copilot fails closed
+ *   there); elsewhere it is a warning. Timeouts fail open.
+ */
+export const copilotDialect: WireDialect = Object.freeze({
+  name: 'copilot',
+  eventName: (event: HookEventName) => HookEvent.toDialect(event, 'copilot') ?? event,
+  payload,
+  interpret,
+});

@@ -1,0 +1,281 @@
+/**
+ * What every hook that runs a process has in common — HOOK.md scripts and the command hooks of agent config files:
+ * the event goes to stdin as a dialect's JSON, and what the process answers becomes the hook's outcome.
+ *
+ * @module
+ */
+import { resolve as resolvePath } from 'node:path';
+import { EventEmitter } from 'eventemitter3';
+import {
+  HookOutcome,
+  type AnyHookContext,
+  type Hook,
+  type HookEventName,
+  type HookMatcher,
+  type HookNote,
+  type HookScope,
+  type MaybePromise,
+  type NextFn,
+} from '../core/index.js';
+import { continueChain } from '../core/internal/continue-chain.js';
+import { messageOf } from '../core/internal/message-of.js';
+import type { Decision, WireDialect, WireHookInfo } from './dialects/dialect.js';
+import { failureDecision } from './dialects/failure.js';
+import { DEFAULT_MAX_OUTPUT_BYTES, runProcess, type ProcessResult } from './run-process.js';
+
+/** What a {@link ScriptExit} reports for every process a process hook ran. */
+export interface ScriptExit extends ProcessResult {
+  /** The hook's name. */
+  readonly hookName: string;
+  /** The event dispatched. */
+  readonly event: HookEventName;
+  /** The event's name as sent to the process. */
+  readonly eventName: string;
+  /** Whether the hook ran in the background. */
+  readonly async: boolean;
+}
+
+/** The events of {@link ProcessHook.emitter}. */
+export interface ScriptHookEvents {
+  /** A note the hook also reported to the dispatch (a failure it failed open or closed on, ignored output, …). */
+  note: [note: HookNote];
+  /** A process ended: every run, whatever it decided, for logs and metrics. */
+  exit: [exit: ScriptExit];
+}
+
+/** How one process hook runs: what a subclass decides once, when it is built. */
+export interface ProcessHookSettings {
+  /** The hook's name, for listings, notes and reasons. */
+  readonly name: string;
+  /** The one event it runs for. */
+  readonly event: HookEventName;
+  /** Which contexts it applies to; `undefined` for all of its event's. */
+  readonly matcher: HookMatcher | undefined;
+  /** Higher runs first. */
+  readonly priority: number;
+  /** Whether it runs in the background, deciding nothing. */
+  readonly async: boolean;
+  /** Whether a failure blocks instead of letting the action go on (ignored for an async hook, which cannot block). */
+  readonly failClosed: boolean;
+  /** Milliseconds before the process is killed. */
+  readonly timeoutMs: number;
+  /** The wire protocol. */
+  readonly dialect: WireDialect;
+  /** The event's name as the process receives it. */
+  readonly eventName: string;
+  /** The project directory: the working directory unless {@link ProcessHookSettings.cwd} says otherwise. */
+  readonly projectDir: string;
+  /** The process's working directory (default: the project directory). */
+  readonly cwd?: string | undefined;
+  /** Variables added to the parent's environment (`undefined` removes one). */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** The cap on each of stdout and stderr, in bytes (default 1 MiB). */
+  readonly maxOutputBytes?: number | undefined;
+  /** Milliseconds between SIGTERM and SIGKILL when a process is killed (default 2000). */
+  readonly killGraceMs?: number | undefined;
+}
+
+/** The argv to run, or why there is none this time (a script removed since discovery, …). */
+export type ResolvedCommand =
+  | { readonly ok: true; readonly command: readonly string[] }
+  | {
+      readonly ok: false;
+      /** The note code, e.g. `no-entry`. */
+      readonly code: string;
+      /** What went wrong, as the rest of a sentence starting with the hook's name ("cannot run its script: …"). */
+      readonly cause: string;
+    };
+
+/**
+ * A hook that runs a process per dispatch. Subclasses say which command to run ({@link ProcessHook.resolveCommand});
+ * the rest is shared: the payload, the environment, the timeout and output caps, the dialect's reading of the answer,
+ * failing open or closed, notes, and background runs.
+ *
+ * A block or stop ends the chain; ask and proceed call `next` (with the rewritten context, if any) and merge their
+ * additional context and messages with what the later hooks decide. An async hook starts its process and lets the
+ * chain go on at once: it can neither block nor modify, and whatever it prints to try is ignored with a note. Its
+ * process is handed to the dispatch through `scope.waitUntil`, and {@link ProcessHook.drain} waits for all of them.
+ */
+export abstract class ProcessHook implements Hook {
+  /** The hook's name. */
+  readonly name: string;
+  /** The one event it runs for. */
+  readonly events: readonly HookEventName[];
+  /** Which contexts it applies to, for the stack to apply; `undefined` when it applies to all. */
+  readonly matcher: HookMatcher | undefined;
+  /** Whether a failure blocks instead of letting the action go on (never for an async hook, which cannot block). */
+  readonly failClosed: boolean;
+  /** Whether it runs in the background. */
+  readonly async: boolean;
+  /** Milliseconds before its process is killed. */
+  readonly timeoutMs: number;
+  /** The event's name as the process receives it. */
+  readonly eventName: string;
+  /** The project directory, absolute. */
+  readonly projectDir: string;
+  /** The wire protocol it speaks. */
+  readonly dialect: WireDialect;
+  /** Notes and process exits, for observers that are not part of a dispatch. Listener errors are ignored. */
+  readonly emitter = new EventEmitter<ScriptHookEvents>();
+  private readonly settings: ProcessHookSettings;
+  private readonly wire: WireHookInfo;
+  private readonly pending = new Set<Promise<void>>();
+  private readonly basePriority: number;
+
+  constructor(settings: ProcessHookSettings) {
+    this.settings = settings;
+    this.name = settings.name;
+    this.events = Object.freeze([settings.event]);
+    this.matcher = settings.matcher;
+    this.async = settings.async;
+    this.failClosed = !settings.async && settings.failClosed;
+    this.timeoutMs = settings.timeoutMs;
+    this.eventName = settings.eventName;
+    this.dialect = settings.dialect;
+    this.projectDir = resolvePath(settings.projectDir);
+    this.basePriority = settings.priority;
+    this.wire = {
+      name: this.name,
+      failClosed: this.failClosed,
+      timeoutMs: settings.timeoutMs,
+      maxOutputBytes: settings.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    };
+  }
+
+  /** The priority to register the hook at (higher runs first). */
+  get priority(): number {
+    return this.basePriority;
+  }
+
+  /** How many async runs of this hook are still going. */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /** The argv for this run; called on every run, after the matcher matched. */
+  protected abstract resolveCommand(): Promise<ResolvedCommand>;
+
+  /** Variables this kind of hook adds to the environment of every run (e.g. `CLAUDE_PROJECT_DIR`). */
+  protected abstract runEnv(): Readonly<Record<string, string>>;
+
+  /** Called before each run; a HOOK.md hook reads its body here on the first run. */
+  protected beforeRun(): void {}
+
+  /** Runs the process for `ctx` and turns its answer into the outcome (see the class description). */
+  handle(ctx: AnyHookContext, next: NextFn, scope: HookScope): MaybePromise<HookOutcome> {
+    if (this.async) {
+      this.startAsync(ctx, scope);
+      return next(ctx);
+    }
+    return this.decide(ctx, scope, false).then((decision) => continueChain(this.outcomeOf(decision), ctx, next));
+  }
+
+  /** Resolves once every async run of this hook has finished, including runs started while waiting. */
+  async drain(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all(this.pending);
+  }
+
+  /** The dialect's decision as the outcome a callback would return. */
+  private outcomeOf(decision: Decision): HookOutcome {
+    const extras = { additionalContext: decision.additionalContext, systemMessage: decision.systemMessage };
+    const reason = decision.reason?.trim() ? decision.reason : undefined;
+    switch (decision.kind) {
+      case 'block':
+        return HookOutcome.block(reason ?? `blocked by hook '${this.name}'`, extras);
+      case 'stop':
+        return HookOutcome.stop(reason ?? `Hook '${this.name}' stopped the run.`, extras);
+      case 'ask':
+        return HookOutcome.ask(reason ?? `Hook '${this.name}' asks for approval.`, { ...extras, context: decision.ctx });
+      default:
+        return decision.granted
+          ? HookOutcome.allow(decision.ctx, { ...extras, ...(reason !== undefined ? { reason } : {}) })
+          : HookOutcome.proceed(decision.ctx, extras);
+    }
+  }
+
+  /** One run, start to decision, with its notes reported. */
+  private async decide(ctx: AnyHookContext, scope: HookScope, isAsync: boolean): Promise<Decision> {
+    this.beforeRun();
+    const decision = await this.run(ctx, scope, isAsync);
+    for (const note of decision.notes) this.report(note, scope);
+    return decision;
+  }
+
+  /** Expected failures (no command, an event that is not JSON, a crash) are decisions here, never errors. */
+  private async run(ctx: AnyHookContext, scope: HookScope, isAsync: boolean): Promise<Decision> {
+    const hook = this.wire;
+    // The command lookup may wait on the file system; building the input meanwhile takes it off the critical path.
+    const lookup = this.resolveCommand().catch(
+      (error: unknown): ResolvedCommand => ({ ok: false, code: 'no-entry', cause: `cannot run: ${messageOf(error)}` }),
+    );
+    let stdin: string | undefined;
+    let unsendable: unknown;
+    try {
+      const info = { eventName: this.eventName, workDir: this.projectDir, hookName: this.name };
+      stdin = JSON.stringify(this.dialect.payload(ctx, info));
+    } catch (error) {
+      unsendable = error;
+    }
+    const env = { ...process.env, ...this.settings.env, ...this.runEnv() };
+    const command = await lookup;
+    if (!command.ok) {
+      return failureDecision({ code: command.code, cause: command.cause }, undefined, ctx, hook);
+    }
+    if (stdin === undefined) {
+      // Tool arguments holding a BigInt or a cycle cannot be sent; that is this run's failure, not the dispatch's.
+      const cause = `could not be sent the event as JSON (${messageOf(unsendable)})`;
+      return failureDecision({ code: 'invalid-input', cause }, undefined, ctx, hook);
+    }
+    const result = await runProcess({
+      command: command.command,
+      cwd: this.settings.cwd ?? this.projectDir,
+      env,
+      stdin,
+      timeoutMs: this.timeoutMs,
+      maxOutputBytes: hook.maxOutputBytes,
+      killGraceMs: this.settings.killGraceMs,
+      signal: scope.signal,
+    });
+    this.emit('exit', { ...result, hookName: this.name, event: ctx.event, eventName: this.eventName, async: isAsync });
+    return this.dialect.interpret(result, ctx, hook);
+  }
+
+  private startAsync(ctx: AnyHookContext, scope: HookScope): void {
+    const run = this.decide(ctx, scope, true).then(
+      (decision) => {
+        const ignored = [
+          decision.kind === 'proceed' ? undefined : `${decision.kind} decision`,
+          decision.ctx === undefined ? undefined : 'modified input',
+          decision.additionalContext.length === 0 && decision.systemMessage === undefined ? undefined : 'messages',
+        ].filter((part) => part !== undefined);
+        if (ignored.length === 0) return;
+        const what = `${ignored.join(' and ')} ${ignored.length === 1 ? 'was' : 'were'}`;
+        const message = `Hook '${this.name}' runs asynchronously, so its ${what} ignored: an async hook cannot block, modify or add context.`;
+        this.report(this.note(ctx, 'async-decision-ignored', message), scope);
+      },
+      (error: unknown) => {
+        this.report(this.note(ctx, 'internal-error', `Hook '${this.name}' failed in the background: ${messageOf(error)}`), scope);
+      },
+    );
+    const tracked = run.finally(() => this.pending.delete(tracked));
+    this.pending.add(tracked);
+    scope.waitUntil(tracked);
+  }
+
+  private note(ctx: AnyHookContext, code: string, message: string): HookNote {
+    return { level: 'warning', hookName: this.name, event: ctx.event, code, message };
+  }
+
+  private report(note: HookNote, scope: HookScope): void {
+    scope.report(note);
+    this.emit('note', note);
+  }
+
+  private emit<K extends keyof ScriptHookEvents>(event: K, ...args: ScriptHookEvents[K]): void {
+    try {
+      (this.emitter.emit as (event: K, ...args: ScriptHookEvents[K]) => boolean)(event, ...args);
+    } catch {
+      // An observer's bug must not change what the hook decides.
+    }
+  }
+}
