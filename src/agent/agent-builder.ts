@@ -33,7 +33,9 @@ import type { HookLoader, LoadedHooks } from './hook-loader.js';
 import type { HookProblem } from '../script/problem.js';
 import type { Subagent } from './subagent.js';
 import { SUBAGENT_INPUT, SUBAGENT_INPUT_SCHEMA } from './internal/subagent-input.js';
-import { discoverHooks, type DiscoverHooksOptions } from '../script/discover-hooks.js';
+import { discoverHooks } from '../script/discover-hooks.js';
+import { HOOK_SOURCES, loadAllHookConfigs, prioritized, selectedSources, type HookSourcesOptions } from '../config/load-all.js';
+import { modelJudge } from './model-judge.js';
 import type { Tool, ToolDefinition } from './tool.js';
 
 /** Options of the `on…` methods and {@link AgentBuilder.addHook}. */
@@ -225,23 +227,41 @@ export class AgentBuilder {
   }
 
   /**
-   * Adds the HOOK.md hooks of a project (`<projectDir>/.agents/hooks`), of the user (`~/.config/agents/hooks`, or
-   * `$XDG_CONFIG_HOME/agents/hooks`) and of any `extraDirs`, into the same stack as the callbacks: a script at
-   * priority 999 runs before a callback at 500, which runs before a script at 100. A string is the project directory.
+   * Adds the hooks of a project into the same stack as the callbacks: a script at priority 999 runs before a callback
+   * at 500, which runs before a script at 100.
+   *
+   * With a directory, or options that name no agent, it loads HOOK.md hooks: the project's (`<projectDir>/.agents/hooks`),
+   * the user's (`~/.config/agents/hooks`, or `$XDG_CONFIG_HOME/agents/hooks`) and any `extraDirs`'. Name agents to
+   * load their config files too — `{ claude: true, copilot: true, vscode: true, gemini: true, cursor: true }` — each
+   * hook speaking its agent's protocol; HOOK.md hooks come along unless `hookmd: false`. Claude Code's prompt hooks
+   * are judged by the agent's model.
+   *
    * Hooks load when the agent is built; `await agent.ready()` lists the problems of those that did not (they are also
    * emitted as `warning` events on the first run), and `strict: true` makes a bad definition fail the runs instead.
    *
    * ```ts
-   * AgentBuilder.new().withModel(model).withHooksFrom({ projectDir: process.cwd(), userDir: false });
+   * AgentBuilder.new().withModel(model).withHooksFrom({ projectDir: process.cwd(), claude: true, copilot: true });
    * ```
    */
-  withHooksFrom(from: string | DiscoverHooksOptions): this {
-    const options: DiscoverHooksOptions = typeof from === 'string' ? { projectDir: from } : { ...from };
+  withHooksFrom(from: string | HookSourcesOptions): this {
+    const options: HookSourcesOptions = typeof from === 'string' ? { projectDir: from } : { ...from };
+    const projectDir = options.projectDir ?? process.cwd();
+    if (!HOOK_SOURCES.some((source) => options[source] !== undefined)) {
+      return this.withHookLoader({
+        label: `HOOK.md hooks of ${projectDir}`,
+        load: async () => {
+          const { hooks, problems } = await discoverHooks(options);
+          return { hooks: prioritized(hooks), problems };
+        },
+      });
+    }
+    const sources = options.hookmd === undefined ? { hookmd: true, ...options } : options;
     return this.withHookLoader({
-      label: `HOOK.md hooks of ${options.projectDir ?? process.cwd()}`,
-      load: async () => {
-        const { hooks, problems } = await discoverHooks(options);
-        return { hooks: hooks.map((hook) => ({ hook, priority: hook.priority })), problems };
+      label: `hooks of ${projectDir} (${selectedSources(sources).join(', ')})`,
+      load: async (context) => {
+        const judge = options.judge ?? (context?.model === undefined ? undefined : modelJudge(context.model));
+        const { hooks, problems } = await loadAllHookConfigs(projectDir, { ...sources, judge });
+        return { hooks: prioritized(hooks), problems };
       },
     });
   }
@@ -423,7 +443,7 @@ export class AgentBuilder {
 
   private async load(inheritedModel: Model | undefined): Promise<ResolvedConfig> {
     const loaded = await Promise.all(
-      this.registrations.map((r) => ('source' in r ? r.source.load() : undefined)),
+      this.registrations.map((r) => ('source' in r ? r.source.load({ model: this.model ?? inheritedModel }) : undefined)),
     );
     const problems: HookProblem[] = loaded.flatMap((l) => l?.problems ?? []);
     const hooks = this.registrations.flatMap((r, i): readonly PrioritizedHook[] => ('source' in r ? (loaded[i] as LoadedHooks).hooks : [r]));

@@ -5,6 +5,7 @@
  */
 import type { PrioritizedHook } from '../core/index.js';
 import type { HookProblem } from '../script/problem.js';
+import type { Model } from './model.js';
 
 /** What a hook source yields: hooks with their priorities, and the problems found loading them. */
 export interface LoadedHooks {
@@ -14,12 +15,18 @@ export interface LoadedHooks {
   readonly problems: readonly HookProblem[];
 }
 
+/** What the agent being built lends its hook sources. */
+export interface HookLoadContext {
+  /** The agent's model (its own, or the parent's for a subagent): what Claude Code's prompt hooks are judged by. */
+  readonly model: Model | undefined;
+}
+
 /** Loads hooks from somewhere; called once per `build()`. */
 export interface HookLoader {
   /** Where the hooks come from, for messages (e.g. `HOOK.md in /repo`). */
   readonly label: string;
   /** Loads them. Rejects only in strict mode. */
-  load(): Promise<LoadedHooks>;
+  load(context?: HookLoadContext): Promise<LoadedHooks>;
 }
 
 /** What an agent's hooks are once every source has loaded. */

@@ -19,3 +19,4 @@ export * from './agent.js';
 export * from './agent-builder.js';
 export * from './adapters/state-processor-adapter.js';
 export * from './adapters/continuation-criteria-adapter.js';
+export * from './model-judge.js';

@@ -4,7 +4,7 @@
  * @module
  */
 import { resolve } from 'node:path';
-import { HookStack } from '../core/index.js';
+import { HookStack, type Hook } from '../core/index.js';
 import { discoverManifests, type DiscoveryOptions, type DiscoveryResult } from './discovery.js';
 import { HookLoadError, type HookProblem } from './problem.js';
 import { ScriptHook, type ScriptHookOptions } from './script-hook.js';
@@ -50,7 +50,10 @@ export async function discoverHooks(options: DiscoverHooksOptions = {}): Promise
   return { ...found, hooks, problems };
 }
 
-/** A stack of script hooks, each at its manifest's priority, ties in the order given (user before project). */
-export function hookStackOf(hooks: readonly ScriptHook[]): HookStack {
+/**
+ * A stack of loaded hooks (script hooks, config hooks), each at its own priority, ties in the order given (user
+ * before project).
+ */
+export function hookStackOf(hooks: readonly (Hook & { readonly priority: number })[]): HookStack {
   return new HookStack(hooks.map((hook) => ({ hook, priority: hook.priority })));
 }

@@ -33,3 +33,4 @@ export {
   type CursorDialectOptions,
 } from './dialects/cursor.js';
 export { DIALECT_NAMES, dialectNamed } from './dialects/registry.js';
+export * from './command-hook.js';

@@ -27,11 +27,16 @@ export interface HookProblem {
   readonly hookName?: string | undefined;
   /** 1-based line in `file`, when known (YAML syntax errors). */
   readonly line?: number | undefined;
+  /** 1-based column in `file`, when known (JSON syntax errors). */
+  readonly column?: number | undefined;
 }
 
 /** Formats a problem as one line: `file:line: field: message (found …; allowed …)`. */
 export function formatProblem(problem: HookProblem): string {
-  const where = problem.line === undefined ? problem.file : `${problem.file}:${problem.line}`;
+  const where =
+    problem.line === undefined
+      ? problem.file
+      : `${problem.file}:${problem.line}${problem.column === undefined ? '' : `:${problem.column}`}`;
   const field = problem.field === undefined ? '' : ` ${problem.field}:`;
   const extra = [
     problem.found === undefined ? undefined : `found ${problem.found}`,

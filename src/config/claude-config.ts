@@ -1,0 +1,164 @@
+/**
+ * Claude Code's hooks: `~/.claude/settings.json`, `.claude/settings.json` and `.claude/settings.local.json`.
+ *
+ * @module
+ */
+import { join } from 'node:path';
+import { claudeDialect } from '../script/dialects/claude.js';
+import { isRecord } from '../script/dialects/wire-output.js';
+import type { ConfigLevel } from '../script/command-hook.js';
+import { readConfigFile } from './config-file.js';
+import {
+  ConfigCollector,
+  commandName,
+  configPlaces,
+  eventNamesIn,
+  type ConfigLoadOptions,
+  type LoadedConfigHooks,
+} from './config-source.js';
+import { PromptHook } from './prompt-hook.js';
+
+/** Claude Code's default timeout for command hooks, in milliseconds. */
+export const CLAUDE_COMMAND_TIMEOUT_MS = 60_000;
+/** Claude Code's default timeout for prompt hooks, in milliseconds. */
+export const CLAUDE_PROMPT_TIMEOUT_MS = 30_000;
+
+const EVENTS = eventNamesIn('claude');
+
+/** The settings files Claude Code reads, in the order they merge: user, project, local. */
+export function claudeSettingsFiles(options: ConfigLoadOptions = {}): { file: string; level: ConfigLevel }[] {
+  const places = configPlaces(options);
+  const files: { file: string; level: ConfigLevel }[] = [];
+  if (places.homeDir !== undefined) files.push({ file: join(places.homeDir, '.claude', 'settings.json'), level: 'user' });
+  if (places.project) {
+    files.push({ file: join(places.projectDir, '.claude', 'settings.json'), level: 'project' });
+    files.push({ file: join(places.projectDir, '.claude', 'settings.local.json'), level: 'local' });
+  }
+  return files;
+}
+
+/**
+ * Loads the hooks of Claude Code's settings files, merged in Claude Code's order (user, project, local): each event's
+ * matcher groups, each group's handlers. `type: "command"` handlers run through the shell with `CLAUDE_PROJECT_DIR`
+ * set (timeout in seconds, default 60); `type: "prompt"` handlers are judged by `options.judge` (the agent's model),
+ * and reported as a problem without one. A command that appears more than once for the same event and matcher — in
+ * one file or across them — runs once, as in Claude Code. Matchers follow Claude Code's rules (see
+ * {@link MatcherRule}).
+ *
+ * ```ts
+ * const { hooks, problems } = await loadClaudeHooks({ projectDir: process.cwd() });
+ * ```
+ */
+export async function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<LoadedConfigHooks> {
+  const out = new ConfigCollector(options);
+  const places = configPlaces(options);
+  const seen = new Set<string>();
+  for (const { file, level } of claudeSettingsFiles(options)) {
+    const read = await readConfigFile(file);
+    if (read.status === 'missing') continue;
+    out.files.push(file);
+    if (read.status === 'invalid') {
+      out.problem(read.problem);
+      continue;
+    }
+    const settings = read.value;
+    if (!isRecord(settings)) {
+      out.problem({ file, severity: 'error', code: 'invalid-config', found: JSON.stringify(settings).slice(0, 40), allowed: 'an object', message: 'A settings file must hold a JSON object.' });
+      continue;
+    }
+    if (settings.hooks === undefined) continue;
+    if (!isRecord(settings.hooks)) {
+      out.problem({ file, field: 'hooks', severity: 'error', code: 'invalid-config', allowed: 'an object of event names', message: '"hooks" must map event names to lists of matcher groups.' });
+      continue;
+    }
+    for (const [eventName, groups] of Object.entries(settings.hooks)) {
+      const field = `hooks.${eventName}`;
+      const event = out.event(eventName, EVENTS, file, field);
+      if (event === undefined) continue;
+      if (!Array.isArray(groups)) {
+        out.problem({ file, field, severity: 'error', code: 'invalid-config', allowed: 'a list of {matcher, hooks} groups', message: 'Each event holds a list of matcher groups.' });
+        continue;
+      }
+      groups.forEach((group: unknown, g) => {
+        const groupField = `${field}[${g}]`;
+        if (!isRecord(group) || !Array.isArray(group.hooks)) {
+          out.problem({ file, field: groupField, severity: 'error', code: 'invalid-config', allowed: '{"matcher": "…", "hooks": [ … ]}', message: 'A matcher group needs a "hooks" list.' });
+          return;
+        }
+        const matcher = out.matcher(group.matcher, event, 'claude', file, `${groupField}.matcher`);
+        if (matcher === null) return;
+        const matcherText = typeof group.matcher === 'string' ? group.matcher : undefined;
+        group.hooks.forEach((handler: unknown, h) => {
+          const at = `${groupField}.hooks[${h}]`;
+          const origin = { kind: 'claude' as const, level, file, field: at, matcher: matcherText };
+          if (!isRecord(handler)) {
+            out.problem({ file, field: at, severity: 'error', code: 'invalid-config', message: 'A hook handler must be an object with "type".' });
+            return;
+          }
+          if (handler.type === 'command') {
+            if (typeof handler.command !== 'string' || handler.command.trim() === '') {
+              out.problem({ file, field: `${at}.command`, severity: 'error', code: 'missing-field', message: 'A command hook needs a non-empty "command".' });
+              return;
+            }
+            const key = `${event}\u0000${matcherText ?? ''}\u0000${handler.command}`;
+            if (seen.has(key)) return;
+            seen.add(key);
+            out.add(
+              out.commandHook({
+                name: commandName(handler.command),
+                command: handler.command,
+                event,
+                eventName,
+                matcher,
+                dialect: claudeDialect,
+                timeoutMs: out.timeout(handler.timeout, 's', CLAUDE_COMMAND_TIMEOUT_MS, file, `${at}.timeout`),
+                projectDir: places.projectDir,
+                env: { CLAUDE_PROJECT_DIR: places.projectDir },
+                origin,
+              }),
+            );
+          } else if (handler.type === 'prompt') {
+            if (typeof handler.prompt !== 'string' || handler.prompt.trim() === '') {
+              out.problem({ file, field: `${at}.prompt`, severity: 'error', code: 'missing-field', message: 'A prompt hook needs a non-empty "prompt".' });
+              return;
+            }
+            if (options.judge === undefined) {
+              out.problem({
+                file,
+                field: at,
+                severity: 'error',
+                code: 'prompt-hook-needs-model',
+                message: 'A prompt hook is judged by a model, and none was given: build the agent with withModel(…) before withHooksFrom(…), or pass `judge` to the loader.',
+              });
+              return;
+            }
+            out.add(
+              new PromptHook({
+                name: `prompt: ${commandName(handler.prompt)}`,
+                prompt: handler.prompt,
+                event,
+                matcher,
+                judge: options.judge,
+                timeoutMs: out.timeout(handler.timeout, 's', CLAUDE_PROMPT_TIMEOUT_MS, file, `${at}.timeout`),
+                priority: options.priority,
+                projectDir: places.projectDir,
+                origin,
+              }),
+            );
+          } else {
+            out.problem({
+              file,
+              field: `${at}.type`,
+              found: JSON.stringify(handler.type),
+              allowed: 'command, prompt',
+              severity: 'warning',
+              code: 'unsupported-hook-type',
+              message: 'Only command and prompt hooks are supported; this one is not loaded.',
+            });
+          }
+        });
+      });
+    }
+  }
+  return out.result();
+}

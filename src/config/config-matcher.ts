@@ -1,0 +1,96 @@
+/**
+ * Each agent's matcher rules, compiled into kernel matchers so that the stack leaves a hook out before anything is
+ * spawned.
+ *
+ * @module
+ */
+import {
+  CallableMatcher,
+  HookEvent,
+  MatcherSyntaxError,
+  ToolNameMatcher,
+  type AnyHookContext,
+  type HookEventName,
+  type HookMatcher,
+} from '../core/index.js';
+import { compileManifestRegex } from '../script/manifest-regex.js';
+
+/**
+ * How a config file's `matcher` string reads:
+ * - `claude`: `*`, `""` or absent match everything; a value of only letters, digits, `_`, `-` and `|` is an exact name
+ *   or a `|` list of exact names; anything else is an unanchored regular expression (`Edit.*` also matches
+ *   `NotebookEdit`), as in Claude Code.
+ * - `anchored`: a regular expression that must match the whole name, `^(?:PATTERN)$` (Copilot).
+ * - `regex`: an unanchored regular expression; `*` and `""` match everything (Gemini CLI, Cursor).
+ */
+export type MatcherRule = 'claude' | 'anchored' | 'regex';
+
+const PLAIN_NAMES = /^[A-Za-z0-9_|-]+$/;
+
+/** What a matcher is matched against on a non-tool event, as Claude Code defines it. */
+function subjectOf(event: HookEventName): ((ctx: AnyHookContext) => string | undefined) | undefined {
+  switch (event) {
+    case 'SessionStart':
+      return (ctx) => (ctx.event === 'SessionStart' ? ctx.source : undefined);
+    case 'PreCompact':
+    case 'PostCompact':
+      return (ctx) => (ctx.event === 'PreCompact' || ctx.event === 'PostCompact' ? ctx.trigger : undefined);
+    case 'SubagentStart':
+      return (ctx) => (ctx.event === 'SubagentStart' ? ctx.type : undefined);
+    case 'SubagentStop':
+      return (ctx) => (ctx.event === 'SubagentStop' ? ctx.subagentType : undefined);
+    case 'Notification':
+      return (ctx) => (ctx.event === 'Notification' ? ctx.notificationType : undefined);
+    default:
+      return undefined;
+  }
+}
+
+/** Whether a matcher string means "everything" under `rule`. */
+export function matchesEverything(pattern: string | undefined): boolean {
+  return pattern === undefined || pattern.trim() === '' || pattern.trim() === '*';
+}
+
+/** A test over names, by `rule`. @throws {@link MatcherSyntaxError} for a regex that does not compile. */
+function nameTest(pattern: string, rule: MatcherRule): string | RegExp {
+  if (rule === 'claude' && PLAIN_NAMES.test(pattern)) {
+    // Exact names: the kernel's list syntax, which also lets the stack index the hook by tool name.
+    if (pattern.split('|').some((name) => name === '')) {
+      throw new MatcherSyntaxError(pattern, 'an empty name in a | list; write names separated by |, e.g. "Write|Edit".');
+    }
+    return pattern;
+  }
+  const source = rule === 'anchored' ? `^(?:${pattern})$` : pattern;
+  return compileManifestRegex(source);
+}
+
+/** Whether `event` gives a matcher something to match (a tool name, or Claude Code's per-event subjects). */
+export function eventTakesMatcher(event: HookEventName): boolean {
+  return HookEvent.isToolEvent(event) || subjectOf(event) !== undefined;
+}
+
+/**
+ * The matcher for `pattern` on `event` by `rule`: over the tool name on tool events; over the session source, the
+ * compaction trigger, the subagent type or the notification type on those events; `undefined` when it matches
+ * everything or the event has nothing to match (the loader reports that as an ignored matcher).
+ *
+ * @throws {@link MatcherSyntaxError} for a regex that does not compile.
+ */
+export function configMatcher(pattern: string | undefined, event: HookEventName, rule: MatcherRule): HookMatcher | undefined {
+  if (pattern === undefined || matchesEverything(pattern)) return undefined;
+  const test = nameTest(pattern.trim(), rule);
+  if (HookEvent.isToolEvent(event)) {
+    return new ToolNameMatcher(test);
+  }
+  const subject = subjectOf(event);
+  if (subject === undefined) return undefined;
+  const names = typeof test === 'string' ? new Set(test.split('|')) : undefined;
+  const matches =
+    names !== undefined
+      ? (value: string) => names.has(value)
+      : (value: string) => (test as RegExp).test(value);
+  return new CallableMatcher(function configSubject(ctx: AnyHookContext) {
+    const value = subject(ctx);
+    return value !== undefined && matches(value);
+  });
+}

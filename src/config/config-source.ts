@@ -1,0 +1,219 @@
+/**
+ * What every config loader shares: where the user's home and the project are, how hooks run, and how a file's
+ * entries become command hooks and problems.
+ *
+ * @module
+ */
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { HookEvent, type HookEventName, type HookMatcher } from '../core/index.js';
+import { messageOf } from '../core/internal/message-of.js';
+import { CommandHook, type CommandHookOrigin, type CommandHookSpec } from '../script/command-hook.js';
+import { HookLoadError, type HookProblem } from '../script/problem.js';
+import type { Hook } from '../core/index.js';
+import { configMatcher, eventTakesMatcher, matchesEverything, type MatcherRule } from './config-matcher.js';
+import { isRecord } from '../script/dialects/wire-output.js';
+
+/**
+ * Asks a language model one question and returns its text answer: what a `type: "prompt"` hook needs. An agent built
+ * with `withHooksFrom({ claude: true })` passes its own model.
+ */
+export type JudgeFn = (prompt: string, signal: AbortSignal) => Promise<string>;
+
+/** Where to look for config files, and how their hooks run. */
+export interface ConfigLoadOptions {
+  /** The project directory (default: the current one). Project-level files are found under it. */
+  readonly projectDir?: string | undefined;
+  /** The user's home directory, where user-level files are found (default: `os.homedir()`); `false` skips them. */
+  readonly homeDir?: string | false | undefined;
+  /** Whether to skip the project-level files (default false). */
+  readonly skipProject?: boolean | undefined;
+  /** The priority every loaded hook gets (default 100, the HOOK.md default); file order breaks ties. */
+  readonly priority?: number | undefined;
+  /** Asks a model, for Claude Code's `type: "prompt"` hooks; without it they are reported and skipped. */
+  readonly judge?: JudgeFn | undefined;
+  /** The cap on each of stdout and stderr, in bytes (default 1 MiB). */
+  readonly maxOutputBytes?: number | undefined;
+  /** Milliseconds between SIGTERM and SIGKILL (default 2000). */
+  readonly killGraceMs?: number | undefined;
+  /** The platform whose OS-specific command to pick (default: `process.platform`). */
+  readonly platform?: NodeJS.Platform | undefined;
+  /** Throw a {@link HookLoadError} when any problem is an error, instead of returning it. */
+  readonly strict?: boolean | undefined;
+}
+
+/** What a loader found: the hooks, in the order they run at equal priority, and the problems. */
+export interface LoadedConfigHooks {
+  /** The hooks (command hooks, and prompt hooks when a judge is given). */
+  readonly hooks: readonly ConfigHook[];
+  /** Every problem, each naming its file and field; the other hooks still load. */
+  readonly problems: readonly HookProblem[];
+  /** The config files that were read (whether or not they held hooks). */
+  readonly files: readonly string[];
+}
+
+/** A hook loaded from a config file: it knows its origin and priority. */
+export interface ConfigHook extends Hook {
+  /** The hook's name. */
+  readonly name: string;
+  /** Where it was defined. */
+  readonly origin: CommandHookOrigin;
+  /** The priority to register it at. */
+  readonly priority: number;
+  /** Milliseconds before it is given up on. */
+  readonly timeoutMs: number;
+}
+
+/** The resolved paths and settings every loader starts from. */
+export interface ConfigPlaces {
+  /** The project directory, absolute. */
+  readonly projectDir: string;
+  /** The home directory, or `undefined` when user files are skipped. */
+  readonly homeDir: string | undefined;
+  /** Whether project files are read. */
+  readonly project: boolean;
+}
+
+/** The directories a loader reads from. */
+export function configPlaces(options: ConfigLoadOptions): ConfigPlaces {
+  return {
+    projectDir: resolve(options.projectDir ?? process.cwd()),
+    homeDir: options.homeDir === false ? undefined : resolve(options.homeDir ?? homedir()),
+    project: options.skipProject !== true,
+  };
+}
+
+/** A short, recognisable name for a command: its text, cut at 60 characters. */
+export function commandName(command: string): string {
+  const line = command.trim().replace(/\s+/g, ' ');
+  return line.length <= 60 ? line : `${line.slice(0, 59)}…`;
+}
+
+/** Collects one loader's hooks and problems, and turns entries into hooks with the checks they all share. */
+export class ConfigCollector {
+  /** The hooks so far. */
+  readonly hooks: ConfigHook[] = [];
+  /** The problems so far. */
+  readonly problems: HookProblem[] = [];
+  /** The files read so far. */
+  readonly files: string[] = [];
+
+  constructor(readonly options: ConfigLoadOptions) {}
+
+  /** Records a problem. */
+  problem(problem: HookProblem): void {
+    this.problems.push(problem);
+  }
+
+  /** Adds a hook. */
+  add(hook: ConfigHook): void {
+    this.hooks.push(hook);
+  }
+
+  /**
+   * The canonical event for a name written in a config file, or `undefined` with a problem naming the file, the
+   * field and the names that file's agent knows.
+   */
+  event(name: string, known: Readonly<Record<string, HookEventName>>, file: string, field: string): HookEventName | undefined {
+    const event = known[name];
+    if (event !== undefined) return event;
+    this.problem({
+      file,
+      field,
+      found: `"${name}"`,
+      allowed: Object.keys(known).join(', '),
+      severity: 'warning',
+      code: 'unknown-event',
+      message: `The event "${name}" is not one this agent's config supports here, so its hooks are not loaded. Check the spelling (names are case-sensitive).`,
+    });
+    return undefined;
+  }
+
+  /**
+   * The kernel matcher for an entry, or `null` (with a problem) when it does not compile. A matcher on an event that
+   * has nothing to match is ignored with a warning, never turned into "match nothing".
+   */
+  matcher(pattern: unknown, event: HookEventName, rule: MatcherRule, file: string, field: string): HookMatcher | undefined | null {
+    if (pattern === undefined || pattern === null) return undefined;
+    if (typeof pattern !== 'string') {
+      this.problem({ file, field, found: JSON.stringify(pattern), allowed: 'a string', severity: 'error', code: 'invalid-matcher', message: 'A matcher must be a string.' });
+      return null;
+    }
+    if (matchesEverything(pattern)) return undefined;
+    if (!eventTakesMatcher(event)) {
+      this.problem({
+        file,
+        field,
+        found: `"${pattern}"`,
+        severity: 'warning',
+        code: 'ignored-matcher',
+        message: `${event} has nothing for a matcher to match, so it is ignored and the hook runs on every ${event}.`,
+      });
+      return undefined;
+    }
+    try {
+      return configMatcher(pattern, event, rule);
+    } catch (error) {
+      this.problem({ file, field, found: `"${pattern}"`, severity: 'error', code: 'invalid-matcher', message: `${messageOf(error)}` });
+      return null;
+    }
+  }
+
+  /** A timeout in milliseconds from `value` in `unit`, or the default (with a problem when `value` is not a positive number). */
+  timeout(value: unknown, unit: 's' | 'ms', fallbackMs: number, file: string, field: string): number {
+    if (value === undefined || value === null) return fallbackMs;
+    if (typeof value === 'number' && Number.isFinite(value) && value > 0) return unit === 's' ? value * 1000 : value;
+    this.problem({
+      file,
+      field,
+      found: JSON.stringify(value),
+      allowed: `a positive number of ${unit === 's' ? 'seconds' : 'milliseconds'}`,
+      severity: 'warning',
+      code: 'invalid-timeout',
+      message: `The timeout is not a positive number; the default of ${fallbackMs / 1000} s applies.`,
+    });
+    return fallbackMs;
+  }
+
+  /** An entry's `env`: string values only (others are reported and dropped). */
+  env(value: unknown, file: string, field: string): Record<string, string> {
+    if (value === undefined || value === null) return {};
+    if (!isRecord(value)) {
+      this.problem({ file, field, found: JSON.stringify(value), allowed: 'an object of strings', severity: 'warning', code: 'invalid-env', message: 'env must be an object; it is ignored.' });
+      return {};
+    }
+    const env: Record<string, string> = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (typeof item === 'string') env[key] = item;
+      else if (typeof item === 'number' || typeof item === 'boolean') env[key] = String(item);
+      else this.problem({ file, field: `${field}.${key}`, found: JSON.stringify(item), allowed: 'a string', severity: 'warning', code: 'invalid-env', message: 'An environment value must be a string; it is ignored.' });
+    }
+    return env;
+  }
+
+  /** Builds a command hook with the loader's shared settings. */
+  commandHook(spec: Omit<CommandHookSpec, 'priority' | 'maxOutputBytes' | 'killGraceMs'>): CommandHook {
+    return new CommandHook({
+      ...spec,
+      priority: this.options.priority,
+      maxOutputBytes: this.options.maxOutputBytes,
+      killGraceMs: this.options.killGraceMs,
+    });
+  }
+
+  /** The result, throwing in strict mode when a problem is an error. */
+  result(): LoadedConfigHooks {
+    if (this.options.strict && this.problems.some((p) => p.severity === 'error')) throw new HookLoadError(this.problems);
+    return { hooks: this.hooks, problems: this.problems, files: this.files };
+  }
+}
+
+/** The names of a dialect's events, for a loader: every canonical event with a name in `dialect`. */
+export function eventNamesIn(dialect: 'claude' | 'copilot' | 'gemini' | 'cursor'): Record<string, HookEventName> {
+  const names: Record<string, HookEventName> = {};
+  for (const event of HookEvent.all) {
+    const name = HookEvent.toDialect(event, dialect);
+    if (name !== undefined) names[name] = event;
+  }
+  return names;
+}

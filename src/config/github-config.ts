@@ -1,0 +1,201 @@
+/**
+ * GitHub Copilot's and VS Code's hook files: `.github/hooks/*.json` (and Copilot's `~/.copilot/hooks/*.json`).
+ *
+ * @module
+ */
+import { readdir } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { HookEventName } from '../core/index.js';
+import type { ConfigKind, ConfigLevel } from '../script/command-hook.js';
+import { copilotDialect } from '../script/dialects/copilot.js';
+import { vscodeDialect } from '../script/dialects/vscode.js';
+import { isRecord } from '../script/dialects/wire-output.js';
+import { readConfigFile } from './config-file.js';
+import { ConfigCollector, commandName, configPlaces, eventNamesIn, type ConfigLoadOptions, type LoadedConfigHooks } from './config-source.js';
+
+/** The default timeout of Copilot and VS Code command hooks, in milliseconds. */
+export const GITHUB_HOOK_TIMEOUT_MS = 30_000;
+
+const COPILOT_EVENTS = eventNamesIn('copilot');
+const PASCAL_EVENTS = eventNamesIn('claude');
+
+/** The `.json` files of a folder, sorted by name; none when it does not exist. */
+async function jsonFiles(dir: string): Promise<string[]> {
+  try {
+    const names = await readdir(dir);
+    return names.filter((n) => n.endsWith('.json')).sort().map((n) => join(dir, n));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Which agent a hook file is written for: a file with `version` (Copilot's format) or any `bash`/`powershell` entry
+ * is Copilot's; otherwise it is VS Code's.
+ */
+export function githubHookFileKind(config: Record<string, unknown>): 'copilot' | 'vscode' {
+  if (config.version !== undefined) return 'copilot';
+  const hooks = isRecord(config.hooks) ? config.hooks : {};
+  const entries = Object.values(hooks).flatMap((list) => (Array.isArray(list) ? list : []));
+  return entries.some((e) => isRecord(e) && (e.bash !== undefined || e.powershell !== undefined)) ? 'copilot' : 'vscode';
+}
+
+/** The VS Code entry's command for `platform`: the OS's own (`windows`, `linux`, `osx`) over `command`. */
+export function vscodeCommandFor(entry: Record<string, unknown>, platform: NodeJS.Platform): { command: unknown; field: string } {
+  const key = platform === 'win32' ? 'windows' : platform === 'darwin' ? 'osx' : 'linux';
+  if (typeof entry[key] === 'string') return { command: entry[key], field: key };
+  return { command: entry.command, field: 'command' };
+}
+
+/**
+ * Loads `.github/hooks/*.json` (project) and `~/.copilot/hooks/*.json` (user) for the agents in `kinds`.
+ *
+ * Copilot files (`version: 1`, or `bash`/`powershell` entries): flat entries under lowerCamelCase events, spoken to
+ * in Copilot's camelCase dialect — or under PascalCase events, which switch Copilot to VS Code's format; `bash` (or
+ * `powershell` on Windows, or `command`), `cwd` relative to the project, `env`, `timeoutSec` (default 30), and
+ * `matcher`, a regex anchored at both ends. A preToolUse hook that crashes denies the call, as in Copilot.
+ *
+ * VS Code files: flat entries under PascalCase events with `command` and the OS-specific `windows`/`linux`/`osx`
+ * (the OS's own wins), `cwd` relative to the project, `env`, `timeout` in seconds (default 30). VS Code parses
+ * matchers but does not apply them, so a matcher here is reported and every tool reaches the hook, as in VS Code.
+ */
+export async function loadGithubHooks(
+  kinds: readonly ('copilot' | 'vscode')[],
+  options: ConfigLoadOptions = {},
+): Promise<LoadedConfigHooks> {
+  const out = new ConfigCollector(options);
+  const places = configPlaces(options);
+  const platform = options.platform ?? process.platform;
+  const dirs: { dir: string; level: ConfigLevel }[] = [];
+  if (places.homeDir !== undefined && kinds.includes('copilot')) dirs.push({ dir: join(places.homeDir, '.copilot', 'hooks'), level: 'user' });
+  if (places.project) dirs.push({ dir: join(places.projectDir, '.github', 'hooks'), level: 'project' });
+  for (const { dir, level } of dirs) {
+    for (const file of await jsonFiles(dir)) {
+      const read = await readConfigFile(file);
+      if (read.status === 'missing') continue;
+      if (read.status === 'invalid') {
+        out.files.push(file);
+        out.problem(read.problem);
+        continue;
+      }
+      const config = read.value;
+      if (!isRecord(config)) {
+        out.files.push(file);
+        out.problem({ file, severity: 'error', code: 'invalid-config', allowed: 'an object', message: 'A hook file must hold a JSON object with "hooks".' });
+        continue;
+      }
+      const kind = level === 'user' ? 'copilot' : githubHookFileKind(config);
+      if (!kinds.includes(kind)) continue;
+      out.files.push(file);
+      if (kind === 'copilot' && config.version !== undefined && config.version !== 1) {
+        out.problem({ file, field: 'version', found: JSON.stringify(config.version), allowed: '1', severity: 'warning', code: 'unknown-version', message: 'Unknown hook file version; the file is read as version 1.' });
+      }
+      if (!isRecord(config.hooks)) {
+        out.problem({ file, field: 'hooks', severity: 'error', code: 'invalid-config', allowed: 'an object of event names', message: '"hooks" must map event names to lists of hook entries.' });
+        continue;
+      }
+      for (const [eventName, entries] of Object.entries(config.hooks)) {
+        const field = `hooks.${eventName}`;
+        const pascal = /^[A-Z]/.test(eventName);
+        const known = kind === 'vscode' || pascal ? PASCAL_EVENTS : COPILOT_EVENTS;
+        const event = out.event(eventName, known, file, field);
+        if (event === undefined) continue;
+        if (!Array.isArray(entries)) {
+          out.problem({ file, field, severity: 'error', code: 'invalid-config', allowed: 'a list of hook entries', message: 'Each event holds a list of hook entries.' });
+          continue;
+        }
+        entries.forEach((entry: unknown, i) => {
+          const at = `${field}[${i}]`;
+          if (!isRecord(entry)) {
+            out.problem({ file, field: at, severity: 'error', code: 'invalid-config', message: 'A hook entry must be an object.' });
+            return;
+          }
+          if (entry.type !== undefined && entry.type !== 'command') {
+            out.problem({ file, field: `${at}.type`, found: JSON.stringify(entry.type), allowed: 'command', severity: 'warning', code: 'unsupported-hook-type', message: 'Only command hooks are supported; this one is not loaded.' });
+            return;
+          }
+          addEntry(out, { kind, level, file, at, entry, event, eventName, pascal, platform, projectDir: places.projectDir });
+        });
+      }
+    }
+  }
+  return out.result();
+}
+
+interface EntryPlace {
+  readonly kind: Extract<ConfigKind, 'copilot' | 'vscode'>;
+  readonly level: ConfigLevel;
+  readonly file: string;
+  readonly at: string;
+  readonly entry: Record<string, unknown>;
+  readonly event: HookEventName;
+  readonly eventName: string;
+  readonly pascal: boolean;
+  readonly platform: NodeJS.Platform;
+  readonly projectDir: string;
+}
+
+function addEntry(out: ConfigCollector, p: EntryPlace): void {
+  const { entry, file, at, kind } = p;
+  let command: unknown;
+  let commandField: string;
+  let shell: 'sh' | 'bash' | 'powershell' = 'sh';
+  if (kind === 'copilot') {
+    const windows = p.platform === 'win32';
+    if (windows && typeof entry.powershell === 'string') [command, commandField, shell] = [entry.powershell, 'powershell', 'powershell'];
+    else if (!windows && typeof entry.bash === 'string') [command, commandField, shell] = [entry.bash, 'bash', 'bash'];
+    else [command, commandField] = [entry.command, 'command'];
+  } else {
+    ({ command, field: commandField } = vscodeCommandFor(entry, p.platform));
+  }
+  if (typeof command !== 'string' || command.trim() === '') {
+    const wanted = kind === 'copilot' ? (p.platform === 'win32' ? '"powershell" or "command"' : '"bash" or "command"') : '"command" or the OS-specific "windows", "linux", "osx"';
+    out.problem({ file, field: at, severity: 'error', code: 'missing-field', message: `The entry has no command for this platform: give ${wanted}.` });
+    return;
+  }
+  let matcher;
+  if (kind === 'vscode') {
+    if (entry.matcher !== undefined && entry.matcher !== '' && entry.matcher !== '*') {
+      out.problem({
+        file,
+        field: `${at}.matcher`,
+        found: JSON.stringify(entry.matcher),
+        severity: 'warning',
+        code: 'ignored-matcher',
+        message: 'VS Code parses matchers but does not apply them, so this hook sees every tool, as it would in VS Code.',
+      });
+    }
+  } else {
+    matcher = out.matcher(entry.matcher, p.event, 'anchored', file, `${at}.matcher`);
+    if (matcher === null) return;
+  }
+  const seconds = kind === 'copilot' ? entry.timeoutSec : (entry.timeout ?? entry.timeoutSec);
+  const timeoutField = kind === 'copilot' || entry.timeout === undefined ? 'timeoutSec' : 'timeout';
+  const cwd = typeof entry.cwd === 'string' && entry.cwd !== '' ? (isAbsolute(entry.cwd) ? entry.cwd : resolve(p.projectDir, entry.cwd)) : undefined;
+  out.add(
+    out.commandHook({
+      name: typeof entry.name === 'string' && entry.name.trim() !== '' ? entry.name : commandName(command),
+      command,
+      shell,
+      event: p.event,
+      eventName: p.eventName,
+      matcher,
+      dialect: kind === 'copilot' && !p.pascal ? copilotDialect : vscodeDialect,
+      timeoutMs: out.timeout(seconds, 's', GITHUB_HOOK_TIMEOUT_MS, file, `${at}.${timeoutField}`),
+      projectDir: p.projectDir,
+      cwd,
+      env: out.env(entry.env, file, `${at}.env`),
+      origin: { kind, level: p.level, file, field: `${at}.${commandField}`, matcher: typeof entry.matcher === 'string' ? entry.matcher : undefined },
+    }),
+  );
+}
+
+/** Copilot's hooks: {@link loadGithubHooks} for Copilot files only. */
+export function loadCopilotHooks(options: ConfigLoadOptions = {}): Promise<LoadedConfigHooks> {
+  return loadGithubHooks(['copilot'], options);
+}
+
+/** VS Code's hooks in `.github/hooks`: {@link loadGithubHooks} for VS Code files only. */
+export function loadVsCodeHooks(options: ConfigLoadOptions = {}): Promise<LoadedConfigHooks> {
+  return loadGithubHooks(['vscode'], options);
+}

@@ -1,0 +1,14 @@
+/**
+ * Hooks from other agents' config files: Claude Code, GitHub Copilot, VS Code, Gemini CLI and Cursor.
+ *
+ * @module
+ */
+export { parseConfigJson, readConfigFile, type ConfigFileRead } from './config-file.js';
+export { configMatcher, type MatcherRule } from './config-matcher.js';
+export type { ConfigHook, ConfigLoadOptions, JudgeFn, LoadedConfigHooks } from './config-source.js';
+export * from './prompt-hook.js';
+export * from './claude-config.js';
+export * from './github-config.js';
+export * from './gemini-config.js';
+export * from './cursor-config.js';
+export * from './load-all.js';

@@ -1,0 +1,102 @@
+/**
+ * Every hook a project would run, from every source: HOOK.md folders and the config files of Claude Code, Copilot,
+ * VS Code, Gemini CLI and Cursor.
+ *
+ * @module
+ */
+import { resolve } from 'node:path';
+import type { PrioritizedHook } from '../core/index.js';
+import { discoverHooks, type DiscoverHooksOptions } from '../script/discover-hooks.js';
+import { HookLoadError, type HookProblem } from '../script/problem.js';
+import type { ScriptHook } from '../script/script-hook.js';
+import { loadClaudeHooks } from './claude-config.js';
+import type { ConfigHook, ConfigLoadOptions, LoadedConfigHooks } from './config-source.js';
+import { loadCursorHooks } from './cursor-config.js';
+import { loadGeminiHooks } from './gemini-config.js';
+import { loadGithubHooks } from './github-config.js';
+
+/** The sources a project's hooks come from. */
+export type HookSourceName = 'hookmd' | 'claude' | 'copilot' | 'vscode' | 'gemini' | 'cursor';
+
+/** Every source, in the order their hooks run at equal priority. */
+export const HOOK_SOURCES: readonly HookSourceName[] = Object.freeze(['hookmd', 'claude', 'copilot', 'vscode', 'gemini', 'cursor']);
+
+/**
+ * Which sources to load (each `true` or `false`) and how. A source left out is loaded when no source is named at all
+ * (`{}` loads everything) and skipped as soon as one is named (`{ claude: true }` loads Claude Code's files only).
+ */
+export interface HookSourcesOptions extends ConfigLoadOptions, Omit<DiscoverHooksOptions, 'projectDir' | 'strict' | 'maxOutputBytes' | 'killGraceMs'> {
+  /** HOOK.md folders (`.agents/hooks`, the user's, `extraDirs`). */
+  readonly hookmd?: boolean | undefined;
+  /** Claude Code's `settings.json` files. */
+  readonly claude?: boolean | undefined;
+  /** Copilot's `.github/hooks/*.json` and `~/.copilot/hooks/*.json`. */
+  readonly copilot?: boolean | undefined;
+  /** VS Code's `.github/hooks/*.json`. */
+  readonly vscode?: boolean | undefined;
+  /** Gemini CLI's `settings.json` files. */
+  readonly gemini?: boolean | undefined;
+  /** Cursor's `hooks.json` files. */
+  readonly cursor?: boolean | undefined;
+}
+
+/** One hook of a project, whatever its source. */
+export type ProjectHook = ScriptHook | ConfigHook;
+
+/** What {@link loadAllHookConfigs} found. */
+export interface ProjectHooks {
+  /** Every hook, in the order they run at equal priority: HOOK.md, Claude Code, Copilot, VS Code, Gemini, Cursor. */
+  readonly hooks: readonly ProjectHook[];
+  /** Every problem of every source, each naming its file and field. */
+  readonly problems: readonly HookProblem[];
+  /** The config files read (HOOK.md files are in each hook's manifest). */
+  readonly files: readonly string[];
+  /** Which sources were loaded. */
+  readonly sources: readonly HookSourceName[];
+}
+
+/** The sources `options` selects (see {@link HookSourcesOptions}). */
+export function selectedSources(options: HookSourcesOptions): HookSourceName[] {
+  const named = HOOK_SOURCES.filter((s) => options[s] !== undefined);
+  if (named.length === 0) return [...HOOK_SOURCES];
+  const anyTrue = HOOK_SOURCES.some((s) => options[s] === true);
+  // `{ hookmd: false }` alone means "everything but HOOK.md".
+  return HOOK_SOURCES.filter((s) => (anyTrue ? options[s] === true : options[s] !== false));
+}
+
+/**
+ * Loads every hook of a project — HOOK.md folders and every agent's config files — so they can run in one stack. Bad
+ * definitions are problems; every other hook still loads (unless `strict`).
+ *
+ * ```ts
+ * const { hooks, problems } = await loadAllHookConfigs(process.cwd());
+ * const stack = hookStackOf(hooks);
+ * ```
+ */
+export async function loadAllHookConfigs(projectDir: string = process.cwd(), options: HookSourcesOptions = {}): Promise<ProjectHooks> {
+  const sources = selectedSources(options);
+  const base = { ...options, projectDir: resolve(projectDir), strict: false };
+  const github = sources.filter((s): s is 'copilot' | 'vscode' => s === 'copilot' || s === 'vscode');
+  const empty: LoadedConfigHooks = { hooks: [], problems: [], files: [] };
+  const [hookmd, claude, githubHooks, gemini, cursor] = await Promise.all([
+    sources.includes('hookmd') ? discoverHooks(base) : undefined,
+    sources.includes('claude') ? loadClaudeHooks(base) : empty,
+    github.length > 0 ? loadGithubHooks(github, base) : empty,
+    sources.includes('gemini') ? loadGeminiHooks(base) : empty,
+    sources.includes('cursor') ? loadCursorHooks(base) : empty,
+  ]);
+  const configs = [claude, githubHooks, gemini, cursor];
+  const problems = [...(hookmd?.problems ?? []), ...configs.flatMap((c) => c.problems)];
+  if (options.strict && problems.some((p) => p.severity === 'error')) throw new HookLoadError(problems);
+  return {
+    hooks: [...(hookmd?.hooks ?? []), ...configs.flatMap((c) => c.hooks)],
+    problems,
+    files: configs.flatMap((c) => c.files),
+    sources,
+  };
+}
+
+/** The hooks with the priorities to register them at. */
+export function prioritized(hooks: readonly ProjectHook[]): PrioritizedHook[] {
+  return hooks.map((hook) => ({ hook, priority: hook.priority }));
+}

@@ -1,0 +1,163 @@
+/**
+ * Claude Code's `type: "prompt"` hooks: a language model judges the event and answers whether the action may go on.
+ *
+ * @module
+ */
+import {
+  HookOutcome,
+  type AnyHookContext,
+  type HookEventName,
+  type HookMatcher,
+  type HookScope,
+  type NextFn,
+} from '../core/index.js';
+import { continueChain } from '../core/internal/continue-chain.js';
+import { messageOf } from '../core/internal/message-of.js';
+import type { CommandHookOrigin } from '../script/command-hook.js';
+import { claudeDialect } from '../script/dialects/claude.js';
+import { isRecord } from '../script/dialects/wire-output.js';
+import type { ConfigHook, JudgeFn } from './config-source.js';
+
+/** What a {@link PromptHook} is built from. */
+export interface PromptHookSpec {
+  /** The hook's name. */
+  readonly name: string;
+  /** The prompt; `$ARGUMENTS` is replaced by the event's JSON (which is appended when the prompt has no placeholder). */
+  readonly prompt: string;
+  /** The one event it runs for. */
+  readonly event: HookEventName;
+  /** Which contexts it applies to. */
+  readonly matcher: HookMatcher | undefined;
+  /** Asks the model. */
+  readonly judge: JudgeFn;
+  /** Milliseconds before the model's answer is given up on (the action then goes on, with a warning). */
+  readonly timeoutMs: number;
+  /** Higher runs first (default 100). */
+  readonly priority?: number | undefined;
+  /** The project directory, sent as `cwd`. */
+  readonly projectDir: string;
+  /** Where it was defined. */
+  readonly origin: CommandHookOrigin;
+}
+
+/** The model's verdict: Claude Code's `{ "ok": false, "reason": … }`, or the older `{ "decision": "block", … }`. */
+interface Verdict {
+  readonly ok: boolean;
+  readonly reason: string | undefined;
+}
+
+/** The first JSON object in a model's answer (models like to wrap JSON in prose or a code fence). */
+export function readVerdict(text: string): Verdict | undefined {
+  const start = text.indexOf('{');
+  const end = text.lastIndexOf('}');
+  if (start < 0 || end <= start) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text.slice(start, end + 1));
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(value)) return undefined;
+  const reason = typeof value.reason === 'string' && value.reason.trim() !== '' ? value.reason : undefined;
+  if (typeof value.ok === 'boolean') return { ok: value.ok, reason };
+  if (value.decision === 'block' || value.decision === 'deny') return { ok: false, reason };
+  if (value.decision === 'approve' || value.decision === 'allow') return { ok: true, reason };
+  return undefined;
+}
+
+const ANSWER_FORMAT =
+  '\n\nAnswer with JSON only: {"ok": true} to let this go on, or {"ok": false, "reason": "why, for the agent"} to refuse it.';
+
+/**
+ * A hook that asks a model (the agent's own, through a {@link JudgeFn}) to judge the event. `{ "ok": false }` blocks
+ * with the model's reason — on Stop that keeps the agent working, on PreToolUse it refuses the call. A model that
+ * fails, times out or answers something unreadable lets the action go on, with a warning note.
+ */
+export class PromptHook implements ConfigHook {
+  /** The hook's name. */
+  readonly name: string;
+  /** The one event it runs for. */
+  readonly events: readonly HookEventName[];
+  /** Which contexts it applies to. */
+  readonly matcher: HookMatcher | undefined;
+  /** The priority to register it at. */
+  readonly priority: number;
+  /** Milliseconds before the answer is given up on. */
+  readonly timeoutMs: number;
+  /** Where it was defined. */
+  readonly origin: CommandHookOrigin;
+  /** The prompt as written. */
+  readonly prompt: string;
+  private readonly spec: PromptHookSpec;
+
+  constructor(spec: PromptHookSpec) {
+    this.spec = spec;
+    this.name = spec.name;
+    this.events = Object.freeze([spec.event]);
+    this.matcher = spec.matcher;
+    this.priority = spec.priority ?? 100;
+    this.timeoutMs = spec.timeoutMs;
+    this.origin = spec.origin;
+    this.prompt = spec.prompt;
+  }
+
+  /** The prompt for `ctx`: `$ARGUMENTS` replaced by the event as Claude Code would send it to a command hook. */
+  promptFor(ctx: AnyHookContext): string {
+    const eventName = claudeDialect.eventName(ctx.event);
+    const input = JSON.stringify(claudeDialect.payload(ctx, { eventName, workDir: this.spec.projectDir, hookName: this.name }));
+    const text = this.prompt.includes('$ARGUMENTS') ? this.prompt.replaceAll('$ARGUMENTS', input) : `${this.prompt}\n\n${input}`;
+    return text + ANSWER_FORMAT;
+  }
+
+  /** Asks the model and turns its verdict into the outcome. */
+  async handle(ctx: AnyHookContext, next: NextFn, scope: HookScope): Promise<HookOutcome> {
+    const verdict = await this.ask(ctx, scope);
+    const outcome =
+      verdict !== undefined && !verdict.ok
+        ? HookOutcome.block(verdict.reason ?? `Refused by prompt hook '${this.name}'.`)
+        : HookOutcome.proceed();
+    return continueChain(outcome, ctx, next);
+  }
+
+  private async ask(ctx: AnyHookContext, scope: HookScope): Promise<Verdict | undefined> {
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const signal = scope.signal === undefined ? timeout : AbortSignal.any([scope.signal, timeout]);
+    const warn = (code: string, message: string, data?: Record<string, unknown>): undefined => {
+      scope.report({ level: 'warning', hookName: this.name, event: ctx.event, code, message, ...(data ? { data } : {}) });
+      return undefined;
+    };
+    let answer: string;
+    try {
+      answer = await raceAbort(this.spec.judge(this.promptFor(ctx), signal), signal);
+    } catch (error) {
+      if (timeout.aborted) return warn('timeout', `Prompt hook '${this.name}' got no answer within ${this.timeoutMs} ms; failing open, so the action goes on.`);
+      return warn('judge-error', `Prompt hook '${this.name}' could not ask the model (${messageOf(error)}); failing open, so the action goes on.`);
+    }
+    const verdict = readVerdict(answer);
+    if (verdict === undefined) {
+      return warn('invalid-output', `Prompt hook '${this.name}': the model's answer has no {"ok": …} JSON; failing open, so the action goes on.`, {
+        answer: answer.slice(0, 500),
+      });
+    }
+    return verdict;
+  }
+}
+
+/** `promise`, or a rejection as soon as `signal` aborts (a judge that ignores its signal cannot stall a dispatch). */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

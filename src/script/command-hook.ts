@@ -1,0 +1,125 @@
+/**
+ * A command hook from an agent's config file (Claude Code, Copilot, VS Code, Gemini CLI, Cursor): a shell command
+ * that speaks that agent's wire dialect.
+ *
+ * @module
+ */
+import type { HookEventName, HookMatcher } from '../core/index.js';
+import type { WireDialect } from './dialects/dialect.js';
+import { ProcessHook, type ResolvedCommand } from './process-hook.js';
+
+/** The agents whose config files hold command hooks. */
+export type ConfigKind = 'claude' | 'copilot' | 'vscode' | 'gemini' | 'cursor';
+
+/** The level a config file belongs to: the user's, the project's (shared), or the project's local one. */
+export type ConfigLevel = 'user' | 'project' | 'local';
+
+/** Where a command hook was defined. */
+export interface CommandHookOrigin {
+  /** The agent whose config format the file is in. */
+  readonly kind: ConfigKind;
+  /** The level of the file. */
+  readonly level: ConfigLevel;
+  /** The config file (absolute). */
+  readonly file: string;
+  /** The JSON path of the entry in the file, e.g. `hooks.PreToolUse[0].hooks[1]`. */
+  readonly field: string;
+  /** The matcher as written in the file, if any. */
+  readonly matcher?: string | undefined;
+}
+
+/** Everything a {@link CommandHook} needs; the config loaders fill it in. */
+export interface CommandHookSpec {
+  /** The hook's name, for listings and messages (a Gemini entry's `name`, else the command). */
+  readonly name: string;
+  /** The shell command to run. */
+  readonly command: string;
+  /** The shell: `sh` (POSIX `/bin/sh -c`, the default; `cmd.exe` on Windows), `bash`, or `powershell`. */
+  readonly shell?: 'sh' | 'bash' | 'powershell' | undefined;
+  /** The one event it runs for. */
+  readonly event: HookEventName;
+  /** The event's name as written in the file, sent to the process. */
+  readonly eventName: string;
+  /** Which contexts it applies to (the file's matcher, compiled by that agent's rules). */
+  readonly matcher: HookMatcher | undefined;
+  /** The wire protocol. */
+  readonly dialect: WireDialect;
+  /** Milliseconds before the process is killed. */
+  readonly timeoutMs: number;
+  /** Higher runs first (default 100, the HOOK.md default). */
+  readonly priority?: number | undefined;
+  /** Whether a failure blocks (Cursor's `failClosed`). */
+  readonly failClosed?: boolean | undefined;
+  /** The project directory, absolute. */
+  readonly projectDir: string;
+  /** The working directory (default: the project directory). */
+  readonly cwd?: string | undefined;
+  /** Variables added to the environment (the entry's `env`, and the agent's own such as `CLAUDE_PROJECT_DIR`). */
+  readonly env?: Readonly<Record<string, string>> | undefined;
+  /** Where it was defined. */
+  readonly origin: CommandHookOrigin;
+  /** The cap on each of stdout and stderr, in bytes (default 1 MiB). */
+  readonly maxOutputBytes?: number | undefined;
+  /** Milliseconds between SIGTERM and SIGKILL (default 2000). */
+  readonly killGraceMs?: number | undefined;
+}
+
+/** The argv that runs `command` in `shell` on this platform. */
+export function shellCommand(command: string, shell: CommandHookSpec['shell'] = 'sh'): readonly string[] {
+  if (shell === 'powershell') {
+    return [process.platform === 'win32' ? 'powershell.exe' : 'pwsh', '-NoProfile', '-NonInteractive', '-Command', command];
+  }
+  if (shell === 'bash') return ['bash', '-c', command];
+  return process.platform === 'win32' ? ['cmd.exe', '/d', '/s', '/c', command] : ['/bin/sh', '-c', command];
+}
+
+/**
+ * One command hook of an agent config file, as a middleware of the stack. It runs `command` through the shell (the
+ * way the agents run them: `$CLAUDE_PROJECT_DIR` and pipes work), speaks its agent's dialect, and fails open on a
+ * crash or timeout unless its entry says otherwise — all as {@link ProcessHook} describes.
+ *
+ * ```ts
+ * const { hooks } = await loadClaudeHooks({ projectDir: process.cwd() });
+ * const stack = hookStackOf(hooks);
+ * ```
+ */
+export class CommandHook extends ProcessHook {
+  /** The shell command. */
+  readonly command: string;
+  /** Where the hook was defined. */
+  readonly origin: CommandHookOrigin;
+  private readonly argv: readonly string[];
+  private readonly extraEnv: Readonly<Record<string, string>>;
+
+  constructor(spec: CommandHookSpec) {
+    super({
+      name: spec.name,
+      event: spec.event,
+      matcher: spec.matcher,
+      priority: spec.priority ?? 100,
+      async: false,
+      failClosed: spec.failClosed === true,
+      timeoutMs: spec.timeoutMs,
+      dialect: spec.dialect,
+      eventName: spec.eventName,
+      projectDir: spec.projectDir,
+      cwd: spec.cwd,
+      maxOutputBytes: spec.maxOutputBytes,
+      killGraceMs: spec.killGraceMs,
+    });
+    this.command = spec.command;
+    this.origin = spec.origin;
+    this.argv = Object.freeze(shellCommand(spec.command, spec.shell));
+    this.extraEnv = { ...spec.env };
+  }
+
+  /** The shell and the command. */
+  protected resolveCommand(): Promise<ResolvedCommand> {
+    return Promise.resolve({ ok: true, command: this.argv });
+  }
+
+  /** The entry's `env` and the agent's variables, plus `AGENT_HOOKS_PROJECT_DIR` and `AGENT_HOOKS_EVENT`. */
+  protected runEnv(): Readonly<Record<string, string>> {
+    return { ...this.extraEnv, AGENT_HOOKS_PROJECT_DIR: this.projectDir, AGENT_HOOKS_EVENT: this.eventName };
+  }
+}
