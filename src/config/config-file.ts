@@ -21,13 +21,91 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
   return { line: lines.length, column: (lines[lines.length - 1]?.length ?? 0) + 1 };
 }
 
-/** Where V8's JSON error points: `at position N`, `(line L column C)`, or the end for a truncated file. */
-function errorPosition(message: string, text: string): { line: number; column: number } {
-  const lineColumn = /line (\d+) column (\d+)/.exec(message);
-  if (lineColumn) return { line: Number(lineColumn[1]), column: Number(lineColumn[2]) };
-  const position = /at position (\d+)/.exec(message);
-  if (position) return lineAndColumn(text, Number(position[1]));
-  return lineAndColumn(text, text.length);
+/**
+ * The offset of the first character that makes `text` invalid JSON (its length when the text ends too early). V8's
+ * messages carry a position for some errors only, so the text is scanned once more to find it.
+ */
+export function jsonErrorOffset(text: string): number {
+  let i = 0;
+  const fail = (): never => {
+    throw i;
+  };
+  const space = (): void => {
+    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
+  };
+  const literal = (word: string): void => {
+    for (const ch of word) if (text[i++] !== ch) (i--, fail());
+  };
+  const string = (): void => {
+    i++;
+    for (;;) {
+      if (i >= text.length) fail();
+      const ch = text[i]!;
+      if (ch === '"') return void i++;
+      if (ch < ' ') fail();
+      if (ch === '\\') {
+        i++;
+        const esc = text[i];
+        if (esc === 'u') {
+          for (let k = 1; k <= 4; k++) if (!/[0-9a-fA-F]/.test(text[i + k] ?? '')) ((i += k), fail());
+          i += 5;
+        } else if (esc !== undefined && '"\\/bfnrt'.includes(esc)) i++;
+        else fail();
+      } else i++;
+    }
+  };
+  const number = (): void => {
+    const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
+    if (!match) fail();
+    i += match![0].length;
+  };
+  const value = (): void => {
+    space();
+    const ch = text[i];
+    if (ch === '{') {
+      i++;
+      space();
+      if (text[i] === '}') return void i++;
+      for (;;) {
+        space();
+        if (text[i] !== '"') fail();
+        string();
+        space();
+        if (text[i] !== ':') fail();
+        i++;
+        value();
+        space();
+        if (text[i] === ',') i++;
+        else if (text[i] === '}') return void i++;
+        else fail();
+      }
+    }
+    if (ch === '[') {
+      i++;
+      space();
+      if (text[i] === ']') return void i++;
+      for (;;) {
+        value();
+        space();
+        if (text[i] === ',') i++;
+        else if (text[i] === ']') return void i++;
+        else fail();
+      }
+    }
+    if (ch === '"') return string();
+    if (ch === 't') return literal('true');
+    if (ch === 'f') return literal('false');
+    if (ch === 'n') return literal('null');
+    if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) return number();
+    fail();
+  };
+  try {
+    value();
+    space();
+    return i < text.length ? i : text.length;
+  } catch (offset) {
+    return offset as number;
+  }
 }
 
 /** Parses `text` (the contents of `file`) as JSON; a syntax error becomes a problem with its line and column. */
@@ -37,7 +115,7 @@ export function parseConfigJson(text: string, file: string): ConfigFileRead {
   try {
     return { status: 'ok', value: JSON.parse(body) };
   } catch (error) {
-    const { line, column } = errorPosition(messageOf(error), body);
+    const { line, column } = lineAndColumn(body, jsonErrorOffset(body));
     return {
       status: 'invalid',
       problem: {

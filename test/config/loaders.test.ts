@@ -1,0 +1,239 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CommandHook,
+  HookLoadError,
+  loadAllHookConfigs,
+  loadClaudeHooks,
+  loadCopilotHooks,
+  loadCursorHooks,
+  loadGeminiHooks,
+  loadVsCodeHooks,
+  PromptHook,
+  ToolCall,
+  ToolExecution,
+  ToolHookContext,
+  SessionHookContext,
+  type AnyHookContext,
+  type ConfigHook,
+} from 'agent-hooks';
+import { sandbox } from './support.js';
+
+const setup = sandbox();
+const cmd = (command: string, extra: Record<string, unknown> = {}) => ({ type: 'command', command, ...extra });
+const matches = (hook: ConfigHook, ctx: AnyHookContext) => hook.matcher === undefined || hook.matcher.matches(ctx);
+const tool = (name: string) => ToolHookContext.beforeToolUse(ToolCall.create(name, {}));
+
+describe('Claude Code settings', () => {
+  it('merges user, project and local files in that order, and runs an identical command once', async () => {
+    const { home, project, write } = await setup();
+    await write(home, '.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd('user.sh'), cmd('shared.sh')] }] } });
+    await write(project, '.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd('project.sh'), cmd('shared.sh')] }] } });
+    await write(project, '.claude/settings.local.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd('local.sh')] }] }, permissions: {} });
+    const { hooks, problems, files } = await loadClaudeHooks({ projectDir: project, homeDir: home });
+    expect(problems).toEqual([]);
+    expect(files).toHaveLength(3);
+    expect(hooks.map((h) => (h as CommandHook).command)).toEqual(['user.sh', 'shared.sh', 'project.sh', 'local.sh']);
+    expect(hooks.map((h) => h.origin.level)).toEqual(['user', 'user', 'project', 'local']);
+    expect(hooks[2]!.origin).toMatchObject({ kind: 'claude', field: 'hooks.PreToolUse[0].hooks[0]', matcher: 'Bash' });
+    expect(hooks.every((h) => h.timeoutMs === 60_000)).toBe(true);
+  });
+
+  it('applies Claude Code’s matcher rules: exact names, | lists, unanchored regexes, * and empty', async () => {
+    const { project, write } = await setup();
+    const group = (matcher: string | undefined) => ({ ...(matcher === undefined ? {} : { matcher }), hooks: [cmd(`echo ${matcher}`)] });
+    await write(project, '.claude/settings.json', {
+      hooks: { PreToolUse: [group('Write'), group('Write|Edit'), group('Edit.*'), group('*'), group(''), group(undefined), group('mcp__github__.*')] },
+    });
+    const { hooks } = await loadClaudeHooks({ projectDir: project, homeDir: false });
+    const [exact, list, regex, star, empty, absent, mcp] = hooks as ConfigHook[];
+    expect(matches(exact!, tool('Write'))).toBe(true);
+    expect(matches(exact!, tool('WriteFile'))).toBe(false);
+    expect(matches(list!, tool('Edit'))).toBe(true);
+    expect(matches(list!, tool('NotebookEdit'))).toBe(false);
+    expect(matches(regex!, tool('NotebookEdit'))).toBe(true);
+    for (const all of [star!, empty!, absent!]) expect(matches(all, tool('anything'))).toBe(true);
+    expect(matches(mcp!, tool('mcp__github__create_issue'))).toBe(true);
+    expect(matches(mcp!, tool('Bash'))).toBe(false);
+  });
+
+  it('matches SessionStart by source and PreCompact by trigger', async () => {
+    const { project, write } = await setup();
+    await write(project, '.claude/settings.json', {
+      hooks: { SessionStart: [{ matcher: 'resume|compact', hooks: [cmd('echo again')] }] },
+    });
+    const [hook] = (await loadClaudeHooks({ projectDir: project, homeDir: false })).hooks;
+    expect(matches(hook!, SessionHookContext.onStart({ source: 'resume' }))).toBe(true);
+    expect(matches(hook!, SessionHookContext.onStart({ source: 'startup' }))).toBe(false);
+  });
+
+  it('reports an invalid file with its position, and still loads the other files', async () => {
+    const { home, project, write } = await setup();
+    await write(home, '.claude/settings.json', { hooks: { Stop: [{ hooks: [cmd('user-stop.sh')] }] } });
+    const broken = await write(project, '.claude/settings.json', '{\n  "hooks": {\n    "Stop": [\n  }\n}\n');
+    const { hooks, problems } = await loadClaudeHooks({ projectDir: project, homeDir: home });
+    expect(hooks.map((h) => (h as CommandHook).command)).toEqual(['user-stop.sh']);
+    expect(problems).toHaveLength(1);
+    // The `}` that should have closed the list, at line 4, column 3.
+    expect(problems[0]).toMatchObject({ file: broken, code: 'invalid-json', severity: 'error', line: 4, column: 3 });
+    expect(problems[0]!.message).toContain('line 4, column 3');
+  });
+
+  it('reports unknown events, bad matchers, missing commands and unsupported types by file and field', async () => {
+    const { project, write } = await setup();
+    const file = await write(project, '.claude/settings.json', {
+      hooks: {
+        PreToolUze: [{ hooks: [cmd('a')] }],
+        PostToolUse: [{ matcher: 'Edit(', hooks: [cmd('b')] }, { hooks: [{ type: 'command' }, { type: 'agent', agent: 'x' }, cmd('ok')] }],
+      },
+    });
+    const { hooks, problems } = await loadClaudeHooks({ projectDir: project, homeDir: false });
+    expect(hooks.map((h) => (h as CommandHook).command)).toEqual(['ok']);
+    expect(problems.map((p) => [p.field, p.code])).toEqual([
+      ['hooks.PreToolUze', 'unknown-event'],
+      ['hooks.PostToolUse[0].matcher', 'invalid-matcher'],
+      ['hooks.PostToolUse[1].hooks[0].command', 'missing-field'],
+      ['hooks.PostToolUse[1].hooks[1].type', 'unsupported-hook-type'],
+    ]);
+    expect(problems.every((p) => p.file === file)).toBe(true);
+    await expect(loadClaudeHooks({ projectDir: project, homeDir: false, strict: true })).rejects.toBeInstanceOf(HookLoadError);
+  });
+
+  it('needs a model for prompt hooks, and names the fix when there is none', async () => {
+    const { project, write } = await setup();
+    await write(project, '.claude/settings.json', { hooks: { Stop: [{ hooks: [{ type: 'prompt', prompt: 'Are all tasks done? $ARGUMENTS', timeout: 5 }] }] } });
+    const without = await loadClaudeHooks({ projectDir: project, homeDir: false });
+    expect(without.hooks).toEqual([]);
+    expect(without.problems[0]).toMatchObject({ code: 'prompt-hook-needs-model', field: 'hooks.Stop[0].hooks[0]' });
+    expect(without.problems[0]!.message).toContain('withModel');
+    const withJudge = await loadClaudeHooks({ projectDir: project, homeDir: false, judge: async () => '{"ok":true}' });
+    expect(withJudge.hooks[0]).toBeInstanceOf(PromptHook);
+    expect(withJudge.hooks[0]!.timeoutMs).toBe(5000);
+  });
+});
+
+describe('GitHub Copilot and VS Code hook files', () => {
+  it('reads Copilot files: flat entries, bash over command, cwd, env, timeoutSec, anchored matchers', async () => {
+    const { home, project, write } = await setup();
+    await write(project, '.github/hooks/guard.json', {
+      version: 1,
+      hooks: { preToolUse: [{ type: 'command', bash: './guard.sh', powershell: './guard.ps1', cwd: 'scripts', env: { LEVEL: 'strict' }, timeoutSec: 7, matcher: 'bash' }] },
+    });
+    await write(home, '.copilot/hooks/user.json', { version: 1, hooks: { sessionStart: [{ type: 'command', bash: 'echo hi' }] } });
+    const { hooks, problems } = await loadCopilotHooks({ projectDir: project, homeDir: home, platform: 'linux' });
+    expect(problems).toEqual([]);
+    const [user, guard] = hooks as CommandHook[];
+    expect(user!.origin.level).toBe('user');
+    expect(guard!.command).toBe('./guard.sh');
+    expect(guard!.timeoutMs).toBe(7000);
+    expect(guard!.dialect.name).toBe('copilot');
+    expect(guard!.eventName).toBe('preToolUse');
+    expect(matches(guard!, tool('bash'))).toBe(true);
+    expect(matches(guard!, tool('bash2'))).toBe(false);
+    expect(matches(guard!, tool('mybash'))).toBe(false);
+    const windows = await loadCopilotHooks({ projectDir: project, homeDir: false, platform: 'win32' });
+    expect((windows.hooks[0] as CommandHook).command).toBe('./guard.ps1');
+  });
+
+  it('switches a Copilot hook under a PascalCase event to the VS Code payload', async () => {
+    const { project, write } = await setup();
+    await write(project, '.github/hooks/a.json', { version: 1, hooks: { PreToolUse: [{ type: 'command', bash: 'x' }], preToolUse: [{ type: 'command', bash: 'y' }] } });
+    const { hooks } = await loadCopilotHooks({ projectDir: project, homeDir: false });
+    expect(hooks.map((h) => (h as CommandHook).dialect.name)).toEqual(['vscode', 'copilot']);
+  });
+
+  it('reads VS Code files: the OS’s own command wins, timeout in seconds (default 30), matchers reported as not applied', async () => {
+    const { project, write } = await setup();
+    const file = await write(project, '.github/hooks/format.json', {
+      hooks: {
+        PostToolUse: [{ type: 'command', command: './format.sh', windows: 'powershell -File format.ps1', linux: './format-linux.sh', osx: './format-mac.sh', timeout: 15 }],
+        PreToolUse: [{ type: 'command', command: './check.sh', matcher: 'Write' }],
+      },
+    });
+    const linux = await loadVsCodeHooks({ projectDir: project, homeDir: false, platform: 'linux' });
+    expect(linux.hooks.map((h) => (h as CommandHook).command)).toEqual(['./format-linux.sh', './check.sh']);
+    expect(linux.hooks.map((h) => h.timeoutMs)).toEqual([15_000, 30_000]);
+    expect(linux.hooks[1]!.matcher).toBeUndefined();
+    expect(linux.problems).toEqual([expect.objectContaining({ file, field: 'hooks.PreToolUse[0].matcher', code: 'ignored-matcher', severity: 'warning' })]);
+    const mac = await loadVsCodeHooks({ projectDir: project, homeDir: false, platform: 'darwin' });
+    expect((mac.hooks[0] as CommandHook).command).toBe('./format-mac.sh');
+    // A Copilot loader leaves VS Code files alone, and the other way round.
+    expect((await loadCopilotHooks({ projectDir: project, homeDir: false })).hooks).toEqual([]);
+  });
+
+  it('reports an invalid file and loads the others of the folder', async () => {
+    const { project, write } = await setup();
+    const bad = await write(project, '.github/hooks/a-bad.json', '{"version": 1, "hooks": {');
+    await write(project, '.github/hooks/b-good.json', { version: 1, hooks: { agentStop: [{ type: 'command', bash: 'echo ok' }] } });
+    const { hooks, problems } = await loadCopilotHooks({ projectDir: project, homeDir: false });
+    expect(hooks).toHaveLength(1);
+    expect(problems).toEqual([expect.objectContaining({ file: bad, code: 'invalid-json', line: 1 })]);
+  });
+});
+
+describe('Gemini CLI settings', () => {
+  it('reads timeouts in milliseconds and unanchored regex matchers', async () => {
+    const { home, project, write } = await setup();
+    await write(home, '.gemini/settings.json', { hooks: { BeforeAgent: [{ hooks: [{ type: 'command', command: 'echo user', name: 'greeter' }] }] } });
+    await write(project, '.gemini/settings.json', {
+      hooks: { BeforeTool: [{ matcher: 'write_.*', sequential: true, hooks: [{ type: 'command', command: './guard.sh', timeout: 1500 }] }] },
+    });
+    const { hooks, problems } = await loadGeminiHooks({ projectDir: project, homeDir: home });
+    expect(problems).toEqual([]);
+    expect(hooks.map((h) => h.name)).toEqual(['greeter', './guard.sh']);
+    expect(hooks.map((h) => h.events[0])).toEqual(['UserPromptSubmit', 'PreToolUse']);
+    expect(hooks[1]!.timeoutMs).toBe(1500);
+    expect(hooks[0]!.timeoutMs).toBe(60_000);
+    expect(matches(hooks[1]!, tool('write_file'))).toBe(true);
+    expect(matches(hooks[1]!, tool('my_write_file'))).toBe(true);
+  });
+});
+
+describe('Cursor hooks', () => {
+  it('maps tool-specific events onto the tools they concern, with failClosed and loop_limit', async () => {
+    const { project, write } = await setup();
+    await write(project, '.cursor/hooks.json', {
+      version: 1,
+      hooks: {
+        beforeShellExecution: [{ command: './shell.sh', failClosed: true }],
+        afterFileEdit: [{ command: './format.sh' }],
+        stop: [{ command: './gate.sh', loop_limit: 2 }],
+        beforeSubmitPrompt: [{ command: './prompt.sh' }],
+      },
+    });
+    const { hooks, problems } = await loadCursorHooks({ projectDir: project, homeDir: false });
+    expect(problems).toEqual([]);
+    const [shell, format, gate, promptHook] = hooks as CommandHook[];
+    expect(shell!.events).toEqual(['PreToolUse']);
+    expect(shell!.failClosed).toBe(true);
+    expect(matches(shell!, ToolHookContext.beforeToolUse(ToolCall.create('run', { command: 'ls' })))).toBe(true);
+    expect(matches(shell!, ToolHookContext.beforeToolUse(ToolCall.create('read_file', { path: 'a' })))).toBe(false);
+    expect(format!.events).toEqual(['PostToolUse']);
+    // A write tool with a path is a file edit; a read tool is not.
+    const after = (name: string, args: Record<string, unknown>) => ToolHookContext.afterToolUse(ToolExecution.success(ToolCall.create(name, args), 'ok'));
+    expect(matches(format!, after('write_file', { path: 'a.ts', content: 'x' }))).toBe(true);
+    expect(matches(format!, after('read_file', { path: 'a.ts' }))).toBe(false);
+    expect(gate!.events).toEqual(['Stop']);
+    expect(promptHook!.events).toEqual(['UserPromptSubmit']);
+    expect(promptHook!.eventName).toBe('beforeSubmitPrompt');
+  });
+});
+
+describe('every source at once', () => {
+  it('loads HOOK.md hooks and every agent’s configs, in source order, with every problem', async () => {
+    const { home, project, write, script } = await setup();
+    await write(project, '.agents/hooks/guard/HOOK.md', '---\nname: guard\ndescription: d\ntrigger: pre-tool-call\n---\n');
+    await script('.agents/hooks/guard/scripts/run', '#!/bin/sh\nexit 0\n');
+    await write(project, '.claude/settings.json', { hooks: { Stop: [{ hooks: [cmd('claude.sh')] }] } });
+    await write(project, '.github/hooks/c.json', { version: 1, hooks: { agentStop: [{ type: 'command', bash: 'copilot.sh' }] } });
+    await write(project, '.github/hooks/v.json', { hooks: { Stop: [{ type: 'command', command: 'vscode.sh' }] } });
+    await write(project, '.gemini/settings.json', { hooks: { AfterAgent: [{ hooks: [{ type: 'command', command: 'gemini.sh' }] }] } });
+    await write(project, '.cursor/hooks.json', '{ not json');
+    const all = await loadAllHookConfigs(project, { homeDir: home, userDir: false });
+    expect(all.hooks.map((h) => h.name)).toEqual(['guard', 'claude.sh', 'copilot.sh', 'vscode.sh', 'gemini.sh']);
+    expect(all.hooks.slice(1).every((h) => h.events[0] === 'Stop')).toBe(true);
+    expect(all.problems.map((p) => p.code)).toEqual(['invalid-json']);
+    const some = await loadAllHookConfigs(project, { homeDir: home, userDir: false, claude: true });
+    expect(some.hooks.map((h) => h.name)).toEqual(['claude.sh']);
+    expect(some.sources).toEqual(['claude']);
+  });
+});
