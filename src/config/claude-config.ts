@@ -25,10 +25,18 @@ export const CLAUDE_PROMPT_TIMEOUT_MS = 30_000;
 
 const EVENTS = eventNamesIn('claude');
 
+/** A config file and the level it belongs to. */
+export interface ConfigFileLocation {
+  /** The file (absolute). */
+  readonly file: string;
+  /** Whose it is. */
+  readonly level: ConfigLevel;
+}
+
 /** The settings files Claude Code reads, in the order they merge: user, project, local. */
-export function claudeSettingsFiles(options: ConfigLoadOptions = {}): { file: string; level: ConfigLevel }[] {
+export function claudeSettingsFiles(options: ConfigLoadOptions = {}): ConfigFileLocation[] {
   const places = configPlaces(options);
-  const files: { file: string; level: ConfigLevel }[] = [];
+  const files: ConfigFileLocation[] = [];
   if (places.homeDir !== undefined) files.push({ file: join(places.homeDir, '.claude', 'settings.json'), level: 'user' });
   if (places.project) {
     files.push({ file: join(places.projectDir, '.claude', 'settings.json'), level: 'project' });

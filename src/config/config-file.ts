@@ -10,9 +10,22 @@ import type { HookProblem } from '../script/problem.js';
 
 /** What reading one config file gave. */
 export type ConfigFileRead =
-  | { readonly status: 'missing' }
-  | { readonly status: 'ok'; readonly value: unknown }
-  | { readonly status: 'invalid'; readonly problem: HookProblem };
+  | {
+      /** There is no such file: normal, nothing to report. */
+      readonly status: 'missing';
+    }
+  | {
+      /** The file was read and parsed. */
+      readonly status: 'ok';
+      /** Its JSON value. */
+      readonly value: unknown;
+    }
+  | {
+      /** The file could not be read or is not JSON. */
+      readonly status: 'invalid';
+      /** What is wrong, and where. */
+      readonly problem: HookProblem;
+    };
 
 /** The 1-based line and column of character `offset` in `text`. */
 export function lineAndColumn(text: string, offset: number): { line: number; column: number } {

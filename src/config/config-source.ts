@@ -56,6 +56,8 @@ export interface LoadedConfigHooks {
 export interface ConfigHook extends Hook {
   /** The hook's name. */
   readonly name: string;
+  /** The one event it runs for. */
+  readonly events: readonly HookEventName[];
   /** Where it was defined. */
   readonly origin: CommandHookOrigin;
   /** The priority to register it at. */

@@ -40,8 +40,8 @@ export function githubHookFileKind(config: Record<string, unknown>): 'copilot' |
   return entries.some((e) => isRecord(e) && (e.bash !== undefined || e.powershell !== undefined)) ? 'copilot' : 'vscode';
 }
 
-/** The VS Code entry's command for `platform`: the OS's own (`windows`, `linux`, `osx`) over `command`. */
-export function vscodeCommandFor(entry: Record<string, unknown>, platform: NodeJS.Platform): { command: unknown; field: string } {
+/* The VS Code entry's command for `platform`: the OS's own (`windows`, `linux`, `osx`) over `command`. */
+function vscodeCommandFor(entry: Record<string, unknown>, platform: NodeJS.Platform): { command: unknown; field: string } {
   const key = platform === 'win32' ? 'windows' : platform === 'darwin' ? 'osx' : 'linux';
   if (typeof entry[key] === 'string') return { command: entry[key], field: key };
   return { command: entry.command, field: 'command' };

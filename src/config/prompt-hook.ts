@@ -41,13 +41,15 @@ export interface PromptHookSpec {
 }
 
 /** The model's verdict: Claude Code's `{ "ok": false, "reason": … }`, or the older `{ "decision": "block", … }`. */
-interface Verdict {
+export interface PromptVerdict {
+  /** Whether the action may go on. */
   readonly ok: boolean;
+  /** Why not, for the agent. */
   readonly reason: string | undefined;
 }
 
 /** The first JSON object in a model's answer (models like to wrap JSON in prose or a code fence). */
-export function readVerdict(text: string): Verdict | undefined {
+export function readVerdict(text: string): PromptVerdict | undefined {
   const start = text.indexOf('{');
   const end = text.lastIndexOf('}');
   if (start < 0 || end <= start) return undefined;
@@ -119,7 +121,7 @@ export class PromptHook implements ConfigHook {
     return continueChain(outcome, ctx, next);
   }
 
-  private async ask(ctx: AnyHookContext, scope: HookScope): Promise<Verdict | undefined> {
+  private async ask(ctx: AnyHookContext, scope: HookScope): Promise<PromptVerdict | undefined> {
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const signal = scope.signal === undefined ? timeout : AbortSignal.any([scope.signal, timeout]);
     const warn = (code: string, message: string, data?: Record<string, unknown>): undefined => {

@@ -77,8 +77,14 @@ export interface ProcessHookSettings {
 
 /** The argv to run, or why there is none this time (a script removed since discovery, …). */
 export type ResolvedCommand =
-  | { readonly ok: true; readonly command: readonly string[] }
   | {
+      /** There is a command to run. */
+      readonly ok: true;
+      /** The argv. */
+      readonly command: readonly string[];
+    }
+  | {
+      /** There is none this time. */
       readonly ok: false;
       /** The note code, e.g. `no-entry`. */
       readonly code: string;

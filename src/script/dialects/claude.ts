@@ -183,7 +183,9 @@ function payload(ctx: AnyHookContext, info: PayloadInfo): object {
  *   `hook_event_name`, and the event's fields: `tool_name`, `tool_input`, `tool_use_id`, `tool_response`
  *   (PostToolUse), `error` (PostToolUseFailure), `prompt`, `stop_hook_active`, `agent_id`, `agent_type`, `source`,
  *   `reason`, `trigger`, `custom_instructions`, `message`, `notification_type`.
- * - exit 0: stdout starting with `{` is JSON (see {@link readClaudeOutput}); other stdout is added as context on
+ * - exit 0: stdout starting with `{` is JSON — `continue: false` + `stopReason`, `systemMessage`,
+ *   `decision` + `reason`, `hookSpecificOutput` (`permissionDecision`, `permissionDecisionReason`, `updatedInput`,
+ *   `additionalContext`, PermissionRequest's `decision.behavior`, `updatedMCPToolOutput`); other stdout is added as context on
  *   UserPromptSubmit and SessionStart.
  * - exit 2: block with stderr as the reason (where the event can block; elsewhere stderr is shown to the user).
  * - other exits: a non-blocking error (a warning), unless the hook fails closed.
