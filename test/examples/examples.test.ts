@@ -30,6 +30,17 @@ const expectations: Record<string, (stdout: string) => void> = {
     expect(events.slice(0, 5)).toEqual(['SessionStart', 'ExecutionStart', 'UserPromptSubmit', 'BeforeStep', 'PreToolUse']);
     expect(events.slice(-5)).toEqual(['Stop', 'AfterStop', 'AfterAgent', 'ExecutionEnd', 'SessionEnd']);
   },
+  'other-agents.ts': (out) => {
+    expect(out).toContain("4 hooks from other agents' configs, 0 problems");
+    expect(out).toMatch(/claude +PreToolUse +node "\$CLAUDE_PROJECT_DIR\/hooks\/no-force-push\.mjs"/);
+    expect(out).toMatch(/copilot +PreToolUse +node hooks\/dry-run-publish\.mjs/);
+    expect(out).toMatch(/gemini +PostToolUse +tool-notes/);
+    expect(out).toContain('blocked bash {"command":"git push --force origin main"}: Tool call blocked by a hook: Force-pushing is not allowed');
+    expect(out).toContain('ran: npm publish --dry-run');
+    expect(out).toContain('context for the first model call: Project rule: never push with --force.');
+    expect(out).toContain('Gemini hook: remember to update the changelog.');
+    expect(out).toContain('status completed: Released.');
+  },
   'stack-demo.ts': (out) => {
     expect(out).toContain('HookStack with 5 hooks');
     expect(out).toMatch(/PreToolUse bash +\{"command":"ls -la"\} +proceed/);
