@@ -12,6 +12,7 @@ import {
   ConfigCollector,
   commandName,
   configPlaces,
+  explicitFiles,
   eventNamesIn,
   type ConfigLoadOptions,
   type LoadedConfigHooks,
@@ -35,6 +36,8 @@ export interface ConfigFileLocation {
 
 /** The settings files Claude Code reads, in the order they merge: user, project, local. */
 export function claudeSettingsFiles(options: ConfigLoadOptions = {}): ConfigFileLocation[] {
+  const explicit = explicitFiles(options);
+  if (explicit !== undefined) return explicit;
   const places = configPlaces(options);
   const files: ConfigFileLocation[] = [];
   if (places.homeDir !== undefined) files.push({ file: join(places.homeDir, '.claude', 'settings.json'), level: 'user' });

@@ -8,7 +8,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { HookEvent, type HookEventName, type HookMatcher } from '../core/index.js';
 import { messageOf } from '../core/internal/message-of.js';
-import { CommandHook, type CommandHookOrigin, type CommandHookSpec } from '../script/command-hook.js';
+import { CommandHook, type CommandHookOrigin, type CommandHookSpec, type ConfigLevel } from '../script/command-hook.js';
 import { HookLoadError, type HookProblem } from '../script/problem.js';
 import type { Hook } from '../core/index.js';
 import { configMatcher, eventTakesMatcher, matchesEverything, type MatcherRule } from './config-matcher.js';
@@ -40,6 +40,16 @@ export interface ConfigLoadOptions {
   readonly platform?: NodeJS.Platform | undefined;
   /** Throw a {@link HookLoadError} when any problem is an error, instead of returning it. */
   readonly strict?: boolean | undefined;
+  /**
+   * Read these files instead of the agent's usual locations (e.g. to validate one file). Their level is `project`
+   * unless given.
+   */
+  readonly files?: readonly (string | { readonly file: string; readonly level: ConfigLevel })[] | undefined;
+}
+
+/** `options.files` as locations, or `undefined` when the usual locations apply. */
+export function explicitFiles(options: ConfigLoadOptions): { file: string; level: ConfigLevel }[] | undefined {
+  return options.files?.map((f) => (typeof f === 'string' ? { file: resolve(f), level: 'project' as const } : { file: resolve(f.file), level: f.level }));
 }
 
 /** What a loader found: the hooks, in the order they run at equal priority, and the problems. */

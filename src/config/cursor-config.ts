@@ -3,13 +3,13 @@
  *
  * @module
  */
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CallableMatcher, CompositeMatcher, type AnyHookContext, type HookMatcher } from '../core/index.js';
 import type { ConfigLevel } from '../script/command-hook.js';
 import { COMMAND_FIELDS, createCursorDialect, CURSOR_EVENTS, PATH_FIELDS } from '../script/dialects/cursor.js';
 import { isRecord } from '../script/dialects/wire-output.js';
 import { readConfigFile } from './config-file.js';
-import { ConfigCollector, commandName, configPlaces, type ConfigLoadOptions, type LoadedConfigHooks } from './config-source.js';
+import { ConfigCollector, commandName, configPlaces, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from './config-source.js';
 
 /** The timeout of a Cursor hook without one, in milliseconds. */
 export const CURSOR_HOOK_TIMEOUT_MS = 30_000;
@@ -40,11 +40,16 @@ const TOOL_KINDS: Readonly<Record<string, (ctx: AnyHookContext) => boolean>> = {
 export async function loadCursorHooks(options: ConfigLoadOptions = {}): Promise<LoadedConfigHooks> {
   const out = new ConfigCollector(options);
   const places = configPlaces(options);
-  const files: { file: string; level: ConfigLevel; cwd: string }[] = [];
-  if (places.homeDir !== undefined) {
-    files.push({ file: join(places.homeDir, '.cursor', 'hooks.json'), level: 'user', cwd: join(places.homeDir, '.cursor') });
+  const files: { file: string; level: ConfigLevel; cwd: string }[] = (explicitFiles(options) ?? []).map((f) => ({
+    ...f,
+    cwd: f.level === 'user' ? dirname(f.file) : places.projectDir,
+  }));
+  if (options.files === undefined) {
+    if (places.homeDir !== undefined) {
+      files.push({ file: join(places.homeDir, '.cursor', 'hooks.json'), level: 'user', cwd: join(places.homeDir, '.cursor') });
+    }
+    if (places.project) files.push({ file: join(places.projectDir, '.cursor', 'hooks.json'), level: 'project', cwd: places.projectDir });
   }
-  if (places.project) files.push({ file: join(places.projectDir, '.cursor', 'hooks.json'), level: 'project', cwd: places.projectDir });
   for (const { file, level, cwd } of files) {
     const read = await readConfigFile(file);
     if (read.status === 'missing') continue;

@@ -8,7 +8,7 @@ import type { ConfigLevel } from '../script/command-hook.js';
 import { geminiDialect } from '../script/dialects/gemini.js';
 import { isRecord } from '../script/dialects/wire-output.js';
 import { readConfigFile } from './config-file.js';
-import { ConfigCollector, commandName, configPlaces, eventNamesIn, type ConfigLoadOptions, type LoadedConfigHooks } from './config-source.js';
+import { ConfigCollector, commandName, configPlaces, eventNamesIn, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from './config-source.js';
 
 /** Gemini CLI's default hook timeout, in milliseconds. */
 export const GEMINI_HOOK_TIMEOUT_MS = 60_000;
@@ -26,9 +26,11 @@ const EVENTS = eventNamesIn('gemini');
 export async function loadGeminiHooks(options: ConfigLoadOptions = {}): Promise<LoadedConfigHooks> {
   const out = new ConfigCollector(options);
   const places = configPlaces(options);
-  const files: { file: string; level: ConfigLevel }[] = [];
-  if (places.homeDir !== undefined) files.push({ file: join(places.homeDir, '.gemini', 'settings.json'), level: 'user' });
-  if (places.project) files.push({ file: join(places.projectDir, '.gemini', 'settings.json'), level: 'project' });
+  const files: { file: string; level: ConfigLevel }[] = explicitFiles(options) ?? [];
+  if (options.files === undefined) {
+    if (places.homeDir !== undefined) files.push({ file: join(places.homeDir, '.gemini', 'settings.json'), level: 'user' });
+    if (places.project) files.push({ file: join(places.projectDir, '.gemini', 'settings.json'), level: 'project' });
+  }
   for (const { file, level } of files) {
     const read = await readConfigFile(file);
     if (read.status === 'missing') continue;

@@ -11,7 +11,7 @@ import { copilotDialect } from '../script/dialects/copilot.js';
 import { vscodeDialect } from '../script/dialects/vscode.js';
 import { isRecord } from '../script/dialects/wire-output.js';
 import { readConfigFile } from './config-file.js';
-import { ConfigCollector, commandName, configPlaces, eventNamesIn, type ConfigLoadOptions, type LoadedConfigHooks } from './config-source.js';
+import { ConfigCollector, commandName, configPlaces, eventNamesIn, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from './config-source.js';
 
 /** The default timeout of Copilot and VS Code command hooks, in milliseconds. */
 export const GITHUB_HOOK_TIMEOUT_MS = 30_000;
@@ -67,56 +67,60 @@ export async function loadGithubHooks(
   const places = configPlaces(options);
   const platform = options.platform ?? process.platform;
   const dirs: { dir: string; level: ConfigLevel }[] = [];
-  if (places.homeDir !== undefined && kinds.includes('copilot')) dirs.push({ dir: join(places.homeDir, '.copilot', 'hooks'), level: 'user' });
-  if (places.project) dirs.push({ dir: join(places.projectDir, '.github', 'hooks'), level: 'project' });
-  for (const { dir, level } of dirs) {
-    for (const file of await jsonFiles(dir)) {
-      const read = await readConfigFile(file);
-      if (read.status === 'missing') continue;
-      if (read.status === 'invalid') {
-        out.files.push(file);
-        out.problem(read.problem);
-        continue;
-      }
-      const config = read.value;
-      if (!isRecord(config)) {
-        out.files.push(file);
-        out.problem({ file, severity: 'error', code: 'invalid-config', allowed: 'an object', message: 'A hook file must hold a JSON object with "hooks".' });
-        continue;
-      }
-      const kind = level === 'user' ? 'copilot' : githubHookFileKind(config);
-      if (!kinds.includes(kind)) continue;
+  if (options.files === undefined) {
+    if (places.homeDir !== undefined && kinds.includes('copilot')) dirs.push({ dir: join(places.homeDir, '.copilot', 'hooks'), level: 'user' });
+    if (places.project) dirs.push({ dir: join(places.projectDir, '.github', 'hooks'), level: 'project' });
+  }
+  const located = [
+    ...(explicitFiles(options) ?? []),
+    ...(await Promise.all(dirs.map(async ({ dir, level }) => (await jsonFiles(dir)).map((file) => ({ file, level }))))).flat(),
+  ];
+  for (const { file, level } of located) {
+    const read = await readConfigFile(file);
+    if (read.status === 'missing') continue;
+    if (read.status === 'invalid') {
       out.files.push(file);
-      if (kind === 'copilot' && config.version !== undefined && config.version !== 1) {
-        out.problem({ file, field: 'version', found: JSON.stringify(config.version), allowed: '1', severity: 'warning', code: 'unknown-version', message: 'Unknown hook file version; the file is read as version 1.' });
-      }
-      if (!isRecord(config.hooks)) {
-        out.problem({ file, field: 'hooks', severity: 'error', code: 'invalid-config', allowed: 'an object of event names', message: '"hooks" must map event names to lists of hook entries.' });
+      out.problem(read.problem);
+      continue;
+    }
+    const config = read.value;
+    if (!isRecord(config)) {
+      out.files.push(file);
+      out.problem({ file, severity: 'error', code: 'invalid-config', allowed: 'an object', message: 'A hook file must hold a JSON object with "hooks".' });
+      continue;
+    }
+    const kind = level === 'user' ? 'copilot' : githubHookFileKind(config);
+    if (!kinds.includes(kind)) continue;
+    out.files.push(file);
+    if (kind === 'copilot' && config.version !== undefined && config.version !== 1) {
+      out.problem({ file, field: 'version', found: JSON.stringify(config.version), allowed: '1', severity: 'warning', code: 'unknown-version', message: 'Unknown hook file version; the file is read as version 1.' });
+    }
+    if (!isRecord(config.hooks)) {
+      out.problem({ file, field: 'hooks', severity: 'error', code: 'invalid-config', allowed: 'an object of event names', message: '"hooks" must map event names to lists of hook entries.' });
+      continue;
+    }
+    for (const [eventName, entries] of Object.entries(config.hooks)) {
+      const field = `hooks.${eventName}`;
+      const pascal = /^[A-Z]/.test(eventName);
+      const known = kind === 'vscode' || pascal ? PASCAL_EVENTS : COPILOT_EVENTS;
+      const event = out.event(eventName, known, file, field);
+      if (event === undefined) continue;
+      if (!Array.isArray(entries)) {
+        out.problem({ file, field, severity: 'error', code: 'invalid-config', allowed: 'a list of hook entries', message: 'Each event holds a list of hook entries.' });
         continue;
       }
-      for (const [eventName, entries] of Object.entries(config.hooks)) {
-        const field = `hooks.${eventName}`;
-        const pascal = /^[A-Z]/.test(eventName);
-        const known = kind === 'vscode' || pascal ? PASCAL_EVENTS : COPILOT_EVENTS;
-        const event = out.event(eventName, known, file, field);
-        if (event === undefined) continue;
-        if (!Array.isArray(entries)) {
-          out.problem({ file, field, severity: 'error', code: 'invalid-config', allowed: 'a list of hook entries', message: 'Each event holds a list of hook entries.' });
-          continue;
+      entries.forEach((entry: unknown, i) => {
+        const at = `${field}[${i}]`;
+        if (!isRecord(entry)) {
+          out.problem({ file, field: at, severity: 'error', code: 'invalid-config', message: 'A hook entry must be an object.' });
+          return;
         }
-        entries.forEach((entry: unknown, i) => {
-          const at = `${field}[${i}]`;
-          if (!isRecord(entry)) {
-            out.problem({ file, field: at, severity: 'error', code: 'invalid-config', message: 'A hook entry must be an object.' });
-            return;
-          }
-          if (entry.type !== undefined && entry.type !== 'command') {
-            out.problem({ file, field: `${at}.type`, found: JSON.stringify(entry.type), allowed: 'command', severity: 'warning', code: 'unsupported-hook-type', message: 'Only command hooks are supported; this one is not loaded.' });
-            return;
-          }
-          addEntry(out, { kind, level, file, at, entry, event, eventName, pascal, platform, projectDir: places.projectDir });
-        });
-      }
+        if (entry.type !== undefined && entry.type !== 'command') {
+          out.problem({ file, field: `${at}.type`, found: JSON.stringify(entry.type), allowed: 'command', severity: 'warning', code: 'unsupported-hook-type', message: 'Only command hooks are supported; this one is not loaded.' });
+          return;
+        }
+        addEntry(out, { kind, level, file, at, entry, event, eventName, pascal, platform, projectDir: places.projectDir });
+      });
     }
   }
   return out.result();

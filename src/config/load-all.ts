@@ -100,3 +100,59 @@ export async function loadAllHookConfigs(projectDir: string = process.cwd(), opt
 export function prioritized(hooks: readonly ProjectHook[]): PrioritizedHook[] {
   return hooks.map((hook) => ({ hook, priority: hook.priority }));
 }
+
+/** Which agent's config format a file is in, from where it lives; `undefined` when its path does not say. */
+export function configKindOf(file: string): 'claude' | 'github' | 'gemini' | 'cursor' | undefined {
+  const parts = resolve(file).split(/[\\/]/);
+  const base = parts[parts.length - 1] ?? '';
+  const parent = parts[parts.length - 2] ?? '';
+  const grandparent = parts[parts.length - 3] ?? '';
+  if (parent === '.claude' && /^settings(\.local)?\.json$/.test(base)) return 'claude';
+  if (parent === '.gemini' && base === 'settings.json') return 'gemini';
+  if (parent === '.cursor' && base === 'hooks.json') return 'cursor';
+  if (parent === 'hooks' && (grandparent === '.github' || grandparent === '.copilot') && base.endsWith('.json')) return 'github';
+  return undefined;
+}
+
+/** Options of {@link loadHookConfigFile}. */
+export interface ConfigFileOptions extends Omit<ConfigLoadOptions, 'files'> {
+  /** The file's format, when its path does not tell (`.claude/settings.json`, `.github/hooks/x.json`, …). */
+  readonly kind?: 'claude' | 'copilot' | 'vscode' | 'gemini' | 'cursor' | undefined;
+}
+
+/**
+ * Loads the hooks of one config file, whatever agent it is for — what `agent-hooks validate` checks. The agent
+ * follows from the path (`.claude/settings.json`, `.github/hooks/*.json`, `.gemini/settings.json`,
+ * `.cursor/hooks.json`) or from `options.kind`; a file whose agent cannot be told is a problem.
+ */
+export async function loadHookConfigFile(file: string, options: ConfigFileOptions = {}): Promise<LoadedConfigHooks> {
+  const kind = options.kind ?? configKindOf(file);
+  const single = { ...options, files: [resolve(file)] };
+  switch (kind) {
+    case 'claude':
+      return loadClaudeHooks(single);
+    case 'gemini':
+      return loadGeminiHooks(single);
+    case 'cursor':
+      return loadCursorHooks(single);
+    case 'copilot':
+    case 'vscode':
+      return loadGithubHooks([kind], single);
+    case 'github':
+      return loadGithubHooks(['copilot', 'vscode'], single);
+    default:
+      return {
+        hooks: [],
+        files: [],
+        problems: [
+          {
+            file: resolve(file),
+            severity: 'error',
+            code: 'unknown-config',
+            allowed: '.claude/settings.json, .claude/settings.local.json, .github/hooks/*.json, ~/.copilot/hooks/*.json, .gemini/settings.json, .cursor/hooks.json',
+            message: 'Cannot tell which agent this file is for from its path; move it where that agent reads it, or name the agent (kind).',
+          },
+        ],
+      };
+  }
+}

@@ -7,6 +7,7 @@ import {
   loadCopilotHooks,
   loadCursorHooks,
   loadGeminiHooks,
+  loadHookConfigFile,
   loadVsCodeHooks,
   PromptHook,
   ToolCall,
@@ -235,5 +236,23 @@ describe('every source at once', () => {
     const some = await loadAllHookConfigs(project, { homeDir: home, userDir: false, claude: true });
     expect(some.hooks.map((h) => h.name)).toEqual(['claude.sh']);
     expect(some.sources).toEqual(['claude']);
+  });
+});
+
+describe('one config file', () => {
+  it('is loaded by the format its path names, or reported when the path names none', async () => {
+    const { project, write } = await setup();
+    const claude = await write(project, '.claude/settings.json', { hooks: { Stop: [{ hooks: [cmd('gate.sh')] }] } });
+    const copilot = await write(project, '.github/hooks/a.json', { version: 1, hooks: { preToolUse: [{ type: 'command', bash: 'x.sh', matcher: '(' }] } });
+    const gemini = await write(project, '.gemini/settings.json', { hooks: { BeforeTool: [{ hooks: [{ type: 'command', command: 'g.sh' }] }] } });
+    const cursor = await write(project, '.cursor/hooks.json', { version: 1, hooks: { stop: [{ command: 'c.sh' }] } });
+    const loose = await write(project, 'hooks.json', { hooks: {} });
+    expect((await loadHookConfigFile(claude)).hooks.map((h) => h.name)).toEqual(['gate.sh']);
+    const bad = await loadHookConfigFile(copilot);
+    expect(bad.problems).toEqual([expect.objectContaining({ file: copilot, field: 'hooks.preToolUse[0].matcher', code: 'invalid-matcher' })]);
+    expect((await loadHookConfigFile(gemini)).hooks.map((h) => h.events[0])).toEqual(['PreToolUse']);
+    expect((await loadHookConfigFile(cursor)).hooks.map((h) => h.events[0])).toEqual(['Stop']);
+    expect((await loadHookConfigFile(loose)).problems[0]).toMatchObject({ code: 'unknown-config', file: loose });
+    expect((await loadHookConfigFile(loose, { kind: 'vscode' })).problems).toEqual([]);
   });
 });
