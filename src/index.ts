@@ -8,3 +8,4 @@ export * from './core/index.js';
 export * from './agent/index.js';
 export * from './script/index.js';
 export * from './config/index.js';
+export * from './bridge/index.js';

@@ -1,0 +1,194 @@
+/**
+ * The other half of a dialect: an outcome of our stack, written back as the answer a hook of that agent gives —
+ * what `agent-hooks bridge` prints when Claude Code, Copilot, VS Code, Gemini CLI or Cursor runs it as their hook.
+ *
+ * @module
+ */
+import type { AnyHookContext, HookOutcome } from '../core/index.js';
+
+/** The agents the bridge answers. */
+export type BridgeAgent = 'claude' | 'copilot' | 'vscode' | 'gemini' | 'cursor';
+
+/** Every agent the bridge answers. */
+export const BRIDGE_AGENTS: readonly BridgeAgent[] = Object.freeze(['claude', 'copilot', 'vscode', 'gemini', 'cursor']);
+
+/** What a hook process answers: its exit code, stdout and stderr. */
+export interface BridgeAnswer {
+  /** The exit code (0, or 2 where only exit 2 blocks). */
+  readonly exitCode: number;
+  /** The JSON answer, or empty. */
+  readonly stdout: string;
+  /** A reason for a block by exit code, or empty. */
+  readonly stderr: string;
+}
+
+const json = (value: Record<string, unknown>): BridgeAnswer => ({ exitCode: 0, stdout: `${JSON.stringify(value)}\n`, stderr: '' });
+const nothing: BridgeAnswer = Object.freeze({ exitCode: 0, stdout: '', stderr: '' });
+
+/** Drops undefined fields and empty objects, so an answer carries only what was decided. */
+function compact(value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (item === undefined) continue;
+    if (item !== null && typeof item === 'object' && !Array.isArray(item) && Object.keys(item).length === 0) continue;
+    out[key] = item;
+  }
+  return out;
+}
+
+const joined = (items: readonly string[]): string | undefined => (items.length === 0 ? undefined : items.join('\n\n'));
+
+/** The tool arguments the outcome's context carries, when a hook rewrote them. */
+function changedArgs(outcome: HookOutcome, ctx: AnyHookContext): Readonly<Record<string, unknown>> | undefined {
+  const next = outcome.context;
+  if (next === undefined || !('toolCall' in next) || !('toolCall' in ctx)) return undefined;
+  return next.toolCall.args === ctx.toolCall.args ? undefined : next.toolCall.args;
+}
+
+/** The tool result the outcome's context carries, when a PostToolUse hook replaced it. */
+function changedResult(outcome: HookOutcome, ctx: AnyHookContext): { value: unknown } | undefined {
+  const next = outcome.context;
+  if (next === undefined || ctx.event !== 'PostToolUse' || next.event !== 'PostToolUse') return undefined;
+  const before = ctx.execution?.result;
+  const after = next.execution?.result;
+  return after === before ? undefined : { value: after };
+}
+
+/** Claude Code's answer (and VS Code's, which reads the same fields). */
+function claudeAnswer(outcome: HookOutcome, ctx: AnyHookContext, eventName: string, vscode: boolean): BridgeAnswer {
+  const systemMessage = outcome.systemMessage;
+  const additionalContext = joined(outcome.additionalContext);
+  if (outcome.type === 'stop') return json(compact({ continue: false, stopReason: outcome.reason, systemMessage }));
+  const tool = ctx.event === 'PreToolUse' || ctx.event === 'PermissionRequest';
+  if (tool) {
+    const args = changedArgs(outcome, ctx);
+    const decision =
+      outcome.type === 'block' ? 'deny' : outcome.type === 'ask' ? 'ask' : outcome.granted ? 'allow' : undefined;
+    if (ctx.event === 'PermissionRequest' && !vscode) {
+      const behavior = decision === 'deny' ? 'deny' : decision === 'allow' ? 'allow' : undefined;
+      const specific = compact({
+        hookEventName: eventName,
+        decision: behavior === undefined ? undefined : compact({ behavior, message: behavior === 'deny' ? outcome.reason : undefined, updatedInput: args }),
+        additionalContext,
+      });
+      return Object.keys(specific).length > 1 || systemMessage ? json(compact({ systemMessage, hookSpecificOutput: specific })) : nothing;
+    }
+    const specific = compact({
+      hookEventName: eventName,
+      permissionDecision: decision,
+      permissionDecisionReason: decision === 'deny' || decision === 'ask' ? outcome.reason : undefined,
+      updatedInput: args,
+      additionalContext,
+    });
+    return Object.keys(specific).length > 1 || systemMessage ? json(compact({ systemMessage, hookSpecificOutput: specific })) : nothing;
+  }
+  const result = changedResult(outcome, ctx);
+  const specific = compact({
+    hookEventName: eventName,
+    additionalContext,
+    ...(result !== undefined ? { updatedMCPToolOutput: result.value } : {}),
+  });
+  const block = outcome.type === 'block' ? { decision: 'block', reason: outcome.reason } : {};
+  const body = compact({ ...block, systemMessage, hookSpecificOutput: Object.keys(specific).length > 1 ? specific : undefined });
+  return Object.keys(body).length === 0 ? nothing : json(body);
+}
+
+/** Copilot's camelCase answer. */
+function copilotAnswer(outcome: HookOutcome, ctx: AnyHookContext): BridgeAnswer {
+  const additionalContext = joined(outcome.additionalContext);
+  if (outcome.type === 'stop') {
+    // Copilot has no "stop everything" answer; a deny (or a block of the stop gate) is the nearest it honours.
+    return { exitCode: 2, stdout: '', stderr: `${outcome.reason ?? 'stopped by a hook'}\n` };
+  }
+  switch (ctx.event) {
+    case 'PreToolUse':
+    case 'PermissionRequest': {
+      const decision = outcome.type === 'block' ? 'deny' : outcome.type === 'ask' ? 'ask' : outcome.granted ? 'allow' : undefined;
+      const body = compact({
+        permissionDecision: decision,
+        permissionDecisionReason: decision === 'deny' || decision === 'ask' ? outcome.reason : undefined,
+        modifiedArgs: changedArgs(outcome, ctx),
+        additionalContext,
+      });
+      return Object.keys(body).length === 0 ? nothing : json(body);
+    }
+    case 'Stop':
+    case 'SubagentStop':
+      return outcome.type === 'block' ? json({ decision: 'block', reason: outcome.reason }) : nothing;
+    case 'PostToolUse': {
+      const result = changedResult(outcome, ctx);
+      if (outcome.type === 'block') return { exitCode: 2, stdout: '', stderr: `${outcome.reason ?? 'rejected by a hook'}\n` };
+      const body = compact({ ...(result !== undefined ? { modifiedResult: result.value } : {}), additionalContext });
+      return Object.keys(body).length === 0 ? nothing : json(body);
+    }
+    default:
+      if (outcome.type === 'block') return { exitCode: 2, stdout: '', stderr: `${outcome.reason ?? 'blocked by a hook'}\n` };
+      return additionalContext === undefined ? nothing : json({ additionalContext });
+  }
+}
+
+/** Gemini CLI's answer. */
+function geminiAnswer(outcome: HookOutcome, ctx: AnyHookContext, eventName: string): BridgeAnswer {
+  const systemMessage = outcome.systemMessage;
+  if (outcome.type === 'stop') return json(compact({ continue: false, stopReason: outcome.reason, systemMessage }));
+  const args = changedArgs(outcome, ctx);
+  const decision = outcome.type === 'block' || outcome.type === 'ask' ? 'deny' : outcome.granted ? 'allow' : undefined;
+  const specific = compact({ hookEventName: eventName, additionalContext: joined(outcome.additionalContext), tool_input: args });
+  const body = compact({
+    decision,
+    reason: decision === 'deny' ? outcome.reason : undefined,
+    systemMessage,
+    hookSpecificOutput: Object.keys(specific).length > 1 ? specific : undefined,
+  });
+  return Object.keys(body).length === 0 ? nothing : json(body);
+}
+
+/** Cursor's answer. */
+function cursorAnswer(outcome: HookOutcome, ctx: AnyHookContext): BridgeAnswer {
+  const userMessage = outcome.systemMessage;
+  if (ctx.event === 'Stop' || ctx.event === 'SubagentStop') {
+    return outcome.type === 'block' ? json({ followup_message: outcome.reason }) : nothing;
+  }
+  if (outcome.type === 'stop' || (outcome.type === 'block' && ctx.event === 'UserPromptSubmit')) {
+    return json(compact({ continue: false, user_message: userMessage ?? outcome.reason, agent_message: outcome.reason }));
+  }
+  const tool = ctx.event === 'PreToolUse' || ctx.event === 'PermissionRequest';
+  // Only a tool call can wait for approval; elsewhere an ask has nothing to say.
+  const permission =
+    outcome.type === 'block' ? 'deny' : outcome.type === 'ask' ? (tool ? 'ask' : undefined) : outcome.granted && tool ? 'allow' : undefined;
+  const body = compact({
+    permission: permission ?? (changedArgs(outcome, ctx) !== undefined ? 'allow' : undefined),
+    user_message: userMessage,
+    agent_message: permission === 'deny' || permission === 'ask' ? outcome.reason : undefined,
+    updated_input: changedArgs(outcome, ctx),
+  });
+  return Object.keys(body).length === 0 ? nothing : json(body);
+}
+
+/**
+ * The answer a hook of `agent` gives for `outcome`, the merged outcome of dispatching `ctx` (which that agent calls
+ * `eventName`). Decisions are written as JSON on stdout with exit 0 wherever the agent reads one; exit 2 with the
+ * reason on stderr only where it reads nothing else (Copilot's events other than preToolUse and agentStop).
+ *
+ * - a block on a tool call: Claude Code and VS Code `permissionDecision: "deny"`, Copilot `permissionDecision:
+ *   "deny"`, Gemini `decision: "deny"`, Cursor `permission: "deny"` — each with the reason;
+ * - a block of a stop gate: `decision: "block"` + `reason` (Claude Code, VS Code, Copilot), `decision: "deny"`
+ *   (Gemini's AfterAgent retry), `followup_message` (Cursor);
+ * - a stop: `continue: false` + `stopReason`;
+ * - a rewritten input: `updatedInput`, `modifiedArgs`, `tool_input`, `updated_input`;
+ * - additional context and system messages in the agent's own fields.
+ */
+export function bridgeAnswer(agent: BridgeAgent, outcome: HookOutcome, ctx: AnyHookContext, eventName: string): BridgeAnswer {
+  switch (agent) {
+    case 'claude':
+      return claudeAnswer(outcome, ctx, eventName, false);
+    case 'vscode':
+      return claudeAnswer(outcome, ctx, eventName, true);
+    case 'copilot':
+      return copilotAnswer(outcome, ctx);
+    case 'gemini':
+      return geminiAnswer(outcome, ctx, eventName);
+    case 'cursor':
+      return cursorAnswer(outcome, ctx);
+  }
+}

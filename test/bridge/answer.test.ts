@@ -1,0 +1,129 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  AgentState,
+  bridgeAnswer,
+  claudeDialect,
+  copilotDialect,
+  cursorDialect,
+  geminiDialect,
+  HookOutcome,
+  PromptHookContext,
+  StopHookContext,
+  ToolCall,
+  ToolExecution,
+  ToolHookContext,
+  vscodeDialect,
+  type AnyHookContext,
+  type BridgeAgent,
+  type WireDialect,
+} from 'agent-hooks';
+import type { ProcessResult } from '../../src/script/run-process.js';
+
+const DIALECT: Record<BridgeAgent, WireDialect> = {
+  claude: claudeDialect,
+  vscode: vscodeDialect,
+  copilot: copilotDialect,
+  gemini: geminiDialect,
+  cursor: cursorDialect,
+};
+const state = AgentState.create({ sessionId: 's' });
+const call = ToolCall.create('bash', { command: 'rm -rf /' }, 'c1');
+const CONTEXTS: Record<string, () => AnyHookContext> = {
+  PreToolUse: () => ToolHookContext.beforeToolUse(call, { state }),
+  PostToolUse: () => ToolHookContext.afterToolUse(ToolExecution.success(call, 'done'), { state }),
+  Stop: () => StopHookContext.stop({ stopReason: 'no_tool_calls', stepCount: 1, state }),
+  UserPromptSubmit: () => PromptHookContext.onSubmit('hi', { state }),
+};
+type Kind = 'proceed' | 'allow' | 'block' | 'ask' | 'stop';
+
+const outcomeOf = (kind: Kind, ctx: AnyHookContext, reason: string): HookOutcome => {
+  switch (kind) {
+    case 'proceed':
+      return HookOutcome.proceed();
+    case 'allow':
+      return HookOutcome.allow();
+    case 'block':
+      return HookOutcome.block(reason);
+    case 'ask':
+      return HookOutcome.ask(reason);
+    case 'stop':
+      return HookOutcome.stop(reason);
+  }
+  void ctx;
+};
+
+/** What each agent makes of our outcome, where its protocol has no exact equivalent. */
+function expected(agent: BridgeAgent, event: string, kind: Kind): 'proceed' | 'block' | 'ask' | 'stop' {
+  if (kind === 'proceed' || kind === 'allow') return 'proceed';
+  if (kind === 'ask') {
+    if (event !== 'PreToolUse') return agent === 'gemini' ? 'block' : 'proceed';
+    return agent === 'gemini' ? 'block' : 'ask';
+  }
+  if (kind === 'stop') {
+    if (agent === 'copilot') return 'block';
+    if (agent === 'cursor') return event === 'Stop' ? 'proceed' : event === 'UserPromptSubmit' ? 'block' : 'stop';
+    return 'stop';
+  }
+  return 'block';
+}
+
+const asResult = (answer: { exitCode: number; stdout: string; stderr: string }): ProcessResult => ({
+  ...answer,
+  signal: null,
+  timedOut: false,
+  aborted: false,
+  overflow: undefined,
+  durationMs: 1,
+  pid: 1,
+});
+
+describe('bridge answers', () => {
+  it('read back through each agent’s own dialect, decide what our stack decided', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<BridgeAgent>('claude', 'vscode', 'copilot', 'gemini', 'cursor'),
+        fc.constantFrom(...Object.keys(CONTEXTS)),
+        fc.constantFrom<Kind>('proceed', 'allow', 'block', 'ask', 'stop'),
+        fc.stringMatching(/^[A-Za-z][A-Za-z ,.]{0,30}[a-z]$/),
+        (agent, event, kind, reason) => {
+          const ctx = CONTEXTS[event]!();
+          const dialect = DIALECT[agent];
+          const answer = bridgeAnswer(agent, outcomeOf(kind, ctx, reason), ctx, dialect.eventName(ctx.event));
+          const decision = dialect.interpret(asResult(answer), ctx, { name: 'bridge', failClosed: false });
+          expect(decision.notes).toEqual([]);
+          const want = expected(agent, event, kind);
+          expect(decision.kind).toBe(want);
+          if (want === kind && want !== 'proceed') expect(decision.reason).toBe(reason);
+          if (kind === 'allow' && event === 'PreToolUse') expect(decision.granted).toBe(true);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('carry a rewritten tool input, additional context and a system message', () => {
+    for (const agent of ['claude', 'vscode', 'copilot', 'gemini', 'cursor'] as const) {
+      const ctx = CONTEXTS.PreToolUse!();
+      const outcome = HookOutcome.proceed((ctx as ToolHookContext).withArgs({ command: 'ls' }), {
+        additionalContext: 'read-only checkout',
+        systemMessage: 'rewrote rm -rf to ls',
+      });
+      const dialect = DIALECT[agent];
+      const decision = dialect.interpret(asResult(bridgeAnswer(agent, outcome, ctx, dialect.eventName(ctx.event))), ctx, { name: 'b', failClosed: false });
+      expect((decision.ctx as ToolHookContext).toolCall.args, agent).toEqual({ command: 'ls' });
+      if (agent !== 'cursor') expect(decision.additionalContext, agent).toEqual(['read-only checkout']);
+      if (agent !== 'copilot') expect(decision.systemMessage, agent).toBe('rewrote rm -rf to ls');
+    }
+  });
+
+  it('answer with Claude Code’s deny JSON for a blocked PreToolUse', () => {
+    const ctx = CONTEXTS.PreToolUse!();
+    const answer = bridgeAnswer('claude', HookOutcome.block('Destructive command'), ctx, 'PreToolUse');
+    expect(answer.exitCode).toBe(0);
+    expect(JSON.parse(answer.stdout)).toEqual({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'Destructive command' },
+    });
+    expect(bridgeAnswer('claude', HookOutcome.proceed(), ctx, 'PreToolUse')).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+  });
+});
