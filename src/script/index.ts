@@ -20,3 +20,4 @@ export * from './dialects/hookmd.js';
 export * from './manifest-matcher.js';
 export * from './script-hook.js';
 export * from './discover-hooks.js';
+export * from './sample-context.js';
