@@ -1,26 +1,42 @@
 /**
- * The `agent-hooks` command line. For now it answers `--version`, `--help` and `events`: the canonical events with every
- * dialect's name for each.
+ * The `agent-hooks` command line: the command table, the usage, and `main`.
  *
- * Exit codes: 0 success, 2 usage error.
+ * Exit codes: 0 success, 1 problems found (a hook definition with an error, a hook that failed), 2 usage error.
  *
  * @module
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EVENT_DIALECTS, HookEvent } from '../core/index.js';
+import { HelpRequested } from './args.js';
+import { ExitCode, UsageError, type Command } from './command.js';
+import { eventsCommand } from './commands/events.js';
+import { initCommand } from './commands/init.js';
+import { listCommand } from './commands/list.js';
+import { runCommand } from './commands/run.js';
+import { testCommand } from './commands/test.js';
+import { validateCommand } from './commands/validate.js';
+import { cliIO, type CliIO } from './io.js';
 
-const USAGE = `Usage: agent-hooks <command> [options]
+/** Every subcommand, in the order the usage lists them. */
+const COMMANDS: readonly Command[] = [listCommand, validateCommand, testCommand, runCommand, initCommand, eventsCommand];
+
+const usage = (): string => {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return `Usage: agent-hooks <command> [options]
 
 Commands:
-  events [--json]   list the lifecycle events, each dialect's name for them, and what their hooks may decide
+${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
 
 Options:
-  -h, --help        show this help
-  -v, --version     show the version
+  -h, --help     show this help, or a command's (agent-hooks <command> --help)
+  -v, --version  show the version
 
-Exit codes: 0 success, 2 usage error.`;
+Listing and result commands take --json. Exit codes: 0 success, 1 problems found (a hook definition with an
+error, a hook that failed), 2 usage error.`;
+};
+
+const commandHelp = (c: Command): string => `Usage: agent-hooks ${c.synopsis}\n\n${c.summary[0]!.toUpperCase()}${c.summary.slice(1)}.\n\n${c.help}`;
 
 /** The package's version, from the nearest package.json named agent-hooks above this file. */
 function version(): string {
@@ -37,48 +53,41 @@ function version(): string {
   }
 }
 
-const ALIAS_DIALECTS = EVENT_DIALECTS.filter((d) => d !== 'canonical');
-
-function events(json: boolean): string {
-  const rows = HookEvent.all.map((event) => {
-    const info = HookEvent.info(event);
-    const names = Object.fromEntries(EVENT_DIALECTS.map((d) => [d, HookEvent.toDialect(event, d) ?? null]));
-    return { event, family: info.family, canBlock: info.canBlock, canStop: info.canStop, canAsk: info.canAsk, names };
-  });
-  if (json) return JSON.stringify(rows, null, 2);
-  const header = ['event', 'block', 'stop', 'ask', ...ALIAS_DIALECTS];
-  const table = rows.map((r) => [
-    r.event,
-    r.canBlock ? 'yes' : '-',
-    r.canStop ? 'yes' : '-',
-    r.canAsk ? 'yes' : '-',
-    ...ALIAS_DIALECTS.map((d) => r.names[d] ?? '-'),
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
-  return [line(header), ...table.map(line)].join('\n');
-}
-
-/** Runs the command line `argv` (without `node` and the script) and returns the exit code. */
-export function main(argv: readonly string[], out: (text: string) => void = console.log, err: (text: string) => void = console.error): number {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
-    out(USAGE);
-    return command === undefined ? 2 : 0;
-  }
-  if (command === '-v' || command === '--version') {
-    out(version());
-    return 0;
-  }
-  if (command === 'events') {
-    const unknown = rest.filter((a) => a !== '--json');
-    if (unknown.length > 0) {
-      err(`agent-hooks events: unknown option ${unknown[0]}\n\n${USAGE}`);
-      return 2;
+/**
+ * Runs the command line `argv` (without `node` and the script) and resolves with the exit code. `io` is this
+ * process's streams, directory and environment unless given (tests pass their own).
+ */
+export async function main(argv: readonly string[], io: CliIO = cliIO()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
+    if (name === undefined) {
+      io.err(usage());
+      return ExitCode.usage;
     }
-    out(events(rest.includes('--json')));
-    return 0;
+    const topic = rest[0] === undefined ? undefined : COMMANDS.find((c) => c.name === rest[0]);
+    io.out(topic === undefined ? usage() : commandHelp(topic));
+    return ExitCode.ok;
   }
-  err(`agent-hooks: unknown command '${command}'\n\n${USAGE}`);
-  return 2;
+  if (name === '-v' || name === '--version') {
+    io.out(version());
+    return ExitCode.ok;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (command === undefined) {
+    io.err(`agent-hooks: unknown command '${name}'\n\n${usage()}`);
+    return ExitCode.usage;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof HelpRequested) {
+      io.out(commandHelp(command));
+      return ExitCode.ok;
+    }
+    if (error instanceof UsageError) {
+      io.err(`agent-hooks ${command.name}: ${error.message}\n\nUsage: agent-hooks ${command.synopsis}\nRun 'agent-hooks ${command.name} --help' for more.`);
+      return ExitCode.usage;
+    }
+    throw error;
+  }
 }

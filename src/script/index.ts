@@ -34,3 +34,4 @@ export {
 } from './dialects/cursor.js';
 export { DIALECT_NAMES, dialectNamed } from './dialects/registry.js';
 export * from './command-hook.js';
+export * from './sample-context.js';

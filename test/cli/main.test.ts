@@ -1,17 +1,22 @@
-import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HookEvent } from 'agent-hooks';
+import { cliIO, colorEnabled } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
+import { ensureCliBuilt, runCli, scriptHook, tempProject } from '../support/cli.js';
 
-const capture = (argv: string[]) => {
+const capture = async (argv: string[]) => {
   const out: string[] = [];
   const err: string[] = [];
-  const code = main(argv, (t) => out.push(t), (t) => err.push(t));
+  const code = await main(argv, cliIO({ out: (t) => out.push(t), err: (t) => err.push(t) }));
   return { code, out: out.join('\n'), err: err.join('\n') };
 };
 
+const ESC = '\u001b[';
+
 describe('agent-hooks command line', () => {
-  it('lists every event with each dialect’s name', () => {
-    const { code, out } = capture(['events']);
+  it('lists every event with each dialect’s name', async () => {
+    const { code, out } = await capture(['events']);
     expect(code).toBe(0);
     const lines = out.split('\n');
     expect(lines).toHaveLength(1 + HookEvent.all.length);
@@ -19,8 +24,8 @@ describe('agent-hooks command line', () => {
     expect(lines.find((l) => l.startsWith('Stop '))).toMatch(/agentStop +AfterAgent +stop$/);
   });
 
-  it('prints the event table as JSON with --json', () => {
-    const { code, out } = capture(['events', '--json']);
+  it('prints the event table as JSON with --json', async () => {
+    const { code, out } = await capture(['events', '--json']);
     expect(code).toBe(0);
     const rows = JSON.parse(out) as { event: string; canBlock: boolean; names: Record<string, string | null> }[];
     expect(rows.map((r) => r.event)).toEqual([...HookEvent.all]);
@@ -30,14 +35,66 @@ describe('agent-hooks command line', () => {
     expect(rows.find((r) => r.event === 'AfterStop')!.names.claude).toBeNull();
   });
 
-  it('prints its version and help', () => {
-    expect(capture(['--version']).out).toMatch(/^\d+\.\d+\.\d+/);
-    expect(capture(['--help'])).toMatchObject({ code: 0, out: expect.stringContaining('Usage: agent-hooks') });
+  it('prints its version, its help and each command’s help', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect((await capture(['--version'])).out).toBe(pkg.version);
+    const help = await capture(['--help']);
+    expect(help.code).toBe(0);
+    for (const command of ['list', 'validate', 'test', 'run', 'init', 'events']) expect(help.out).toMatch(new RegExp(`^  ${command} +\\S`, 'm'));
+    expect(help.out).toContain('2 usage error');
+    for (const command of ['list', 'validate', 'test', 'run', 'init', 'events']) {
+      const own = await capture([command, '--help']);
+      expect(own.code, command).toBe(0);
+      expect(own.out, command).toMatch(new RegExp(`^Usage: agent-hooks ${command}`));
+      expect(await capture(['help', command])).toEqual(own);
+    }
+    expect((await capture(['list', '-h'])).out).toContain('--hooks-dir DIR');
   });
 
-  it('exits 2 with the usage on an unknown command or option, or none', () => {
-    expect(capture(['frobnicate'])).toMatchObject({ code: 2, err: expect.stringContaining("unknown command 'frobnicate'") });
-    expect(capture(['events', '--yaml'])).toMatchObject({ code: 2, err: expect.stringContaining('unknown option --yaml') });
-    expect(capture([]).code).toBe(2);
+  it('exits 2 with the usage on an unknown command or option, or none', async () => {
+    expect(await capture(['frobnicate'])).toMatchObject({ code: 2, err: expect.stringContaining("unknown command 'frobnicate'") });
+    expect(await capture(['events', '--yaml'])).toMatchObject({ code: 2, err: expect.stringContaining('unknown option --yaml') });
+    expect(await capture(['events', '--json=yes'])).toMatchObject({ code: 2, err: expect.stringContaining('option --json takes no value') });
+    expect(await capture([])).toMatchObject({ code: 2, out: '', err: expect.stringContaining('Usage: agent-hooks <command>') });
+  });
+});
+
+describe('colours', () => {
+  it('colour standard output on a terminal, unless NO_COLOR says not to; FORCE_COLOR colours a pipe', () => {
+    expect(colorEnabled({}, true)).toBe(true);
+    expect(colorEnabled({}, false)).toBe(false);
+    expect(colorEnabled({ CI: '1' }, false)).toBe(false);
+    expect(colorEnabled({ NO_COLOR: '1' }, true)).toBe(false);
+    expect(colorEnabled({ NO_COLOR: '' }, true)).toBe(true);
+    expect(colorEnabled({ FORCE_COLOR: '1' }, false)).toBe(true);
+    expect(colorEnabled({ FORCE_COLOR: '' }, false)).toBe(true);
+    expect(colorEnabled({ FORCE_COLOR: '0' }, true)).toBe(false);
+    expect(colorEnabled({ FORCE_COLOR: '1', NO_COLOR: '1' }, true)).toBe(false);
+  });
+
+  describe('in the built executable', () => {
+    beforeAll(ensureCliBuilt, 180_000);
+    const cleanups: (() => Promise<void>)[] = [];
+    afterEach(async () => {
+      await Promise.all(cleanups.splice(0).map((c) => c()));
+    });
+
+    it('writes no escape codes into a pipe under CI, and colours it with FORCE_COLOR', async () => {
+      const { dir, hooks, cleanup } = await tempProject();
+      cleanups.push(cleanup);
+      await scriptHook(hooks, 'guard', {});
+      await scriptHook(hooks, 'bad', { priority: -5 });
+      for (const args of [['list'], ['validate'], ['test', 'guard'], ['run', '--event', 'PreToolUse']]) {
+        const plain = await runCli(args, { cwd: dir, env: { CI: '1' } });
+        expect(plain.stdout, args.join(' ')).not.toContain(ESC);
+        expect(plain.stdout.length).toBeGreaterThan(0);
+        const forced = await runCli(args, { cwd: dir, env: { CI: '1', FORCE_COLOR: '1' } });
+        expect(forced.stdout, args.join(' ')).toContain(ESC);
+        const refused = await runCli(args, { cwd: dir, env: { FORCE_COLOR: '1', NO_COLOR: '1' } });
+        expect(refused.stdout, args.join(' ')).not.toContain(ESC);
+      }
+      // --json is never coloured.
+      expect((await runCli(['list', '--json'], { cwd: dir, env: { FORCE_COLOR: '1' } })).stdout).not.toContain(ESC);
+    });
   });
 });

@@ -1,0 +1,93 @@
+/**
+ * Command-line parsing shared by the subcommands: flags, events, JSON arguments, each wrong one a usage error.
+ *
+ * @module
+ */
+import { resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { HookEvent, UnknownEventError, type HookEventName } from '../core/index.js';
+import { UsageError } from './command.js';
+import type { CliIO } from './io.js';
+
+/** `--help` was given: the command's help is printed instead of running it. */
+export class HelpRequested extends Error {
+  override readonly name = 'HelpRequested';
+}
+
+const HELP = { help: { type: 'boolean', short: 'h' } } as const;
+
+/** The flags every command that reads a project's hooks takes. */
+export const PROJECT_FLAGS = {
+  project: { type: 'string' },
+  'hooks-dir': { type: 'string', multiple: true },
+} as const;
+
+/** What node's parser says, in the words of the usage line. */
+function usageMessage(error: unknown): string {
+  const code = (error as { code?: string }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  const flag = /'(-[^' ]*)/.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) return `unknown option ${flag}`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag) {
+    return /does not take an argument/.test(message) ? `option ${flag} takes no value` : `option ${flag} needs a value`;
+  }
+  return message.split('\n')[0]!;
+}
+
+/** The parser's configuration for a command's flags, so its result is typed by them. */
+type FlagConfig<T> = { args: string[]; options: T & typeof HELP; allowPositionals: true; strict: true };
+
+/** What {@link parseFlags} returns: each flag's value, typed by its declaration, and the positionals. */
+export type ParsedFlags<T> = ReturnType<typeof parseArgs<FlagConfig<T>>>;
+
+/**
+ * Parses `args` against `options` (node's `parseArgs`, strict, positionals allowed), plus `-h`/`--help`.
+ *
+ * @throws {@link UsageError} for an unknown flag or a missing value; {@link HelpRequested} for `--help`.
+ */
+export function parseFlags<const T extends NonNullable<ParseArgsConfig['options']>>(args: readonly string[], options: T): ParsedFlags<T> {
+  const config: FlagConfig<T> = { args: [...args], options: { ...options, ...HELP }, allowPositionals: true, strict: true };
+  let parsed: ParsedFlags<T>;
+  try {
+    parsed = parseArgs(config);
+  } catch (error) {
+    throw new UsageError(usageMessage(error));
+  }
+  if ((parsed.values as { help?: boolean }).help === true) throw new HelpRequested();
+  return parsed;
+}
+
+/** At most `max` positionals; more is a usage error naming the first extra one. */
+export function positionalsUpTo(positionals: readonly string[], max: number): readonly string[] {
+  if (positionals.length > max) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[max])}`);
+  return positionals;
+}
+
+/** The canonical event for `--event`, any dialect's name; an unknown one is a usage error listing close matches. */
+export function parseEvent(name: string): HookEventName {
+  try {
+    return HookEvent.parse(name);
+  } catch (error) {
+    if (error instanceof UnknownEventError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** A JSON object given on the command line (`--args`) or in a file (`--input`); anything else is a usage error. */
+export function parseJsonObject(text: string, what: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${what} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new UsageError(`${what} must be a JSON object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** `--project` (default: the current directory), absolute. */
+export function projectDirOf(io: CliIO, project: string | undefined): string {
+  return resolve(io.cwd, project ?? '.');
+}

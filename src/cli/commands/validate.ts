@@ -1,0 +1,133 @@
+/**
+ * `agent-hooks validate`: checks hook definitions the way the loader does, and prints every problem.
+ *
+ * @module
+ */
+import type { Dirent } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { loadManifest, projectHooksDir, type HookProblem } from '../../script/index.js';
+import { parseFlags, projectDirOf } from '../args.js';
+import { ExitCode, type Command } from '../command.js';
+import type { CliIO } from '../io.js';
+import { displayPath, hasErrors, printJson, problemCounts, problemJson, problemLines } from '../output.js';
+
+/** One definition checked. */
+interface Checked {
+  /** The hook's name (its folder's). */
+  readonly name: string;
+  /** The file checked. */
+  readonly file: string;
+  /** Whether it would load: no error (warnings allowed). */
+  readonly ok: boolean;
+}
+
+interface Validation {
+  readonly checked: Checked[];
+  readonly problems: HookProblem[];
+}
+
+async function statOf(path: string) {
+  try {
+    return await stat(path);
+  } catch {
+    return undefined;
+  }
+}
+
+async function validateFolder(dir: string, into: Validation): Promise<boolean> {
+  const load = await loadManifest(dir);
+  if (!load.found) return false;
+  into.checked.push({ name: basename(dir), file: join(dir, 'HOOK.md'), ok: !hasErrors(load.problems) });
+  into.problems.push(...load.problems);
+  return true;
+}
+
+/** A folder of hook folders: each sub-folder with a HOOK.md, in name order (as discovery reads them). */
+async function validateHooksDir(dir: string, into: Validation): Promise<number> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  const names = entries.filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => e.name);
+  names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  let found = 0;
+  for (const name of names) if (await validateFolder(join(dir, name), into)) found++;
+  return found;
+}
+
+/**
+ * A path, whatever it is: a HOOK.md file, a hook folder, a project (its `.agents/hooks`), or a folder of hook folders.
+ * Anything else is a problem of its own, so that a typo in a path fails the check instead of passing it.
+ */
+async function validatePath(path: string, into: Validation): Promise<void> {
+  const info = await statOf(path);
+  const problem = (code: string, message: string) => into.problems.push({ file: path, severity: 'error', code, message });
+  if (info === undefined) return void problem('missing-file', 'There is no such file or folder.');
+  if (info.isFile()) {
+    if (basename(path) === 'HOOK.md') return void (await validateFolder(dirname(path), into));
+    return void problem('unsupported-file', 'This is not a HOOK.md: pass a HOOK.md, a hook folder, or a folder of hook folders.');
+  }
+  if (await validateFolder(path, into)) return;
+  const projectHooks = projectHooksDir(path);
+  const found = (await statOf(projectHooks))?.isDirectory() ? await validateHooksDir(projectHooks, into) : await validateHooksDir(path, into);
+  if (found === 0) problem('no-hooks', 'No HOOK.md here, nor in any sub-folder or in .agents/hooks: is this the right folder?');
+}
+
+/**
+ * `--json` prints `{ checked, problems }`: `checked` lists each definition as `{ name, file, ok }` (`ok`: it would
+ * load; warnings allowed); `problems` each `{ severity, code, file, line, hookName, field, found, allowed, message }`.
+ *
+ * Exit 1 when any problem is an error.
+ */
+export const validateCommand: Command = {
+  name: 'validate',
+  synopsis: 'validate [PATH…] [--project DIR] [--json]',
+  summary: 'check HOOK.md definitions: name rules, ranges, unknown keys, regexes, scripts',
+  help: `Each PATH is a HOOK.md, a hook folder, a project (its .agents/hooks is checked), or a folder of hook
+folders. Without PATH, the project's .agents/hooks is checked.
+
+Options:
+  --project DIR   the project to check when no PATH is given (default: the current directory)
+  --json          print { checked: [{ name, file, ok }],
+                  problems: [{ severity, code, file, line, hookName, field, found, allowed, message }] }
+
+Exit 1 when any problem is an error; warnings are printed and do not fail.`,
+  async run(args, io) {
+    const { values, positionals } = parseFlags(args, { project: { type: 'string' }, json: { type: 'boolean' } });
+    const result: Validation = { checked: [], problems: [] };
+    const defaulted = positionals.length === 0;
+    const paths = defaulted ? [projectHooksDir(projectDirOf(io, values.project))] : positionals.map((p) => resolve(io.cwd, p));
+    // The project's own hooks folder may well be empty or missing: that is nothing to check, not a mistaken path.
+    if (defaulted) await validateHooksDir(paths[0]!, result);
+    else for (const path of paths) await validatePath(path, result);
+    const code = hasErrors(result.problems) ? ExitCode.problems : ExitCode.ok;
+    if (values.json) {
+      printJson(io, { checked: result.checked, problems: result.problems.map(problemJson) });
+      return code;
+    }
+    report(io, result, defaulted ? paths[0]! : undefined);
+    return code;
+  },
+};
+
+function report(io: CliIO, { checked, problems }: Validation, defaultDir: string | undefined): void {
+  const s = io.style;
+  if (checked.length === 0 && problems.length === 0) {
+    io.out(s.dim(`No HOOK.md hooks in ${defaultDir ?? 'the paths given'}.`));
+    return;
+  }
+  const width = Math.max(...checked.map((hook) => hook.name.length));
+  for (const hook of checked) {
+    const own = problems.filter((p) => p.file === hook.file || p.file.startsWith(`${dirname(hook.file)}/`));
+    const mark = !hook.ok ? s.red('✗') : own.length > 0 ? s.yellow('!') : s.green('✓');
+    io.out(`${mark} ${s.bold(hook.name.padEnd(width))}  ${s.dim(displayPath(hook.file, io.cwd))}`);
+  }
+  if (problems.length > 0) {
+    io.out(`\n${problemLines(s, problems, io.cwd).join('\n')}`);
+  }
+  const summary = `${checked.length} hook${checked.length === 1 ? '' : 's'} checked: ${problemCounts(problems)}`;
+  io.out(`\n${hasErrors(problems) ? s.red(summary) : s.green(summary)}`);
+}

@@ -1,0 +1,124 @@
+/**
+ * Where the command line finds a project's hooks, and how it describes each one. Every source is a
+ * {@link HookLoader}, the contract agents load hooks through, so a project's hooks are the same here as in its agent.
+ *
+ * @module
+ */
+import { HookStack, type Hook, type HookEntry, type HookEventName, type HookMatcher } from '../core/index.js';
+import type { HookLoader } from '../agent/index.js';
+import { discoverHooks, ScriptHook, type HookEnv, type HookProblem } from '../script/index.js';
+
+/** Where to look: what `--project` and `--hooks-dir` say. */
+export interface SourceOptions {
+  /** The project directory (absolute). */
+  readonly projectDir: string;
+  /** More folders of HOOK.md hook folders (`--hooks-dir`), relative to the project. */
+  readonly hooksDirs: readonly string[];
+  /** The environment the user's folders are read from. */
+  readonly env: HookEnv;
+}
+
+/**
+ * One kind of hook definition. `label` is the kind shown in listings (`HOOK.md`); the hooks `load` returns are
+ * registered in order after those of the sources before it, which breaks ties of priority.
+ */
+export type HookSourceFactory = (options: SourceOptions) => HookLoader;
+
+/** HOOK.md folders: the user's, the project's, and `--hooks-dir` folders. */
+const hookMdSource: HookSourceFactory = (options) => ({
+  label: 'HOOK.md',
+  load: async () => {
+    const { hooks, problems } = await discoverHooks({ projectDir: options.projectDir, extraDirs: options.hooksDirs, env: options.env });
+    return { hooks: hooks.map((hook) => ({ hook, priority: hook.priority })), problems };
+  },
+});
+
+/** Every source `list`, `run` and `test` read, in registration order. */
+export const HOOK_SOURCES: readonly HookSourceFactory[] = [hookMdSource];
+
+/** One row of `agent-hooks list`: a hook as the stack will run it. */
+export interface HookRow {
+  /** The hook's name. */
+  readonly name: string;
+  /** The events it runs for (canonical names); empty for every event. */
+  readonly events: readonly HookEventName[];
+  /** Its priority in the stack: higher runs first. */
+  readonly priority: number;
+  /** The kind of definition: the source's label (`HOOK.md`). */
+  readonly kind: string;
+  /** Where that definition lives: `user`, `project`, `extra`, or what the source says. */
+  readonly source: string | null;
+  /** The matcher, as written or described (`tool:^bash$`), or `null` when it matches every call. */
+  readonly matcher: string | null;
+  /** Whether it runs in the background, unable to block. */
+  readonly async: boolean;
+  /** The time it is allowed, in milliseconds, or `null` when it has no limit of its own. */
+  readonly timeoutMs: number | null;
+  /** The file that defines it, when there is one. */
+  readonly file: string | null;
+}
+
+/** What the project's hooks are: the stack an agent would run, each hook described, and the sources' problems. */
+export interface ProjectHooks {
+  /** Every hook of every source, in one stack. */
+  readonly stack: HookStack;
+  /** The description of each hook of the stack. */
+  readonly rows: ReadonlyMap<Hook, HookRow>;
+  /** Every problem the sources reported, in source order. */
+  readonly problems: readonly HookProblem[];
+}
+
+/** The fields a hook may carry about its definition; a HOOK.md hook carries them in its manifest. */
+interface SelfDescribing {
+  readonly async?: unknown;
+  readonly timeout?: unknown;
+  readonly timeoutMs?: unknown;
+  readonly source?: unknown;
+  readonly file?: unknown;
+  readonly matcher?: unknown;
+}
+
+const stringOr = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+function matcherText(matcher: unknown): string | null {
+  if (matcher === undefined || matcher === null || matcher === '') return null;
+  if (typeof matcher === 'string') return matcher;
+  return String(matcher as HookMatcher);
+}
+
+/** Describes one stack entry, from a {@link ScriptHook}'s manifest or from the fields the hook itself carries. */
+export function describeHook(entry: HookEntry, kind: string): HookRow {
+  const events = entry.events === undefined ? [] : [...entry.events];
+  if (entry.hook instanceof ScriptHook) {
+    const m = entry.hook.manifest;
+    const parts = [m.matcher?.tool ? `tool:${m.matcher.tool}` : undefined, m.matcher?.pattern ? `pattern:${m.matcher.pattern}` : undefined];
+    const matcher = entry.hook.matcher === undefined ? null : parts.filter((p) => p !== undefined).join(' ') || null;
+    return { name: entry.name, events, priority: entry.priority, kind, source: m.source, matcher, async: m.async, timeoutMs: m.timeout, file: m.file };
+  }
+  const own = entry.hook as Hook & SelfDescribing;
+  const timeout = typeof own.timeoutMs === 'number' ? own.timeoutMs : typeof own.timeout === 'number' ? own.timeout : null;
+  return {
+    name: entry.name,
+    events,
+    priority: entry.priority,
+    kind,
+    source: stringOr(own.source),
+    matcher: matcherText(own.matcher ?? entry.matcher),
+    async: own.async === true,
+    timeoutMs: timeout,
+    file: stringOr(own.file),
+  };
+}
+
+/** Loads every source and puts all their hooks in one stack, as an agent built with those sources would. */
+export async function loadProjectHooks(options: SourceOptions, sources: readonly HookSourceFactory[] = HOOK_SOURCES): Promise<ProjectHooks> {
+  const loaders = sources.map((source) => source(options));
+  const loaded = await Promise.all(loaders.map((loader) => loader.load()));
+  const kinds = new Map<Hook, string>();
+  loaded.forEach((result, i) => {
+    for (const { hook } of result.hooks) if (typeof hook === 'object') kinds.set(hook, loaders[i]!.label);
+  });
+  const stack = new HookStack(loaded.flatMap((result) => result.hooks));
+  const rows = new Map(stack.all().map((entry) => [entry.hook, describeHook(entry, kinds.get(entry.hook) ?? 'hook')] as const));
+  return { stack, rows, problems: loaded.flatMap((result) => result.problems) };
+}

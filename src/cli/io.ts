@@ -1,0 +1,63 @@
+/**
+ * What a command may touch of the outside world, so that `main` runs the same in the executable and in a test.
+ *
+ * @module
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import pc from 'picocolors';
+
+/** The colour functions commands use (picocolors'); all identity functions when colour is off. */
+export type Style = ReturnType<typeof pc.createColors>;
+
+/** The world a command runs in. */
+export interface CliIO {
+  /** Writes one line (or several) to standard output. */
+  readonly out: (text: string) => void;
+  /** Writes one line (or several) to standard error. */
+  readonly err: (text: string) => void;
+  /** Reads the whole of standard input (for `--input -`). */
+  readonly readStdin: () => Promise<string>;
+  /** The directory relative paths are resolved against. */
+  readonly cwd: string;
+  /** The environment (for the user's hooks folder, and what hook processes inherit). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Colours for standard output. */
+  readonly style: Style;
+}
+
+/**
+ * Whether to colour standard output: when it is a terminal, unless `NO_COLOR` is set to anything but the empty
+ * string (no-color.org); `FORCE_COLOR` turns colour on even through a pipe, unless it is `0` or `false`.
+ * picocolors' own default also colours piped output whenever `CI` is set, which would put escape codes into every
+ * log and file a CI job writes, so it is not used.
+ */
+export function colorEnabled(env: Readonly<Record<string, string | undefined>>, isTTY: boolean): boolean {
+  if (env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '') return false;
+  const force = env['FORCE_COLOR'];
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  return isTTY;
+}
+
+/** A {@link CliIO} with what is not given taken from this process (colour off unless `color` says otherwise). */
+export function cliIO(partial: Partial<Omit<CliIO, 'style'>> & { color?: boolean } = {}): CliIO {
+  return {
+    out: partial.out ?? ((text) => console.log(text)),
+    err: partial.err ?? ((text) => console.error(text)),
+    readStdin: partial.readStdin ?? readProcessStdin,
+    cwd: partial.cwd ?? process.cwd(),
+    env: partial.env ?? process.env,
+    style: pc.createColors(partial.color ?? false),
+  };
+}
+
+async function readProcessStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Reads `--input`: a file (relative to `io.cwd`), or standard input for `-`. */
+export function readInput(io: CliIO, path: string): Promise<string> {
+  return path === '-' ? io.readStdin() : readFile(resolve(io.cwd, path), 'utf8');
+}

@@ -1,0 +1,81 @@
+/**
+ * How commands print: aligned tables, problems, JSON.
+ *
+ * @module
+ */
+import { relative, isAbsolute } from 'node:path';
+import { formatProblem, type HookProblem } from '../script/index.js';
+import type { CliIO, Style } from './io.js';
+
+/** A cell of a table: its text, and how to colour it once padded (colour codes must not count towards the width). */
+export type Cell = string | { readonly text: string; readonly paint: (text: string) => string };
+
+const textOf = (cell: Cell): string => (typeof cell === 'string' ? cell : cell.text);
+
+/** Rows under a header, each column as wide as its widest cell, the header dimmed. */
+export function table(style: Style, header: readonly string[], rows: readonly (readonly Cell[])[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => textOf(row[i] ?? '').length)));
+  const line = (cells: readonly Cell[]): string =>
+    cells
+      .map((cell, i) => {
+        const padded = i === cells.length - 1 ? textOf(cell) : textOf(cell).padEnd(widths[i]!);
+        return typeof cell === 'string' ? padded : cell.paint(padded);
+      })
+      .join('  ')
+      .trimEnd();
+  return [style.dim(line(header)), ...rows.map(line)].join('\n');
+}
+
+/** `file` relative to `cwd` when it lies inside it, else as given: shorter, and still a path a shell accepts. */
+export function displayPath(file: string, cwd: string): string {
+  const rel = relative(cwd, file);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
+}
+
+/** One problem per line, errors red and warnings yellow, paths relative to the current directory. */
+export function problemLines(style: Style, problems: readonly HookProblem[], cwd: string): string[] {
+  return problems.map((p) => {
+    const label = p.severity === 'error' ? style.red('error') : style.yellow('warning');
+    return `${label} ${formatProblem({ ...p, file: displayPath(p.file, cwd) })}`;
+  });
+}
+
+/** `2 errors, 1 warning`. */
+export function problemCounts(problems: readonly HookProblem[]): string {
+  const errors = problems.filter((p) => p.severity === 'error').length;
+  const warnings = problems.length - errors;
+  return `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
+}
+
+/** Whether any problem is an error: what makes a command exit 1 (warnings are shown, not failed on). */
+export const hasErrors = (problems: readonly HookProblem[]): boolean => problems.some((p) => p.severity === 'error');
+
+/** Prints `value` as indented JSON. */
+export function printJson(io: CliIO, value: unknown): void {
+  io.out(JSON.stringify(value, null, 2));
+}
+
+/** A problem as `--json` prints it: every field, `null` where unknown, so the shape never varies. */
+export function problemJson(p: HookProblem) {
+  return {
+    severity: p.severity,
+    code: p.code,
+    file: p.file,
+    line: p.line ?? null,
+    hookName: p.hookName ?? null,
+    field: p.field ?? null,
+    found: p.found ?? null,
+    allowed: p.allowed ?? null,
+    message: p.message,
+  };
+}
+
+/** A value on one line, for tables and summaries: JSON, shortened. */
+export function oneLine(value: unknown, max = 120): string {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  const flat = text.replace(/\s*\n\s*/g, ' ');
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** Milliseconds to a tenth, for `--json`: finer digits are noise in a process's duration. */
+export const roundMs = (ms: number | undefined): number | null => (ms === undefined ? null : Math.round(ms * 10) / 10);

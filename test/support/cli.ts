@@ -1,0 +1,129 @@
+/**
+ * The built `agent-hooks` executable, run as a child process on temporary projects. The build is made here when
+ * dist/cli.js is missing or older than the sources, so `npm test` on a fresh clone needs no `npm run build` first;
+ * test files running in parallel share one build through a lock folder.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { frontmatter } from './hook-folders.js';
+import { writeExecutable } from './script-fixture.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+/** The executable under test. */
+export const CLI = join(root, 'dist', 'cli.js');
+const LOCK = join(root, 'node_modules', '.cache', 'agent-hooks-cli-build.lock');
+const BUILD_TIMEOUT_MS = 180_000;
+
+/** The newest modification time among the files the build reads. */
+function newestInput(): number {
+  let newest = Math.max(statSync(join(root, 'package.json')).mtimeMs, statSync(join(root, 'tsup.config.ts')).mtimeMs);
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else newest = Math.max(newest, statSync(path).mtimeMs);
+    }
+  };
+  walk(join(root, 'src'));
+  return newest;
+}
+
+const fresh = (): boolean => existsSync(CLI) && statSync(CLI).mtimeMs >= newestInput();
+// A build in progress may have written part of cli.js already: it is only fresh with no build before or after the look.
+const settled = (): boolean => !existsSync(LOCK) && fresh() && !existsSync(LOCK);
+
+/** Builds dist/ with the project's tsup config unless dist/cli.js is newer than every source. */
+export async function ensureCliBuilt(): Promise<void> {
+  const deadline = Date.now() + BUILD_TIMEOUT_MS;
+  mkdirSync(join(LOCK, '..'), { recursive: true });
+  for (;;) {
+    if (settled()) return;
+    try {
+      mkdirSync(LOCK);
+    } catch {
+      // Another test file is building; a lock left by a killed run is taken over once it is older than a build.
+      if (Date.now() - (statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > BUILD_TIMEOUT_MS) rmSync(LOCK, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for another build of ${CLI} (lock ${LOCK}).`);
+      await new Promise((r) => setTimeout(r, 200));
+      continue;
+    }
+    try {
+      if (!fresh()) await promisify(execFile)(join(root, 'node_modules', '.bin', 'tsup'), [], { cwd: root, timeout: BUILD_TIMEOUT_MS });
+    } finally {
+      rmSync(LOCK, { recursive: true, force: true });
+    }
+  }
+}
+
+/** How one run of the executable ended. */
+export interface CliResult {
+  /** The exit code. */
+  readonly code: number | null;
+  /** Standard output. */
+  readonly stdout: string;
+  /** Standard error. */
+  readonly stderr: string;
+}
+
+/** How to run it: where, with which environment additions, and what to write to its stdin. */
+export interface CliOptions {
+  readonly cwd: string;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly input?: string;
+}
+
+/**
+ * Runs `node dist/cli.js …args`. The environment is this process's without the colour variables, with
+ * `XDG_CONFIG_HOME` inside `cwd` unless given, so the user's real hooks never leak into a test.
+ */
+export function runCli(args: readonly string[], options: CliOptions): Promise<CliResult> {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, XDG_CONFIG_HOME: join(options.cwd, 'xdg') };
+  for (const [key, value] of Object.entries(options.env ?? {})) env[key] = value;
+  for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** Runs the executable and parses its standard output as JSON. */
+export async function runCliJson<T = Record<string, unknown>>(args: readonly string[], options: CliOptions): Promise<CliResult & { json: T }> {
+  const result = await runCli(args, options);
+  try {
+    return { ...result, json: JSON.parse(result.stdout) as T };
+  } catch {
+    throw new Error(`agent-hooks ${args.join(' ')} printed no JSON (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
+  }
+}
+
+/** A temporary project: `dir` (with `dir/xdg` as the user's config home), removed by `cleanup`. */
+export async function tempProject(): Promise<{ dir: string; hooks: string; userHooks: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'agent-hooks-cli-'));
+  const hooks = join(dir, '.agents', 'hooks');
+  const userHooks = join(dir, 'xdg', 'agents', 'hooks');
+  await mkdir(hooks, { recursive: true });
+  return { dir, hooks, userHooks, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Writes the hook folder `root/name`: a HOOK.md with `fields` (name, description and trigger filled in unless given)
+ * and an executable `scripts/run` holding `script` (a `#!/bin/sh` script unless it starts with its own `#!`).
+ */
+export async function scriptHook(root: string, name: string, fields: Record<string, unknown>, script = 'exit 0'): Promise<string> {
+  const dir = join(root, name);
+  await mkdir(join(dir, 'scripts'), { recursive: true });
+  await writeFile(join(dir, 'HOOK.md'), `${frontmatter({ name, description: `The ${name} hook.`, trigger: 'pre-tool-call', ...fields })}\n# ${name}\n`);
+  await writeExecutable(join(dir, 'scripts', 'run'), script.startsWith('#!') ? script : `#!/bin/sh\n${script}\n`);
+  return dir;
+}
