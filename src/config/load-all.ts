@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { resolve } from 'node:path';
+import { readdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { PrioritizedHook } from '../core/index.js';
 import { discoverHooks, type DiscoverHooksOptions } from '../script/discover-hooks.js';
 import { HookLoadError, type HookProblem } from '../script/problem.js';
@@ -155,4 +156,25 @@ export async function loadHookConfigFile(file: string, options: ConfigFileOption
         ],
       };
   }
+}
+
+/**
+ * The config files of a project that exist: `.claude/settings.json`, `.claude/settings.local.json`,
+ * `.github/hooks/*.json`, `.gemini/settings.json`, `.cursor/hooks.json` — what `agent-hooks validate` checks in a
+ * project besides its HOOK.md folders.
+ */
+export async function projectConfigFiles(projectDir: string): Promise<string[]> {
+  const dir = resolve(projectDir);
+  const existing = async (paths: readonly string[]): Promise<string[]> => {
+    const files = paths.map((f) => join(dir, f));
+    const found = await Promise.all(files.map(async (f) => (await stat(f).catch(() => undefined))?.isFile() === true));
+    return files.filter((_, i) => found[i]);
+  };
+  const github = join(dir, '.github', 'hooks');
+  const names = await readdir(github).catch(() => [] as string[]);
+  return [
+    ...(await existing(['.claude/settings.json', '.claude/settings.local.json'])),
+    ...names.filter((n) => n.endsWith('.json')).sort().map((n) => join(github, n)),
+    ...(await existing(['.gemini/settings.json', '.cursor/hooks.json'])),
+  ];
 }

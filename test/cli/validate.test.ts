@@ -131,20 +131,48 @@ describe('agent-hooks validate', () => {
   it('fails on a path that is not there, a file that is not a HOOK.md, and a folder without hooks', async () => {
     const { dir } = await project();
     await writeFile(join(dir, 'settings.json'), '{}');
+    await writeFile(join(dir, 'notes.txt'), 'hello');
     await mkdir(join(dir, 'empty'));
-    const { code, json } = await runCliJson<Validation>(['validate', 'missing', 'settings.json', 'empty', '--json'], { cwd: dir });
+    const { code, json } = await runCliJson<Validation>(['validate', 'missing', 'settings.json', 'notes.txt', 'empty', '--json'], { cwd: dir });
     expect(code).toBe(1);
     expect(json.problems.map((p) => [p.code, p.file])).toEqual([
       ['missing-file', join(dir, 'missing')],
-      ['unsupported-file', join(dir, 'settings.json')],
+      ['unknown-config', join(dir, 'settings.json')],
+      ['unsupported-file', join(dir, 'notes.txt')],
       ['no-hooks', join(dir, 'empty')],
     ]);
+  });
+
+  it('checks agent config files: given as paths, and those of the project', async () => {
+    const { dir } = await project();
+    await mkdir(join(dir, '.claude'));
+    await writeFile(join(dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Edit(', hooks: [{ type: 'command', command: 'x' }] }] } }));
+    await mkdir(join(dir, '.github', 'hooks'), { recursive: true });
+    await writeFile(join(dir, '.github', 'hooks', 'ok.json'), JSON.stringify({ version: 1, hooks: { preToolUse: [{ type: 'command', bash: 'y' }] } }));
+    await mkdir(join(dir, '.cursor'));
+    await writeFile(join(dir, '.cursor', 'hooks.json'), '{"hooks": {,}}');
+    const all = await runCliJson<Validation>(['validate', '--json'], { cwd: dir });
+    expect(all.code).toBe(1);
+    expect(all.json.checked.map((c) => [c.name, c.ok])).toEqual([
+      ['.claude/settings.json', false],
+      ['hooks/ok.json', true],
+      ['.cursor/hooks.json', false],
+    ]);
+    expect(all.json.problems.map((p) => [p.code, p.field ?? p.line])).toEqual([
+      ['invalid-matcher', 'hooks.PreToolUse[0].matcher'],
+      ['invalid-json', 1],
+    ]);
+    const one = await runCli(['validate', '.github/hooks/ok.json'], { cwd: dir });
+    expect(one.code).toBe(0);
+    expect(one.stdout).toContain('1 hook checked');
+    const text = await runCli(['validate', '.claude/settings.json'], { cwd: dir });
+    expect(text.stdout).toMatch(/^error \.claude\/settings\.json: hooks\.PreToolUse\[0\]\.matcher: .*Edit\(/m);
   });
 
   it('says so when the project has no hooks to check, and exits 0', async () => {
     const { dir } = await project();
     const text = await runCli(['validate'], { cwd: dir });
-    expect(text).toMatchObject({ code: 0, stdout: expect.stringContaining('No HOOK.md hooks in') });
+    expect(text).toMatchObject({ code: 0, stdout: expect.stringContaining('No HOOK.md hooks or agent config files in') });
     expect((await runCliJson<Validation>(['validate', '--json'], { cwd: dir })).json).toEqual({ checked: [], problems: [] });
   });
 

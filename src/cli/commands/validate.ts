@@ -7,6 +7,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { loadManifest, projectHooksDir, type HookProblem } from '../../script/index.js';
+import { loadHookConfigFile, projectConfigFiles } from '../../config/index.js';
 import { parseFlags, projectDirOf } from '../args.js';
 import { ExitCode, type Command } from '../command.js';
 import type { CliIO } from '../io.js';
@@ -43,6 +44,21 @@ async function validateFolder(dir: string, into: Validation): Promise<boolean> {
   return true;
 }
 
+/** An agent's config file: one checked row for the file, and its problems. */
+async function validateConfigFile(file: string, into: Validation): Promise<void> {
+  const loaded = await loadHookConfigFile(file);
+  const name = `${basename(dirname(file))}/${basename(file)}`;
+  into.checked.push({ name, file, ok: !hasErrors(loaded.problems) });
+  into.problems.push(...loaded.problems);
+}
+
+/** The config files a project holds (Claude Code, Copilot, VS Code, Gemini CLI, Cursor). */
+async function validateProjectConfigs(projectDir: string, into: Validation): Promise<number> {
+  const files = await projectConfigFiles(projectDir);
+  for (const file of files) await validateConfigFile(file, into);
+  return files.length;
+}
+
 /** A folder of hook folders: each sub-folder with a HOOK.md, in name order (as discovery reads them). */
 async function validateHooksDir(dir: string, into: Validation): Promise<number> {
   let entries: Dirent[];
@@ -68,12 +84,15 @@ async function validatePath(path: string, into: Validation): Promise<void> {
   if (info === undefined) return void problem('missing-file', 'There is no such file or folder.');
   if (info.isFile()) {
     if (basename(path) === 'HOOK.md') return void (await validateFolder(dirname(path), into));
-    return void problem('unsupported-file', 'This is not a HOOK.md: pass a HOOK.md, a hook folder, or a folder of hook folders.');
+    if (path.endsWith('.json')) return void (await validateConfigFile(path, into));
+    return void problem('unsupported-file', 'This is neither a HOOK.md nor an agent config file: pass a HOOK.md, a hook folder, a folder of hook folders, a project, or a config file such as .claude/settings.json.');
   }
   if (await validateFolder(path, into)) return;
   const projectHooks = projectHooksDir(path);
-  const found = (await statOf(projectHooks))?.isDirectory() ? await validateHooksDir(projectHooks, into) : await validateHooksDir(path, into);
-  if (found === 0) problem('no-hooks', 'No HOOK.md here, nor in any sub-folder or in .agents/hooks: is this the right folder?');
+  const isProject = (await statOf(projectHooks))?.isDirectory() === true;
+  let found = isProject ? await validateHooksDir(projectHooks, into) : await validateHooksDir(path, into);
+  found += await validateProjectConfigs(path, into);
+  if (found === 0) problem('no-hooks', 'No HOOK.md here, nor in any sub-folder or in .agents/hooks, and no agent config file: is this the right folder?');
 }
 
 /**
@@ -85,9 +104,10 @@ async function validatePath(path: string, into: Validation): Promise<void> {
 export const validateCommand: Command = {
   name: 'validate',
   synopsis: 'validate [PATH…] [--project DIR] [--json]',
-  summary: 'check HOOK.md definitions: name rules, ranges, unknown keys, regexes, scripts',
-  help: `Each PATH is a HOOK.md, a hook folder, a project (its .agents/hooks is checked), or a folder of hook
-folders. Without PATH, the project's .agents/hooks is checked.
+  summary: 'check HOOK.md definitions and agent config files: names, ranges, unknown keys, regexes, scripts',
+  help: `Each PATH is a HOOK.md, a hook folder, a project (its .agents/hooks and its agent config files are
+checked), a folder of hook folders, or an agent config file (.claude/settings.json, .github/hooks/*.json,
+.gemini/settings.json, .cursor/hooks.json). Without PATH, the current project is checked.
 
 Options:
   --project DIR   the project to check when no PATH is given (default: the current directory)
@@ -101,7 +121,10 @@ Exit 1 when any problem is an error; warnings are printed and do not fail.`,
     const defaulted = positionals.length === 0;
     const paths = defaulted ? [projectHooksDir(projectDirOf(io, values.project))] : positionals.map((p) => resolve(io.cwd, p));
     // The project's own hooks folder may well be empty or missing: that is nothing to check, not a mistaken path.
-    if (defaulted) await validateHooksDir(paths[0]!, result);
+    if (defaulted) {
+      await validateHooksDir(paths[0]!, result);
+      await validateProjectConfigs(projectDirOf(io, values.project), result);
+    }
     else for (const path of paths) await validatePath(path, result);
     const code = hasErrors(result.problems) ? ExitCode.problems : ExitCode.ok;
     if (values.json) {
@@ -116,7 +139,7 @@ Exit 1 when any problem is an error; warnings are printed and do not fail.`,
 function report(io: CliIO, { checked, problems }: Validation, defaultDir: string | undefined): void {
   const s = io.style;
   if (checked.length === 0 && problems.length === 0) {
-    io.out(s.dim(`No HOOK.md hooks in ${defaultDir ?? 'the paths given'}.`));
+    io.out(s.dim(`No HOOK.md hooks or agent config files in ${defaultDir ?? 'the paths given'}.`));
     return;
   }
   const width = Math.max(...checked.map((hook) => hook.name.length));
