@@ -6,7 +6,10 @@
  */
 import { HookStack, type Hook, type HookEntry, type HookEventName, type HookMatcher } from '../core/index.js';
 import type { HookLoader } from '../agent/index.js';
+import { homedir } from 'node:os';
 import { discoverHooks, ScriptHook, type HookEnv, type HookProblem } from '../script/index.js';
+import { loadAllHookConfigs } from '../config/index.js';
+import type { CommandHookOrigin } from '../script/command-hook.js';
 
 /** Where to look: what `--project` and `--hooks-dir` say. */
 export interface SourceOptions {
@@ -33,8 +36,30 @@ const hookMdSource: HookSourceFactory = (options) => ({
   },
 });
 
-/** Every source `list`, `run` and `test` read, in registration order. */
-export const HOOK_SOURCES: readonly HookSourceFactory[] = [hookMdSource];
+/** The config files of one agent (Claude Code, Copilot, VS Code, Gemini CLI or Cursor), labelled with its name. */
+const configSource =
+  (kind: 'claude' | 'copilot' | 'vscode' | 'gemini' | 'cursor'): HookSourceFactory =>
+  (options) => ({
+    label: kind,
+    load: async () => {
+      const { hooks, problems } = await loadAllHookConfigs(options.projectDir, {
+        hookmd: false,
+        [kind]: true,
+        homeDir: options.env.HOME ?? homedir(),
+      });
+      return { hooks: hooks.map((hook) => ({ hook, priority: hook.priority })), problems };
+    },
+  });
+
+/** Every source `list`, `run` and `test` read, in registration order: HOOK.md, then each agent's config files. */
+export const HOOK_SOURCES: readonly HookSourceFactory[] = [
+  hookMdSource,
+  configSource('claude'),
+  configSource('copilot'),
+  configSource('vscode'),
+  configSource('gemini'),
+  configSource('cursor'),
+];
 
 /** One row of `agent-hooks list`: a hook as the stack will run it. */
 export interface HookRow {
@@ -94,6 +119,23 @@ export function describeHook(entry: HookEntry, kind: string): HookRow {
     const parts = [m.matcher?.tool ? `tool:${m.matcher.tool}` : undefined, m.matcher?.pattern ? `pattern:${m.matcher.pattern}` : undefined];
     const matcher = entry.hook.matcher === undefined ? null : parts.filter((p) => p !== undefined).join(' ') || null;
     return { name: entry.name, events, priority: entry.priority, kind, source: m.source, matcher, async: m.async, timeoutMs: m.timeout, file: m.file };
+  }
+  const origin = (entry.hook as { origin?: CommandHookOrigin }).origin;
+  if (origin !== undefined) {
+    // A config file's hook: its level, its file, and its matcher as the file writes it.
+    const timeoutMs = (entry.hook as { timeoutMs?: unknown }).timeoutMs;
+    return {
+      name: entry.name,
+      events,
+      priority: entry.priority,
+      kind,
+      source: origin.level,
+      // A matcher the hook does not apply (VS Code's) is not shown; an implied one (Cursor's tool events) is named.
+      matcher: entry.hook.matcher === undefined ? null : (origin.matcher ?? (entry.hook as { eventName?: string }).eventName ?? null),
+      async: false,
+      timeoutMs: typeof timeoutMs === 'number' ? timeoutMs : null,
+      file: origin.file,
+    };
   }
   const own = entry.hook as Hook & SelfDescribing;
   const timeout = typeof own.timeoutMs === 'number' ? own.timeoutMs : typeof own.timeout === 'number' ? own.timeout : null;

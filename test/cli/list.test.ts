@@ -60,6 +60,29 @@ describe('agent-hooks list', () => {
     expect(lines).toHaveLength(5);
   });
 
+  it('lists the hooks of agents’ config files beside HOOK.md hooks, with their problems', async () => {
+    const { dir, hooks } = await project();
+    await scriptHook(hooks, 'guard', {});
+    await mkdir(join(dir, '.claude'));
+    await writeFile(join(dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Write|Edit', hooks: [{ type: 'command', command: './lint.sh', timeout: 20 }] }] } }));
+    await mkdir(join(dir, 'home', '.claude'), { recursive: true });
+    await writeFile(join(dir, 'home', '.claude', 'settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'notify.sh' }] }] } }));
+    await mkdir(join(dir, '.github', 'hooks'), { recursive: true });
+    await writeFile(join(dir, '.github', 'hooks', 'policy.json'), JSON.stringify({ version: 1, hooks: { preToolUse: [{ type: 'command', bash: './policy.sh', matcher: 'bash' }] } }));
+    await mkdir(join(dir, '.cursor'));
+    await writeFile(join(dir, '.cursor', 'hooks.json'), '{ "hooks": ');
+    const { code, json } = await runCliJson<Listing>(['list', '--json'], { cwd: dir });
+    expect(code).toBe(1);
+    expect(json.hooks.map((h) => [h.name, h.kind, h.source, h.events[0], h.matcher, h.timeoutMs])).toEqual([
+      ['guard', 'HOOK.md', 'project', 'PreToolUse', null, 30000],
+      ['notify.sh', 'claude', 'user', 'Stop', null, 60000],
+      ['./lint.sh', 'claude', 'project', 'PreToolUse', 'Write|Edit', 20000],
+      ['./policy.sh', 'copilot', 'project', 'PreToolUse', 'bash', 30000],
+    ]);
+    expect(json.hooks[2]!.file).toBe(join(dir, '.claude', 'settings.json'));
+    expect(json.problems).toEqual([expect.objectContaining({ code: 'invalid-json', file: join(dir, '.cursor', 'hooks.json'), line: 1 })]);
+  });
+
   it('shows only the hooks of one event with --event, named in any dialect', async () => {
     const { dir, hooks } = await project();
     await scriptHook(hooks, 'guard', {});

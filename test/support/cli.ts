@@ -79,10 +79,11 @@ export interface CliOptions {
 
 /**
  * Runs `node dist/cli.js …args`. The environment is this process's without the colour variables, with
- * `XDG_CONFIG_HOME` inside `cwd` unless given, so the user's real hooks never leak into a test.
+ * `XDG_CONFIG_HOME` and `HOME` inside `cwd` unless given, so the user's real hooks (HOOK.md folders, and agents'
+ * config files such as `~/.claude/settings.json`) never leak into a test.
  */
 export function runCli(args: readonly string[], options: CliOptions): Promise<CliResult> {
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, XDG_CONFIG_HOME: join(options.cwd, 'xdg') };
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, XDG_CONFIG_HOME: join(options.cwd, 'xdg'), HOME: join(options.cwd, 'home') };
   for (const [key, value] of Object.entries(options.env ?? {})) env[key] = value;
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
   return new Promise((resolve, reject) => {
