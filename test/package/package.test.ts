@@ -80,4 +80,53 @@ describe('the built package', () => {
     expect(shipped).toEqual(JSON.parse(JSON.stringify(hookFrontmatterJsonSchema)));
     expect(shipped['required']).toEqual(expect.arrayContaining(['name', 'description', 'trigger']));
   });
+
+  it('ships the AI SDK integration as a subpath, ESM and CommonJS with types for each', () => {
+    const entry = pkg.exports['./ai-sdk']!;
+    for (const file of [entry.import.types, entry.import.default, entry.require.types, entry.require.default]) {
+      expect(existsSync(join(dir, file)), file).toBe(true);
+    }
+    const { peerDependencies, peerDependenciesMeta } = pkg as unknown as { peerDependencies: Record<string, string>; peerDependenciesMeta: Record<string, { optional: boolean }> };
+    expect(peerDependencies['ai']).toMatch(/^\^6\./);
+    expect(peerDependenciesMeta['ai']).toEqual({ optional: true });
+  });
+
+  it('never loads the AI SDK from the main entry', async () => {
+    // CommonJS: everything loaded is in require.cache.
+    writeFileSync(
+      join(dir, 'main-only.cjs'),
+      `require('agent-hooks'); console.log(JSON.stringify(Object.keys(require.cache).filter((p) => /[\\/]node_modules[\\/]ai[\\/]/.test(p))));`,
+    );
+    expect(JSON.parse((await run(process.execPath, ['main-only.cjs'], { cwd: dir })).stdout)).toEqual([]);
+    // ESM: no module the main entry imports, directly or through its chunks, imports 'ai'.
+    const seen = new Set<string>();
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(join(dir, 'dist', file), 'utf8');
+      expect(text, file).not.toMatch(/from\s*["']ai["']|import\(["']ai["']\)|require\(["']ai["']\)/);
+      for (const [, chunk] of text.matchAll(/from\s*["']\.\/([^"']+)["']/g)) visit(chunk!);
+    };
+    visit('index.js');
+    expect(seen.size).toBeGreaterThan(1);
+    // The subpath's bundle is where the AI SDK is imported.
+    expect(readFileSync(join(dir, 'dist/ai-sdk.js'), 'utf8')).toMatch(/from\s*["']ai["']/);
+  });
+
+  it('resolves agent-hooks/ai-sdk with import() and require(), sharing the main entry’s classes', async () => {
+    const probe = (load: string) => `${load}
+      const hooks = new LoopHooks(new HookStack().with(new BeforeToolHook(() => HookOutcome.block('no'), { matcher: 'bash' })));
+      hooks.runTool(ToolCall.create('bash', { command: 'ls' }), () => 'ran').then((answer) => console.log(answer));`;
+    writeFileSync(
+      join(dir, 'subpath.mjs'),
+      probe(`import { HookStack, BeforeToolHook, HookOutcome, ToolCall } from 'agent-hooks'; import { LoopHooks } from 'agent-hooks/ai-sdk';`),
+    );
+    writeFileSync(
+      join(dir, 'subpath.cjs'),
+      probe(`const { HookStack, BeforeToolHook, HookOutcome, ToolCall } = require('agent-hooks'); const { LoopHooks } = require('agent-hooks/ai-sdk');`),
+    );
+    for (const file of ['subpath.mjs', 'subpath.cjs']) {
+      expect((await run(process.execPath, [file], { cwd: dir })).stdout.trim(), file).toBe('Tool call blocked by a hook: no');
+    }
+  });
 });

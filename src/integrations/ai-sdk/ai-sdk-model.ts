@@ -29,7 +29,13 @@ export interface AiSdkModelResponse extends ModelResponse {
   readonly rawFinishReason: string | undefined;
 }
 
-/** A model provider failed (or reported an error finish): the run fails with this message (AgentFailed). */
+/** The {@link Model} {@link aiSdkModel} returns: its answers carry the finish reason. */
+export interface AiSdkModel extends Model {
+  /** One step: one `generateText` call whose tools the agent runs. */
+  generate(request: ModelRequest): Promise<AiSdkModelResponse>;
+}
+
+/** The model finished with the finish reason `error`: the run fails with this message (AgentFailed). */
 export class AiSdkModelError extends Error {
   /** Always `'AiSdkModelError'`. */
   override readonly name = 'AiSdkModelError';
@@ -61,7 +67,7 @@ export class AiSdkModelError extends Error {
  * const agent = AgentBuilder.new().withModel(aiSdkModel(openai('gpt-4.1'))).withTools(bash).build();
  * ```
  */
-export function aiSdkModel(model: LanguageModel, options: AiSdkModelOptions = {}): Model & { generate(request: ModelRequest): Promise<AiSdkModelResponse> } {
+export function aiSdkModel(model: LanguageModel, options: AiSdkModelOptions = {}): AiSdkModel {
   if (model === null || model === undefined || (typeof model !== 'string' && typeof model !== 'object')) {
     throw new TypeError(`aiSdkModel() needs an AI SDK LanguageModel (e.g. openai('gpt-4.1')), got ${String(model)}.`);
   }
