@@ -17,7 +17,7 @@ export default defineConfig([
   {
     // The library: ESM and CommonJS, each with its declarations. The integrations are subpath exports (importing the
     // package never loads their SDKs), built with the library so that all share one copy of its classes.
-    entry: { index: 'src/index.ts', 'ai-sdk': 'src/integrations/ai-sdk/index.ts' },
+    entry: { index: 'src/index.ts', 'ai-sdk': 'src/integrations/ai-sdk/index.ts', 'openai-agents': 'src/integrations/openai-agents/index.ts' },
     format: ['esm', 'cjs'],
     // Shared chunks in CommonJS too: without them each entry would carry its own HookStack and contexts.
     splitting: true,
