@@ -106,6 +106,10 @@ export class LoopHooks {
   private stopped: string | undefined;
   private steps = 0;
 
+  /**
+   * Hooks from a stack, or from a builder: its hooks are taken and its sources start loading now, so changing the
+   * builder afterwards changes nothing here.
+   */
   constructor(source: HookStack | AgentBuilder, options: LoopHooksOptions = {}) {
     if (source instanceof AgentBuilder) this.resolved = source.resolveHooks();
     else if (source instanceof HookStack) this.resolved = Promise.resolve({ stack: guardStack(source, options.onHookError ?? 'fail'), problems: [] });
