@@ -15,9 +15,12 @@ const frontmatterSchema: NonNullable<Options['plugins']>[number] = {
 
 export default defineConfig([
   {
-    // The library: ESM and CommonJS, each with its declarations.
-    entry: { index: 'src/index.ts' },
+    // The library: ESM and CommonJS, each with its declarations. The integrations are subpath exports (importing the
+    // package never loads their SDKs), built with the library so that all share one copy of its classes.
+    entry: { index: 'src/index.ts', 'ai-sdk': 'src/integrations/ai-sdk/index.ts', 'openai-agents': 'src/integrations/openai-agents/index.ts' },
     format: ['esm', 'cjs'],
+    // Shared chunks in CommonJS too: without them each entry would carry its own HookStack and contexts.
+    splitting: true,
     dts: true,
     sourcemap: true,
     target: 'node20',

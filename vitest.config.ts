@@ -4,7 +4,12 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: {
     // Examples and tests import the package by its public name, as users do.
-    alias: { 'agent-hooks': fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+    alias: {
+      // Subpaths first: an alias also matches the ids under it.
+      'agent-hooks/ai-sdk': fileURLToPath(new URL('./src/integrations/ai-sdk/index.ts', import.meta.url)),
+      'agent-hooks/openai-agents': fileURLToPath(new URL('./src/integrations/openai-agents/index.ts', import.meta.url)),
+      'agent-hooks': fileURLToPath(new URL('./src/index.ts', import.meta.url)),
+    },
   },
   test: {
     include: ['test/**/*.test.ts'],

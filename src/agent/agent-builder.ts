@@ -70,6 +70,14 @@ export interface AgentOptions {
 /** One registration: a hook with its priority, or a source of hooks loaded at build. */
 type Registration = PrioritizedHook | { readonly source: HookLoader };
 
+/** What {@link AgentBuilder.resolveHooks} returns. */
+export interface ResolvedHooks {
+  /** Every hook, in the order they run, guarded by the builder's `onHookError` policy. */
+  readonly stack: HookStack;
+  /** What was wrong with the hook sources' definitions that did not load. */
+  readonly problems: readonly HookProblem[];
+}
+
 /** A configuration and what loading its hook sources reported. */
 export interface ResolvedConfig {
   /** The configuration runs use. */
@@ -441,14 +449,26 @@ export class AgentBuilder {
     return copy;
   }
 
-  private async load(inheritedModel: Model | undefined): Promise<ResolvedConfig> {
-    const loaded = await Promise.all(
-      this.registrations.map((r) => ('source' in r ? r.source.load({ model: this.model ?? inheritedModel }) : undefined)),
-    );
+  /**
+   * Every hook an agent built now would run — the in-process hooks and those of hook sources (`withHooksFrom`), loaded
+   * now — in one stack, in run order, each guarded by the `onHookError` policy; with the problems the sources reported.
+   * For running the same hooks around a loop of your own (the Vercel AI SDK and OpenAI Agents SDK integrations use it).
+   * Unlike {@link AgentBuilder.hooks}, it loads the sources; it needs no model (Claude Code prompt hooks are judged by
+   * the builder's model, else `inheritedModel`, and reported as a problem without one).
+   */
+  async resolveHooks(inheritedModel?: Model): Promise<ResolvedHooks> {
+    const registrations = [...this.registrations];
+    const context = { model: this.model ?? inheritedModel };
+    const loaded = await Promise.all(registrations.map((r) => ('source' in r ? r.source.load(context) : undefined)));
     const problems: HookProblem[] = loaded.flatMap((l) => l?.problems ?? []);
-    const hooks = this.registrations.flatMap((r, i): readonly PrioritizedHook[] => ('source' in r ? (loaded[i] as LoadedHooks).hooks : [r]));
+    const hooks = registrations.flatMap((r, i): readonly PrioritizedHook[] => ('source' in r ? (loaded[i] as LoadedHooks).hooks : [r]));
+    return { stack: guardStack(new HookStack(hooks), this.options.onHookError ?? 'fail'), problems };
+  }
+
+  private async load(inheritedModel: Model | undefined): Promise<ResolvedConfig> {
+    const { stack, problems: own } = await this.resolveHooks(inheritedModel);
+    const problems: HookProblem[] = [...own];
     const model = (this.model ?? inheritedModel)!;
-    const stack = guardStack(new HookStack(hooks), this.options.onHookError ?? 'fail');
     const subagents = new Map<string, ResolvedSubagent>();
     for (const def of this.subagents.values()) {
       const child = await this.subagentConfig(def, model, stack);

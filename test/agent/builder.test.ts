@@ -6,13 +6,14 @@ import {
   HookOutcome,
   HookStack,
   ScriptedModel,
+  ToolCall,
+  ToolHookContext,
   defineSubagent,
   type AnyHookContext,
   type Hook,
   type HookEventName,
   type NextFn,
   type StopHookContext,
-  type ToolHookContext,
 } from 'agent-hooks';
 import { catchError } from '../support/catch-error.js';
 import { callStep, callsStep, echoTool, failTool, oneCall } from './support.js';
@@ -327,5 +328,33 @@ describe('AgentBuilder', () => {
       expect(seenAtStart.get(prompt)).toBeUndefined();
       expect(seenAtEnd.get(prompt)).toBe(prompt);
     });
+  });
+});
+
+describe('AgentBuilder.resolveHooks', () => {
+  it('loads hook sources into one stack with the callbacks, in run order, under the onHookError policy, with no model', async () => {
+    const failing = () => {
+      throw new Error('broken hook');
+    };
+    const builder = AgentBuilder.new()
+      .onBeforeToolUse(failing, { priority: 10, name: 'failing' })
+      .withHookLoader({
+        label: 'test source',
+        load: async () => ({
+          hooks: [{ hook: (ctx: AnyHookContext, next: NextFn) => next(ctx), priority: 50 }],
+          problems: [{ code: 'unknown-key', message: 'unknown key', file: 'x/HOOK.md', hookName: 'x' } as never],
+        }),
+      })
+      .onHookError('block');
+
+    const { stack, problems } = await builder.resolveHooks();
+
+    expect(stack.all().map((e) => e.priority)).toEqual([50, 10]);
+    expect(problems).toHaveLength(1);
+    const outcome = await stack.process(ToolHookContext.beforeToolUse(ToolCall.create('bash')));
+    expect(outcome.type).toBe('block');
+    expect(outcome.reason).toContain('broken hook');
+    // The in-process view leaves the source out.
+    expect(builder.hooks.count).toBe(1);
   });
 });

@@ -30,6 +30,21 @@ const expectations: Record<string, (stdout: string) => void> = {
     expect(events.slice(0, 5)).toEqual(['SessionStart', 'ExecutionStart', 'UserPromptSubmit', 'BeforeStep', 'PreToolUse']);
     expect(events.slice(-5)).toEqual(['Stop', 'AfterStop', 'AfterAgent', 'ExecutionEnd', 'SessionEnd']);
   },
+  'ai-sdk.ts': (out) => {
+    const [agent, loop, real] = out.trim().split('\n\n');
+    // Our agent on an AI SDK model: AfterStep follows the step's tools.
+    expect(agent).toContain('Our agent on aiSdkModel(model):');
+    expect(agent).toMatch(/BeforeStep +step 1\n +PostToolUse +call_ls bash → \(pretend\) cd sandbox && ls: ok\n +AfterStep +step 1: 1 tool call\(s\), 52 tokens/);
+    expect(agent).toMatch(/blocked +call_rm bash: Tool call blocked by a hook: Destructive command refused/);
+    expect(agent).toContain('→ completed: Listed the files; deleting build was refused. (203 tokens)');
+    // The same hooks in a generateText loop: the middleware's AfterStep comes when the model answered, before the tools.
+    expect(loop).toContain('Your own generateText loop (scripted mock model):');
+    expect(loop).toMatch(/AfterStep +step 1: 1 tool call\(s\), 52 tokens\n +PostToolUse +call_ls bash → \(pretend\) cd sandbox && ls: ok/);
+    expect(loop).toMatch(/blocked +call_rm bash: Tool call blocked by a hook: Destructive command refused/);
+    expect(loop).toContain('→ 3 steps: Listed the files; deleting build was refused.');
+    if (process.env['OPENAI_API_KEY']) expect(real).toMatch(/^Your own generateText loop \(OpenAI /);
+    else expect(real).toBe('OPENAI_API_KEY is not set: skipped the run against a real model. Set it to run the loop against OpenAI.');
+  },
   'other-agents.ts': (out) => {
     expect(out).toContain("4 hooks from other agents' configs, 0 problems");
     expect(out).toMatch(/claude +PreToolUse +node "\$CLAUDE_PROJECT_DIR\/hooks\/no-force-push\.mjs"/);

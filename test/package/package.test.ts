@@ -80,4 +80,59 @@ describe('the built package', () => {
     expect(shipped).toEqual(JSON.parse(JSON.stringify(hookFrontmatterJsonSchema)));
     expect(shipped['required']).toEqual(expect.arrayContaining(['name', 'description', 'trigger']));
   });
+
+  it('ships the AI SDK and OpenAI Agents SDK integrations as subpaths, ESM and CommonJS with types for each', () => {
+    for (const subpath of ['./ai-sdk', './openai-agents']) {
+      const entry = pkg.exports[subpath]!;
+      for (const file of [entry.import.types, entry.import.default, entry.require.types, entry.require.default]) {
+        expect(existsSync(join(dir, file)), file).toBe(true);
+      }
+    }
+    const { peerDependencies, peerDependenciesMeta } = pkg as unknown as { peerDependencies: Record<string, string>; peerDependenciesMeta: Record<string, { optional: boolean }> };
+    expect(peerDependencies['ai']).toMatch(/^\^6\./);
+    expect(peerDependenciesMeta).toEqual({ ai: { optional: true }, '@openai/agents': { optional: true } });
+  });
+
+  it('never loads the AI SDK or the OpenAI Agents SDK from the main entry', async () => {
+    // CommonJS: everything loaded is in require.cache.
+    writeFileSync(
+      join(dir, 'main-only.cjs'),
+      `require('agent-hooks'); console.log(JSON.stringify(Object.keys(require.cache).filter((p) => /[\\/]node_modules[\\/](ai|@ai-sdk|@openai)[\\/]/.test(p))));`,
+    );
+    expect(JSON.parse((await run(process.execPath, ['main-only.cjs'], { cwd: dir })).stdout)).toEqual([]);
+    // ESM: no module the main entry imports, directly or through its chunks, imports 'ai'.
+    const seen = new Set<string>();
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(join(dir, 'dist', file), 'utf8');
+      expect(text, file).not.toMatch(/(from\s*|import\(|require\()["'](ai|@ai-sdk\/[^"']+|@openai\/[^"']+)["']/);
+      for (const [, chunk] of text.matchAll(/from\s*["']\.\/([^"']+)["']/g)) visit(chunk!);
+    };
+    visit('index.js');
+    expect(seen.size).toBeGreaterThan(1);
+    // The subpath's bundle is where the AI SDK is imported.
+    expect(readFileSync(join(dir, 'dist/ai-sdk.js'), 'utf8')).toMatch(/from\s*["']ai["']/);
+  });
+
+  it('resolves agent-hooks/ai-sdk and agent-hooks/openai-agents with import() and require(), sharing the main entry’s classes', async () => {
+    const probe = (load: string) => `${load}
+      const hooks = new LoopHooks(new HookStack().with(new BeforeToolHook(() => HookOutcome.block('no'), { matcher: 'bash' })));
+      hooks.runTool(ToolCall.create('bash', { command: 'ls' }), () => 'ran').then((answer) => console.log(answer));`;
+    writeFileSync(
+      join(dir, 'subpath.mjs'),
+      probe(`import { HookStack, BeforeToolHook, HookOutcome, ToolCall } from 'agent-hooks'; import { LoopHooks } from 'agent-hooks/ai-sdk';`),
+    );
+    writeFileSync(
+      join(dir, 'subpath.cjs'),
+      probe(`const { HookStack, BeforeToolHook, HookOutcome, ToolCall } = require('agent-hooks'); const { LoopHooks } = require('agent-hooks/ai-sdk');`),
+    );
+    writeFileSync(
+      join(dir, 'subpath-openai.mjs'),
+      probe(`import { HookStack, BeforeToolHook, HookOutcome, ToolCall } from 'agent-hooks'; import { LoopHooks } from 'agent-hooks/openai-agents';`),
+    );
+    for (const file of ['subpath.mjs', 'subpath.cjs', 'subpath-openai.mjs']) {
+      expect((await run(process.execPath, [file], { cwd: dir })).stdout.trim(), file).toBe('Tool call blocked by a hook: no');
+    }
+  });
 });

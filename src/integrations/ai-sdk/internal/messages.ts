@@ -1,0 +1,109 @@
+/**
+ * Our conversation to the AI SDK's messages and back.
+ *
+ * @module
+ */
+import type { ModelMessage, ToolResultPart } from 'ai';
+import { ToolCall, type Message } from '../../../core/index.js';
+
+/** Tool-call arguments as our ToolCall takes them: an object, whatever the model sent. */
+export const argsOf = (input: unknown): Record<string, unknown> =>
+  input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+
+/**
+ * Our messages as AI SDK model messages. Consecutive tool results become one tool message, as providers that answer
+ * several calls at once expect; tool results are text, as the agent wrote them for the model.
+ */
+export function toModelMessages(messages: readonly Message[]): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  for (const message of messages) {
+    switch (message.role) {
+      case 'system':
+        out.push({ role: 'system', content: message.content });
+        break;
+      case 'user':
+        out.push({ role: 'user', content: message.content });
+        break;
+      case 'assistant': {
+        const calls = message.toolCalls ?? [];
+        if (calls.length === 0) {
+          out.push({ role: 'assistant', content: message.content });
+          break;
+        }
+        out.push({
+          role: 'assistant',
+          content: [
+            ...(message.content !== '' ? [{ type: 'text' as const, text: message.content }] : []),
+            ...calls.map((c) => ({ type: 'tool-call' as const, toolCallId: c.id, toolName: c.name, input: c.args })),
+          ],
+        });
+        break;
+      }
+      case 'tool': {
+        const part: ToolResultPart = {
+          type: 'tool-result',
+          toolCallId: message.toolCallId ?? '',
+          toolName: message.name ?? '',
+          output: { type: 'text', value: message.content },
+        };
+        const last = out[out.length - 1];
+        if (last?.role === 'tool') last.content.push(part);
+        else out.push({ role: 'tool', content: [part] });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** A part of a message as both the AI SDK's model messages and the provider prompt write it. */
+interface LoosePart {
+  readonly type: string;
+  readonly text?: string;
+  readonly toolCallId?: string;
+  readonly toolName?: string;
+  readonly input?: unknown;
+  readonly output?: { readonly type: string; readonly value?: unknown; readonly reason?: string };
+}
+
+/** A message of the AI SDK: model messages and provider prompts share this shape. */
+export interface LooseMessage {
+  readonly role: string;
+  readonly content: string | readonly LoosePart[];
+}
+
+const outputText = (output: LoosePart['output']): string => {
+  if (output === undefined) return '';
+  switch (output.type) {
+    case 'text':
+    case 'error-text':
+      return String(output.value);
+    case 'execution-denied':
+      return output.reason ?? 'Execution denied.';
+    case 'content':
+      return (output.value as LoosePart[]).flatMap((p) => (p.type === 'text' ? [p.text ?? ''] : [])).join('');
+    default:
+      return JSON.stringify(output.value) ?? '';
+  }
+};
+
+/** The AI SDK's messages (or a provider prompt) as our conversation, for the state hooks see. Files are left out. */
+export function fromModelMessages(messages: readonly LooseMessage[]): Message[] {
+  const out: Message[] = [];
+  for (const message of messages) {
+    const parts: readonly LoosePart[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+    const text = parts.flatMap((p) => (p.type === 'text' ? [p.text ?? ''] : [])).join('');
+    if (message.role === 'system' || message.role === 'user') {
+      out.push({ role: message.role, content: text });
+    } else if (message.role === 'assistant') {
+      const toolCalls = parts.flatMap((p) => (p.type === 'tool-call' ? [new ToolCall(p.toolName ?? 'unknown', argsOf(p.input), p.toolCallId)] : []));
+      out.push({ role: 'assistant', content: text, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
+    }
+    if (message.role === 'tool' || message.role === 'assistant') {
+      for (const p of parts) {
+        if (p.type === 'tool-result') out.push({ role: 'tool', content: outputText(p.output), toolCallId: p.toolCallId ?? '', name: p.toolName ?? '' });
+      }
+    }
+  }
+  return out;
+}

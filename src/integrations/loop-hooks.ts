@@ -1,0 +1,341 @@
+/**
+ * The hooks of an agent loop someone else runs (the Vercel AI SDK's `generateText`, the OpenAI Agents SDK's `run`):
+ * tool calls and model calls dispatched through one {@link HookStack}, with the state, metadata and approvals of one
+ * conversation.
+ *
+ * @module
+ */
+import { EventEmitter } from 'eventemitter3';
+import {
+  AgentBuilder,
+  type AgentEvents,
+  type AgentHooksReport,
+  type ApprovalDecision,
+  type Approver,
+  type HookErrorPolicy,
+} from '../agent/index.js';
+import { guardStack } from '../agent/hook-error-policy.js';
+import {
+  AgentState,
+  AgentStep,
+  HookEvent,
+  HookOutcome,
+  HookStack,
+  NotificationHookContext,
+  StepHookContext,
+  ToolCall,
+  ToolExecution,
+  ToolHookContext,
+  type AnyHookContext,
+  type DispatchOptions,
+  type HookEventName,
+  type HookNote,
+  type Message,
+  type Metadata,
+  type Usage,
+} from '../core/index.js';
+import { formatProblem } from '../script/problem.js';
+
+/** Where the hooks come from: a stack, a builder (its callbacks and `withHooksFrom` sources), or a {@link LoopHooks}. */
+export type HookSource = HookStack | AgentBuilder | LoopHooks;
+
+/** Options of {@link LoopHooks}. */
+export interface LoopHooksOptions {
+  /** Decides tool calls a hook asked about (`HookOutcome.ask`). Without one, such calls are refused. */
+  readonly approver?: Approver | undefined;
+  /** What happens when a hook of a {@link HookStack} source throws (default `'fail'`); a builder brings its own policy. */
+  readonly onHookError?: HookErrorPolicy | undefined;
+  /** The `agentId` of the state hooks see (default `'external-agent'`). */
+  readonly agentId?: string | undefined;
+  /** The `sessionId` of the state hooks see (script hooks get it as `session_id`). */
+  readonly sessionId?: string | undefined;
+  /** Metadata every hook can read (`ctx.get(key)`); hooks add to it as the conversation goes on. */
+  readonly metadata?: Metadata | undefined;
+}
+
+/** What a tool call becomes once its hooks have run: the value the model is shown, or an error the SDK reports. */
+export type ToolRunner = (call: ToolCall) => unknown;
+
+/** Options of one {@link LoopHooks.runTool} call. */
+export interface RunToolOptions {
+  /** The SDK's abort signal for the call; hooks get it as their scope's signal. */
+  readonly signal?: AbortSignal | undefined;
+  /** The conversation so far, for the state hooks see. */
+  readonly messages?: readonly Message[] | undefined;
+}
+
+/** What the model produced in one step, for {@link LoopHooks.afterStep}. */
+export interface StepReport {
+  /** The model's text. */
+  readonly text: string;
+  /** The tool calls it made. */
+  readonly toolCalls: readonly ToolCall[];
+  /** The tokens it used, when reported. */
+  readonly usage?: Usage | undefined;
+}
+
+/**
+ * The hooks of one conversation run by another SDK's loop. It dispatches each tool call through PreToolUse,
+ * PermissionRequest (after an `ask`), PostToolUse and PostToolUseFailure, and each model call through BeforeStep and
+ * AfterStep, with our context classes, so matchers, callbacks, Hook classes and HOOK.md script hooks work as in an
+ * {@link AgentBuilder} agent. Metadata set by a hook carries to later events; `additionalContext` waits in
+ * {@link LoopHooks.takeContext} for the next model call; a `stop` is remembered in {@link LoopHooks.stopReason}.
+ *
+ * The texts the model is shown instead of a tool's result are those of the agent runtime:
+ * - `Tool call blocked by a hook: <reason>` — a PreToolUse block;
+ * - `Tool call refused by a permission hook: <reason>` — a PermissionRequest block;
+ * - `Tool call refused: <reason>` — the approver said no, or a hook asked and there is no approver;
+ * - `Tool result rejected by a hook: <reason>` — a PostToolUse block (the tool did run);
+ * - `Not run: the run was stopped.` — a hook stopped the run, at this call or earlier.
+ *
+ * One instance serves one conversation: share it between the tools and the middleware of one `generateText` call (or
+ * one chat), and call {@link LoopHooks.drain} before exiting so asynchronous script hooks finish.
+ */
+export class LoopHooks {
+  /** Dispatches, hook runs, notes, refusals and warnings, as an agent's `events` reports them. */
+  readonly events: EventEmitter<AgentEvents> = new EventEmitter<AgentEvents>();
+  private readonly resolved: Promise<{ readonly stack: HookStack; readonly problems: AgentHooksReport['problems'] }>;
+  private readonly approver: Approver | undefined;
+  private readonly pending = new Set<Promise<unknown>>();
+  private stack: HookStack | undefined;
+  private reported = false;
+  private state: AgentState;
+  private metadata: Metadata;
+  private pendingContext: string[] = [];
+  private readonly messages: string[] = [];
+  private stopped: string | undefined;
+  private steps = 0;
+
+  /**
+   * Hooks from a stack, or from a builder: its hooks are taken and its sources start loading now, so changing the
+   * builder afterwards changes nothing here.
+   */
+  constructor(source: HookStack | AgentBuilder, options: LoopHooksOptions = {}) {
+    if (source instanceof AgentBuilder) this.resolved = source.resolveHooks();
+    else if (source instanceof HookStack) this.resolved = Promise.resolve({ stack: guardStack(source, options.onHookError ?? 'fail'), problems: [] });
+    else throw new TypeError(`Hooks come from a HookStack or an AgentBuilder, got ${describe(source)}.`);
+    // A strict hook source's rejection surfaces at ready() and at each dispatch; never as an unhandled rejection.
+    this.resolved.catch(() => {});
+    if (options.approver !== undefined && typeof options.approver !== 'function') {
+      throw new TypeError('approver must be a function (request) => boolean | decision.');
+    }
+    this.approver = options.approver;
+    this.state = AgentState.create({ agentId: options.agentId ?? 'external-agent', sessionId: options.sessionId });
+    this.metadata = { ...(options.metadata ?? {}) };
+  }
+
+  /** `source` itself when it is a LoopHooks (options are then ignored), else a new one over it. */
+  static from(source: HookSource, options?: LoopHooksOptions): LoopHooks {
+    return source instanceof LoopHooks ? source : new LoopHooks(source, options);
+  }
+
+  /** Waits for the hook sources (HOOK.md folders) to load, and tells what was wrong with them. */
+  async ready(): Promise<AgentHooksReport> {
+    const { problems } = await this.resolved;
+    return { problems };
+  }
+
+  /** Why a hook stopped the run, once one has; the loop should end (see the integrations' stop conditions). */
+  get stopReason(): string | undefined {
+    return this.stopped;
+  }
+
+  /** The `systemMessage`s hooks left for the user, in order. */
+  get systemMessages(): readonly string[] {
+    return Object.freeze([...this.messages]);
+  }
+
+  /** The metadata hooks have set so far (with the initial metadata). */
+  get currentMetadata(): Metadata {
+    return this.metadata;
+  }
+
+  /** The steps (model calls) reported so far through {@link LoopHooks.afterStep}. */
+  get stepCount(): number {
+    return this.steps;
+  }
+
+  /** Takes the `additionalContext` hooks produced since the last call: text for the model's next call. */
+  takeContext(): string[] {
+    const taken = this.pendingContext;
+    this.pendingContext = [];
+    return taken;
+  }
+
+  /** Waits until the work asynchronous hooks left running (async script hooks) has finished. */
+  async drain(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  /**
+   * Runs one tool call through the hooks: PreToolUse (block, ask, rewrite), then PermissionRequest, Notification and
+   * the approver after an ask, then `run` with the call as the hooks left it, then PostToolUse (reject, replace) or,
+   * when `run` throws, PostToolUseFailure. Resolves with what the model should see; rejects with the tool's error when
+   * it failed and no hook replaced the failure.
+   */
+  async runTool(call: ToolCall, run: ToolRunner, options: RunToolOptions = {}): Promise<unknown> {
+    const dispatchOptions = this.dispatchOptions(options.signal);
+    if (options.messages !== undefined) this.state = this.state.withMessages(options.messages);
+    if (this.stopped !== undefined) return STOPPED;
+
+    const pre = await this.dispatch('PreToolUse', () => ToolHookContext.beforeToolUse(call, this.init()), dispatchOptions);
+    if (pre.type === 'stop') return STOPPED;
+    if (pre.type === 'block') return this.refuse(call, `Tool call blocked by a hook: ${pre.reason}`, 'hook');
+    let current = pre.context?.event === 'PreToolUse' ? pre.context.toolCall : call;
+
+    if (pre.type === 'ask') {
+      const reason = pre.reason ?? 'A hook asked for approval.';
+      const perm = await this.dispatch('PermissionRequest', () => ToolHookContext.permissionRequest(current, { ...this.init(), reason }), dispatchOptions);
+      if (perm.type === 'stop') return STOPPED;
+      if (perm.type === 'block') return this.refuse(current, `Tool call refused by a permission hook: ${perm.reason}`, 'permission');
+      if (perm.context?.event === 'PermissionRequest') current = perm.context.toolCall;
+      if (!perm.granted) {
+        const decision = await this.approve(current, perm.type === 'ask' && perm.reason ? perm.reason : reason, dispatchOptions, options.signal);
+        if (this.stopped !== undefined) return STOPPED;
+        if (!decision.approved) {
+          if (decision.stopRun) this.stopped = decision.reason ?? 'The approver refused the call and ended the run.';
+          return this.refuse(current, `Tool call refused: ${decision.reason ?? 'the approver said no'}`, 'approver');
+        }
+      }
+    }
+
+    const started = performance.now();
+    let result: unknown;
+    try {
+      result = await run(current);
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      const failure = await this.dispatch('PostToolUseFailure', () => ToolHookContext.toolFailure(current, error, this.init()), dispatchOptions);
+      const replaced = failure.context?.event === 'PostToolUseFailure' ? failure.context.execution : undefined;
+      if (replaced !== undefined && !replaced.isError) return replaced.result;
+      throw error;
+    }
+    const execution = ToolExecution.success(current, result, performance.now() - started);
+    const post = await this.dispatch('PostToolUse', () => ToolHookContext.afterToolUse(execution, this.init()), dispatchOptions);
+    if (post.type === 'block') return `Tool result rejected by a hook: ${post.reason}`;
+    const final = post.context?.event === 'PostToolUse' && post.context.execution ? post.context.execution : execution;
+    if (final.isError) throw final.error;
+    return final.result;
+  }
+
+  /** Fires BeforeStep for the next model call. */
+  async beforeStep(signal?: AbortSignal): Promise<void> {
+    await this.dispatch('BeforeStep', () => StepHookContext.beforeStep(this.steps, this.init()), this.dispatchOptions(signal));
+  }
+
+  /** Records a finished model call as a step of the state and fires AfterStep. */
+  async afterStep(report: StepReport, signal?: AbortSignal): Promise<void> {
+    const step = new AgentStep({ index: this.steps++, text: report.text, toolCalls: report.toolCalls, ...(report.usage ? { usage: report.usage } : {}) });
+    this.state = this.state.with({ steps: [...this.state.steps, step] });
+    await this.dispatch('AfterStep', () => StepHookContext.afterStep(step, this.init()), this.dispatchOptions(signal));
+  }
+
+  /** Keeps the conversation the hooks see up to date (the middleware calls it with each model call's prompt). */
+  setMessages(messages: readonly Message[]): void {
+    this.state = this.state.withMessages(messages);
+  }
+
+  private async approve(call: ToolCall, reason: string, dispatchOptions: DispatchOptions, signal: AbortSignal | undefined): Promise<ApprovalDecision> {
+    await this.dispatch(
+      'Notification',
+      () => NotificationHookContext.notify(`Approval needed for ${call.name}: ${reason}`, { ...this.init(), notificationType: 'permission_prompt', title: 'Approval needed' }),
+      dispatchOptions,
+    );
+    if (this.approver === undefined) return { approved: false, reason: `approval needed (${reason}) and no approver was given` };
+    const answer = await this.approver({ toolCall: call, reason, state: this.state, signal });
+    return typeof answer === 'boolean' ? { approved: answer } : answer;
+  }
+
+  private refuse(call: ToolCall, message: string, by: 'hook' | 'permission' | 'approver'): string {
+    this.events.emit('tool:blocked', { toolCall: call, reason: message, by });
+    return message;
+  }
+
+  private init(): { state: AgentState; metadata: Metadata } {
+    return { state: this.state, metadata: this.metadata };
+  }
+
+  private async hooks(): Promise<HookStack> {
+    if (this.stack !== undefined) return this.stack;
+    const { stack, problems } = await this.resolved;
+    if (!this.reported) {
+      // Told once, as warnings, so a bad hook definition never goes unnoticed.
+      this.reported = true;
+      for (const p of problems) this.events.emit('warning', { code: `hook-problem:${p.code}`, message: formatProblem(p), hookName: p.hookName });
+    }
+    return (this.stack = stack);
+  }
+
+  private dispatchOptions(signal: AbortSignal | undefined): DispatchOptions {
+    const emitter = this.events;
+    const observed = emitter.listenerCount('hook:start') + emitter.listenerCount('hook:end') + emitter.listenerCount('hook:error') > 0;
+    return {
+      signal,
+      onNote: (note: HookNote) => {
+        emitter.emit('hook:note', note);
+        if (note.level === 'warning') emitter.emit('warning', { code: note.code, message: note.message, event: note.event, hookName: note.hookName });
+      },
+      waitUntil: (work) => {
+        const tracked = work.then(
+          () => undefined,
+          () => undefined,
+        );
+        this.pending.add(tracked);
+        void tracked.then(() => this.pending.delete(tracked));
+      },
+      ...(observed
+        ? {
+            observer: {
+              onHookStart: (info) => emitter.emit('hook:start', info),
+              onHookEnd: (info) => emitter.emit('hook:end', info),
+              onHookError: (info) => emitter.emit('hook:error', info),
+            },
+          }
+        : {}),
+    };
+  }
+
+  /** Dispatches one event: carries metadata and state forward, collects context and messages, remembers a stop. */
+  private async dispatch<E extends HookEventName>(
+    event: E,
+    make: () => AnyHookContext & { event: E },
+    options: DispatchOptions,
+  ): Promise<HookOutcome<AnyHookContext & { event: E }>> {
+    const stack = await this.hooks();
+    const emitter = this.events;
+    const listening = emitter.listenerCount('event') > 0 || emitter.listenerCount('dispatched') > 0;
+    if (!listening && !stack.hasHooksFor(event)) return HookOutcome.proceed();
+    const ctx = make();
+    emitter.emit('event', ctx);
+    const started = performance.now();
+    const outcome = await stack.process(ctx, undefined, options);
+    emitter.emit('dispatched', { context: outcome.context ?? ctx, outcome, durationMs: performance.now() - started });
+
+    if (outcome.context !== undefined) {
+      if (outcome.context.metadata !== ctx.metadata) this.metadata = { ...this.metadata, ...outcome.context.metadata };
+      if (outcome.context.state !== ctx.state) this.state = outcome.context.state;
+    }
+    if (outcome.additionalContext.length > 0) this.pendingContext.push(...outcome.additionalContext);
+    if (outcome.systemMessages.length > 0) this.messages.push(...outcome.systemMessages);
+
+    const info = HookEvent.info(event);
+    if (outcome.type === 'stop') {
+      this.stopped ??= outcome.reason ?? `Stopped by a ${event} hook.`;
+    } else if (outcome.type === 'block' && !info.canBlock) {
+      this.warn(`A ${event} hook returned block (${outcome.reason}); ${event} cannot be blocked, so it was ignored.`, event);
+    } else if (outcome.type === 'ask' && !info.canAsk) {
+      this.warn(`A ${event} hook returned ask (${outcome.reason}); only tool calls can ask for approval, so it was ignored.`, event);
+    }
+    return outcome as HookOutcome<AnyHookContext & { event: E }>;
+  }
+
+  private warn(message: string, event: string): void {
+    this.events.emit('warning', { code: 'ignored-outcome', message, event });
+  }
+}
+
+/** What a tool call is answered with once a hook has stopped the run. */
+const STOPPED = 'Not run: the run was stopped.';
+
+const describe = (value: unknown): string =>
+  value === null ? 'null' : typeof value === 'object' ? ((value as object).constructor?.name ?? 'an object') : typeof value;
