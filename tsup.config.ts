@@ -30,6 +30,8 @@ export default defineConfig([
     // The `agent-hooks` executable: ESM only, nothing to import.
     entry: { cli: 'src/cli/index.ts' },
     format: ['esm'],
+    // Loaded only for an agent-hooks.config.ts, from the user's project, when they have it.
+    external: ['tsx', 'tsx/esm/api'],
     sourcemap: true,
     target: 'node20',
     outDir: 'dist',

@@ -12,6 +12,7 @@ import { HelpRequested } from './args.js';
 import { ExitCode, UsageError, type Command } from './command.js';
 import { eventsCommand } from './commands/events.js';
 import { initCommand } from './commands/init.js';
+import { bridgeCommand } from './commands/bridge.js';
 import { listCommand } from './commands/list.js';
 import { runCommand } from './commands/run.js';
 import { testCommand } from './commands/test.js';
@@ -19,7 +20,7 @@ import { validateCommand } from './commands/validate.js';
 import { cliIO, type CliIO } from './io.js';
 
 /** Every subcommand, in the order the usage lists them. */
-const COMMANDS: readonly Command[] = [listCommand, validateCommand, testCommand, runCommand, initCommand, eventsCommand];
+const COMMANDS: readonly Command[] = [listCommand, validateCommand, testCommand, runCommand, bridgeCommand, initCommand, eventsCommand];
 
 const usage = (): string => {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -76,6 +76,9 @@ export interface ConfigHook extends Hook {
   readonly timeoutMs: number;
 }
 
+// `agent-hooks bridge`, however it is invoked (npx, node_modules/.bin, node dist/cli.js).
+const BRIDGE_COMMAND = /agent-hooks(?:[\\/]dist[\\/]cli\.js)?["']?\s+bridge\b|cli\.js["']?\s+bridge\s+--from\b/;
+
 /** The resolved paths and settings every loader starts from. */
 export interface ConfigPlaces {
   /** The project directory, absolute. */
@@ -117,8 +120,21 @@ export class ConfigCollector {
     this.problems.push(problem);
   }
 
-  /** Adds a hook. */
+  /**
+   * Adds a hook — unless it is the agent-hooks bridge itself (`agent-hooks bridge --from …`), which runs the HOOK.md
+   * hooks that are loaded directly here: running it too would run each of them twice.
+   */
   add(hook: ConfigHook): void {
+    if (hook instanceof CommandHook && BRIDGE_COMMAND.test(hook.command)) {
+      this.problem({
+        file: hook.origin.file,
+        field: hook.origin.field,
+        severity: 'warning',
+        code: 'bridge-skipped',
+        message: 'This is the agent-hooks bridge, which runs the HOOK.md hooks this agent already loads directly; it is skipped so that they do not run twice.',
+      });
+      return;
+    }
     this.hooks.push(hook);
   }
 

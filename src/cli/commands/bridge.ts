@@ -1,0 +1,172 @@
+/**
+ * `agent-hooks bridge`: runs the project's HOOK.md hooks (and in-process hooks from `agent-hooks.config.*`) as the
+ * hook of another agent, answering in that agent's own format; `--install claude` writes the line that does it.
+ *
+ * @module
+ */
+import { access } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { AgentBuilder } from '../../agent/index.js';
+import { BRIDGE_AGENTS, DEFAULT_CLAUDE_BRIDGE_COMMAND, installClaudeBridge, InstallBridgeError, runBridge, type BridgeAgent } from '../../bridge/index.js';
+import { HookEvent, HookStack, isHook, type Hook, type HookFn, type PrioritizedHook } from '../../core/index.js';
+import { messageOf } from '../../core/internal/message-of.js';
+import { formatProblem } from '../../script/index.js';
+import { parseFlags, positionalsUpTo, PROJECT_FLAGS } from '../args.js';
+import { ExitCode, UsageError, type Command } from '../command.js';
+import { loadProjectHooks, HOOK_SOURCES } from '../hook-sources.js';
+import type { CliIO } from '../io.js';
+import { printJson } from '../output.js';
+
+/** The config files of in-process hooks, looked for in this order. */
+const CONFIG_FILES = ['agent-hooks.config.mjs', 'agent-hooks.config.js', 'agent-hooks.config.ts'] as const;
+
+/** The variable each agent sets to the project directory. */
+const PROJECT_ENV: Readonly<Record<BridgeAgent, readonly string[]>> = {
+  claude: ['CLAUDE_PROJECT_DIR'],
+  vscode: ['CLAUDE_PROJECT_DIR'],
+  copilot: [],
+  gemini: ['GEMINI_PROJECT_DIR', 'CLAUDE_PROJECT_DIR'],
+  cursor: ['CURSOR_PROJECT_DIR'],
+};
+
+const exists = (file: string) => access(file).then(() => true, () => false);
+
+/** Imports a config module; a `.ts` one through tsx when it is installed. */
+async function importConfig(file: string): Promise<unknown> {
+  if (!file.endsWith('.ts')) return import(pathToFileURL(file).href);
+  let tsx: { tsImport(specifier: string, parent: string): Promise<unknown> };
+  try {
+    tsx = (await import('tsx/esm/api')) as typeof tsx;
+  } catch {
+    throw new Error(`${file} is TypeScript, which needs tsx to load: install it (npm install -D tsx), or write agent-hooks.config.mjs.`);
+  }
+  return tsx.tsImport(pathToFileURL(file).href, import.meta.url);
+}
+
+/**
+ * The in-process hooks a config module exports (as `default` or `hooks`): a HookStack, an AgentBuilder, a list of
+ * hooks, callbacks or `{ hook, priority }`, or a function returning one of these.
+ */
+async function configHooks(file: string): Promise<readonly PrioritizedHook[]> {
+  const module = (await importConfig(file)) as { default?: unknown; hooks?: unknown };
+  let value = module.default ?? module.hooks;
+  if (typeof value === 'function' && !isHook(value)) value = await (value as () => unknown)();
+  if (value instanceof HookStack) return value.all().map((entry) => ({ hook: entry.hook, priority: entry.priority }));
+  if (value instanceof AgentBuilder) return (await value.resolveHooks()).stack.all().map((entry) => ({ hook: entry.hook, priority: entry.priority }));
+  if (Array.isArray(value)) {
+    return value.map((item: unknown) =>
+      item !== null && typeof item === 'object' && 'hook' in item ? (item as PrioritizedHook) : { hook: item as Hook | HookFn, priority: (item as { priority?: number }).priority ?? 100 },
+    );
+  }
+  throw new Error(`${file} must export (as default or as hooks) a HookStack, an AgentBuilder, a list of hooks, or a function returning one.`);
+}
+
+async function install(io: CliIO, projectDir: string, agent: string, events: string | undefined, command: string | undefined, json: boolean | undefined): Promise<number> {
+  if (agent !== 'claude') throw new UsageError(`--install writes Claude Code's settings only; for ${agent}, add the line the README shows to its config.`);
+  let names: string[];
+  if (events !== undefined) {
+    names = events.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  } else {
+    const project = await loadProjectHooks({ projectDir, hooksDirs: [], env: io.env }, HOOK_SOURCES.slice(0, 1));
+    const used = new Set(project.stack.all().flatMap((entry) => [...(entry.events ?? [])]));
+    names = [...used].filter((e) => HookEvent.toDialect(e, 'claude') !== undefined);
+    if (names.length === 0) {
+      io.err('No HOOK.md hook of this project runs on an event Claude Code has: add hooks first, or name the events with --events PreToolUse,Stop.');
+      return ExitCode.problems;
+    }
+  }
+  const local = join(projectDir, 'node_modules', '.bin', 'agent-hooks');
+  const line = command ?? ((await exists(local)) ? '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/agent-hooks bridge --from claude' : DEFAULT_CLAUDE_BRIDGE_COMMAND);
+  let result;
+  try {
+    result = await installClaudeBridge({ projectDir, events: names, command: line });
+  } catch (error) {
+    if (error instanceof InstallBridgeError) {
+      io.err(error.message);
+      return ExitCode.problems;
+    }
+    throw error;
+  }
+  if (json) {
+    printJson(io, { file: result.file, backup: result.backup ?? null, added: result.added, present: result.present, command: line });
+    return ExitCode.ok;
+  }
+  if (result.added.length > 0) {
+    io.out(`Added the bridge to ${result.file} for ${result.added.join(', ')}.`);
+    if (result.backup !== undefined) io.out(`The previous file is kept as ${result.backup}.`);
+  }
+  if (result.present.length > 0) io.out(`Already bridged: ${result.present.join(', ')}.`);
+  io.out(`Claude Code now runs: ${line}`);
+  return ExitCode.ok;
+}
+
+/**
+ * Bridge mode prints exactly what the agent reads: its JSON answer on stdout (or nothing), a reason on stderr, and
+ * its exit code. `--install claude` prints what it changed (`--json`: `{ file, backup, added, present, command }`).
+ */
+export const bridgeCommand: Command = {
+  name: 'bridge',
+  synopsis: 'bridge --from claude|copilot|vscode|gemini|cursor [--event E] [--project DIR] [--config FILE] | bridge --install claude [--events E,…] [--command CMD]',
+  summary: 'run the project’s HOOK.md hooks as another agent’s hook, answering in its own format',
+  help: `Reads the agent's hook payload on stdin, dispatches it through the project's HOOK.md hooks (user and project)
+and the in-process hooks of agent-hooks.config.mjs / .js / .ts (or --config FILE), and answers as that agent's
+hook would: JSON on stdout, a reason on stderr, an exit code.
+
+Options:
+  --from AGENT       claude, copilot, vscode, gemini or cursor
+  --event E          the event, for Copilot's payloads, which name none (e.g. --event preToolUse)
+  --project DIR      the project (default: the agent's project variable, e.g. CLAUDE_PROJECT_DIR, else the
+                     current directory)
+  --hooks-dir DIR    another folder of HOOK.md hook folders, relative to the project (repeatable)
+  --config FILE      the module of in-process hooks (default: agent-hooks.config.mjs, .js or .ts in the project)
+  --install claude   add the bridge to .claude/settings.json for the events the hooks use (merged, with a backup)
+  --events E,…       with --install: the events to bridge
+  --command CMD      with --install: the command Claude Code runs
+  --json             with --install: print { file, backup, added, present, command }
+
+Exit codes: what the agent should see — 0 with the answer, 1 when the input cannot be read or a hook failed;
+--install: 0, or 1 when the settings cannot be merged safely (nothing is written).`,
+  async run(args, io) {
+    const { values, positionals } = parseFlags(args, {
+      ...PROJECT_FLAGS,
+      from: { type: 'string' },
+      event: { type: 'string' },
+      config: { type: 'string' },
+      install: { type: 'string' },
+      events: { type: 'string' },
+      command: { type: 'string' },
+      json: { type: 'boolean' },
+    });
+    positionalsUpTo(positionals, 0);
+    if (values.install !== undefined) return install(io, resolve(io.cwd, values.project ?? '.'), values.install, values.events, values.command, values.json);
+    const agent = values.from as BridgeAgent | undefined;
+    if (agent === undefined) throw new UsageError('bridge needs --from AGENT (claude, copilot, vscode, gemini or cursor), or --install claude');
+    if (!BRIDGE_AGENTS.includes(agent)) throw new UsageError(`--from must be one of ${BRIDGE_AGENTS.join(', ')}, not ${JSON.stringify(agent)}`);
+    const fromEnv = PROJECT_ENV[agent].map((name) => io.env[name]).find((v) => v !== undefined && v !== '');
+    const projectDir = resolve(io.cwd, values.project ?? fromEnv ?? '.');
+    const input = await io.readStdin();
+
+    // Only HOOK.md hooks: the agent already runs the hooks of its own config files, this bridge among them.
+    const project = await loadProjectHooks({ projectDir, hooksDirs: values['hooks-dir'] ?? [], env: io.env }, HOOK_SOURCES.slice(0, 1));
+    for (const problem of project.problems) io.err(`agent-hooks: ${formatProblem(problem)}`);
+    let stack = project.stack;
+    const configFile =
+      values.config !== undefined
+        ? isAbsolute(values.config) ? values.config : join(projectDir, values.config)
+        : (await Promise.all(CONFIG_FILES.map(async (f) => ((await exists(join(projectDir, f))) ? join(projectDir, f) : undefined)))).find((f) => f !== undefined);
+    if (configFile !== undefined) {
+      try {
+        stack = stack.withAll(await configHooks(configFile));
+      } catch (error) {
+        io.err(`agent-hooks bridge: cannot load ${configFile}: ${messageOf(error)}`);
+        return ExitCode.problems;
+      }
+    }
+    const result = await runBridge({ agent, input, event: values.event, stack });
+    for (const note of result.notes) io.err(`agent-hooks: ${note.message}`);
+    if (result.stdout !== '') io.out(result.stdout.trimEnd());
+    if (result.stderr !== '') io.err(result.stderr.trimEnd());
+    return result.exitCode;
+  },
+};

@@ -1,0 +1,152 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { claudeDialect, sampleContext } from 'agent-hooks';
+import { ensureCliBuilt, runCli, runCliJson, scriptHook, tempProject } from '../support/cli.js';
+
+beforeAll(ensureCliBuilt, 180_000);
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((c) => c()));
+});
+async function project() {
+  const p = await tempProject();
+  cleanups.push(p.cleanup);
+  return p;
+}
+
+/** A HOOK.md hook that blocks `rm -rf` by exit 2, as the Agent Hooks spec has it. */
+const blockRmRf = `#!/bin/sh
+input=$(cat)
+case "$input" in
+  *"rm -rf"*) echo "Destructive command refused by HOOK.md" >&2; exit 2 ;;
+esac
+exit 0`;
+
+const claudePre = (command: string) =>
+  JSON.stringify({
+    session_id: 'abc',
+    transcript_path: '/tmp/t.jsonl',
+    cwd: '/tmp',
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command, description: 'clean' },
+    tool_use_id: 'toolu_1',
+  });
+
+describe('agent-hooks bridge', () => {
+  it('answers a Claude Code PreToolUse with Claude’s deny JSON when a HOOK.md hook blocks, and with nothing otherwise', async () => {
+    const { dir, hooks } = await project();
+    await scriptHook(hooks, 'no-rm', { trigger: 'pre-tool-call', matcher: { tool: 'Bash' } }, blockRmRf);
+    const denied = await runCli(['bridge', '--from', 'claude'], { cwd: dir, input: claudePre('rm -rf /'), env: { CLAUDE_PROJECT_DIR: dir } });
+    expect(denied.code).toBe(0);
+    const answer = JSON.parse(denied.stdout);
+    expect(answer).toEqual({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'Destructive command refused by HOOK.md' },
+    });
+    // What Claude Code makes of it: the call is blocked with that reason.
+    const ctx = sampleContext('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'rm -rf /' } });
+    const decision = claudeDialect.interpret({ ...denied, exitCode: denied.code, signal: null, timedOut: false, aborted: false, overflow: undefined, durationMs: 1, pid: 1 }, ctx, { name: 'bridge', failClosed: false });
+    expect(decision).toMatchObject({ kind: 'block', reason: 'Destructive command refused by HOOK.md' });
+
+    const allowed = await runCli(['bridge', '--from', 'claude'], { cwd: dir, input: claudePre('ls'), env: { CLAUDE_PROJECT_DIR: dir } });
+    expect(allowed).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('answers Copilot, Gemini CLI, VS Code and Cursor in their own formats', async () => {
+    const { dir, hooks } = await project();
+    await scriptHook(hooks, 'no-rm', { trigger: 'pre-tool-call' }, blockRmRf);
+    const copilot = await runCli(['bridge', '--from', 'copilot', '--event', 'preToolUse'], {
+      cwd: dir,
+      input: JSON.stringify({ timestamp: 1, cwd: dir, toolName: 'bash', toolArgs: JSON.stringify({ command: 'rm -rf dist' }) }),
+    });
+    expect(JSON.parse(copilot.stdout)).toEqual({ permissionDecision: 'deny', permissionDecisionReason: 'Destructive command refused by HOOK.md' });
+    const gemini = await runCli(['bridge', '--from', 'gemini'], {
+      cwd: dir,
+      input: JSON.stringify({ session_id: 's', cwd: dir, hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'rm -rf x' } }),
+    });
+    expect(JSON.parse(gemini.stdout)).toEqual({ decision: 'deny', reason: 'Destructive command refused by HOOK.md' });
+    const vscode = await runCli(['bridge', '--from', 'vscode'], {
+      cwd: dir,
+      input: JSON.stringify({ timestamp: 'x', cwd: dir, sessionId: 's', hookEventName: 'PreToolUse', tool_name: 'runTerminalCommand', tool_input: { command: 'rm -rf /' } }),
+    });
+    expect(JSON.parse(vscode.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    const cursor = await runCli(['bridge', '--from', 'cursor'], {
+      cwd: dir,
+      input: JSON.stringify({ conversation_id: 'c', hook_event_name: 'beforeShellExecution', command: 'rm -rf node_modules', cwd: dir, workspace_roots: [dir] }),
+    });
+    expect(JSON.parse(cursor.stdout)).toEqual({ permission: 'deny', agent_message: 'Destructive command refused by HOOK.md' });
+  });
+
+  it('keeps a Claude Code Stop hook’s agent working while a HOOK.md quality gate blocks', async () => {
+    const { dir, hooks } = await project();
+    await scriptHook(hooks, 'gate', { trigger: 'Stop' }, 'cat > /dev/null; echo "Run the tests first." >&2; exit 2');
+    const out = await runCli(['bridge', '--from', 'claude'], { cwd: dir, input: JSON.stringify({ session_id: 's', hook_event_name: 'Stop', stop_hook_active: false }) });
+    expect(JSON.parse(out.stdout)).toEqual({ decision: 'block', reason: 'Run the tests first.' });
+  });
+
+  it('runs the in-process hooks of agent-hooks.config.mjs with the HOOK.md hooks', async () => {
+    const { dir } = await project();
+    await writeFile(
+      join(dir, 'agent-hooks.config.mjs'),
+      `export default [{ priority: 500, hook: (ctx, next) => ctx.event === 'PreToolUse' && ctx.toolCall.args.command.startsWith('npm publish')
+        ? next(ctx.withArgs({ ...ctx.toolCall.args, command: ctx.toolCall.args.command + ' --dry-run' })) : next(ctx) }];\n`,
+    );
+    const out = await runCli(['bridge', '--from', 'claude'], { cwd: dir, input: claudePre('npm publish') });
+    expect(JSON.parse(out.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: { command: 'npm publish --dry-run', description: 'clean' } } });
+  });
+
+  it('exits 1 with the reason on stderr for input it cannot read', async () => {
+    const { dir } = await project();
+    const notJson = await runCli(['bridge', '--from', 'claude'], { cwd: dir, input: '{"hook_event_name": ' });
+    expect(notJson.code).toBe(1);
+    expect(notJson.stderr).toMatch(/^agent-hooks bridge: the hook input is not JSON/);
+    const noEvent = await runCli(['bridge', '--from', 'copilot'], { cwd: dir, input: '{"timestamp": 1}' });
+    expect(noEvent.code).toBe(1);
+    expect(noEvent.stderr).toContain('pass --event');
+    const usage = await runCli(['bridge', '--from', 'emacs'], { cwd: dir, input: '{}' });
+    expect(usage.code).toBe(2);
+  });
+
+  it('--install claude merges the bridge into .claude/settings.json, keeps a backup, and changes nothing the second time', async () => {
+    const { dir, hooks } = await project();
+    await scriptHook(hooks, 'no-rm', { trigger: 'pre-tool-call' }, blockRmRf);
+    await scriptHook(hooks, 'gate', { trigger: 'Stop' });
+    await mkdir(join(dir, '.claude'));
+    const before = { model: 'opus', hooks: { PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: './lint.sh' }] }] } };
+    await writeFile(join(dir, '.claude', 'settings.json'), JSON.stringify(before));
+    const first = await runCliJson<{ added: string[]; present: string[]; backup: string; command: string }>(['bridge', '--install', 'claude', '--json'], { cwd: dir });
+    expect(first.code).toBe(0);
+    expect(first.json.added.sort()).toEqual(['PreToolUse', 'Stop']);
+    expect(JSON.parse(await readFile(first.json.backup, 'utf8'))).toEqual(before);
+    const after = JSON.parse(await readFile(join(dir, '.claude', 'settings.json'), 'utf8'));
+    expect(after.model).toBe('opus');
+    expect(after.hooks.PreToolUse[0]).toEqual(before.hooks.PreToolUse[0]);
+    expect(after.hooks.PreToolUse[1]).toEqual({ hooks: [{ type: 'command', command: 'npx --no-install agent-hooks bridge --from claude', timeout: 60 }] });
+    const second = await runCliJson<{ added: string[]; present: string[] }>(['bridge', '--install', 'claude', '--json'], { cwd: dir });
+    expect(second.json.added).toEqual([]);
+    expect(second.json.present.sort()).toEqual(['PreToolUse', 'Stop']);
+    expect(JSON.parse(await readFile(join(dir, '.claude', 'settings.json'), 'utf8'))).toEqual(after);
+  });
+
+  it('--install refuses settings that are not valid JSON, and writes nothing', async () => {
+    const { dir } = await project();
+    await mkdir(join(dir, '.claude'));
+    await writeFile(join(dir, '.claude', 'settings.json'), '{ "hooks": { ');
+    const out = await runCli(['bridge', '--install', 'claude', '--events', 'PreToolUse'], { cwd: dir });
+    expect(out.code).toBe(1);
+    expect(out.stderr).toMatch(/settings\.json:1:\d+: .*nothing was changed/);
+    expect(await readFile(join(dir, '.claude', 'settings.json'), 'utf8')).toBe('{ "hooks": { ');
+  });
+
+  it('is not loaded as a Claude Code hook by our own loader, so HOOK.md hooks never run twice', async () => {
+    const { dir, hooks } = await project();
+    await scriptHook(hooks, 'no-rm', { trigger: 'pre-tool-call' }, blockRmRf);
+    await runCli(['bridge', '--install', 'claude'], { cwd: dir });
+    const { json } = await runCliJson<{ hooks: { name: string }[]; problems: { code: string }[] }>(['list', '--json'], { cwd: dir });
+    expect(json.hooks.map((h) => h.name)).toEqual(['no-rm']);
+    expect(json.problems.map((p) => p.code)).toEqual(['bridge-skipped']);
+  });
+});
