@@ -7,3 +7,4 @@
 export * from './core/index.js';
 export * from './agent/index.js';
 export * from './script/index.js';
+export * from './hooks/index.js';
