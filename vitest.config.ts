@@ -4,7 +4,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: {
     // Examples and tests import the package by its public name, as users do.
-    alias: { 'agent-hooks': fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+    // The subpath comes first: an alias also matches the imports that start with it.
+    alias: {
+      'agent-hooks/otel': fileURLToPath(new URL('./src/integrations/otel/index.ts', import.meta.url)),
+      'agent-hooks': fileURLToPath(new URL('./src/index.ts', import.meta.url)),
+    },
   },
   test: {
     include: ['test/**/*.test.ts'],
