@@ -124,7 +124,7 @@ export class AuditLogHook implements Hook {
     const done = (outcome: HookOutcome): MaybePromise<HookOutcome> => {
       this.log(ctx, outcome, undefined, performance.now() - started, scope);
       if (ctx.event !== 'SessionEnd') return outcome;
-      return this.endOfSession().then(() => outcome);
+      return this.close().then(() => outcome);
     };
     const failed = (error: unknown): never => {
       this.log(ctx, undefined, error, performance.now() - started, scope);
@@ -152,10 +152,6 @@ export class AuditLogHook implements Hook {
     this.stream = undefined;
     if (stream.destroyed) return;
     await new Promise<void>((done) => stream.end(done));
-  }
-
-  private async endOfSession(): Promise<void> {
-    await this.close();
   }
 
   private log(ctx: AnyHookContext, outcome: HookOutcome | undefined, error: unknown, durationMs: number, scope: HookScope): void {

@@ -15,6 +15,7 @@ import {
   type NextFn,
   type ToolCall,
 } from '../core/index.js';
+import { isThenable } from '../core/internal/thenable.js';
 import { checkBehaviour, checkPriority, refuse } from './internal/refuse.js';
 import { quoteWord, readShell } from './internal/shell-words.js';
 import type { LimitBehaviour } from './limit-behaviour.js';
@@ -222,7 +223,7 @@ export class DangerousCommandHook implements Hook {
     const refused = this.refusal(call);
     if (refused !== undefined) return refused;
     const outcome = next(ctx);
-    return outcome instanceof Promise ? outcome.then((o) => this.recheck(o, call)) : this.recheck(outcome, call);
+    return isThenable(outcome) ? Promise.resolve(outcome).then((o) => this.recheck(o, call)) : this.recheck(outcome, call);
   }
 
   /** A later hook may rewrite the command; the call that would run is what counts. */

@@ -18,6 +18,7 @@ import {
   type NextFn,
   type ToolCall,
 } from '../core/index.js';
+import { isThenable } from '../core/internal/thenable.js';
 import { checkBehaviour, checkPriority, refuse } from './internal/refuse.js';
 import type { LimitBehaviour } from './limit-behaviour.js';
 
@@ -177,7 +178,7 @@ export class ProtectedPathsHook implements Hook {
     const refused = this.refusal(call);
     if (refused !== undefined) return refused;
     const outcome = next(ctx);
-    return outcome instanceof Promise ? outcome.then((o) => this.recheck(o, call)) : this.recheck(outcome, call);
+    return isThenable(outcome) ? Promise.resolve(outcome).then((o) => this.recheck(o, call)) : this.recheck(outcome, call);
   }
 
   /** A later hook may rewrite the path; the call that would run is what counts. */
