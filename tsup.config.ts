@@ -27,6 +27,17 @@ export default defineConfig([
     outDir: 'dist',
   },
   {
+    // `agent-hooks/otel`: built on its own, importing the library by name, so it never holds a second copy of it;
+    // `@opentelemetry/api` is an optional peer dependency the main entry point never loads.
+    entry: { otel: 'src/integrations/otel/index.ts' },
+    format: ['esm', 'cjs'],
+    dts: true,
+    sourcemap: true,
+    target: 'node20',
+    outDir: 'dist',
+    external: ['agent-hooks', '@opentelemetry/api'],
+  },
+  {
     // The `agent-hooks` executable: ESM only, nothing to import.
     entry: { cli: 'src/cli/index.ts' },
     format: ['esm'],

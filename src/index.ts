@@ -9,3 +9,4 @@ export * from './agent/index.js';
 export * from './script/index.js';
 export * from './config/index.js';
 export * from './bridge/index.js';
+export * from './hooks/index.js';

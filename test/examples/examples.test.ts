@@ -56,6 +56,23 @@ const expectations: Record<string, (stdout: string) => void> = {
     expect(out).toContain('Gemini hook: remember to update the changelog.');
     expect(out).toContain('status completed: Released.');
   },
+  'built-in-hooks.ts': (out) => {
+    expect(out).toContain('ran                  bash {"command":"ls -la"}');
+    expect(out).toContain('DangerousCommandHook PreToolUse → block: Dangerous command refused: rm -r on /, ~, * or a system directory');
+    expect(out).toContain("ProtectedPathsHook   PreToolUse → block: Protected path: write_file may not write to .env (it matches '.env').");
+    expect(out).toMatch(/RequireApprovalHook  PreToolUse → ask: Deploy to staging\?\n  approver +Deploy to staging\? yes/);
+    expect(out).toMatch(/RequireApprovalHook  PreToolUse → ask: Deploy to production\?\n  approver +Deploy to production\? no/);
+    expect(out).toContain('RateLimitHook        PreToolUse → block: Rate limit reached: at most 2 tool calls per 60 s');
+    expect(out).toContain('ToolCallLimitHook    PreToolUse → block: Tool call limit reached: bash may be called at most 2 times per run.');
+    // Each refusal is told once, by the hook that made it.
+    expect(out.match(/→ block/g)).toHaveLength(4);
+    expect(out).toContain('.env                 API_KEY=secret (unchanged); notes.md written');
+    expect(out).toContain('ToolCallLimitHook    counted 7 calls: bash 2, write_file 1, deploy 2, search 2');
+    expect(out).toMatch(/ExecutionTimingHook  run [\d.]+ ms, 6 steps, 6 tool calls timed/);
+    expect(out).toContain('AuditLogHook         41 lines in .agent/audit.jsonl, from SessionStart to SessionEnd; 6 PreToolUse lines not proceed');
+    expect(out).toContain('status               completed after 6 steps');
+    expect(out).not.toContain('warning');
+  },
   'stack-demo.ts': (out) => {
     expect(out).toContain('HookStack with 5 hooks');
     expect(out).toMatch(/PreToolUse bash +\{"command":"ls -la"\} +proceed/);

@@ -72,6 +72,58 @@ describe('the built package', () => {
     expect((await run(process.execPath, ['dispatch.cjs'], { cwd: dir })).stdout.trim()).toBe('block: no rm');
   });
 
+  it('ships agent-hooks/otel for import and require, and the main entry point never loads @opentelemetry/api', async () => {
+    const entry = pkg.exports['./otel']!;
+    for (const file of [entry.import.types, entry.import.default, entry.require.types, entry.require.default]) {
+      expect(existsSync(join(dir, file)), file).toBe(true);
+    }
+    // The main entry point, loaded both ways, leaves the optional peer dependency alone.
+    writeFileSync(
+      join(dir, 'no-otel.cjs'),
+      `require('agent-hooks');
+       console.log(JSON.stringify(Object.keys(require.cache).filter((f) => f.includes('@opentelemetry'))));`,
+    );
+    expect(JSON.parse((await run(process.execPath, ['no-otel.cjs'], { cwd: dir })).stdout)).toEqual([]);
+    // ESM: a loader that refuses to resolve @opentelemetry; the subpath, which needs it, shows that the loader works.
+    writeFileSync(
+      join(dir, 'refuse-otel.mjs'),
+      `export async function resolve(specifier, context, next) {
+         if (specifier.startsWith('@opentelemetry/')) throw new Error('loaded ' + specifier);
+         return next(specifier, context);
+       }`,
+    );
+    writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module'; register('./refuse-otel.mjs', import.meta.url);`);
+    const probe = async (specifier: string) => {
+      writeFileSync(join(dir, 'probe-otel.mjs'), `await import('${specifier}'); console.log('loaded without @opentelemetry');`);
+      return (await run(process.execPath, ['--import', './register.mjs', 'probe-otel.mjs'], { cwd: dir })).stdout.trim();
+    };
+    expect(await probe('agent-hooks')).toBe('loaded without @opentelemetry');
+    await expect(probe('agent-hooks/otel')).rejects.toThrow(/loaded @opentelemetry\/api/);
+    for (const file of ['dist/index.js', 'dist/index.cjs']) expect(readFileSync(join(dir, file), 'utf8')).not.toContain('@opentelemetry');
+
+    // The subpath traces a real agent of the main entry point, from both module systems.
+    const trace = (kind: 'esm' | 'cjs') => {
+      const load = kind === 'esm'
+        ? `const { AgentBuilder, ScriptedModel } = await import('agent-hooks'); const { otelHooks } = await import('agent-hooks/otel');
+           const sdk = await import('@opentelemetry/sdk-trace-base');`
+        : `const { AgentBuilder, ScriptedModel } = require('agent-hooks'); const { otelHooks } = require('agent-hooks/otel');
+           const sdk = require('@opentelemetry/sdk-trace-base');`;
+      return `${kind === 'cjs' ? '(async () => {' : ''}${load}
+        const exporter = new sdk.InMemorySpanExporter();
+        const tracer = new sdk.BasicTracerProvider({ spanProcessors: [new sdk.SimpleSpanProcessor(exporter)] }).getTracer('t');
+        const tracing = otelHooks({ tracer });
+        const agent = AgentBuilder.new().withModel(new ScriptedModel(['Done.'])).withHook(tracing).onStop(() => {}, { name: 'gate' }).build();
+        tracing.observe(agent);
+        await agent.run('Hi');
+        console.log(JSON.stringify(exporter.getFinishedSpans().map((s) => s.name).sort()));${kind === 'cjs' ? '})();' : ''}`;
+    };
+    writeFileSync(join(dir, 'otel.mjs'), trace('esm'));
+    writeFileSync(join(dir, 'otel.cjs'), trace('cjs'));
+    for (const file of ['otel.mjs', 'otel.cjs']) {
+      expect(JSON.parse((await run(process.execPath, [file], { cwd: dir })).stdout), file).toEqual(['agent_hooks.hook gate', 'agent_hooks.run', 'agent_hooks.step']);
+    }
+  });
+
   it('ships the HOOK.md frontmatter JSON Schema under its own export, equal to the one in the API', async () => {
     writeFileSync(join(dir, 'schema.cjs'), `console.log(require.resolve('agent-hooks/hook-frontmatter.schema.json'))`);
     const path = (await run(process.execPath, ['schema.cjs'], { cwd: dir })).stdout.trim();
