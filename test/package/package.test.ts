@@ -142,7 +142,7 @@ describe('the built package', () => {
     }
     const { peerDependencies, peerDependenciesMeta } = pkg as unknown as { peerDependencies: Record<string, string>; peerDependenciesMeta: Record<string, { optional: boolean }> };
     expect(peerDependencies['ai']).toMatch(/^\^6\./);
-    expect(peerDependenciesMeta).toEqual({ ai: { optional: true }, '@openai/agents': { optional: true } });
+    expect(peerDependenciesMeta).toMatchObject({ ai: { optional: true }, '@openai/agents': { optional: true } });
   });
 
   it('never loads the AI SDK or the OpenAI Agents SDK from the main entry', async () => {
