@@ -19,6 +19,7 @@ export interface BridgedEvent {
 
 /** Thrown when a payload cannot be read: not JSON, not an object, no event, or a field of the wrong type. */
 export class BridgeInputError extends Error {
+  /** Always `BridgeInputError`. */
   override readonly name = 'BridgeInputError';
 }
 

@@ -39,6 +39,7 @@ export const DEFAULT_CLAUDE_BRIDGE_COMMAND = 'npx --no-install agent-hooks bridg
 
 /** Thrown when the settings cannot be merged safely (not JSON, or `hooks` of the wrong shape); nothing is written. */
 export class InstallBridgeError extends Error {
+  /** Always `InstallBridgeError`. */
   override readonly name = 'InstallBridgeError';
 }
 

@@ -6,7 +6,6 @@
 import { join } from 'node:path';
 import { claudeDialect } from '../script/dialects/claude.js';
 import { isRecord } from '../script/dialects/wire-output.js';
-import type { ConfigLevel } from '../script/command-hook.js';
 import { readConfigFile } from './config-file.js';
 import {
   ConfigCollector,
@@ -14,6 +13,7 @@ import {
   configPlaces,
   explicitFiles,
   eventNamesIn,
+  type ConfigFileLocation,
   type ConfigLoadOptions,
   type LoadedConfigHooks,
 } from './config-source.js';
@@ -25,14 +25,6 @@ export const CLAUDE_COMMAND_TIMEOUT_MS = 60_000;
 export const CLAUDE_PROMPT_TIMEOUT_MS = 30_000;
 
 const EVENTS = eventNamesIn('claude');
-
-/** A config file and the level it belongs to. */
-export interface ConfigFileLocation {
-  /** The file (absolute). */
-  readonly file: string;
-  /** Whose it is. */
-  readonly level: ConfigLevel;
-}
 
 /** The settings files Claude Code reads, in the order they merge: user, project, local. */
 export function claudeSettingsFiles(options: ConfigLoadOptions = {}): ConfigFileLocation[] {

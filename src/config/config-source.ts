@@ -44,7 +44,15 @@ export interface ConfigLoadOptions {
    * Read these files instead of the agent's usual locations (e.g. to validate one file). Their level is `project`
    * unless given.
    */
-  readonly files?: readonly (string | { readonly file: string; readonly level: ConfigLevel })[] | undefined;
+  readonly files?: readonly (string | ConfigFileLocation)[] | undefined;
+}
+
+/** A config file and the level it belongs to. */
+export interface ConfigFileLocation {
+  /** The file. */
+  readonly file: string;
+  /** Whose it is. */
+  readonly level: ConfigLevel;
 }
 
 /** `options.files` as locations, or `undefined` when the usual locations apply. */
