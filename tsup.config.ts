@@ -13,13 +13,28 @@ const frontmatterSchema: NonNullable<Options['plugins']>[number] = {
   },
 };
 
+const library = { index: 'src/index.ts', 'ai-sdk': 'src/integrations/ai-sdk/index.ts', 'openai-agents': 'src/integrations/openai-agents/index.ts' };
+
 export default defineConfig([
   {
-    // The library: ESM and CommonJS, each with its declarations. The integrations are subpath exports (importing the
-    // package never loads their SDKs), built with the library so that all share one copy of its classes.
-    entry: { index: 'src/index.ts', 'ai-sdk': 'src/integrations/ai-sdk/index.ts', 'openai-agents': 'src/integrations/openai-agents/index.ts' },
-    format: ['esm', 'cjs'],
-    // Shared chunks in CommonJS too: without them each entry would carry its own HookStack and contexts.
+    // The library (ESM) and the `agent-hooks` executable, in one build: they share chunks, so the hooks a user's
+    // agent-hooks.config.mjs builds with `agent-hooks` are made of the same classes the command line runs them with.
+    // The integrations are subpath exports (importing the package never loads their SDKs).
+    entry: { ...library, cli: 'src/cli/index.ts' },
+    format: ['esm'],
+    splitting: true,
+    dts: { entry: library },
+    sourcemap: true,
+    target: 'node20',
+    outDir: 'dist',
+    // Loaded only for an agent-hooks.config.ts, from the user's project, when they have it.
+    external: ['tsx', 'tsx/esm/api'],
+    plugins: [frontmatterSchema],
+  },
+  {
+    // CommonJS, with shared chunks too: without them each entry would carry its own HookStack and contexts.
+    entry: library,
+    format: ['cjs'],
     splitting: true,
     dts: true,
     sourcemap: true,
@@ -36,16 +51,5 @@ export default defineConfig([
     target: 'node20',
     outDir: 'dist',
     external: ['agent-hooks', '@opentelemetry/api'],
-  },
-  {
-    // The `agent-hooks` executable: ESM only, nothing to import.
-    entry: { cli: 'src/cli/index.ts' },
-    format: ['esm'],
-    // Loaded only for an agent-hooks.config.ts, from the user's project, when they have it.
-    external: ['tsx', 'tsx/esm/api'],
-    sourcemap: true,
-    target: 'node20',
-    outDir: 'dist',
-    plugins: [frontmatterSchema],
   },
 ]);

@@ -98,6 +98,23 @@ describe('agent-hooks bridge', () => {
     expect(JSON.parse(out.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: { command: 'npm publish --dry-run', description: 'clean' } } });
   });
 
+  it('loads an agent-hooks.config.ts through tsx, exporting an AgentBuilder’s callbacks', async () => {
+    const { dir } = await project();
+    // What `import … from 'agent-hooks'` gives a project: the built package.
+    const entry = join(process.cwd(), 'dist', 'index.js');
+    await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'a-project', type: 'module' }));
+    await writeFile(
+      join(dir, 'agent-hooks.config.ts'),
+      `import { AgentBuilder, HookOutcome } from ${JSON.stringify(entry)};
+export default AgentBuilder.new().onBeforeToolUse((ctx) => HookOutcome.block('typed hooks say no: ' + String(ctx.toolCall.args.command)), { matcher: 'Bash' });
+`,
+    );
+    // tsx resolves from the CLI's own node_modules here, as it would from the project's.
+    const out = await runCli(['bridge', '--from', 'claude'], { cwd: dir, input: claudePre('make') });
+    expect(out.stderr).toBe('');
+    expect(JSON.parse(out.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: 'typed hooks say no: make' });
+  });
+
   it('exits 1 with the reason on stderr for input it cannot read', async () => {
     const { dir } = await project();
     const notJson = await runCli(['bridge', '--from', 'claude'], { cwd: dir, input: '{"hook_event_name": ' });

@@ -19,7 +19,7 @@ import type { CliIO } from '../io.js';
 import { printJson } from '../output.js';
 
 /** The config files of in-process hooks, looked for in this order. */
-const CONFIG_FILES = ['agent-hooks.config.mjs', 'agent-hooks.config.js', 'agent-hooks.config.ts'] as const;
+const CONFIG_FILES = ['agent-hooks.config.mjs', 'agent-hooks.config.js', 'agent-hooks.config.mts', 'agent-hooks.config.ts'] as const;
 
 /** The variable each agent sets to the project directory. */
 const PROJECT_ENV: Readonly<Record<BridgeAgent, readonly string[]>> = {
@@ -32,17 +32,31 @@ const PROJECT_ENV: Readonly<Record<BridgeAgent, readonly string[]>> = {
 
 const exists = (file: string) => access(file).then(() => true, () => false);
 
-/** Imports a config module; a `.ts` one through tsx when it is installed. */
+/**
+ * Imports a config module; a `.ts` one through tsx when it is installed. tsx is registered for the whole process
+ * rather than scoped to the import, which would load a second copy of `agent-hooks` whose classes the stack here
+ * would not recognise.
+ */
 async function importConfig(file: string): Promise<unknown> {
-  if (!file.endsWith('.ts')) return import(pathToFileURL(file).href);
-  let tsx: { tsImport(specifier: string, parent: string): Promise<unknown> };
+  if (!/\.m?ts$/.test(file)) return import(pathToFileURL(file).href);
+  let tsx: { register(): () => Promise<void> | void };
   try {
     tsx = (await import('tsx/esm/api')) as typeof tsx;
   } catch {
     throw new Error(`${file} is TypeScript, which needs tsx to load: install it (npm install -D tsx), or write agent-hooks.config.mjs.`);
   }
-  return tsx.tsImport(pathToFileURL(file).href, import.meta.url);
+  const unregister = tsx.register();
+  try {
+    return await import(pathToFileURL(file).href);
+  } finally {
+    await unregister();
+  }
 }
+
+const isStack = (value: unknown): value is HookStack => value instanceof HookStack;
+// Another copy of the package (a config that imports it from elsewhere) has other classes: recognise it by shape.
+const isBuilder = (value: unknown): value is Pick<AgentBuilder, 'resolveHooks'> =>
+  value instanceof AgentBuilder || (value !== null && typeof value === 'object' && typeof (value as AgentBuilder).resolveHooks === 'function');
 
 /**
  * The in-process hooks a config module exports (as `default` or `hooks`): a HookStack, an AgentBuilder, a list of
@@ -52,8 +66,8 @@ async function configHooks(file: string): Promise<readonly PrioritizedHook[]> {
   const module = (await importConfig(file)) as { default?: unknown; hooks?: unknown };
   let value = module.default ?? module.hooks;
   if (typeof value === 'function' && !isHook(value)) value = await (value as () => unknown)();
-  if (value instanceof HookStack) return value.all().map((entry) => ({ hook: entry.hook, priority: entry.priority }));
-  if (value instanceof AgentBuilder) return (await value.resolveHooks()).stack.all().map((entry) => ({ hook: entry.hook, priority: entry.priority }));
+  if (isStack(value)) return value.all().map((entry) => ({ hook: entry.hook, priority: entry.priority }));
+  if (isBuilder(value)) return (await value.resolveHooks()).stack.all().map((entry) => ({ hook: entry.hook, priority: entry.priority }));
   if (Array.isArray(value)) {
     return value.map((item: unknown) =>
       item !== null && typeof item === 'object' && 'hook' in item ? (item as PrioritizedHook) : { hook: item as Hook | HookFn, priority: (item as { priority?: number }).priority ?? 100 },
