@@ -6,7 +6,6 @@
 import { join } from 'node:path';
 import { claudeDialect } from '../script/dialects/claude.js';
 import { isRecord } from '../script/dialects/wire-output.js';
-import { readConfigFile } from './config-file.js';
 import {
   ConfigCollector,
   commandName,
@@ -57,31 +56,9 @@ export async function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<
   const places = configPlaces(options);
   const seen = new Set<string>();
   for (const { file, level } of claudeSettingsFiles(options)) {
-    const read = await readConfigFile(file);
-    if (read.status === 'missing') continue;
-    out.files.push(file);
-    if (read.status === 'invalid') {
-      out.problem(read.problem);
-      continue;
-    }
-    const settings = read.value;
-    if (!isRecord(settings)) {
-      out.problem({ file, severity: 'error', code: 'invalid-config', found: JSON.stringify(settings).slice(0, 40), allowed: 'an object', message: 'A settings file must hold a JSON object.' });
-      continue;
-    }
-    if (settings.hooks === undefined) continue;
-    if (!isRecord(settings.hooks)) {
-      out.problem({ file, field: 'hooks', severity: 'error', code: 'invalid-config', allowed: 'an object of event names', message: '"hooks" must map event names to lists of matcher groups.' });
-      continue;
-    }
-    for (const [eventName, groups] of Object.entries(settings.hooks)) {
-      const field = `hooks.${eventName}`;
-      const event = out.event(eventName, EVENTS, file, field);
-      if (event === undefined) continue;
-      if (!Array.isArray(groups)) {
-        out.problem({ file, field, severity: 'error', code: 'invalid-config', allowed: 'a list of {matcher, hooks} groups', message: 'Each event holds a list of matcher groups.' });
-        continue;
-      }
+    const settings = await out.readObject(file);
+    if (settings === undefined) continue;
+    for (const { event, eventName, list: groups, field } of out.events(file, settings.hooks, EVENTS, '{matcher, hooks} groups')) {
       groups.forEach((group: unknown, g) => {
         const groupField = `${field}[${g}]`;
         if (!isRecord(group) || !Array.isArray(group.hooks)) {

@@ -13,6 +13,7 @@ import { HookLoadError, type HookProblem } from '../script/problem.js';
 import type { Hook } from '../core/index.js';
 import { configMatcher, eventTakesMatcher, matchesEverything, type MatcherRule } from './config-matcher.js';
 import { isRecord } from '../script/dialects/wire-output.js';
+import { readConfigFile } from './config-file.js';
 
 /**
  * Asks a language model one question and returns its text answer: what a `type: "prompt"` hook needs. An agent built
@@ -193,6 +194,54 @@ export class ConfigCollector {
       this.problem({ file, field, found: `"${pattern}"`, severity: 'error', code: 'invalid-matcher', message: `${messageOf(error)}` });
       return null;
     }
+  }
+
+  /**
+   * Reads a config file into its JSON object: `undefined` when it does not exist, and (with a problem naming the file
+   * and position) when it cannot be read, is not JSON or is not an object.
+   */
+  async readObject(file: string): Promise<Record<string, unknown> | undefined> {
+    const read = await readConfigFile(file);
+    if (read.status === 'missing') return undefined;
+    this.files.push(file);
+    if (read.status === 'invalid') {
+      this.problem(read.problem);
+      return undefined;
+    }
+    if (!isRecord(read.value)) {
+      this.problem({ file, severity: 'error', code: 'invalid-config', found: JSON.stringify(read.value)?.slice(0, 40), allowed: 'an object', message: 'A hook config file must hold a JSON object.' });
+      return undefined;
+    }
+    return read.value;
+  }
+
+  /**
+   * The events of a `hooks` object, each with its list of entries (`what` names them for messages): unknown events
+   * and entries that are not lists are reported and left out.
+   */
+  events(
+    file: string,
+    hooks: unknown,
+    known: Readonly<Record<string, HookEventName>>,
+    what: string,
+  ): { event: HookEventName; eventName: string; list: unknown[]; field: string }[] {
+    if (hooks === undefined) return [];
+    if (!isRecord(hooks)) {
+      this.problem({ file, field: 'hooks', severity: 'error', code: 'invalid-config', allowed: 'an object of event names', message: `"hooks" must map event names to lists of ${what}.` });
+      return [];
+    }
+    const out: { event: HookEventName; eventName: string; list: unknown[]; field: string }[] = [];
+    for (const [eventName, list] of Object.entries(hooks)) {
+      const field = `hooks.${eventName}`;
+      const event = this.event(eventName, known, file, field);
+      if (event === undefined) continue;
+      if (!Array.isArray(list)) {
+        this.problem({ file, field, severity: 'error', code: 'invalid-config', allowed: `a list of ${what}`, message: `Each event holds a list of ${what}.` });
+        continue;
+      }
+      out.push({ event, eventName, list, field });
+    }
+    return out;
   }
 
   /** A timeout in milliseconds from `value` in `unit`, or the default (with a problem when `value` is not a positive number). */

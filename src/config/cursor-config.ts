@@ -8,7 +8,6 @@ import { CallableMatcher, CompositeMatcher, type AnyHookContext, type HookMatche
 import type { ConfigLevel } from '../script/command-hook.js';
 import { COMMAND_FIELDS, createCursorDialect, CURSOR_EVENTS, PATH_FIELDS } from '../script/dialects/cursor.js';
 import { isRecord } from '../script/dialects/wire-output.js';
-import { readConfigFile } from './config-file.js';
 import { ConfigCollector, commandName, configPlaces, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from './config-source.js';
 
 /** The timeout of a Cursor hook without one, in milliseconds. */
@@ -51,26 +50,9 @@ export async function loadCursorHooks(options: ConfigLoadOptions = {}): Promise<
     if (places.project) files.push({ file: join(places.projectDir, '.cursor', 'hooks.json'), level: 'project', cwd: places.projectDir });
   }
   for (const { file, level, cwd } of files) {
-    const read = await readConfigFile(file);
-    if (read.status === 'missing') continue;
-    out.files.push(file);
-    if (read.status === 'invalid') {
-      out.problem(read.problem);
-      continue;
-    }
-    const config = read.value;
-    if (!isRecord(config) || !isRecord(config.hooks)) {
-      out.problem({ file, field: 'hooks', severity: 'error', code: 'invalid-config', allowed: 'an object of event names', message: 'A Cursor hooks file must hold {"version": 1, "hooks": { … }}.' });
-      continue;
-    }
-    for (const [eventName, entries] of Object.entries(config.hooks)) {
-      const field = `hooks.${eventName}`;
-      const event = out.event(eventName, CURSOR_EVENTS, file, field);
-      if (event === undefined) continue;
-      if (!Array.isArray(entries)) {
-        out.problem({ file, field, severity: 'error', code: 'invalid-config', allowed: 'a list of hook entries', message: 'Each event holds a list of hook entries.' });
-        continue;
-      }
+    const config = await out.readObject(file);
+    if (config === undefined) continue;
+    for (const { event, eventName, list: entries, field } of out.events(file, config.hooks ?? {}, CURSOR_EVENTS, 'hook entries')) {
       entries.forEach((entry: unknown, i) => {
         const at = `${field}[${i}]`;
         if (!isRecord(entry) || typeof entry.command !== 'string' || entry.command.trim() === '') {

@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import type { ConfigLevel } from '../script/command-hook.js';
 import { geminiDialect } from '../script/dialects/gemini.js';
 import { isRecord } from '../script/dialects/wire-output.js';
-import { readConfigFile } from './config-file.js';
 import { ConfigCollector, commandName, configPlaces, eventNamesIn, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from './config-source.js';
 
 /** Gemini CLI's default hook timeout, in milliseconds. */
@@ -32,29 +31,12 @@ export async function loadGeminiHooks(options: ConfigLoadOptions = {}): Promise<
     if (places.project) files.push({ file: join(places.projectDir, '.gemini', 'settings.json'), level: 'project' });
   }
   for (const { file, level } of files) {
-    const read = await readConfigFile(file);
-    if (read.status === 'missing') continue;
-    out.files.push(file);
-    if (read.status === 'invalid') {
-      out.problem(read.problem);
-      continue;
-    }
-    const settings = read.value;
-    if (!isRecord(settings) || settings.hooks === undefined) continue;
-    if (!isRecord(settings.hooks)) {
-      out.problem({ file, field: 'hooks', severity: 'error', code: 'invalid-config', allowed: 'an object of event names', message: '"hooks" must map event names to lists of hook definitions.' });
-      continue;
-    }
-    for (const [eventName, definitions] of Object.entries(settings.hooks)) {
-      const field = `hooks.${eventName}`;
-      // Gemini's `hooks` object also holds switches such as `enabled` and `disabled`.
-      if (eventName === 'enabled' || eventName === 'disabled') continue;
-      const event = out.event(eventName, EVENTS, file, field);
-      if (event === undefined) continue;
-      if (!Array.isArray(definitions)) {
-        out.problem({ file, field, severity: 'error', code: 'invalid-config', allowed: 'a list of {matcher, hooks} definitions', message: 'Each event holds a list of hook definitions.' });
-        continue;
-      }
+    const settings = await out.readObject(file);
+    if (settings === undefined) continue;
+    // Gemini's `hooks` object also holds switches such as `enabled` and `disabled`.
+    const hooks = isRecord(settings.hooks) ? { ...settings.hooks, enabled: undefined, disabled: undefined } : settings.hooks;
+    const defined = isRecord(hooks) ? Object.fromEntries(Object.entries(hooks).filter(([, v]) => v !== undefined)) : hooks;
+    for (const { event, eventName, list: definitions, field } of out.events(file, defined, EVENTS, '{matcher, hooks} definitions')) {
       definitions.forEach((definition: unknown, d) => {
         const at = `${field}[${d}]`;
         if (!isRecord(definition) || !Array.isArray(definition.hooks)) {

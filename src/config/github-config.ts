@@ -10,7 +10,6 @@ import type { ConfigKind, ConfigLevel } from '../script/command-hook.js';
 import { copilotDialect } from '../script/dialects/copilot.js';
 import { vscodeDialect } from '../script/dialects/vscode.js';
 import { isRecord } from '../script/dialects/wire-output.js';
-import { readConfigFile } from './config-file.js';
 import { ConfigCollector, commandName, configPlaces, eventNamesIn, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from './config-source.js';
 
 /** The default timeout of Copilot and VS Code command hooks, in milliseconds. */
@@ -76,39 +75,20 @@ export async function loadGithubHooks(
     ...(await Promise.all(dirs.map(async ({ dir, level }) => (await jsonFiles(dir)).map((file) => ({ file, level }))))).flat(),
   ];
   for (const { file, level } of located) {
-    const read = await readConfigFile(file);
-    if (read.status === 'missing') continue;
-    if (read.status === 'invalid') {
-      out.files.push(file);
-      out.problem(read.problem);
-      continue;
-    }
-    const config = read.value;
-    if (!isRecord(config)) {
-      out.files.push(file);
-      out.problem({ file, severity: 'error', code: 'invalid-config', allowed: 'an object', message: 'A hook file must hold a JSON object with "hooks".' });
-      continue;
-    }
+    const config = await out.readObject(file);
+    if (config === undefined) continue;
     const kind = level === 'user' ? 'copilot' : githubHookFileKind(config);
-    if (!kinds.includes(kind)) continue;
-    out.files.push(file);
+    if (!kinds.includes(kind)) {
+      // The other agent's file: not this loader's to read.
+      out.files.pop();
+      continue;
+    }
     if (kind === 'copilot' && config.version !== undefined && config.version !== 1) {
       out.problem({ file, field: 'version', found: JSON.stringify(config.version), allowed: '1', severity: 'warning', code: 'unknown-version', message: 'Unknown hook file version; the file is read as version 1.' });
     }
-    if (!isRecord(config.hooks)) {
-      out.problem({ file, field: 'hooks', severity: 'error', code: 'invalid-config', allowed: 'an object of event names', message: '"hooks" must map event names to lists of hook entries.' });
-      continue;
-    }
-    for (const [eventName, entries] of Object.entries(config.hooks)) {
-      const field = `hooks.${eventName}`;
+    const known = kind === 'vscode' ? PASCAL_EVENTS : { ...COPILOT_EVENTS, ...PASCAL_EVENTS };
+    for (const { event, eventName, list: entries, field } of out.events(file, config.hooks ?? {}, known, 'hook entries')) {
       const pascal = /^[A-Z]/.test(eventName);
-      const known = kind === 'vscode' || pascal ? PASCAL_EVENTS : COPILOT_EVENTS;
-      const event = out.event(eventName, known, file, field);
-      if (event === undefined) continue;
-      if (!Array.isArray(entries)) {
-        out.problem({ file, field, severity: 'error', code: 'invalid-config', allowed: 'a list of hook entries', message: 'Each event holds a list of hook entries.' });
-        continue;
-      }
       entries.forEach((entry: unknown, i) => {
         const at = `${field}[${i}]`;
         if (!isRecord(entry)) {
