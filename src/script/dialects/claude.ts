@@ -7,8 +7,8 @@
 import { HookEvent, type AnyHookContext, type HookEventName } from '../../core/index.js';
 import type { ProcessResult } from '../run-process.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
-import { failureDecision, processFailure, withStderr } from './failure.js';
-import { NONE, OutputReader, PROCEED, parseJsonObject } from './wire-output.js';
+import { exitCodeDecision } from './failure.js';
+import { OutputReader, PROCEED, parseJsonObject } from './wire-output.js';
 
 /** The event's own fields, in Claude Code's snake_case names. */
 export function claudeEventFields(ctx: AnyHookContext): Record<string, unknown> {
@@ -73,26 +73,6 @@ export interface ClaudeReading {
 }
 
 /**
- * Exit 2 blocks with stderr as the reason where the event can block; elsewhere Claude Code only shows stderr to the
- * user, so it becomes a system message. Other non-zero exits are failures (non-blocking unless the hook fails closed).
- */
-export function claudeExitDecision(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): Decision | undefined {
-  const failure = processFailure(result, hook);
-  if (failure !== undefined) return failureDecision(failure, result, ctx, hook);
-  if (result.exitCode === 2) {
-    const stderr = result.stderr.trim();
-    if (HookEvent.info(ctx.event).canBlock) {
-      return { kind: 'block', reason: stderr.length > 0 ? stderr : `blocked by hook '${hook.name}' (exit 2)`, additionalContext: NONE, notes: [] };
-    }
-    return { kind: 'proceed', additionalContext: NONE, systemMessage: stderr.length > 0 ? stderr : undefined, notes: [] };
-  }
-  if (result.exitCode !== 0) {
-    return failureDecision({ code: 'exit-code', cause: withStderr(`exited with code ${result.exitCode}`, result) }, result, ctx, hook);
-  }
-  return undefined;
-}
-
-/**
  * Reads an exit-0 answer the way Claude Code does: stdout that starts with `{` is JSON, other stdout is context for
  * UserPromptSubmit and SessionStart and ignored elsewhere.
  */
@@ -102,7 +82,8 @@ export function interpretClaudeFamily(
   hook: WireHookInfo,
   reading: ClaudeReading = {},
 ): Decision {
-  const exit = claudeExitDecision(result, ctx, hook);
+  // Exit 2 where the event cannot block: Claude Code shows stderr to the user.
+  const exit = exitCodeDecision(result, ctx, hook, { exit2Elsewhere: 'message' });
   if (exit !== undefined) return exit;
   const text = result.stdout.trim();
   if (text.length === 0) return PROCEED;

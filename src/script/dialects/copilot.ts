@@ -7,8 +7,8 @@
 import { HookEvent, type AnyHookContext, type HookEventName } from '../../core/index.js';
 import type { ProcessResult } from '../run-process.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
-import { failureDecision, processFailure, withStderr } from './failure.js';
-import { NONE, OutputReader, PROCEED, parseJsonObject } from './wire-output.js';
+import { exitCodeDecision } from './failure.js';
+import { OutputReader, PROCEED, parseJsonObject } from './wire-output.js';
 
 /** Copilot sends tool arguments as a JSON string; arguments that cannot be serialized are sent as `"{}"`. */
 function argsText(args: unknown): string {
@@ -73,19 +73,9 @@ const PERMISSION = ['allow', 'deny', 'ask'] as const;
 const STOP_DECISIONS = ['block', 'allow'] as const;
 
 function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): Decision {
-  const failure = processFailure(result, hook);
-  if (failure !== undefined) return failureDecision(failure, result, ctx, hook);
-  if (result.exitCode === 2) {
-    const stderr = result.stderr.trim();
-    if (!HookEvent.info(ctx.event).canBlock) return PROCEED;
-    return { kind: 'block', reason: stderr.length > 0 ? stderr : `blocked by hook '${hook.name}' (exit 2)`, additionalContext: NONE, notes: [] };
-  }
-  if (result.exitCode !== 0) {
-    // Copilot denies a tool call whose preToolUse hook errored: it fails closed there, and open elsewhere.
-    const closed = hook.failClosed || ctx.event === 'PreToolUse';
-    const cause = withStderr(`exited with code ${result.exitCode}`, result);
-    return failureDecision({ code: 'exit-code', cause }, result, ctx, { ...hook, failClosed: closed });
-  }
+  // Copilot denies a tool call whose preToolUse hook errored: it fails closed there, and open elsewhere.
+  const exit = exitCodeDecision(result, ctx, hook, { failsClosed: (c) => c.event === 'PreToolUse' });
+  if (exit !== undefined) return exit;
   const text = result.stdout.trim();
   if (text.length === 0) return PROCEED;
   const parsed = parseJsonObject(text, result, ctx, hook);

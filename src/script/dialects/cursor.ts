@@ -6,7 +6,7 @@
 import { HookEvent, type AnyHookContext, type HookEventName } from '../../core/index.js';
 import type { ProcessResult } from '../run-process.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
-import { failureDecision, processFailure, withStderr } from './failure.js';
+import { exitCodeDecision } from './failure.js';
 import { NONE, OutputReader, PROCEED, parseJsonObject } from './wire-output.js';
 
 /** Cursor's default number of follow-ups a stop hook may ask for in one turn. */
@@ -111,16 +111,8 @@ export function createCursorDialect(options: CursorDialectOptions = {}): WireDia
   }
 
   function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): Decision {
-    const failure = processFailure(result, hook);
-    if (failure !== undefined) return failureDecision(failure, result, ctx, hook);
-    if (result.exitCode === 2) {
-      const stderr = result.stderr.trim();
-      if (!HookEvent.info(ctx.event).canBlock) return PROCEED;
-      return { kind: 'block', reason: stderr.length > 0 ? stderr : `denied by hook '${hook.name}' (exit 2)`, additionalContext: NONE, notes: [] };
-    }
-    if (result.exitCode !== 0) {
-      return failureDecision({ code: 'exit-code', cause: withStderr(`exited with code ${result.exitCode}`, result) }, result, ctx, hook);
-    }
+    const exit = exitCodeDecision(result, ctx, hook);
+    if (exit !== undefined) return exit;
     const text = result.stdout.trim();
     if (text.length === 0) return PROCEED;
     const parsed = parseJsonObject(text, result, ctx, hook);

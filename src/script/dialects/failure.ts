@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { AnyHookContext } from '../../core/index.js';
+import { HookEvent, type AnyHookContext } from '../../core/index.js';
 import type { ProcessResult } from '../run-process.js';
 import type { Decision, WireHookInfo } from './dialect.js';
 
@@ -114,4 +114,36 @@ export function failureDecision(
     return { kind: 'block', reason: `Hook '${hook.name}' ${cause} (it fails closed).`, additionalContext: [], notes: [note] };
   }
   return { kind: 'proceed', additionalContext: [], notes: [note] };
+}
+
+/** How an agent reads exit codes besides "0 answers, 2 blocks". */
+export interface ExitCodeRules {
+  /** What exit 2 does where the event cannot block: shows stderr to the user (`message`, Claude Code) or nothing. */
+  readonly exit2Elsewhere?: 'message' | 'ignore' | undefined;
+  /** Whether another failing exit blocks `ctx` even when the hook fails open (Copilot's preToolUse). */
+  readonly failsClosed?: ((ctx: AnyHookContext) => boolean) | undefined;
+}
+
+/**
+ * The decision of a run that did not exit 0: a process failure, exit 2 (a block with stderr as the reason, where the
+ * event can block), or another exit code (a failure, open or closed). `undefined` for exit 0, whose output the
+ * dialect reads.
+ */
+export function exitCodeDecision(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo, rules: ExitCodeRules = {}): Decision | undefined {
+  const failure = processFailure(result, hook);
+  if (failure !== undefined) return failureDecision(failure, result, ctx, hook);
+  if (result.exitCode === 2) {
+    const stderr = result.stderr.trim();
+    if (HookEvent.info(ctx.event).canBlock) {
+      return { kind: 'block', reason: stderr.length > 0 ? stderr : `blocked by hook '${hook.name}' (exit 2)`, additionalContext: [], notes: [] };
+    }
+    const message = rules.exit2Elsewhere === 'message' && stderr.length > 0 ? stderr : undefined;
+    return { kind: 'proceed', additionalContext: [], systemMessage: message, notes: [] };
+  }
+  if (result.exitCode !== 0) {
+    const closed = hook.failClosed || rules.failsClosed?.(ctx) === true;
+    const cause = withStderr(`exited with code ${result.exitCode}`, result);
+    return failureDecision({ code: 'exit-code', cause }, result, ctx, { ...hook, failClosed: closed });
+  }
+  return undefined;
 }
