@@ -2,7 +2,7 @@
  * The kernel in one screen: a HookStack built from callbacks, a reusable Hook class and matchers, and what it decides
  * for a few tool calls and a stop.
  *
- * Run it with `npm start`.
+ * Run it with `npx tsx examples/stack-demo.ts`.
  */
 import {
   AgentState,

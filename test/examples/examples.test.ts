@@ -83,6 +83,75 @@ const expectations: Record<string, (stdout: string) => void> = {
     expect(out).toMatch(/Stop +"Done\." +block: Run the tests before stopping/);
     expect(out).toMatch(/Stop +"Done, tests pass\." +proceed/);
   },
+  'quick-start.ts': (out) => {
+    expect(out).toContain('tool result: Tool call blocked by a hook: Destructive command refused');
+    expect(out).toContain('tool result: (pretend) ran ls');
+    expect(out).toContain('completed: Listed the files; the delete was refused.');
+  },
+  'hook-class.ts': (out) => {
+    // Later hooks and the model see the rewritten result; other files pass untouched.
+    expect(out).toContain('later hook sees   .env: "OPENAI_API_KEY=[redacted]\\nDEBUG=1"');
+    expect(out).toContain('later hook sees   README.md: "# Demo"');
+    expect(out).toContain('the model sees    ["OPENAI_API_KEY=[redacted]\\nDEBUG=1","# Demo"]');
+    expect(out).not.toContain('sk-abcdefghijklmnopqrstuvwx');
+    expect(out).toContain('redacted 1 secret(s)');
+    expect(out).toContain('in a HookStack    proceed → "password: [redacted]"');
+  },
+  'quality-gate.ts': (out) => {
+    expect(out).toMatch(/^Stop \(no_tool_calls, continuation 0, stopHookActive false\): "Implemented sum\(\)\."\n/);
+    expect(out).toContain('the model was told (user): Run the tests (run_tests) and make sure they pass before you finish.');
+    expect(out).toContain('Stop (no_tool_calls, continuation 1, stopHookActive true): "Implemented sum(); 12 tests pass."');
+    expect(out).toContain('→ completed after 4 steps: Implemented sum(); 12 tests pass.');
+    expect(out).toContain('stop:forced: Stop hooks kept the agent working 2 times in a row; ending the run anyway');
+    expect(out).toContain('→ completed after 3 steps\n');
+  },
+  'approval.ts': (out) => {
+    expect(out).toBe(
+      [
+        'PermissionRequest deploy {"env":"staging"}: Deploy to staging?',
+        'PermissionRequest deploy {"env":"production"}: Deploy to production?',
+        'Notification (permission_prompt): Approval needed for deploy: Deploy to production?',
+        'approver asked: Deploy to production? → no',
+        'refused by the approver: deploy {"env":"production"}: Tool call refused: production deploys need a change ticket',
+        'tool result: deployed to staging',
+        'tool result: Tool call refused: production deploys need a change ticket',
+        'completed: Staging is live; production was not approved.',
+        '',
+      ].join('\n'),
+    );
+  },
+  'subagents.ts': (out) => {
+    expect(out).toMatch(
+      /PreToolUse researcher in the parent\n +SubagentStart researcher: "When was Node.js 20 released\?"\n +PreToolUse search in the subagent\n/,
+    );
+    // The SubagentStop gate sent the researcher back once, for its source.
+    expect(out).toMatch(/SubagentStop researcher: "Node.js 20 came out on 18 April 2023\."\n +SubagentStop researcher: ".*\(source: nodejs\.org\)\."/);
+    expect(out).toContain('the researcher was asked: When was Node.js 20 released? Always name your source.');
+    expect(out).toContain("the parent's model got: Node.js 20 came out on 18 April 2023 (source: nodejs.org).");
+    expect(out).toContain('completed: Node.js 20 was released on 18 April 2023.');
+  },
+  'compaction.ts': (out) => {
+    expect(out).toMatch(/PreCompact \(auto\): 7 messages, archived\nPostCompact \(auto\): 7 → 3 messages\n/);
+    expect(out).toContain('the 4th model call got 3 messages: system: Summary of 5 messages: read 2 file(s). | assistant: (tool call) | tool: contents of c.ts');
+    expect(out).toContain('completed: Read all three files.');
+    expect(out).toMatch(/PreCompact \(manual\): 4 messages, archived\nPostCompact \(manual\): 4 → 2 messages\n/);
+    expect(out).toContain('after session.compact(): Summary of 3 messages: read 1 file(s). (The user cares about c.ts; keep file names)');
+    expect(out).toContain('2 transcripts archived');
+  },
+  'claude-bridge.ts': (out) => {
+    expect(out).toContain('Added the bridge to <project>/.claude/settings.json for PreToolUse, Stop.');
+    expect(out).toContain(
+      'settings.json hooks: {"PreToolUse":[{"hooks":[{"type":"command","command":"npx --no-install agent-hooks bridge --from claude","timeout":60}]}],' +
+        '"Stop":[{"hooks":[{"type":"command","command":"npx --no-install agent-hooks bridge --from claude","timeout":60}]}]}',
+    );
+    const answers = [...out.matchAll(/bridge +← (.*)/g)].map((m) => m[1]);
+    expect(answers).toEqual([
+      'exit 0, stdout {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Recursive deletes are not allowed here (rm -rf build/). Delete single files instead."}}',
+      'exit 0, stdout (empty: go on)',
+      'exit 0, stdout {"decision":"block","reason":"Run npm test and say whether it passes before you stop."}',
+      'exit 0, stdout (empty: go on)',
+    ]);
+  },
 };
 
 describe('examples', () => {
