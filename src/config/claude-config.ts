@@ -108,7 +108,7 @@ export async function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<
                 field: at,
                 severity: 'error',
                 code: 'prompt-hook-needs-model',
-                message: 'A prompt hook is judged by a model, and none was given: build the agent with withModel(…) before withHooksFrom(…), or pass `judge` to the loader.',
+                message: 'A prompt hook is judged by a model, and none was given: give the agent one with withModel(…), or pass `judge` to the loader.',
               });
               return;
             }

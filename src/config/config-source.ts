@@ -41,6 +41,8 @@ export interface ConfigLoadOptions {
   readonly platform?: NodeJS.Platform | undefined;
   /** Throw a {@link HookLoadError} when any problem is an error, instead of returning it. */
   readonly strict?: boolean | undefined;
+  /** Whether every command hook fails closed: a crash or timeout blocks instead of letting the action go on. */
+  readonly failClosed?: boolean | undefined;
   /**
    * Read these files instead of the agent's usual locations (e.g. to validate one file). Their level is `project`
    * unless given.
@@ -280,6 +282,7 @@ export class ConfigCollector {
   commandHook(spec: Omit<CommandHookSpec, 'priority' | 'maxOutputBytes' | 'killGraceMs'>): CommandHook {
     return new CommandHook({
       ...spec,
+      failClosed: spec.failClosed === true || this.options.failClosed === true,
       priority: this.options.priority,
       maxOutputBytes: this.options.maxOutputBytes,
       killGraceMs: this.options.killGraceMs,

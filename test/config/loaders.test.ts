@@ -131,6 +131,9 @@ describe('GitHub Copilot and VS Code hook files', () => {
     expect(matches(guard!, tool('bash'))).toBe(true);
     expect(matches(guard!, tool('bash2'))).toBe(false);
     expect(matches(guard!, tool('mybash'))).toBe(false);
+    expect(guard!.failClosed).toBe(false);
+    const closed = await loadCopilotHooks({ projectDir: project, homeDir: false, failClosed: true });
+    expect((closed.hooks as CommandHook[]).every((h) => h.failClosed)).toBe(true);
     const windows = await loadCopilotHooks({ projectDir: project, homeDir: false, platform: 'win32' });
     expect((windows.hooks[0] as CommandHook).command).toBe('./guard.ps1');
   });
