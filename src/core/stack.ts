@@ -460,31 +460,33 @@ export class HookStack {
     return { entries: [...chain.entries.slice(0, index + 1), ...later], toolName: name, event: chain.event };
   }
 
+  // The lookups are kept apart from the building, small enough for the compiler to inline them into dispatch.
   private chainsFor(event: HookEventName): EventChains {
-    let chains = this.chains.get(event);
-    if (chains === undefined) {
-      const entries = this.entries.filter((e) => e.events === undefined || e.events.has(event));
-      const indexed = HookEvent.isToolEvent(event) && entries.some((e) => e.toolNames !== undefined);
-      const self = { byTool: indexed ? new Map<string, Chain>() : undefined } as { all: Chain; byTool: Map<string, Chain> | undefined };
-      // Without a tool name (hooksFor(event)), a tool-indexed hook may still run: keep every entry, checked at dispatch.
-      self.all = { entries, toolName: undefined, event: self };
-      chains = self;
-      this.chains.set(event, chains);
-    }
-    return chains;
+    return this.chains.get(event) ?? this.buildChains(event);
   }
 
   private chainForTool(chains: EventChains, toolName: string | undefined): Chain {
     if (chains.byTool === undefined || toolName === undefined) return chains.all;
-    let chain = chains.byTool.get(toolName);
-    if (chain === undefined) {
-      chain = {
-        entries: chains.all.entries.filter((e) => e.toolNames === undefined || e.toolNames.has(toolName)),
-        toolName,
-        event: chains,
-      };
-      if (chains.byTool.size < MAX_TOOL_CHAINS) chains.byTool.set(toolName, chain);
-    }
+    return chains.byTool.get(toolName) ?? this.buildToolChain(chains, chains.byTool, toolName);
+  }
+
+  private buildChains(event: HookEventName): EventChains {
+    const entries = this.entries.filter((e) => e.events === undefined || e.events.has(event));
+    const indexed = HookEvent.isToolEvent(event) && entries.some((e) => e.toolNames !== undefined);
+    const chains = { byTool: indexed ? new Map<string, Chain>() : undefined } as { all: Chain; byTool: Map<string, Chain> | undefined };
+    // Without a tool name (hooksFor(event)), a tool-indexed hook may still run: keep every entry, checked at dispatch.
+    chains.all = { entries, toolName: undefined, event: chains };
+    this.chains.set(event, chains);
+    return chains;
+  }
+
+  private buildToolChain(chains: EventChains, byTool: Map<string, Chain>, toolName: string): Chain {
+    const chain = {
+      entries: chains.all.entries.filter((e) => e.toolNames === undefined || e.toolNames.has(toolName)),
+      toolName,
+      event: chains,
+    };
+    if (byTool.size < MAX_TOOL_CHAINS) byTool.set(toolName, chain);
     return chain;
   }
 }
