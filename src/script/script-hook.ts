@@ -206,6 +206,9 @@ export class ScriptHook implements Hook {
       ok: false as const,
       problem: { code: 'no-entry', message: messageOf(error) },
     }));
+    // An async run must not hold up the dispatch that starts it: its input (a copy of the environment alone takes some
+    // 100 µs) is built once the lookup is back, after the dispatch has returned.
+    if (isAsync) await lookup;
     let stdin: string | undefined;
     let unsendable: unknown;
     try {
