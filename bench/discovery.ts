@@ -89,7 +89,7 @@ export async function discoverySuite(): Promise<Row[]> {
       { name: 'discoverManifests', op: () => discoverManifests(options), async: true },
       { name: 'discoverManifests (checkEntries: false)', op: () => discoverManifests({ ...options, checkEntries: false }), async: true },
     ];
-    const m = await measure(cases, { batch: 1, time: 1500, rounds: 2 });
+    const m = await measure(cases, { batch: 1, time: 800, rounds: 2, iterations: 8 });
     const base = { name: BASE, timing: m.get(BASE)! };
     const rows: Row[] = cases.map((c) =>
       c.name === BASE

@@ -60,6 +60,8 @@ export interface MeasureOptions {
   readonly time?: number;
   /** Rounds; odd rounds run the cases in reverse order. */
   readonly rounds?: number;
+  /** The fewest samples per case per round (tinybench's `iterations`); lower it for ops that take milliseconds. */
+  readonly iterations?: number;
   /**
    * `'own'` (default): every case gets a loop of its own, so the compiler may inline its op, as it would at a call
    * site in an application. `'shared'`: every op is called through one call site, as a real, not inlined, call; for
@@ -76,7 +78,12 @@ export async function measure(cases: readonly Case[], options: MeasureOptions = 
   const rounds = options.rounds ?? 2;
   const samples = new Map<string, number[]>(cases.map((c) => [c.name, []]));
   for (let round = 0; round < rounds; round++) {
-    const bench = new Bench({ time: options.time ?? 250, warmupTime: round === 0 ? 150 : 50, retainSamples: true });
+    const bench = new Bench({
+      time: options.time ?? 250,
+      warmupTime: round === 0 ? 150 : 50,
+      retainSamples: true,
+      ...(options.iterations === undefined ? {} : { iterations: options.iterations, warmupIterations: options.iterations }),
+    });
     for (const c of round % 2 === 0 ? cases : [...cases].reverse()) {
       bench.add(c.name, options.loop === 'shared' ? sharedBatch(c, batch) : batchOf(c, batch));
     }
