@@ -1,12 +1,43 @@
 /**
- * `npm run bench`: every benchmark suite, a table on stdout and a JSON report under bench/results/.
- * Figures are ratios against a baseline measured in the same run; absolute numbers vary with the machine.
+ * `npm run bench [suite…]`: the benchmark suites (all of them, or the ones named), a table on stdout and a JSON report
+ * under bench/results/. Figures that matter are ratios against a baseline measured in the same run; absolute numbers
+ * vary with the machine and its load.
  */
-import { discoveryBench } from './discovery.js';
+import { loadavg } from 'node:os';
+import { agentSuite } from './agent.js';
+import { discoverySuite } from './discovery.js';
 import { dispatchSuite } from './dispatch.js';
-import { printTable, writeReport } from './harness.js';
+import { emptySuite } from './empty.js';
+import { printTable, writeReport, type Row } from './harness.js';
+import { memorySuite } from './memory.js';
+import { scaleSuite } from './scale.js';
 import { scriptSuite } from './script.js';
+import { syncSuite } from './sync.js';
 
-const rows = [...(await dispatchSuite()), ...(await scriptSuite()), ...(await discoveryBench())];
+const suites: Record<string, () => Promise<Row[]>> = {
+  dispatch: dispatchSuite,
+  sync: syncSuite,
+  scale: scaleSuite,
+  empty: emptySuite,
+  script: scriptSuite,
+  discovery: discoverySuite,
+  agent: agentSuite,
+  memory: memorySuite,
+};
+
+const asked = process.argv.slice(2);
+const unknown = asked.filter((name) => !(name in suites));
+if (unknown.length > 0) {
+  console.error(`Unknown suite ${unknown.join(', ')}. Suites: ${Object.keys(suites).join(', ')} (none named: all of them).`);
+  process.exit(2);
+}
+const chosen = asked.length > 0 ? Object.keys(suites).filter((name) => asked.includes(name)) : Object.keys(suites);
+const started = { at: new Date(), load: loadavg() };
+const rows: Row[] = [];
+for (const name of chosen) {
+  const t0 = performance.now();
+  rows.push(...(await suites[name]!()));
+  console.error(`${name}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+}
 printTable(rows);
-console.log(`\nReport: ${writeReport(rows)}`);
+console.log(`\nReport: ${writeReport(rows, chosen, started)}`);

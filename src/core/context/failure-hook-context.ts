@@ -25,9 +25,10 @@ export class FailureHookContext extends HookContextBase<'AgentFailed'> {
     Object.freeze(this);
   }
 
+  // Fields listed, not spread: see ToolHookContext.beforeToolUse.
   /** An AgentFailed context. */
   static onFailure(error: unknown, init: HookContextInit = {}): FailureHookContext {
-    return new FailureHookContext({ ...init, error });
+    return new FailureHookContext({ state: init.state, metadata: init.metadata, error });
   }
 
   /** What was thrown (the PHP API's name for {@link FailureHookContext.error}). */

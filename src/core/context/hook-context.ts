@@ -24,12 +24,14 @@ export interface HookContextInit {
  * first, then the state's.
  */
 export abstract class HookContextBase<E extends HookEventName = HookEventName> {
+  // Declared, not defined as class fields: the constructor assigns them. A field initializer here would run for a
+  // dozen subclasses' objects, which makes its property definitions megamorphic, and slow every context made.
   /** The lifecycle event: the discriminant of {@link AnyHookContext}. */
-  readonly event: E;
+  declare readonly event: E;
   /** The agent's state when the event fired. */
-  readonly state: AgentState;
+  declare readonly state: AgentState;
   /** Metadata of this dispatch (and, through the runtime, of the run). */
-  readonly metadata: Metadata;
+  declare readonly metadata: Metadata;
 
   protected constructor(event: E, init: HookContextInit) {
     this.event = event;

@@ -26,9 +26,10 @@ export class PromptHookContext extends HookContextBase<'UserPromptSubmit'> {
     Object.freeze(this);
   }
 
+  // Fields listed, not spread: see ToolHookContext.beforeToolUse.
   /** A UserPromptSubmit context. */
   static onSubmit(prompt: string, init: HookContextInit = {}): PromptHookContext {
-    return new PromptHookContext({ ...init, prompt });
+    return new PromptHookContext({ state: init.state, metadata: init.metadata, prompt });
   }
 
   /** A copy with another prompt. */

@@ -36,14 +36,15 @@ export class StepHookContext<E extends StepEventName = StepEventName> extends Ho
     Object.freeze(this);
   }
 
+  // Fields listed, not spread: see ToolHookContext.beforeToolUse.
   /** A BeforeStep context. */
   static beforeStep(stepIndex: number, init: HookContextInit = {}): StepHookContext<'BeforeStep'> {
-    return new StepHookContext('BeforeStep', { ...init, stepIndex });
+    return new StepHookContext('BeforeStep', { state: init.state, metadata: init.metadata, stepIndex });
   }
 
   /** An AfterStep context for a completed step. */
   static afterStep(step: AgentStep, init: HookContextInit = {}): StepHookContext<'AfterStep'> {
-    return new StepHookContext('AfterStep', { ...init, stepIndex: step.index, step });
+    return new StepHookContext('AfterStep', { state: init.state, metadata: init.metadata, stepIndex: step.index, step });
   }
 
   /** 1-based step number, for display. */

@@ -63,7 +63,11 @@ export class EventHook<E extends HookEventName = HookEventName> implements Hook 
   readonly matcher: HookMatcher | undefined;
   /** The callback's name, or the one given. */
   readonly name: string;
-  private readonly callback: EventCallback<E>;
+  /**
+   * @internal The callback. A stack calls it directly, without a `next` function, and goes on when it answers
+   * nothing; {@link EventHook.outcomeOf} says what any other answer means.
+   */
+  readonly callback: EventCallback<E>;
   private readonly single: E | undefined;
 
   constructor(events: E | readonly E[], callback: EventCallback<E>, options: EventHookOptions = {}) {
@@ -89,9 +93,18 @@ export class EventHook<E extends HookEventName = HookEventName> implements Hook 
     return this.continueWith(value as EventCallbackResult<E>, ctx, next);
   }
 
+  /**
+   * @internal The outcome a callback's answer (other than nothing) stands for on `ctx`: the outcome itself, or a
+   * proceed with the context its shorthand value makes.
+   * @throws a TypeError naming what was returned when the answer means nothing on this event.
+   */
+  outcomeOf(value: unknown, ctx: AnyHookContext): HookOutcome {
+    return value instanceof HookOutcome ? value : HookOutcome.proceed(this.shorthand(value, ctx));
+  }
+
   private continueWith(value: EventCallbackResult<E>, ctx: AnyHookContext, next: NextFn): MaybePromise<HookOutcome> {
     if (value === undefined || value === null) return next(ctx);
-    return continueChain(value instanceof HookOutcome ? value : HookOutcome.proceed(this.shorthand(value, ctx)), ctx, next);
+    return continueChain(this.outcomeOf(value, ctx), ctx, next);
   }
 
   private shorthand(value: unknown, ctx: AnyHookContext): AnyHookContext {
