@@ -223,8 +223,11 @@ export function machine() {
   };
 }
 
-/** Writes the report as JSON under bench/results/: a file named after the date, and latest.json. */
-export function writeReport(rows: readonly Row[], suites: readonly string[], started: { load: number[]; at: Date }): string {
+/**
+ * Writes the report as JSON under bench/results/: a file named after the date, and — for a run of every suite —
+ * latest.json, the report the README's table comes from (a run of some suites never replaces it).
+ */
+export function writeReport(rows: readonly Row[], suites: readonly string[], started: { load: number[]; at: Date }, complete = true): string {
   const dir = new URL('./results/', import.meta.url);
   mkdirSync(dir, { recursive: true });
   const report = {
@@ -235,7 +238,9 @@ export function writeReport(rows: readonly Row[], suites: readonly string[], sta
     rows,
   };
   const text = `${JSON.stringify(report, null, 2)}\n`;
-  writeFileSync(new URL(`${report.date.replace(/[:.]/g, '-')}.json`, dir), text);
+  const dated = new URL(`${report.date.replace(/[:.]/g, '-')}.json`, dir);
+  writeFileSync(dated, text);
+  if (!complete) return dated.pathname;
   writeFileSync(new URL('latest.json', dir), text);
   return new URL('latest.json', dir).pathname;
 }

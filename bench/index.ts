@@ -40,4 +40,4 @@ for (const name of chosen) {
   console.error(`${name}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }
 printTable(rows);
-console.log(`\nReport: ${writeReport(rows, chosen, started)}`);
+console.log(`\nReport: ${writeReport(rows, chosen, started, chosen.length === Object.keys(suites).length)}`);
