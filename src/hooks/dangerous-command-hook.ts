@@ -15,8 +15,7 @@ import {
   type NextFn,
   type ToolCall,
 } from '../core/index.js';
-import { isThenable } from '../core/internal/thenable.js';
-import { checkBehaviour, checkPriority, refuse } from './internal/refuse.js';
+import { checkBehaviour, checkPriority, guardToolCall, refuse } from './internal/refuse.js';
 import { quoteWord, readShell } from './internal/shell-words.js';
 import type { LimitBehaviour } from './limit-behaviour.js';
 
@@ -218,19 +217,8 @@ export class DangerousCommandHook implements Hook {
   }
 
   handle(ctx: AnyHookContext, next: NextFn): MaybePromise<HookOutcome> {
-    if (ctx.event !== 'PreToolUse') return next(ctx);
-    const call = ctx.toolCall;
-    const refused = this.refusal(call);
-    if (refused !== undefined) return refused;
-    const outcome = next(ctx);
-    return isThenable(outcome) ? Promise.resolve(outcome).then((o) => this.recheck(o, call)) : this.recheck(outcome, call);
-  }
-
-  /** A later hook may rewrite the command; the call that would run is what counts. */
-  private recheck(outcome: HookOutcome, checked: ToolCall): HookOutcome {
-    const ctx = outcome.context;
-    if ((outcome.type !== 'proceed' && outcome.type !== 'ask') || ctx?.event !== 'PreToolUse' || ctx.toolCall === checked) return outcome;
-    return this.refusal(ctx.toolCall) ?? outcome;
+    // A later hook may rewrite the command; guardToolCall checks the call that would run.
+    return guardToolCall(ctx, next, (call) => this.refusal(call), this.matcher);
   }
 
   private refusal(call: ToolCall): HookOutcome | undefined {
