@@ -1,20 +1,10 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { claudeDialect, sampleContext } from 'agent-hooks';
-import { ensureCliBuilt, runCli, runCliJson, scriptHook, tempProject } from '../support/cli.js';
+import { cliProjects, runCli, runCliJson, scriptHook } from '../support/cli.js';
 
-beforeAll(ensureCliBuilt, 180_000);
-
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((c) => c()));
-});
-async function project() {
-  const p = await tempProject();
-  cleanups.push(p.cleanup);
-  return p;
-}
+const project = cliProjects();
 
 /** A HOOK.md hook that blocks `rm -rf` by exit 2, as the Agent Hooks spec has it. */
 const blockRmRf = `#!/bin/sh

@@ -2,20 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureCliBuilt, runCli, runCliJson, tempProject } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
+import { cliProjects, runCli, runCliJson } from '../support/cli.js';
 
-beforeAll(ensureCliBuilt, 180_000);
-
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((c) => c()));
-});
-async function project() {
-  const p = await tempProject();
-  cleanups.push(p.cleanup);
-  return p;
-}
+const project = cliProjects();
 
 const hasPython = (() => {
   try {

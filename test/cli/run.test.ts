@@ -1,19 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureCliBuilt, runCli, runCliJson, scriptHook, tempProject } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
+import { cliProjects, runCli, runCliJson, scriptHook } from '../support/cli.js';
 
-beforeAll(ensureCliBuilt, 180_000);
-
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((c) => c()));
-});
-async function project() {
-  const p = await tempProject();
-  cleanups.push(p.cleanup);
-  return p;
-}
+const project = cliProjects();
 
 interface RunResult {
   event: string;

@@ -1,20 +1,10 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { frontmatter } from '../support/hook-folders.js';
-import { ensureCliBuilt, runCli, runCliJson, scriptHook, tempProject } from '../support/cli.js';
+import { cliProjects, runCli, runCliJson, scriptHook } from '../support/cli.js';
 
-beforeAll(ensureCliBuilt, 180_000);
-
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((c) => c()));
-});
-async function project() {
-  const p = await tempProject();
-  cleanups.push(p.cleanup);
-  return p;
-}
+const project = cliProjects();
 
 interface Validation {
   checked: { name: string; file: string; ok: boolean }[];

@@ -3,6 +3,7 @@
  * dist/cli.js is missing or older than the sources, so `npm test` on a fresh clone needs no `npm run build` first;
  * test files running in parallel share one build through a lock folder.
  */
+import { afterEach, beforeAll } from 'vitest';
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -127,4 +128,21 @@ export async function scriptHook(root: string, name: string, fields: Record<stri
   await writeFile(join(dir, 'HOOK.md'), `${frontmatter({ name, description: `The ${name} hook.`, trigger: 'pre-tool-call', ...fields })}\n# ${name}\n`);
   await writeExecutable(join(dir, 'scripts', 'run'), script.startsWith('#!') ? script : `#!/bin/sh\n${script}\n`);
   return dir;
+}
+
+/**
+ * For a CLI test file: builds the CLI before its tests, and returns a maker of temporary projects that are removed
+ * after each test.
+ */
+export function cliProjects(): () => ReturnType<typeof tempProject> {
+  beforeAll(ensureCliBuilt, 180_000);
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    await Promise.all(cleanups.splice(0).map((c) => c()));
+  });
+  return async () => {
+    const p = await tempProject();
+    cleanups.push(p.cleanup);
+    return p;
+  };
 }
