@@ -18,7 +18,7 @@ import {
   type BridgeAgent,
   type WireDialect,
 } from 'agent-hooks';
-import type { ProcessResult } from '../../src/script/run-process.js';
+import { exited } from '../support/script-fixture.js';
 
 const DIALECT: Record<BridgeAgent, WireDialect> = {
   claude: claudeDialect,
@@ -68,15 +68,6 @@ function expected(agent: BridgeAgent, event: string, kind: Kind): 'proceed' | 'b
   return 'block';
 }
 
-const asResult = (answer: { exitCode: number; stdout: string; stderr: string }): ProcessResult => ({
-  ...answer,
-  signal: null,
-  timedOut: false,
-  aborted: false,
-  overflow: undefined,
-  durationMs: 1,
-  pid: 1,
-});
 
 describe('bridge answers', () => {
   it('read back through each agent’s own dialect, decide what our stack decided', () => {
@@ -90,7 +81,7 @@ describe('bridge answers', () => {
           const ctx = CONTEXTS[event]!();
           const dialect = DIALECT[agent];
           const answer = bridgeAnswer(agent, outcomeOf(kind, ctx, reason), ctx, dialect.eventName(ctx.event));
-          const decision = dialect.interpret(asResult(answer), ctx, { name: 'bridge', failClosed: false });
+          const decision = dialect.interpret(exited(answer.exitCode, answer.stdout, answer.stderr), ctx, { name: 'bridge', failClosed: false });
           expect(decision.notes).toEqual([]);
           const want = expected(agent, event, kind);
           expect(decision.kind).toBe(want);
@@ -110,7 +101,8 @@ describe('bridge answers', () => {
         systemMessage: 'rewrote rm -rf to ls',
       });
       const dialect = DIALECT[agent];
-      const decision = dialect.interpret(asResult(bridgeAnswer(agent, outcome, ctx, dialect.eventName(ctx.event))), ctx, { name: 'b', failClosed: false });
+      const answer = bridgeAnswer(agent, outcome, ctx, dialect.eventName(ctx.event));
+      const decision = dialect.interpret(exited(answer.exitCode, answer.stdout, answer.stderr), ctx, { name: 'b', failClosed: false });
       expect((decision.ctx as ToolHookContext).toolCall.args, agent).toEqual({ command: 'ls' });
       if (agent !== 'cursor') expect(decision.additionalContext, agent).toEqual(['read-only checkout']);
       if (agent !== 'copilot') expect(decision.systemMessage, agent).toBe('rewrote rm -rf to ls');

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeDialect, sampleContext } from 'agent-hooks';
 import { cliProjects, runCli, runCliJson, scriptHook } from '../support/cli.js';
+import { exited } from '../support/script-fixture.js';
 
 const project = cliProjects();
 
@@ -38,7 +39,7 @@ describe('agent-hooks bridge', () => {
     });
     // What Claude Code makes of it: the call is blocked with that reason.
     const ctx = sampleContext('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'rm -rf /' } });
-    const decision = claudeDialect.interpret({ ...denied, exitCode: denied.code, signal: null, timedOut: false, aborted: false, overflow: undefined, durationMs: 1, pid: 1 }, ctx, { name: 'bridge', failClosed: false });
+    const decision = claudeDialect.interpret(exited(denied.code, denied.stdout, denied.stderr), ctx, { name: 'bridge', failClosed: false });
     expect(decision).toMatchObject({ kind: 'block', reason: 'Destructive command refused by HOOK.md' });
 
     const allowed = await runCli(['bridge', '--from', 'claude'], { cwd: dir, input: claudePre('ls'), env: { CLAUDE_PROJECT_DIR: dir } });

@@ -12,7 +12,7 @@ import {
   vscodeDialect,
 } from 'agent-hooks';
 import { jsonErrorOffset } from '../../src/config/config-file.js';
-import type { ProcessResult } from '../../src/script/run-process.js';
+import { exited } from '../support/script-fixture.js';
 
 const name = fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/);
 const tool = (toolName: string) => ToolHookContext.beforeToolUse(ToolCall.create(toolName, { command: 'ls' }));
@@ -86,17 +86,6 @@ describe('JSON config errors', () => {
 });
 
 describe('dialects never throw', () => {
-  const exited = (exitCode: number, stdout: string, stderr = ''): ProcessResult => ({
-    exitCode,
-    signal: null,
-    stdout,
-    stderr,
-    timedOut: false,
-    aborted: false,
-    overflow: undefined,
-    durationMs: 1,
-    pid: 1,
-  });
   const hook = { name: 'h', failClosed: false };
 
   it('whatever a hook prints, each dialect comes to a decision, with a reason when it blocks', () => {

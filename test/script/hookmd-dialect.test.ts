@@ -14,6 +14,7 @@ import {
   type AnyHookContext,
 } from 'agent-hooks';
 import { hookMdDialect } from '../../src/script/dialects/hookmd.js';
+import { exited } from '../support/script-fixture.js';
 import type { ProcessResult } from '../../src/script/run-process.js';
 
 const info = { eventName: 'pre-tool-call', workDir: '/project', hookName: 'guard' };
@@ -24,18 +25,6 @@ const pre = (args: Record<string, unknown> = { command: 'ls' }) =>
     metadata: { shared: 'ctx' },
   });
 
-const exited = (exitCode: number | null, stdout = '', stderr = '', extra: Partial<ProcessResult> = {}): ProcessResult => ({
-  exitCode,
-  signal: null,
-  stdout,
-  stderr,
-  timedOut: false,
-  aborted: false,
-  overflow: undefined,
-  durationMs: 12,
-  pid: 4242,
-  ...extra,
-});
 
 const interpret = (result: ProcessResult, ctx: AnyHookContext = pre(), failClosed = false) =>
   hookMdDialect.interpret(result, ctx, { ...hook, failClosed });

@@ -19,6 +19,7 @@ import {
   type AnyHookContext,
   type WireDialect,
 } from 'agent-hooks';
+import { exited } from '../support/script-fixture.js';
 import type { ProcessResult } from '../../src/script/run-process.js';
 
 const state = AgentState.create({ sessionId: 'sess-1' });
@@ -31,17 +32,6 @@ const prompt = (): AnyHookContext => PromptHookContext.onSubmit('fix the bug', {
 const sessionStart = (): AnyHookContext => SessionHookContext.onStart({ source: 'startup', state });
 
 const hook = { name: 'guard', failClosed: false, timeoutMs: 5000, maxOutputBytes: 1024 };
-const exited = (exitCode: number | null, stdout = '', stderr = ''): ProcessResult => ({
-  exitCode,
-  signal: null,
-  stdout,
-  stderr,
-  timedOut: false,
-  aborted: false,
-  overflow: undefined,
-  durationMs: 5,
-  pid: 1,
-});
 
 const payloadOf = (dialect: WireDialect, ctx: AnyHookContext, written?: string) =>
   dialect.payload(ctx, { eventName: dialect.eventName(ctx.event, written), workDir: '/project', hookName: 'guard' }) as Record<string, unknown>;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HookEvent } from 'agent-hooks';
 import type { HookManifest } from '../../src/script/manifest.js';
+import type { ProcessResult } from '../../src/script/run-process.js';
 
 /** A temporary directory, removed by the returned `cleanup`. */
 export async function tempDir(prefix = 'agent-hooks-script-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {
@@ -83,3 +84,17 @@ export async function readPid(path: string, waitMs = 2000): Promise<number> {
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** What a hook process that ran for 12 ms and ended with `exitCode` gives a dialect to read. */
+export const exited = (exitCode: number | null, stdout = '', stderr = '', extra: Partial<ProcessResult> = {}): ProcessResult => ({
+  exitCode,
+  signal: null,
+  stdout,
+  stderr,
+  timedOut: false,
+  aborted: false,
+  overflow: undefined,
+  durationMs: 12,
+  pid: 4242,
+  ...extra,
+});
