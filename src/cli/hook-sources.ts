@@ -28,7 +28,7 @@ export interface SourceOptions {
 export type HookSourceFactory = (options: SourceOptions) => HookLoader;
 
 /** HOOK.md folders: the user's, the project's, and `--hooks-dir` folders. */
-const hookMdSource: HookSourceFactory = (options) => ({
+export const hookMdSource: HookSourceFactory = (options) => ({
   label: 'HOOK.md',
   load: async () => {
     const { hooks, problems } = await discoverHooks({ projectDir: options.projectDir, extraDirs: options.hooksDirs, env: options.env });
@@ -36,30 +36,17 @@ const hookMdSource: HookSourceFactory = (options) => ({
   },
 });
 
-/** The config files of one agent (Claude Code, Copilot, VS Code, Gemini CLI or Cursor), labelled with its name. */
-const configSource =
-  (kind: 'claude' | 'copilot' | 'vscode' | 'gemini' | 'cursor'): HookSourceFactory =>
-  (options) => ({
-    label: kind,
-    load: async () => {
-      const { hooks, problems } = await loadAllHookConfigs(options.projectDir, {
-        hookmd: false,
-        [kind]: true,
-        homeDir: options.env.HOME ?? homedir(),
-      });
-      return { hooks: hooks.map((hook) => ({ hook, priority: hook.priority })), problems };
-    },
-  });
+/** The config files of Claude Code, Copilot, VS Code, Gemini CLI and Cursor, read once; each hook's kind is its agent. */
+const configSource: HookSourceFactory = (options) => ({
+  label: 'config',
+  load: async () => {
+    const { hooks, problems } = await loadAllHookConfigs(options.projectDir, { hookmd: false, homeDir: options.env.HOME ?? homedir() });
+    return { hooks: hooks.map((hook) => ({ hook, priority: hook.priority })), problems };
+  },
+});
 
-/** Every source `list`, `run` and `test` read, in registration order: HOOK.md, then each agent's config files. */
-export const HOOK_SOURCES: readonly HookSourceFactory[] = [
-  hookMdSource,
-  configSource('claude'),
-  configSource('copilot'),
-  configSource('vscode'),
-  configSource('gemini'),
-  configSource('cursor'),
-];
+/** Every source `list`, `run` and `test` read, in registration order: HOOK.md, then the agents' config files. */
+export const HOOK_SOURCES: readonly HookSourceFactory[] = [hookMdSource, configSource];
 
 /** One row of `agent-hooks list`: a hook as the stack will run it. */
 export interface HookRow {
@@ -69,7 +56,7 @@ export interface HookRow {
   readonly events: readonly HookEventName[];
   /** Its priority in the stack: higher runs first. */
   readonly priority: number;
-  /** The kind of definition: the source's label (`HOOK.md`). */
+  /** The kind of definition: `HOOK.md`, or the agent whose config file holds it (`claude`, `copilot`, `vscode`, `gemini`, `cursor`). */
   readonly kind: string;
   /** Where that definition lives: `user`, `project`, `extra`, or what the source says. */
   readonly source: string | null;
@@ -128,7 +115,7 @@ export function describeHook(entry: HookEntry, kind: string): HookRow {
       name: entry.name,
       events,
       priority: entry.priority,
-      kind,
+      kind: origin.kind,
       source: origin.level,
       // A matcher the hook does not apply (VS Code's) is not shown; an implied one (Cursor's tool events) is named.
       matcher: entry.hook.matcher === undefined ? null : (origin.matcher ?? (entry.hook as { eventName?: string }).eventName ?? null),

@@ -14,7 +14,7 @@ import { messageOf } from '../../core/internal/message-of.js';
 import { formatProblem } from '../../script/index.js';
 import { parseFlags, positionalsUpTo, PROJECT_FLAGS } from '../args.js';
 import { ExitCode, UsageError, type Command } from '../command.js';
-import { loadProjectHooks, HOOK_SOURCES } from '../hook-sources.js';
+import { hookMdSource, loadProjectHooks } from '../hook-sources.js';
 import type { CliIO } from '../io.js';
 import { printJson } from '../output.js';
 
@@ -82,7 +82,7 @@ async function install(io: CliIO, projectDir: string, agent: string, events: str
   if (events !== undefined) {
     names = events.split(',').map((e) => e.trim()).filter((e) => e !== '');
   } else {
-    const project = await loadProjectHooks({ projectDir, hooksDirs: [], env: io.env }, HOOK_SOURCES.slice(0, 1));
+    const project = await loadProjectHooks({ projectDir, hooksDirs: [], env: io.env }, [hookMdSource]);
     const used = new Set(project.stack.all().flatMap((entry) => [...(entry.events ?? [])]));
     names = [...used].filter((e) => HookEvent.toDialect(e, 'claude') !== undefined);
     if (names.length === 0) {
@@ -124,7 +124,7 @@ export const bridgeCommand: Command = {
   synopsis: 'bridge --from claude|copilot|vscode|gemini|cursor [--event E] [--project DIR] [--config FILE] | bridge --install claude [--events E,…] [--command CMD]',
   summary: 'run the project’s HOOK.md hooks as another agent’s hook, answering in its own format',
   help: `Reads the agent's hook payload on stdin, dispatches it through the project's HOOK.md hooks (user and project)
-and the in-process hooks of agent-hooks.config.mjs / .js / .ts (or --config FILE), and answers as that agent's
+and the in-process hooks of agent-hooks.config.mjs / .js / .mts / .ts (or --config FILE), and answers as that agent's
 hook would: JSON on stdout, a reason on stderr, an exit code.
 
 Options:
@@ -133,7 +133,8 @@ Options:
   --project DIR      the project (default: the agent's project variable, e.g. CLAUDE_PROJECT_DIR, else the
                      current directory)
   --hooks-dir DIR    another folder of HOOK.md hook folders, relative to the project (repeatable)
-  --config FILE      the module of in-process hooks (default: agent-hooks.config.mjs, .js or .ts in the project)
+  --config FILE      the module of in-process hooks (default: agent-hooks.config.mjs, .js, .mts or .ts in the
+                     project; TypeScript needs tsx)
   --install claude   add the bridge to .claude/settings.json for the events the hooks use (merged, with a backup)
   --events E,…       with --install: the events to bridge
   --command CMD      with --install: the command Claude Code runs
@@ -162,7 +163,7 @@ Exit codes: what the agent should see — 0 with the answer, 1 when the input ca
     const input = await io.readStdin();
 
     // Only HOOK.md hooks: the agent already runs the hooks of its own config files, this bridge among them.
-    const project = await loadProjectHooks({ projectDir, hooksDirs: values['hooks-dir'] ?? [], env: io.env }, HOOK_SOURCES.slice(0, 1));
+    const project = await loadProjectHooks({ projectDir, hooksDirs: values['hooks-dir'] ?? [], env: io.env }, [hookMdSource]);
     for (const problem of project.problems) io.err(`agent-hooks: ${formatProblem(problem)}`);
     let stack = project.stack;
     const configFile =
