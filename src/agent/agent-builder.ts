@@ -33,8 +33,7 @@ import type { HookLoader, LoadedHooks } from './hook-loader.js';
 import type { HookProblem } from '../script/problem.js';
 import type { Subagent } from './subagent.js';
 import { SUBAGENT_INPUT, SUBAGENT_INPUT_SCHEMA } from './internal/subagent-input.js';
-import { discoverHooks } from '../script/discover-hooks.js';
-import { HOOK_SOURCES, loadAllHookConfigs, prioritized, selectedSources, type HookSourcesOptions } from '../config/load-all.js';
+import { loadAllHookConfigs, prioritized, selectedSources, type HookSourcesOptions } from '../config/load-all.js';
 import { modelJudge } from './model-judge.js';
 import type { Tool, ToolDefinition } from './tool.js';
 
@@ -254,16 +253,8 @@ export class AgentBuilder {
   withHooksFrom(from: string | HookSourcesOptions): this {
     const options: HookSourcesOptions = typeof from === 'string' ? { projectDir: from } : { ...from };
     const projectDir = options.projectDir ?? process.cwd();
-    if (!HOOK_SOURCES.some((source) => options[source] !== undefined)) {
-      return this.withHookLoader({
-        label: `HOOK.md hooks of ${projectDir}`,
-        load: async () => {
-          const { hooks, problems } = await discoverHooks(options);
-          return { hooks: prioritized(hooks), problems };
-        },
-      });
-    }
-    const sources = options.hookmd === undefined ? { hookmd: true, ...options } : options;
+    // HOOK.md hooks come along unless they are turned off; alone when no agent is named.
+    const sources = options.hookmd === undefined ? { ...options, hookmd: true } : options;
     return this.withHookLoader({
       label: `hooks of ${projectDir} (${selectedSources(sources).join(', ')})`,
       load: async (context) => {
