@@ -74,8 +74,9 @@ function normalize(agent: BridgeAgent, payload: Record<string, unknown>, given: 
     case 'copilot': {
       const written = given ?? copilotEventOf(payload);
       if (written === undefined) throw new BridgeInputError('Copilot payloads name no event and this one does not say which it is: pass --event (e.g. --event agentStop).');
-      const event = parseEvent(written, /^[A-Z]/.test(written) ? 'claude' : 'copilot');
+      // A PascalCase event switches Copilot to VS Code's payload.
       if (/^[A-Z]/.test(written)) return normalize('vscode', payload, written);
+      const event = parseEvent(written, 'copilot');
       const result = isRecord(payload.toolResult) ? payload.toolResult : undefined;
       const error = isRecord(payload.error) ? payload.error : undefined;
       return {
