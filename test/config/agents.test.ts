@@ -63,6 +63,15 @@ describe('hooks written for other agents, in our agent', () => {
     expect(toolMessages(model.requests[1]!)[0]!.content).toMatch(/exited with code 1: jq: error \(it fails closed\)/);
   });
 
+  it('a Copilot hook runs in its cwd, relative to the project, with its env', async () => {
+    const { project, write, script } = await setup();
+    await script('hooks/where.sh', '#!/bin/sh\ncat > /dev/null\necho "$(pwd) $LEVEL" > "$AGENT_HOOKS_PROJECT_DIR/where.log"\n');
+    await write(project, '.github/hooks/policy.json', { version: 1, hooks: { preToolUse: [{ type: 'command', bash: './where.sh', cwd: 'hooks', env: { LEVEL: 'strict' } }] } });
+    const agent = AgentBuilder.new().withModel(commands('ls')).withTools(bash([])).withHooksFrom({ projectDir: project, homeDir: false, userDir: false, copilot: true }).build();
+    await agent.run('list');
+    expect(await readFile(join(project, 'where.log'), 'utf8')).toBe(`${join(project, 'hooks')} strict\n`);
+  });
+
   it('a Copilot hook gets camelCase input with toolArgs as a JSON string, and its modifiedArgs reach the tool', async () => {
     const { project, write, script } = await setup();
     await script(

@@ -14,6 +14,9 @@ import {
   ToolExecution,
   ToolHookContext,
   SessionHookContext,
+  CompactHookContext,
+  StopHookContext,
+  SubagentHookContext,
   type AnyHookContext,
   type ConfigHook,
 } from 'agent-hooks';
@@ -57,14 +60,26 @@ describe('Claude Code settings', () => {
     expect(matches(mcp!, tool('Bash'))).toBe(false);
   });
 
-  it('matches SessionStart by source and PreCompact by trigger', async () => {
+  it('matches SessionStart by source, PreCompact by trigger and subagents by type', async () => {
     const { project, write } = await setup();
     await write(project, '.claude/settings.json', {
-      hooks: { SessionStart: [{ matcher: 'resume|compact', hooks: [cmd('echo again')] }] },
+      hooks: {
+        SessionStart: [{ matcher: 'resume|compact', hooks: [cmd('echo again')] }],
+        PreCompact: [{ matcher: 'manual', hooks: [cmd('echo compact')] }],
+        SubagentStart: [{ matcher: 'Plan', hooks: [cmd('echo plan')] }],
+        SubagentStop: [{ matcher: 'Expl.*', hooks: [cmd('echo explore')] }],
+      },
     });
-    const [hook] = (await loadClaudeHooks({ projectDir: project, homeDir: false })).hooks;
+    const [hook, compact, start, stop] = (await loadClaudeHooks({ projectDir: project, homeDir: false })).hooks;
     expect(matches(hook!, SessionHookContext.onStart({ source: 'resume' }))).toBe(true);
     expect(matches(hook!, SessionHookContext.onStart({ source: 'startup' }))).toBe(false);
+    expect(matches(compact!, CompactHookContext.before({ trigger: 'manual', messagesBefore: [] }))).toBe(true);
+    expect(matches(compact!, CompactHookContext.before({ trigger: 'auto', messagesBefore: [] }))).toBe(false);
+    expect(matches(start!, SubagentHookContext.onStart({ name: 'p', type: 'Plan', task: 't' }))).toBe(true);
+    expect(matches(start!, SubagentHookContext.onStart({ name: 'p', type: 'Planner', task: 't' }))).toBe(false);
+    const subagentStop = (type: string) => StopHookContext.subagentStop({ stopReason: 'no_tool_calls', subagentName: 'x', subagentType: type });
+    expect(matches(stop!, subagentStop('Explore'))).toBe(true);
+    expect(matches(stop!, subagentStop('Plan'))).toBe(false);
   });
 
   it('reports an invalid file with its position, and still loads the other files', async () => {
