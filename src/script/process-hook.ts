@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { access } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { EventEmitter } from 'eventemitter3';
 import {
@@ -22,6 +23,17 @@ import { messageOf } from '../core/internal/message-of.js';
 import type { Decision, WireDialect, WireHookInfo } from './dialects/dialect.js';
 import { failureDecision } from './dialects/failure.js';
 import { DEFAULT_MAX_OUTPUT_BYTES, runProcess, type ProcessResult } from './run-process.js';
+
+/** Whether an interpreter's failed run was its failure to open `script`, which has since been removed. */
+async function scriptVanished(script: string, result: ProcessResult): Promise<boolean> {
+  if (result.exitCode === 0 || result.exitCode === null || !result.stderr.includes(script)) return false;
+  try {
+    await access(script);
+    return false;
+  } catch {
+    return true;
+  }
+}
 
 /** What a {@link ScriptExit} reports for every process a process hook ran. */
 export interface ScriptExit extends ProcessResult {
@@ -82,6 +94,12 @@ export type ResolvedCommand =
       readonly ok: true;
       /** The argv. */
       readonly command: readonly string[];
+      /**
+       * The script file, when the argv starts its interpreter rather than the script itself (`sh run.sh`). An
+       * interpreter that cannot open its script exits with a code of its own — 2 for `sh` and `python3`, which reads
+       * as a block — so a failed run whose script is gone and whose stderr names it is reported as a missing script.
+       */
+      readonly script?: string | undefined;
     }
   | {
       /** There is none this time. */
@@ -246,6 +264,10 @@ export abstract class ProcessHook implements Hook {
       signal: scope.signal,
     });
     this.emit('exit', { ...result, hookName: this.name, event: ctx.event, eventName: this.eventName, async: isAsync });
+    if (command.script !== undefined && (await scriptVanished(command.script, result))) {
+      const cause = `cannot run its script: ${command.script} was removed before ${command.command[0]} could read it`;
+      return failureDecision({ code: 'no-entry', cause }, result, ctx, hook);
+    }
     return this.dialect.interpret(result, ctx, hook);
   }
 

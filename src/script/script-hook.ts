@@ -110,7 +110,7 @@ export class ScriptHook extends ProcessHook {
   /** The script entry, looked up afresh on every run. */
   protected async resolveCommand(): Promise<ResolvedCommand> {
     const entry = await resolveScriptEntry(this.manifest.dir);
-    if (entry.ok) return { ok: true, command: entry.command };
+    if (entry.ok) return { ok: true, command: entry.command, ...(entry.command.length > 1 ? { script: entry.path } : {}) };
     return { ok: false, code: entry.problem.code, cause: `cannot run its script: ${entry.problem.message}` };
   }
 
