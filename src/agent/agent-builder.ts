@@ -256,6 +256,10 @@ export class AgentBuilder {
    * Hooks load when the agent is built; `await agent.ready()` lists the problems of those that did not (they are also
    * emitted as `warning` events on the first run), and `strict: true` makes a bad definition fail the runs instead.
    *
+   * How their processes run is set here too: `envPolicy` and `envDeny` (what a hook's process inherits from this
+   * process's environment, see {@link HookEnvironment}) and `processPool` (how many run at once; default: the
+   * builder's `withOptions({ processPool })`, else {@link ProcessPool.shared}).
+   *
    * ```ts
    * AgentBuilder.new().withModel(model).withHooksFrom({ projectDir: process.cwd(), claude: true, copilot: true });
    * ```
