@@ -8,6 +8,7 @@ import { agentSuite } from './agent.js';
 import { discoverySuite } from './discovery.js';
 import { dispatchSuite } from './dispatch.js';
 import { emptySuite } from './empty.js';
+import { loadSuite } from './load.js';
 import { printTable, writeReport, type Row } from './harness.js';
 import { memorySuite } from './memory.js';
 import { scaleSuite } from './scale.js';
@@ -23,6 +24,7 @@ const suites: Record<string, () => Promise<Row[]>> = {
   discovery: discoverySuite,
   agent: agentSuite,
   memory: memorySuite,
+  load: loadSuite,
 };
 
 const asked = process.argv.slice(2);

@@ -10,6 +10,7 @@ import { HookStack, ToolCall, ToolHookContext } from '../src/index.js';
 import { hookMdDialect } from '../src/script/dialects/hookmd.js';
 import type { HookManifest } from '../src/script/manifest.js';
 import { drainAll, ScriptHook } from '../src/script/script-hook.js';
+import { ProcessPool } from '../src/script/process-pool.js';
 import { finishRow, measure, median, ratioTarget, stats, timingRow, valueTarget, type Row, type Timing } from './harness.js';
 import { countSpawns } from './spawn-counter.js';
 
@@ -109,7 +110,9 @@ export async function scriptSuite(): Promise<Row[]> {
     // (b) 20 async hooks sleeping 200 ms each, against one, and against 20 bare spawns of the same script (the floor
     // this machine sets: spawns are synchronous in Node); medians of a few dispatches.
     const sleepers = await Promise.all(Array.from({ length: 20 }, (_, i) => hookFolder(root, `sleep-${i}`, 'sleep 0.2', { async: true })));
-    const hooks = sleepers.map((m) => new ScriptHook(m, { projectDir }));
+    // A pool as wide as the hooks: this measures how async hooks overlap, not the default bound (8 on 2 CPUs).
+    const wide = new ProcessPool({ maxConcurrent: sleepers.length });
+    const hooks = sleepers.map((m) => new ScriptHook(m, { projectDir, processPool: wide }));
     const one = new HookStack().with(hooks[0]!, 100);
     const twenty = new HookStack().withAll(hooks.map((h) => ({ hook: h, priority: h.priority })));
     const sleeperFiles = sleepers.map((m) => join(m.dir, 'scripts', 'run'));

@@ -35,6 +35,7 @@ import type { Subagent } from './subagent.js';
 import { SUBAGENT_INPUT, SUBAGENT_INPUT_SCHEMA } from './internal/subagent-input.js';
 import { loadAllHookConfigs, prioritized, selectedSources, type HookSourcesOptions } from '../config/load-all.js';
 import { modelJudge } from './model-judge.js';
+import { ProcessPool, type ProcessPoolLike } from '../script/process-pool.js';
 import type { Tool, ToolDefinition } from './tool.js';
 
 /** Options of the `on…` methods and {@link AgentBuilder.addHook}. */
@@ -64,6 +65,13 @@ export interface AgentOptions {
   readonly stopLoopLimit?: number | undefined;
   /** The agent's id (default: generated). */
   readonly name?: string | undefined;
+  /**
+   * What bounds how many hook processes the agent's script and command hooks run at once, across all its runs: a
+   * {@link ProcessPool}, or `{ maxConcurrent }` for a new one made now and shared by every agent this builder builds
+   * (default: {@link ProcessPool.shared}, four per CPU, for the whole process). A `withHooksFrom` given its own
+   * `processPool` uses that one instead.
+   */
+  readonly processPool?: ProcessPoolLike | undefined;
 }
 
 /** One registration: a hook with its priority, or a source of hooks loaded at build. */
@@ -205,7 +213,7 @@ export class AgentBuilder {
     return this;
   }
 
-  /** Limits and policies: `onHookError`, `stopLoopLimit`, `name`. */
+  /** Limits and policies: `onHookError`, `stopLoopLimit`, `name`, `processPool`. */
   withOptions(options: AgentOptions): this {
     if (options.onHookError !== undefined && !['fail', 'ignore', 'block'].includes(options.onHookError)) {
       throw new TypeError(`onHookError must be 'fail', 'ignore' or 'block', got ${String(options.onHookError)}.`);
@@ -213,7 +221,9 @@ export class AgentBuilder {
     if (options.stopLoopLimit !== undefined && (!Number.isInteger(options.stopLoopLimit) || options.stopLoopLimit < 0)) {
       throw new RangeError(`stopLoopLimit must be a non-negative integer, got ${options.stopLoopLimit}.`);
     }
-    this.options = { ...this.options, ...options };
+    // Made once here, so that every build, run and subagent of this builder shares one bound.
+    const pool = options.processPool === undefined ? {} : { processPool: ProcessPool.from(options.processPool) };
+    this.options = { ...this.options, ...options, ...pool };
     return this;
   }
 
@@ -246,6 +256,10 @@ export class AgentBuilder {
    * Hooks load when the agent is built; `await agent.ready()` lists the problems of those that did not (they are also
    * emitted as `warning` events on the first run), and `strict: true` makes a bad definition fail the runs instead.
    *
+   * How their processes run is set here too: `envPolicy` and `envDeny` (what a hook's process inherits from this
+   * process's environment, see {@link HookEnvironment}) and `processPool` (how many run at once; default: the
+   * builder's `withOptions({ processPool })`, else {@link ProcessPool.shared}).
+   *
    * ```ts
    * AgentBuilder.new().withModel(model).withHooksFrom({ projectDir: process.cwd(), claude: true, copilot: true });
    * ```
@@ -255,11 +269,14 @@ export class AgentBuilder {
     const projectDir = options.projectDir ?? process.cwd();
     // HOOK.md hooks come along unless they are turned off; alone when no agent is named.
     const sources = options.hookmd === undefined ? { ...options, hookmd: true } : options;
+    // `{ maxConcurrent }` becomes one pool now, shared by every build: each build loads the hooks anew.
+    const ownPool = options.processPool === undefined ? undefined : ProcessPool.from(options.processPool);
     return this.withHookLoader({
       label: `hooks of ${projectDir} (${selectedSources(sources).join(', ')})`,
       load: async (context) => {
         const judge = options.judge ?? (context?.model === undefined ? undefined : modelJudge(context.model));
-        const { hooks, problems } = await loadAllHookConfigs(projectDir, { ...sources, judge });
+        const processPool = ownPool ?? context?.processPool;
+        const { hooks, problems } = await loadAllHookConfigs(projectDir, { ...sources, judge, processPool });
         return { hooks: prioritized(hooks), problems };
       },
     });
@@ -449,7 +466,7 @@ export class AgentBuilder {
    */
   async resolveHooks(inheritedModel?: Model): Promise<ResolvedHooks> {
     const registrations = [...this.registrations];
-    const context = { model: this.model ?? inheritedModel };
+    const context = { model: this.model ?? inheritedModel, processPool: this.options.processPool as ProcessPool | undefined };
     const loaded = await Promise.all(registrations.map((r) => ('source' in r ? r.source.load(context) : undefined)));
     const problems: HookProblem[] = loaded.flatMap((l) => l?.problems ?? []);
     const hooks = registrations.flatMap((r, i): readonly PrioritizedHook[] => ('source' in r ? (loaded[i] as LoadedHooks).hooks : [r]));
@@ -510,7 +527,7 @@ export class AgentBuilder {
       const builder = AgentBuilder.new().withTools(...(def.tools ?? []));
       if (def.systemPrompt !== undefined) builder.withSystemPrompt(def.systemPrompt);
       if (def.maxSteps !== undefined) builder.withMaxSteps(def.maxSteps);
-      builder.withOptions({ onHookError: this.options.onHookError, stopLoopLimit: this.options.stopLoopLimit });
+      builder.withOptions({ onHookError: this.options.onHookError, stopLoopLimit: this.options.stopLoopLimit, processPool: this.options.processPool });
       own = await builder.configure(def.model ?? parentModel);
     }
     if (!def.inheritHooks) {

@@ -5,6 +5,7 @@
  */
 import type { PrioritizedHook } from '../core/index.js';
 import type { HookProblem } from '../script/problem.js';
+import type { ProcessPool } from '../script/process-pool.js';
 import type { Model } from './model.js';
 
 /** What a hook source yields: hooks with their priorities, and the problems found loading them. */
@@ -19,6 +20,11 @@ export interface LoadedHooks {
 export interface HookLoadContext {
   /** The agent's model (its own, or the parent's for a subagent): what Claude Code's prompt hooks are judged by. */
   readonly model: Model | undefined;
+  /**
+   * The pool the agent's options name for hook processes (`withOptions({ processPool })`), for sources not given a
+   * pool of their own; `undefined` for the shared one.
+   */
+  readonly processPool?: ProcessPool | undefined;
 }
 
 /** Loads hooks from somewhere; called once per `build()`. */

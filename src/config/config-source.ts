@@ -9,7 +9,9 @@ import { resolve } from 'node:path';
 import { HookEvent, type HookEventName, type HookMatcher } from '../core/index.js';
 import { messageOf } from '../core/internal/message-of.js';
 import { CommandHook, type CommandHookOrigin, type CommandHookSpec, type ConfigLevel } from '../script/command-hook.js';
+import { HookEnvironment, type EnvPattern, type EnvPolicy } from '../script/hook-environment.js';
 import { HookLoadError, type HookProblem } from '../script/problem.js';
+import { ProcessPool, type ProcessPoolLike } from '../script/process-pool.js';
 import type { Hook } from '../core/index.js';
 import { configMatcher, eventTakesMatcher, matchesEverything, type MatcherRule } from './config-matcher.js';
 import { isRecord } from '../script/dialects/wire-output.js';
@@ -43,6 +45,20 @@ export interface ConfigLoadOptions {
   readonly strict?: boolean | undefined;
   /** Whether every command hook fails closed: a crash or timeout blocks instead of letting the action go on. */
   readonly failClosed?: boolean | undefined;
+  /**
+   * What bounds how many hook processes run at once: a {@link ProcessPool}, or `{ maxConcurrent }` for one new pool
+   * shared by every hook of this load (default: {@link ProcessPool.shared}).
+   */
+  readonly processPool?: ProcessPoolLike | undefined;
+  /**
+   * What a command's process inherits from this process's environment (default `'inherit'`; see {@link EnvPolicy}).
+   * An entry's own `env` and the agent's variables (`CLAUDE_PROJECT_DIR`, …) are added after it and always arrive.
+   */
+  readonly envPolicy?: EnvPolicy | undefined;
+  /** Variables of this process never passed on, by glob (`'*_TOKEN'`, `'AWS_*'`) or RegExp (default: none). */
+  readonly envDeny?: readonly EnvPattern[] | undefined;
+  /** A policy shared between loads; wins over `envPolicy` and `envDeny`. */
+  readonly environment?: HookEnvironment | undefined;
   /**
    * Read these files instead of the agent's usual locations (e.g. to validate one file). Their level is `project`
    * unless given.
@@ -123,8 +139,14 @@ export class ConfigCollector {
   readonly problems: HookProblem[] = [];
   /** The files read so far. */
   readonly files: string[] = [];
+  private readonly processPool: ProcessPool;
+  private readonly environment: HookEnvironment;
 
-  constructor(readonly options: ConfigLoadOptions) {}
+  constructor(readonly options: ConfigLoadOptions) {
+    // One pool and one environment for every hook of this load, not one per hook.
+    this.processPool = ProcessPool.from(options.processPool);
+    this.environment = HookEnvironment.from(options);
+  }
 
   /** Records a problem. */
   problem(problem: HookProblem): void {
@@ -279,13 +301,15 @@ export class ConfigCollector {
   }
 
   /** Builds a command hook with the loader's shared settings. */
-  commandHook(spec: Omit<CommandHookSpec, 'priority' | 'maxOutputBytes' | 'killGraceMs'>): CommandHook {
+  commandHook(spec: Omit<CommandHookSpec, 'priority' | 'maxOutputBytes' | 'killGraceMs' | 'processPool' | 'environment'>): CommandHook {
     return new CommandHook({
       ...spec,
       failClosed: spec.failClosed === true || this.options.failClosed === true,
       priority: this.options.priority,
       maxOutputBytes: this.options.maxOutputBytes,
       killGraceMs: this.options.killGraceMs,
+      processPool: this.processPool,
+      environment: this.environment,
     });
   }
 

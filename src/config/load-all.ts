@@ -8,7 +8,9 @@ import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { PrioritizedHook } from '../core/index.js';
 import { discoverHooks, type DiscoverHooksOptions } from '../script/discover-hooks.js';
+import { HookEnvironment } from '../script/hook-environment.js';
 import { HookLoadError, type HookProblem } from '../script/problem.js';
+import { ProcessPool } from '../script/process-pool.js';
 import type { ScriptHook } from '../script/script-hook.js';
 import { loadClaudeHooks } from './claude-config.js';
 import type { ConfigHook, ConfigLoadOptions, LoadedConfigHooks } from './config-source.js';
@@ -26,7 +28,9 @@ export const HOOK_SOURCES: readonly HookSourceName[] = Object.freeze(['hookmd', 
  * Which sources to load (each `true` or `false`) and how. A source left out is loaded when no source is named at all
  * (`{}` loads everything) and skipped as soon as one is named (`{ claude: true }` loads Claude Code's files only).
  */
-export interface HookSourcesOptions extends ConfigLoadOptions, Omit<DiscoverHooksOptions, 'projectDir' | 'strict' | 'maxOutputBytes' | 'killGraceMs'> {
+export interface HookSourcesOptions
+  extends ConfigLoadOptions,
+    Omit<DiscoverHooksOptions, 'projectDir' | 'strict' | 'maxOutputBytes' | 'killGraceMs' | 'processPool' | 'envPolicy' | 'envDeny' | 'environment'> {
   /** HOOK.md folders (`.agents/hooks`, the user's, `extraDirs`). */
   readonly hookmd?: boolean | undefined;
   /** Claude Code's `settings.json` files. */
@@ -76,7 +80,14 @@ export function selectedSources(options: HookSourcesOptions): HookSourceName[] {
  */
 export async function loadAllHookConfigs(projectDir: string = process.cwd(), options: HookSourcesOptions = {}): Promise<ProjectHooks> {
   const sources = selectedSources(options);
-  const base = { ...options, projectDir: resolve(projectDir), strict: false };
+  // Every source shares one pool and one environment: `{ maxConcurrent: 4 }` bounds all of this project's hooks.
+  const base = {
+    ...options,
+    projectDir: resolve(projectDir),
+    strict: false,
+    processPool: ProcessPool.from(options.processPool),
+    environment: HookEnvironment.from(options),
+  };
   const github = sources.filter((s): s is 'copilot' | 'vscode' => s === 'copilot' || s === 'vscode');
   const empty: LoadedConfigHooks = { hooks: [], problems: [], files: [] };
   const [hookmd, claude, githubHooks, gemini, cursor] = await Promise.all([

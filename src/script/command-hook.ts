@@ -6,7 +6,9 @@
  */
 import type { HookEventName, HookMatcher } from '../core/index.js';
 import type { WireDialect } from './dialects/dialect.js';
+import type { EnvPattern, EnvPolicy, HookEnvironment } from './hook-environment.js';
 import { ProcessHook, type ResolvedCommand } from './process-hook.js';
+import type { ProcessPoolLike } from './process-pool.js';
 
 /** The agents whose config files hold command hooks. */
 export type ConfigKind = 'claude' | 'copilot' | 'vscode' | 'gemini' | 'cursor';
@@ -54,8 +56,19 @@ export interface CommandHookSpec {
   readonly projectDir: string;
   /** The working directory (default: the project directory). */
   readonly cwd?: string | undefined;
-  /** Variables added to the environment (the entry's `env`, and the agent's own such as `CLAUDE_PROJECT_DIR`). */
+  /**
+   * Variables added to the environment after the policy, so they always arrive: the entry's `env`, and the agent's
+   * own such as `CLAUDE_PROJECT_DIR`.
+   */
   readonly env?: Readonly<Record<string, string>> | undefined;
+  /** The pool bounding how many hook processes run at once (default: the shared one). */
+  readonly processPool?: ProcessPoolLike | undefined;
+  /** What the process inherits from this one (default `'inherit'`); ignored when `environment` is given. */
+  readonly envPolicy?: EnvPolicy | undefined;
+  /** Variables of this process never passed on (default none); ignored when `environment` is given. */
+  readonly envDeny?: readonly EnvPattern[] | undefined;
+  /** A policy shared with other hooks; wins over `envPolicy` and `envDeny`. */
+  readonly environment?: HookEnvironment | undefined;
   /** Where it was defined. */
   readonly origin: CommandHookOrigin;
   /** The cap on each of stdout and stderr, in bytes (default 1 MiB). */
@@ -106,6 +119,10 @@ export class CommandHook extends ProcessHook {
       cwd: spec.cwd,
       maxOutputBytes: spec.maxOutputBytes,
       killGraceMs: spec.killGraceMs,
+      processPool: spec.processPool,
+      envPolicy: spec.envPolicy,
+      envDeny: spec.envDeny,
+      environment: spec.environment,
     });
     this.command = spec.command;
     this.origin = spec.origin;

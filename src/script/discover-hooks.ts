@@ -6,7 +6,9 @@
 import { resolve } from 'node:path';
 import { HookStack, type Hook } from '../core/index.js';
 import { discoverManifests, type DiscoveryOptions, type DiscoveryResult } from './discovery.js';
+import { HookEnvironment } from './hook-environment.js';
 import { HookLoadError, type HookProblem } from './problem.js';
+import { ProcessPool } from './process-pool.js';
 import { ScriptHook, type ScriptHookOptions } from './script-hook.js';
 
 /** Options of {@link discoverHooks}: where to look, and how the hooks run. */
@@ -33,9 +35,11 @@ export async function discoverHooks(options: DiscoverHooksOptions = {}): Promise
   const projectDir = resolve(options.projectDir ?? process.cwd());
   const problems: HookProblem[] = [...found.problems];
   const hooks: ScriptHook[] = [];
+  // One pool and one environment for every hook of this call, not one per hook.
+  const shared = { ...options, projectDir, processPool: ProcessPool.from(options.processPool), environment: HookEnvironment.from(options) };
   for (const manifest of found.manifests) {
     try {
-      hooks.push(new ScriptHook(manifest, { ...options, projectDir }));
+      hooks.push(new ScriptHook(manifest, shared));
     } catch (error) {
       problems.push({
         file: manifest.file,

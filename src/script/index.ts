@@ -21,6 +21,8 @@ export * from './manifest-matcher.js';
 export * from './script-hook.js';
 export * from './discover-hooks.js';
 export * from './process-hook.js';
+export * from './process-pool.js';
+export * from './hook-environment.js';
 export { claudeDialect } from './dialects/claude.js';
 export { vscodeDialect } from './dialects/vscode.js';
 export { copilotDialect } from './dialects/copilot.js';

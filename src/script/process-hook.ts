@@ -22,6 +22,8 @@ import { continueChain } from '../core/internal/continue-chain.js';
 import { messageOf } from '../core/internal/message-of.js';
 import type { Decision, WireDialect, WireHookInfo } from './dialects/dialect.js';
 import { failureDecision } from './dialects/failure.js';
+import { HookEnvironment, type EnvPattern, type EnvPolicy } from './hook-environment.js';
+import { ProcessPool, type ProcessPoolLike, type ReleaseSlot } from './process-pool.js';
 import { DEFAULT_MAX_OUTPUT_BYTES, runProcess, type ProcessResult } from './run-process.js';
 
 /** Whether an interpreter's failed run was its failure to open `script`, which has since been removed. */
@@ -79,12 +81,23 @@ export interface ProcessHookSettings {
   readonly projectDir: string;
   /** The process's working directory (default: the project directory). */
   readonly cwd?: string | undefined;
-  /** Variables added to the parent's environment (`undefined` removes one). */
+  /** Variables added to the environment after the policy (`undefined` removes one). */
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
   /** The cap on each of stdout and stderr, in bytes (default 1 MiB). */
   readonly maxOutputBytes?: number | undefined;
   /** Milliseconds between SIGTERM and SIGKILL when a process is killed (default 2000). */
   readonly killGraceMs?: number | undefined;
+  /**
+   * The pool whose slot each run takes while its process runs (default {@link ProcessPool.shared}); options make a
+   * pool for this hook alone.
+   */
+  readonly processPool?: ProcessPoolLike | undefined;
+  /** What the process inherits from this one (default `'inherit'`); ignored when `environment` is given. */
+  readonly envPolicy?: EnvPolicy | undefined;
+  /** Variables of this process the process never sees (default none); ignored when `environment` is given. */
+  readonly envDeny?: readonly EnvPattern[] | undefined;
+  /** A policy shared with other hooks (what loaders pass); wins over `envPolicy` and `envDeny`. */
+  readonly environment?: HookEnvironment | undefined;
 }
 
 /** The argv to run, or why there is none this time (a script removed since discovery, …). */
@@ -141,6 +154,10 @@ export abstract class ProcessHook implements Hook {
   readonly dialect: WireDialect;
   /** Notes and process exits, for observers that are not part of a dispatch. Listener errors are ignored. */
   readonly emitter = new EventEmitter<ScriptHookEvents>();
+  /** The pool that bounds how many processes run at once; its `stats()` tell how busy it is. */
+  readonly processPool: ProcessPool;
+  /** What the process inherits from this one's environment. */
+  readonly environment: HookEnvironment;
   private readonly settings: ProcessHookSettings;
   private readonly wire: WireHookInfo;
   private readonly pending = new Set<Promise<void>>();
@@ -158,6 +175,8 @@ export abstract class ProcessHook implements Hook {
     this.dialect = settings.dialect;
     this.projectDir = resolvePath(settings.projectDir);
     this.basePriority = settings.priority;
+    this.processPool = ProcessPool.from(settings.processPool);
+    this.environment = HookEnvironment.from(settings);
     this.wire = {
       name: this.name,
       failClosed: this.failClosed,
@@ -232,8 +251,8 @@ export abstract class ProcessHook implements Hook {
     const lookup = this.resolveCommand().catch(
       (error: unknown): ResolvedCommand => ({ ok: false, code: 'no-entry', cause: `cannot run: ${messageOf(error)}` }),
     );
-    // An async run must not hold up the dispatch that starts it: its input (a copy of the environment alone takes some
-    // 100 µs) is built once the lookup is back, after the dispatch has returned.
+    // An async run must not hold up the dispatch that starts it: its input (the payload, the environment's first copy)
+    // is built once the lookup is back, after the dispatch has returned.
     if (isAsync) await lookup;
     let stdin: string | undefined;
     let unsendable: unknown;
@@ -243,7 +262,7 @@ export abstract class ProcessHook implements Hook {
     } catch (error) {
       unsendable = error;
     }
-    const env = { ...process.env, ...this.settings.env, ...this.runEnv() };
+    const env = this.environment.compose(this.settings.env, this.runEnv());
     const command = await lookup;
     if (!command.ok) {
       return failureDecision({ code: command.code, cause: command.cause }, undefined, ctx, hook);
@@ -253,16 +272,24 @@ export abstract class ProcessHook implements Hook {
       const cause = `could not be sent the event as JSON (${messageOf(unsendable)})`;
       return failureDecision({ code: 'invalid-input', cause }, undefined, ctx, hook);
     }
-    const result = await runProcess({
-      command: command.command,
-      cwd: this.settings.cwd ?? this.projectDir,
-      env,
-      stdin,
-      timeoutMs: this.timeoutMs,
-      maxOutputBytes: hook.maxOutputBytes,
-      killGraceMs: this.settings.killGraceMs,
-      signal: scope.signal,
-    });
+    // The slot is taken right before the spawn, so the timeout (which starts at the spawn) never counts the wait. A
+    // run cancelled while queued holds no slot; runProcess then sees the aborted signal and spawns nothing.
+    const release: ReleaseSlot | undefined = await this.processPool.acquire(scope.signal).catch(() => undefined);
+    let result: ProcessResult;
+    try {
+      result = await runProcess({
+        command: command.command,
+        cwd: this.settings.cwd ?? this.projectDir,
+        env,
+        stdin,
+        timeoutMs: this.timeoutMs,
+        maxOutputBytes: hook.maxOutputBytes,
+        killGraceMs: this.settings.killGraceMs,
+        signal: scope.signal,
+      });
+    } finally {
+      release?.();
+    }
     this.emit('exit', { ...result, hookName: this.name, event: ctx.event, eventName: this.eventName, async: isAsync });
     if (command.script !== undefined && (await scriptVanished(command.script, result))) {
       const cause = `cannot run its script: ${command.script} was removed before ${command.command[0]} could read it`;

@@ -12,7 +12,9 @@ import { resolveScriptEntry } from './entry.js';
 import { readHookBody } from './frontmatter.js';
 import type { HookManifest } from './manifest.js';
 import { manifestMatcher } from './manifest-matcher.js';
+import type { EnvPattern, EnvPolicy, HookEnvironment } from './hook-environment.js';
 import { ProcessHook, type ResolvedCommand } from './process-hook.js';
+import type { ProcessPoolLike } from './process-pool.js';
 
 export type { ScriptExit, ScriptHookEvents } from './process-hook.js';
 
@@ -20,8 +22,27 @@ export type { ScriptExit, ScriptHookEvents } from './process-hook.js';
 export interface ScriptHookOptions {
   /** The project directory: the process's working directory, `work_dir` on stdin and `AGENT_HOOKS_PROJECT_DIR`. */
   readonly projectDir: string;
-  /** Variables added to the parent's environment (`undefined` removes one). */
+  /**
+   * Variables added to the environment (`undefined` removes one): after the policy, so they always arrive, as do
+   * `AGENT_HOOKS_PROJECT_DIR`, `AGENT_HOOKS_EVENT` and `AGENT_HOOKS_HOOK_NAME`.
+   */
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  /**
+   * What a hook's process inherits from this process's environment: `'inherit'` (default) everything but `envDeny`;
+   * `'minimal'` only `PATH`, `HOME`, `LANG`, `TMPDIR`, `AGENT_HOOKS_*` (and on Windows what a process needs to start:
+   * see {@link MINIMAL_ENV_NAMES_WINDOWS}). See {@link HookEnvironment} for when `process.env` is read.
+   */
+  readonly envPolicy?: EnvPolicy | undefined;
+  /** Variables never passed on, by glob (`'*_TOKEN'`, `'AWS_*'`) or RegExp (default: none). */
+  readonly envDeny?: readonly EnvPattern[] | undefined;
+  /** A policy shared between loads (wins over `envPolicy` and `envDeny`); loaders make one for all their hooks. */
+  readonly environment?: HookEnvironment | undefined;
+  /**
+   * What bounds how many hook processes run at once: a {@link ProcessPool}, or `{ maxConcurrent }` for a new one
+   * (default: {@link ProcessPool.shared}, four per CPU, for the whole process). A loader given options makes one pool
+   * for all the hooks it loads.
+   */
+  readonly processPool?: ProcessPoolLike | undefined;
   /**
    * Whether every hook fails closed: a crash, timeout, missing script or nonsense output blocks the action instead of
    * letting it go on with a warning. A hook also fails closed when its HOOK.md says `metadata: { failClosed: true }`;
@@ -91,6 +112,10 @@ export class ScriptHook extends ProcessHook {
       env: options.env,
       maxOutputBytes: options.maxOutputBytes,
       killGraceMs: options.killGraceMs,
+      processPool: options.processPool,
+      envPolicy: options.envPolicy,
+      envDeny: options.envDeny,
+      environment: options.environment,
     });
     this.manifest = manifest;
   }
