@@ -10,6 +10,7 @@ import { HookEvent, type HookEventName, type HookMatcher } from '../core/index.j
 import { messageOf } from '../core/internal/message-of.js';
 import { CommandHook, type CommandHookOrigin, type CommandHookSpec, type ConfigLevel } from '../script/command-hook.js';
 import { HookLoadError, type HookProblem } from '../script/problem.js';
+import { UnsafeRegexError } from '../script/unsafe-regex-error.js';
 import type { Hook } from '../core/index.js';
 import { configMatcher, eventTakesMatcher, matchesEverything, type MatcherRule } from './config-matcher.js';
 import { isRecord } from '../script/dialects/wire-output.js';
@@ -193,6 +194,11 @@ export class ConfigCollector {
     try {
       return configMatcher(pattern, event, rule);
     } catch (error) {
+      if (error instanceof UnsafeRegexError) {
+        const message = `The matcher '${error.pattern}' ${error.risk}: ${error.fix}.`;
+        this.problem({ file, field, found: `"${pattern}"`, severity: 'error', code: 'unsafe-regex', message });
+        return null;
+      }
       this.problem({ file, field, found: `"${pattern}"`, severity: 'error', code: 'invalid-matcher', message: `${messageOf(error)}` });
       return null;
     }
