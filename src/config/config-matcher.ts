@@ -72,7 +72,7 @@ function nameTest(pattern: string, rule: MatcherRule): string | RegExp {
     return compileManifestRegex(source);
   } catch (error) {
     // What runs is judged, anchors included (they can make a pattern safe), but the author knows what they wrote.
-    if (error instanceof UnsafeRegexError && source !== pattern) throw new UnsafeRegexError(pattern, error.complexity, error.degree);
+    if (error instanceof UnsafeRegexError && source !== pattern) throw new UnsafeRegexError(pattern, error.complexity, error.degree, error.suspected);
     throw error;
   }
 }

@@ -17,7 +17,8 @@ import { UnsafeRegexError } from './unsafe-regex-error.js';
  * A regex that compiles but can backtrack catastrophically — exponential time, as `(a+)+$` or `(a|a)*b`, or cubic or
  * worse, as `.*.*=.*` — is refused with an {@link UnsafeRegexError}. Simple patterns are accepted by their shape; the
  * others are analysed by a ReDoS checker (recheck, loaded on first need, with a time budget per pattern: a pattern
- * it cannot decide in time is accepted). Verdicts are remembered for the life of the process.
+ * it cannot decide in time is refused if it repeats a group that holds a repeat, and accepted otherwise). Verdicts
+ * are remembered for the life of the process.
  *
  * @throws {@link MatcherSyntaxError} naming the pattern and the engine's complaint; {@link UnsafeRegexError} (a
  * subclass) naming the pattern, how slow it can be and how to fix it.
@@ -31,6 +32,6 @@ export function compileManifestRegex(source: string): RegExp {
     throw new MatcherSyntaxError(source, `${reason}. Escape special characters with \\ to match them literally.`);
   }
   const verdict = regexSafety(source);
-  if (!verdict.safe) throw new UnsafeRegexError(source, verdict.complexity, verdict.degree);
+  if (!verdict.safe) throw new UnsafeRegexError(source, verdict.complexity, verdict.degree, verdict.by === 'shape');
   return regex;
 }

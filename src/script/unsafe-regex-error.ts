@@ -27,10 +27,17 @@ export class UnsafeRegexError extends MatcherSyntaxError {
   readonly risk: string;
   /** How to fix it, in one clause. */
   readonly fix: string;
+  /** Whether it was refused for its shape, the checker having run out of time, rather than proven slow. */
+  readonly suspected: boolean;
 
-  constructor(pattern: string, complexity: UnsafeRegexComplexity, degree?: number) {
-    const risk =
-      complexity === 'exponential'
+  /**
+   * `suspected`: the checker could not decide in time, and the pattern repeats a group that holds a repeat, the shape
+   * of exponential backtracking.
+   */
+  constructor(pattern: string, complexity: UnsafeRegexComplexity, degree?: number, suspected = false) {
+    const risk = suspected
+      ? 'repeats a group that itself repeats, which can take exponential time on some inputs (ReDoS), and could not be proven safe in time'
+      : complexity === 'exponential'
         ? 'can take exponential time on some inputs (ReDoS)'
         : `can take time that grows as the input's length to the power of ${degree ?? 'three or more'} (ReDoS)`;
     const fix =
@@ -42,5 +49,6 @@ export class UnsafeRegexError extends MatcherSyntaxError {
     this.degree = degree;
     this.risk = risk;
     this.fix = fix;
+    this.suspected = suspected;
   }
 }

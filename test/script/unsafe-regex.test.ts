@@ -13,7 +13,7 @@ import {
   UnsafeRegexError,
   validateFrontmatter,
 } from 'agent-hooks';
-import { isSimpleRegex, judgeRegex, regexSafety } from '../../src/script/internal/regex-safety.js';
+import { hasNestedRepeat, isSimpleRegex, judgeRegex, regexSafety } from '../../src/script/internal/regex-safety.js';
 import { catchError } from '../support/catch-error.js';
 import { fields, tempDirs, writeHook } from '../support/hook-folders.js';
 import { SAFE_PATTERNS, UNSAFE_PATTERNS } from '../support/regex-patterns.js';
@@ -57,10 +57,20 @@ describe('compileManifestRegex refuses regexes that can backtrack catastrophical
     }
   });
 
-  it('a pattern the checker cannot decide within its budget is accepted', () => {
+  it('a pattern the checker cannot decide within its budget is refused if it repeats a repeat, else accepted', () => {
     const email = '^([a-zA-Z0-9])(([\\-.]|[_]+)?([a-zA-Z0-9]+))*(@){1}[a-z0-9]+[.]{1}(([a-z]{2,3})|([a-z]{2,3}[.]{1}[a-z]{2,3}))$';
-    expect(judgeRegex(email, '', 1)).toEqual({ safe: true, by: 'undecided' });
-    expect(regexSafety(email)).toEqual({ safe: false, complexity: 'exponential', degree: undefined });
+    expect(judgeRegex(email, '', 1)).toEqual({ safe: false, complexity: 'exponential', degree: undefined, by: 'shape' });
+    expect(regexSafety(email)).toEqual({ safe: false, complexity: 'exponential', degree: undefined, by: 'checked' });
+    expect(judgeRegex('(curl|wget)[^|]*\\|\\s*(ba)?sh', '', 1)).toEqual({ safe: true, by: 'undecided' });
+  });
+
+  it('the shape refused when undecided: an unbounded repeat of a group that holds a repeat', () => {
+    for (const pattern of ['(a+)+', '(\\w+\\s?)*$', '(?:x.{1,3})*', '((a)*b)+', '(a{2,})*', '(?<n>a*)+', '(?:(?:a+))*', '(a*){2,}']) {
+      expect(hasNestedRepeat(pattern), pattern).toBe(true);
+    }
+    for (const pattern of ['(?:sudo\\s+)?rm', '(a+){2}', '(ab)*', 'a+b*', '(a|b)*c+', '[(a+)]+', '\\(a+\\)+', '(a{3})*', '(a?)*']) {
+      expect(hasNestedRepeat(pattern), pattern).toBe(false);
+    }
   });
 });
 

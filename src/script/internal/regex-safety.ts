@@ -23,12 +23,17 @@ export type RegexVerdict =
       readonly complexity: 'exponential' | 'polynomial';
       /** The power, for a polynomial one. */
       readonly degree: number | undefined;
+      /**
+       * `checked` when the checker proved it; `shape` when the checker could not decide and the pattern repeats a
+       * group that holds a repeat (see {@link hasNestedRepeat}).
+       */
+      readonly by: 'checked' | 'shape';
     };
 
 /**
  * The checker's time budget per pattern. Every catastrophic pattern of the test table is found in well under it; the
- * patterns that exhaust it are long, safe-looking ones (`git\s+push\s+.*--force` takes about a second), so running
- * out of time accepts the pattern (see {@link regexSafety}).
+ * patterns that exhaust it are long ones (`git\s+push\s+.*--force` takes about a second), and what running out of
+ * time means is decided by the pattern's shape (see {@link regexSafety}).
  */
 export const REGEX_CHECK_BUDGET_MS = 500;
 
@@ -113,6 +118,68 @@ export function isSimpleRegex(source: string): boolean {
   return true;
 }
 
+/**
+ * Whether `source` repeats without bound (`*`, `+`, `{n,}`) a group that itself holds a repeat, as `(a+)+`,
+ * `(\w+\s?)*` or `(?:x.{1,3})*` do: the classic shape of exponential backtracking, though not every such pattern
+ * backtracks (`(-\w+)*` does not, each round starting with a `-`). Used only when the checker cannot decide.
+ */
+export function hasNestedRepeat(source: string): boolean {
+  // One frame per open group: whether it holds a repeat so far.
+  const frames: boolean[] = [false];
+  // What a quantifier would apply to: a character, a group (with whether it holds a repeat), or nothing.
+  let last: 'none' | 'char' | 'group' = 'none';
+  let lastHeldRepeat = false;
+  const quantified = (unbounded: boolean, varying: boolean): boolean => {
+    if (last === 'group' && lastHeldRepeat && unbounded) return true;
+    if (varying) frames[frames.length - 1] = true;
+    last = 'none';
+    return false;
+  };
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    let brace: RegExpExecArray | null;
+    if (c === '\\') {
+      i++;
+      last = 'char';
+    } else if (c === '[') {
+      let j = i + 1;
+      if (source[j] === '^') j++;
+      while (j < source.length && source[j] !== ']') j += source[j] === '\\' ? 2 : 1;
+      i = j;
+      last = 'char';
+    } else if (c === '(') {
+      if (source[i + 1] === '?') {
+        const kind = source[i + 2];
+        if (kind === '<' && source[i + 3] !== '=' && source[i + 3] !== '!') i = Math.max(i, source.indexOf('>', i));
+        else i += kind === '<' ? 3 : 2;
+      }
+      frames.push(false);
+      last = 'none';
+    } else if (c === ')') {
+      lastHeldRepeat = frames.length > 1 ? frames.pop()! : false;
+      if (lastHeldRepeat) frames[frames.length - 1] = true;
+      last = 'group';
+    } else if (c === '*' || c === '+') {
+      if (quantified(true, true)) return true;
+      if (source[i + 1] === '?') i++;
+    } else if (c === '?') {
+      if (quantified(false, false)) return true;
+      if (source[i + 1] === '?') i++;
+    } else if (c === '{' && (brace = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i, i + 24))) !== null) {
+      const unbounded = brace[2] !== undefined && brace[3] === '';
+      const varying = unbounded || (brace[3] !== undefined && Number(brace[3]) > Number(brace[1]));
+      if (quantified(unbounded, varying)) return true;
+      i += brace[0].length - 1;
+      if (source[i + 1] === '?') i++;
+    } else if (c === '|') {
+      last = 'none';
+    } else {
+      last = 'char';
+    }
+  }
+  return false;
+}
+
 /** The part of recheck's API used here. */
 interface Recheck {
   checkSync(
@@ -165,10 +232,11 @@ const MAX_REMEMBERED = 1024;
  *
  * Simple shapes are accepted at once; the rest go to recheck (the `recheck` package, an automaton-based ReDoS
  * checker), run in this thread with a budget of {@link REGEX_CHECK_BUDGET_MS}. A pattern recheck cannot decide in
- * time, or cannot analyse, is accepted: the checker is there to catch the catastrophic patterns people write by
- * accident, which it finds quickly, and a hook must not load on a fast machine and fail on a slow one because of a
- * pattern that is merely long. `MATCH_INPUT_LIMIT` still bounds what such a pattern is tested against. Each
- * verdict is remembered for the life of the process, so validation and the runner pay once.
+ * time, or cannot analyse, is judged by its shape: refused when it repeats a group that holds a repeat (the shape of
+ * nearly every exponential pattern, and one a rewrite can always avoid), accepted otherwise, since a hook should not
+ * fail to load on a slow machine because its pattern is merely long; `MATCH_INPUT_LIMIT` bounds what an accepted
+ * pattern is tested against. Each verdict is remembered for the life of the process, so validation and the runner
+ * pay once.
  */
 export function regexSafety(source: string, flags = ''): RegexVerdict {
   const key = `${flags}/${source}`;
@@ -184,17 +252,18 @@ export function regexSafety(source: string, flags = ''): RegexVerdict {
 export function judgeRegex(source: string, flags: string, budgetMs: number): RegexVerdict {
   if (flags === '' && isSimpleRegex(source)) return { safe: true, by: 'simple' };
   const checker = loadRecheck();
-  if (checker === null) return { safe: true, by: 'undecided' };
-  let result: ReturnType<Recheck['checkSync']>;
+  let result: ReturnType<Recheck['checkSync']> | undefined;
   try {
-    result = checkPure(checker, source, flags, budgetMs);
+    result = checker === null ? undefined : checkPure(checker, source, flags, budgetMs);
   } catch {
-    return { safe: true, by: 'undecided' };
+    result = undefined;
   }
-  if (result.status === 'unknown') return { safe: true, by: 'undecided' };
+  if (result === undefined || result.status === 'unknown') {
+    return hasNestedRepeat(source) ? { safe: false, complexity: 'exponential', degree: undefined, by: 'shape' } : { safe: true, by: 'undecided' };
+  }
   if (result.status === 'safe') return { safe: true, by: 'checked' };
   const { complexity } = result;
-  if (complexity.type === 'exponential') return { safe: false, complexity: 'exponential', degree: undefined };
-  if (complexity.degree > MAX_ACCEPTED_DEGREE) return { safe: false, complexity: 'polynomial', degree: complexity.degree };
+  if (complexity.type === 'exponential') return { safe: false, complexity: 'exponential', degree: undefined, by: 'checked' };
+  if (complexity.degree > MAX_ACCEPTED_DEGREE) return { safe: false, complexity: 'polynomial', degree: complexity.degree, by: 'checked' };
   return { safe: true, by: 'checked' };
 }
