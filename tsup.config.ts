@@ -36,6 +36,8 @@ export default defineConfig([
     entry: library,
     format: ['cjs'],
     splitting: true,
+    // `import.meta.url` (the lazy require of the ReDoS checker) becomes the chunk's own file URL.
+    shims: true,
     dts: true,
     sourcemap: true,
     target: 'node20',

@@ -5,6 +5,7 @@
  * @module
  */
 import {
+  boundedTest,
   CallableMatcher,
   HookEvent,
   MatcherSyntaxError,
@@ -14,6 +15,7 @@ import {
   type HookMatcher,
 } from '../core/index.js';
 import { compileManifestRegex } from '../script/manifest-regex.js';
+import { UnsafeRegexError } from '../script/unsafe-regex-error.js';
 
 /**
  * How a config file's `matcher` string reads:
@@ -51,7 +53,12 @@ export function matchesEverything(pattern: string | undefined): boolean {
   return pattern === undefined || pattern.trim() === '' || pattern.trim() === '*';
 }
 
-/** A test over names, by `rule`. @throws {@link MatcherSyntaxError} for a regex that does not compile. */
+/**
+ * A test over names, by `rule`.
+ *
+ * @throws {@link MatcherSyntaxError} for a regex that does not compile, {@link UnsafeRegexError} for one that can
+ * backtrack catastrophically, naming the pattern as written (without Copilot's anchors).
+ */
 function nameTest(pattern: string, rule: MatcherRule): string | RegExp {
   if (rule === 'claude' && PLAIN_NAMES.test(pattern)) {
     // Exact names: the kernel's list syntax, which also lets the stack index the hook by tool name.
@@ -61,7 +68,13 @@ function nameTest(pattern: string, rule: MatcherRule): string | RegExp {
     return pattern;
   }
   const source = rule === 'anchored' ? `^(?:${pattern})$` : pattern;
-  return compileManifestRegex(source);
+  try {
+    return compileManifestRegex(source);
+  } catch (error) {
+    // What runs is judged, anchors included (they can make a pattern safe), but the author knows what they wrote.
+    if (error instanceof UnsafeRegexError && source !== pattern) throw new UnsafeRegexError(pattern, error.complexity, error.degree, error.suspected);
+    throw error;
+  }
 }
 
 /** Whether `event` gives a matcher something to match (a tool name, or Claude Code's per-event subjects). */
@@ -72,9 +85,12 @@ export function eventTakesMatcher(event: HookEventName): boolean {
 /**
  * The matcher for `pattern` on `event` by `rule`: over the tool name on tool events; over the session source, the
  * compaction trigger, the subagent type or the notification type on those events; `undefined` when it matches
- * everything or the event has nothing to match (the loader reports that as an ignored matcher).
+ * everything or the event has nothing to match (the loader reports that as an ignored matcher). Regexes compile as
+ * HOOK.md's do (`compileManifestRegex`), so one that can backtrack catastrophically is refused, and are tested against
+ * at most `MATCH_INPUT_LIMIT` characters, a longer subject counting as a match.
  *
- * @throws {@link MatcherSyntaxError} for a regex that does not compile.
+ * @throws {@link MatcherSyntaxError} for a regex that does not compile; {@link UnsafeRegexError} (a subclass) for one
+ * that can backtrack catastrophically.
  */
 export function configMatcher(pattern: string | undefined, event: HookEventName, rule: MatcherRule): HookMatcher | undefined {
   if (pattern === undefined || matchesEverything(pattern)) return undefined;
@@ -88,7 +104,7 @@ export function configMatcher(pattern: string | undefined, event: HookEventName,
   const matches =
     names !== undefined
       ? (value: string) => names.has(value)
-      : (value: string) => (test as RegExp).test(value);
+      : (value: string) => boundedTest(test as RegExp, value);
   return new CallableMatcher(function configSubject(ctx: AnyHookContext) {
     const value = subject(ctx);
     return value !== undefined && matches(value);

@@ -12,6 +12,7 @@ import { CommandHook, type CommandHookOrigin, type CommandHookSpec, type ConfigL
 import { HookEnvironment, type EnvPattern, type EnvPolicy } from '../script/hook-environment.js';
 import { HookLoadError, type HookProblem } from '../script/problem.js';
 import { ProcessPool, type ProcessPoolLike } from '../script/process-pool.js';
+import { UnsafeRegexError } from '../script/unsafe-regex-error.js';
 import type { Hook } from '../core/index.js';
 import { configMatcher, eventTakesMatcher, matchesEverything, type MatcherRule } from './config-matcher.js';
 import { isRecord } from '../script/dialects/wire-output.js';
@@ -215,6 +216,11 @@ export class ConfigCollector {
     try {
       return configMatcher(pattern, event, rule);
     } catch (error) {
+      if (error instanceof UnsafeRegexError) {
+        const message = `The matcher '${error.pattern}' ${error.risk}: ${error.fix}.`;
+        this.problem({ file, field, found: `"${pattern}"`, severity: 'error', code: 'unsafe-regex', message });
+        return null;
+      }
       this.problem({ file, field, found: `"${pattern}"`, severity: 'error', code: 'invalid-matcher', message: `${messageOf(error)}` });
       return null;
     }

@@ -326,9 +326,12 @@ function closeMatches(given: string, names: ReadonlyMap<string, HookEventName>):
   const best = new Map<HookEventName, { name: string; score: number }>();
   for (const [name, event] of names) {
     const candidate = normalize(name);
+    const allowed = Math.max(2, Math.floor(Math.max(wanted.length, candidate.length) / 3));
+    // The distance is at least the difference in length: a name far longer than any event (a hostile payload's) is
+    // rejected without the quadratic comparison.
+    if (Math.abs(wanted.length - candidate.length) > allowed) continue;
     // Same letters in another case or separator style is the most likely mistake: rank it first.
     const score = candidate === wanted ? 0 : editDistance(wanted, candidate);
-    const allowed = Math.max(2, Math.floor(Math.max(wanted.length, candidate.length) / 3));
     const current = best.get(event);
     if (score <= allowed && (current === undefined || score < current.score)) best.set(event, { name, score });
   }

@@ -30,6 +30,7 @@ export * from './hooks/event-hook.js';
 export * from './hooks/event-hooks.js';
 export * from './matchers/hook-matcher.js';
 export * from './matchers/matcher-syntax-error.js';
+export * from './matchers/match-input-limit.js';
 export * from './matchers/tool-name-matcher.js';
 export * from './matchers/input-pattern-matcher.js';
 export * from './matchers/event-type-matcher.js';

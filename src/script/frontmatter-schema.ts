@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { HOOK_FRONTMATTER_LIMITS } from './internal/frontmatter-limits.js';
 import { compileManifestRegex } from './manifest-regex.js';
+import { UnsafeRegexError } from './unsafe-regex-error.js';
 import { HOOK_TRIGGER_NAMES } from './trigger-names.js';
 
 /**
@@ -16,15 +17,22 @@ export const HOOK_NAME_PATTERN: RegExp = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 const { name, description, timeout, priority } = HOOK_FRONTMATTER_LIMITS;
 
-/** Marks a bad regex with a tag the problem mapper recognises, carrying the engine's own explanation. */
-const regexString = (what: string) =>
+/**
+ * Marks a bad regex with a tag the problem mapper recognises, carrying the engine's own explanation, or for a regex
+ * that can backtrack catastrophically, the field, the pattern, the risk and the fix.
+ */
+const regexString = (field: string, what: string) =>
   z
     .string()
     .superRefine((source, ctx) => {
       try {
         compileManifestRegex(source);
       } catch (error) {
-        ctx.addIssue({ code: 'custom', message: (error as Error).message, params: { kind: 'invalid-regex' } });
+        if (error instanceof UnsafeRegexError) {
+          ctx.addIssue({ code: 'custom', message: `${field} '${source}' ${error.risk}: ${error.fix}.`, params: { kind: 'unsafe-regex' } });
+        } else {
+          ctx.addIssue({ code: 'custom', message: (error as Error).message, params: { kind: 'invalid-regex' } });
+        }
       }
     })
     .meta({ description: what, format: 'regex' });
@@ -61,9 +69,9 @@ export const HookFrontmatterSchema = z
     matcher: z
       .strictObject({
         /** Checked at load time so that a typo fails where it is written, not on the first tool call. */
-        tool: regexString('A regex over the tool name (unanchored). Both tool and pattern must match when both are given.').optional(),
+        tool: regexString('matcher.tool', 'A regex over the tool name (unanchored). Both tool and pattern must match when both are given.').optional(),
         /** Checked at load time, like `tool`. */
-        pattern: regexString('A regex over the tool input, serialized as JSON (unanchored).').optional(),
+        pattern: regexString('matcher.pattern', 'A regex over the tool input, serialized as JSON (unanchored).').optional(),
       })
       .meta({ description: 'Which tool calls the hook runs for; only meaningful on tool events.' })
       .optional(),

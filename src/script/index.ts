@@ -7,6 +7,7 @@ export * from './manifest.js';
 export * from './problem.js';
 export * from './trigger-names.js';
 export * from './manifest-regex.js';
+export * from './unsafe-regex-error.js';
 export * from './frontmatter-schema.js';
 export * from './frontmatter.js';
 export * from './entry.js';

@@ -5,6 +5,7 @@
  * @module
  */
 import {
+  boundedTest,
   CallableMatcher,
   CompositeMatcher,
   HookEvent,
@@ -32,11 +33,12 @@ function someString(value: unknown, test: (s: string) => boolean, depth: number)
 /**
  * `pattern` matches the tool input's JSON (so `rm -rf` is found in any argument), or any one string argument on its
  * own: the spec's own example `\.py$` must match `{"file_path": "a.py"}`, whose JSON ends in `"}`, and a path or a
- * command with quotes or newlines must match as written, not as JSON escapes it.
+ * command with quotes or newlines must match as written, not as JSON escapes it. Neither is tested past
+ * `MATCH_INPUT_LIMIT` characters: an input too long to test counts as a match, so the hook runs and judges it whole.
  */
 function inputMatcher(pattern: string): HookMatcher {
   const re = compileManifestRegex(pattern);
-  const test = (s: string): boolean => re.test(s);
+  const test = (s: string): boolean => boundedTest(re, s);
   return CompositeMatcher.or(
     new InputPatternMatcher(re),
     new CallableMatcher(function anyArgument(ctx: AnyHookContext) {
@@ -47,7 +49,9 @@ function inputMatcher(pattern: string): HookMatcher {
 
 /**
  * The matcher for `manifest.matcher`: `tool` is an unanchored regex over the tool name, `pattern` a regex over the
- * tool input, both compiled as validation compiles them; both must match when both are given. `undefined` when there
+ * tool input, both compiled as validation compiles them (so a regex that can backtrack catastrophically is refused);
+ * both must match when both are given. Neither regex is tested against more than {@link MATCH_INPUT_LIMIT}
+ * characters: a longer name or input counts as a match. `undefined` when there
  * is nothing to match — no matcher, or a trigger that is not a tool event, where the spec gives a matcher no meaning
  * (validation drops it with an `ignored-matcher` warning; the hook is not silently disabled).
  *

@@ -4,20 +4,34 @@
  * @module
  */
 import { MatcherSyntaxError } from '../core/index.js';
+import { regexSafety } from './internal/regex-safety.js';
+import { UnsafeRegexError } from './unsafe-regex-error.js';
 
 /**
  * Compiles a HOOK.md `matcher.tool` or `matcher.pattern`: the whole string is the regex source, with no flags and no
  * anchors, as in the spec's examples (`Shell`, `rm -rf /|mkfs`, `\.py$`). The builder's `/source/flags` form is
  * deliberately not recognised here: a path pattern such as `/etc/` would silently lose its slashes. Validation and the
- * runner both compile through this function so that what discovery accepts is exactly what runs.
+ * runner both compile through this function so that what discovery accepts is exactly what runs; config-file matchers
+ * compile through it too.
  *
- * @throws {@link MatcherSyntaxError} naming the pattern and the engine's complaint.
+ * A regex that compiles but can backtrack catastrophically — exponential time, as `(a+)+$` or `(a|a)*b`, or cubic or
+ * worse, as `.*.*=.*` — is refused with an {@link UnsafeRegexError}. Simple patterns are accepted by their shape; the
+ * others are analysed by a ReDoS checker (recheck, loaded on first need, with a time budget per pattern: a pattern
+ * it cannot decide in time is refused if it repeats a group that holds a repeat, and accepted otherwise). Verdicts
+ * are remembered for the life of the process.
+ *
+ * @throws {@link MatcherSyntaxError} naming the pattern and the engine's complaint; {@link UnsafeRegexError} (a
+ * subclass) naming the pattern, how slow it can be and how to fix it.
  */
 export function compileManifestRegex(source: string): RegExp {
+  let regex: RegExp;
   try {
-    return new RegExp(source);
+    regex = new RegExp(source);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new MatcherSyntaxError(source, `${reason}. Escape special characters with \\ to match them literally.`);
   }
+  const verdict = regexSafety(source);
+  if (!verdict.safe) throw new UnsafeRegexError(source, verdict.complexity, verdict.degree, verdict.by === 'shape');
+  return regex;
 }

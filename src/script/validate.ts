@@ -236,6 +236,9 @@ function problemsOf(complaint: z.core.$ZodIssue, frame: Frame): HookProblem[] {
       if (complaint.params?.['kind'] === 'invalid-regex') {
         return [{ ...base, field, found, allowed, message: complaint.message, code: 'invalid-regex' }];
       }
+      if (complaint.params?.['kind'] === 'unsafe-regex') {
+        return [{ ...base, field, found, allowed, message: complaint.message, code: 'unsafe-regex' }];
+      }
       return [{ ...base, field, found, allowed, message: complaint.message, code: 'invalid-type' }];
     }
     default:

@@ -6,6 +6,7 @@
 import type { AnyHookContext } from '../context/any-hook-context.js';
 import type { HookMatcher, MatcherHints } from './hook-matcher.js';
 import { compileRegex, statelessRegex } from './matcher-syntax-error.js';
+import { boundedTest } from './match-input-limit.js';
 import { TOOL_EVENTS } from '../events.js';
 
 /** Options of an {@link InputPatternMatcher}. */
@@ -22,6 +23,10 @@ export interface InputPatternOptions {
  * Matches tool events whose input matches a regex: by default the JSON of the whole input (so `/rm -rf/` finds the
  * words in any argument), or one argument with `{ field }`. The pattern is a RegExp, a `/source/flags` literal or a
  * bare regex source.
+ *
+ * The regex is tested against at most {@link MATCH_INPUT_LIMIT} characters: a longer input (or argument) is not
+ * tested and counts as a match, so that no pattern can stall a dispatch and no padding can slip a call past the hook
+ * it selects. Under `CompositeMatcher.not(…)` that means an over-long input does not match.
  *
  * ```ts
  * new InputPatternMatcher(/rm\s+-rf/, { field: 'command' });
@@ -47,14 +52,14 @@ export class InputPatternMatcher implements HookMatcher {
   matches(ctx: AnyHookContext): boolean {
     if (!TOOL_EVENTS.has(ctx.event)) return false;
     const call = (ctx as Extract<AnyHookContext, { toolCall: unknown }>).toolCall;
-    if (this.path === undefined) return this.regex.test(call.argsJson());
+    if (this.path === undefined) return boundedTest(this.regex, call.argsJson());
     let value: unknown = call.args;
     for (const key of this.path) {
       if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return false;
       value = (value as Record<string, unknown>)[key];
     }
     if (value === undefined) return false;
-    return this.regex.test(typeof value === 'string' ? value : JSON.stringify(value));
+    return boundedTest(this.regex, typeof value === 'string' ? value : JSON.stringify(value));
   }
 
   toString(): string {

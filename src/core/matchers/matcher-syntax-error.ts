@@ -7,8 +7,8 @@ import { messageOf } from '../internal/message-of.js';
 
 /** Thrown when a matcher is built from a pattern that cannot be compiled; names the pattern and why. */
 export class MatcherSyntaxError extends SyntaxError {
-  /** Always `'MatcherSyntaxError'`. */
-  override readonly name = 'MatcherSyntaxError';
+  /** `'MatcherSyntaxError'`, or the name of a subclass for a narrower kind of pattern problem. */
+  override readonly name: string = 'MatcherSyntaxError';
   /** The pattern as given. */
   readonly pattern: string;
 

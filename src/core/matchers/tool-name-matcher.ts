@@ -9,6 +9,7 @@ import { TOOL_EVENTS } from '../events.js';
 import type { HookMatcher, MatcherHints } from './hook-matcher.js';
 import { compileRegex, isRegexLiteral, MatcherSyntaxError, statelessRegex } from './matcher-syntax-error.js';
 import { messageOf } from '../internal/message-of.js';
+import { boundedTest } from './match-input-limit.js';
 
 const GLOB_CHARS = /[*?[\]{}()!+@]/;
 const LIST_SAFE = /^[^()[\]{}]*\|[^()[\]{}]*$/;
@@ -26,7 +27,8 @@ type Test = (name: string) => boolean;
  * | `bash\|shell` | any name of the list (each item exact or glob) |
  * | `/^(read\|write)_.+$/i` | regex literal |
  *
- * A tool-name matcher never matches a non-tool event.
+ * A tool-name matcher never matches a non-tool event. A regex or glob is tested against at most
+ * {@link MATCH_INPUT_LIMIT} characters; a longer name counts as a match.
  *
  * @throws {@link MatcherSyntaxError} for an invalid regex or glob, naming the pattern.
  */
@@ -41,7 +43,7 @@ export class ToolNameMatcher implements HookMatcher {
     if (pattern instanceof RegExp) {
       const re = statelessRegex(pattern);
       this.pattern = String(pattern);
-      this.test = (name) => re.test(name);
+      this.test = (name) => boundedTest(re, name);
       this.hints = { events: TOOL_EVENTS };
       return;
     }
@@ -55,7 +57,7 @@ export class ToolNameMatcher implements HookMatcher {
       this.hints = { events: TOOL_EVENTS, exact: true };
     } else if (isRegexLiteral(trimmed)) {
       const re = compileRegex(trimmed);
-      this.test = (name) => re.test(name);
+      this.test = (name) => boundedTest(re, name);
       this.hints = { events: TOOL_EVENTS };
     } else {
       const items = LIST_SAFE.test(trimmed) ? trimmed.split('|').map((s) => s.trim()) : [trimmed];
@@ -95,7 +97,7 @@ export class ToolNameMatcher implements HookMatcher {
 function compileGlob(pattern: string, glob: string): Test {
   try {
     const re = micromatch.makeRe(glob, { dot: true });
-    return (name) => re.test(name);
+    return (name) => boundedTest(re, name);
   } catch (error) {
     throw new MatcherSyntaxError(pattern, `not a valid glob (${messageOf(error)}).`);
   }

@@ -1,0 +1,269 @@
+/**
+ * Whether a matcher regex can backtrack catastrophically, judged once per pattern per process.
+ *
+ * @module
+ */
+import { createRequire } from 'node:module';
+
+/** What {@link regexSafety} found. */
+export type RegexVerdict =
+  | {
+      /** Loads. */
+      readonly safe: true;
+      /**
+       * How that was decided: `simple` by its shape alone (see {@link isSimpleRegex}), `checked` by the checker,
+       * `undecided` when the checker gave no answer within {@link REGEX_CHECK_BUDGET_MS} or could not analyse it.
+       */
+      readonly by: 'simple' | 'checked' | 'undecided';
+    }
+  | {
+      /** Refused. */
+      readonly safe: false;
+      /** How its matching time grows. */
+      readonly complexity: 'exponential' | 'polynomial';
+      /** The power, for a polynomial one. */
+      readonly degree: number | undefined;
+      /**
+       * `checked` when the checker proved it; `shape` when the checker could not decide and the pattern repeats a
+       * group that holds a repeat (see {@link hasNestedRepeat}).
+       */
+      readonly by: 'checked' | 'shape';
+    };
+
+/**
+ * The checker's time budget per pattern. Every catastrophic pattern of the test table is found in well under it; the
+ * patterns that exhaust it are long ones (`git\s+push\s+.*--force` takes about a second), and what running out of
+ * time means is decided by the pattern's shape (see {@link regexSafety}).
+ */
+export const REGEX_CHECK_BUDGET_MS = 500;
+
+/**
+ * The highest polynomial degree accepted. Quadratic patterns are everyday ones — `(curl|wget)[^|]*\|` searched for
+ * anywhere in a string is one — and `MATCH_INPUT_LIMIT` caps what they cost; cubic ones cost 15 s on 4 KiB.
+ */
+export const MAX_ACCEPTED_DEGREE = 2;
+
+const BRACE_QUANTIFIER = /^\{(\d+)(,\d*)?\}/;
+
+/**
+ * A shape that cannot take more than quadratic time, so the checker need not be loaded: no backreference, no
+ * quantified group, at most one repeat that can take a varying number of characters (`*`, `+`, `{n,}`, `{n,m}`) and at
+ * most two `?`; a fixed count (`{n}`) is free. Every quantifier then applies to one character, and the only choice
+ * that grows with the input is the one repeat's, tried at each start: at most the square of the input's length, times
+ * four. Most matchers are like this (`Bash`, `Write|Edit`, `\.py$`, `^mcp__.*`, `rm\s+-rf`, `https?://[^\s]+`).
+ *
+ * `source` must compile without flags: the scan follows the web-compatible syntax, where a `{` that does not start a
+ * quantifier is a literal.
+ */
+export function isSimpleRegex(source: string): boolean {
+  let repeats = 0;
+  let optionals = 0;
+  // What the next quantifier would apply to: nothing yet, one character, a group, or an atom already quantified.
+  let last: 'none' | 'char' | 'group' | 'quantified' = 'none';
+  const quantify = (kind: 'repeat' | 'optional' | 'fixed'): boolean => {
+    if (last !== 'char') return false;
+    last = 'quantified';
+    if (kind === 'repeat') repeats++;
+    if (kind === 'optional') optionals++;
+    return repeats <= 1 && optionals <= 2;
+  };
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    let brace: RegExpExecArray | null;
+    if (c === '\\') {
+      const next = source[i + 1];
+      // Backreferences match text whose length depends on an earlier group: leave them to the checker.
+      if (next === undefined || /[1-9k]/.test(next)) return false;
+      i++;
+      last = 'char';
+    } else if (c === '[') {
+      let j = i + 1;
+      if (source[j] === '^') j++;
+      // A ']' right after '[' or '[^' closes an empty class in JavaScript.
+      while (j < source.length && source[j] !== ']') j += source[j] === '\\' ? 2 : 1;
+      if (j >= source.length) return false;
+      i = j;
+      last = 'char';
+    } else if (c === '(') {
+      if (source[i + 1] === '?') {
+        const kind = source[i + 2];
+        if (kind === '<' && source[i + 3] !== '=' && source[i + 3] !== '!') {
+          const close = source.indexOf('>', i);
+          if (close === -1) return false;
+          i = close;
+        } else if (kind === ':' || kind === '=' || kind === '!') {
+          i += 2;
+        } else if (kind === '<') {
+          i += 3;
+        } else {
+          return false;
+        }
+      }
+      last = 'none';
+    } else if (c === ')') {
+      last = 'group';
+    } else if (c === '*' || c === '+' || c === '?') {
+      if (!quantify(c === '?' ? 'optional' : 'repeat')) return false;
+      if (source[i + 1] === '?') i++;
+    } else if (c === '{' && (brace = BRACE_QUANTIFIER.exec(source.slice(i, i + 24))) !== null) {
+      if (!quantify(brace[2] === undefined ? 'fixed' : 'repeat')) return false;
+      i += brace[0].length - 1;
+      if (source[i + 1] === '?') i++;
+    } else if (c === '|') {
+      last = 'none';
+    } else {
+      last = 'char';
+    }
+  }
+  return true;
+}
+
+/**
+ * Whether `source` repeats without bound (`*`, `+`, `{n,}`) a group that itself holds a repeat, as `(a+)+`,
+ * `(\w+\s?)*` or `(?:x.{1,3})*` do: the classic shape of exponential backtracking, though not every such pattern
+ * backtracks (`(-\w+)*` does not, each round starting with a `-`). Used only when the checker cannot decide.
+ */
+export function hasNestedRepeat(source: string): boolean {
+  // One frame per open group: whether it holds a repeat so far.
+  const frames: boolean[] = [false];
+  // What a quantifier would apply to: a character, a group (with whether it holds a repeat), or nothing.
+  let last: 'none' | 'char' | 'group' = 'none';
+  let lastHeldRepeat = false;
+  const quantified = (unbounded: boolean, varying: boolean): boolean => {
+    if (last === 'group' && lastHeldRepeat && unbounded) return true;
+    if (varying) frames[frames.length - 1] = true;
+    last = 'none';
+    return false;
+  };
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    let brace: RegExpExecArray | null;
+    if (c === '\\') {
+      i++;
+      last = 'char';
+    } else if (c === '[') {
+      let j = i + 1;
+      if (source[j] === '^') j++;
+      while (j < source.length && source[j] !== ']') j += source[j] === '\\' ? 2 : 1;
+      i = j;
+      last = 'char';
+    } else if (c === '(') {
+      if (source[i + 1] === '?') {
+        const kind = source[i + 2];
+        if (kind === '<' && source[i + 3] !== '=' && source[i + 3] !== '!') i = Math.max(i, source.indexOf('>', i));
+        else i += kind === '<' ? 3 : 2;
+      }
+      frames.push(false);
+      last = 'none';
+    } else if (c === ')') {
+      lastHeldRepeat = frames.length > 1 ? frames.pop()! : false;
+      if (lastHeldRepeat) frames[frames.length - 1] = true;
+      last = 'group';
+    } else if (c === '*' || c === '+') {
+      if (quantified(true, true)) return true;
+      if (source[i + 1] === '?') i++;
+    } else if (c === '?') {
+      if (quantified(false, false)) return true;
+      if (source[i + 1] === '?') i++;
+    } else if (c === '{' && (brace = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i, i + 24))) !== null) {
+      const unbounded = brace[2] !== undefined && brace[3] === '';
+      const varying = unbounded || (brace[3] !== undefined && Number(brace[3]) > Number(brace[1]));
+      if (quantified(unbounded, varying)) return true;
+      i += brace[0].length - 1;
+      if (source[i + 1] === '?') i++;
+    } else if (c === '|') {
+      last = 'none';
+    } else {
+      last = 'char';
+    }
+  }
+  return false;
+}
+
+/** The part of recheck's API used here. */
+interface Recheck {
+  checkSync(
+    source: string,
+    flags: string,
+    params?: { timeout?: number | null },
+  ):
+    | { status: 'safe' }
+    | { status: 'vulnerable'; complexity: { type: 'exponential' } | { type: 'polynomial'; degree: number } }
+    | { status: 'unknown' };
+}
+
+let recheck: Recheck | null | undefined;
+
+/**
+ * recheck, loaded on first need: it is 3 MB of JavaScript that takes some 100 ms to load, which a process that only
+ * ever sees simple patterns never pays. `null` when it cannot be loaded.
+ */
+function loadRecheck(): Recheck | null {
+  if (recheck === undefined) {
+    try {
+      // Synchronous, as the compile it serves; the CommonJS build shims the URL.
+      const load = createRequire(import.meta.url);
+      recheck = load('recheck') as Recheck;
+    } catch {
+      recheck = null;
+    }
+  }
+  return recheck;
+}
+
+/** Runs recheck's own analysis in this thread, instead of the worker and native program it starts by default. */
+function checkPure(checker: Recheck, source: string, flags: string, budgetMs: number): ReturnType<Recheck['checkSync']> {
+  const previous = process.env['RECHECK_SYNC_BACKEND'];
+  process.env['RECHECK_SYNC_BACKEND'] = 'pure';
+  try {
+    return checker.checkSync(source, flags, { timeout: budgetMs });
+  } finally {
+    if (previous === undefined) delete process.env['RECHECK_SYNC_BACKEND'];
+    else process.env['RECHECK_SYNC_BACKEND'] = previous;
+  }
+}
+
+const verdicts = new Map<string, RegexVerdict>();
+const MAX_REMEMBERED = 1024;
+
+/**
+ * Whether `source` (which must compile with `flags`) is safe to test against untrusted input: refused when it can
+ * take exponential time, or polynomial time of a degree above {@link MAX_ACCEPTED_DEGREE}, on some input.
+ *
+ * Simple shapes are accepted at once; the rest go to recheck (the `recheck` package, an automaton-based ReDoS
+ * checker), run in this thread with a budget of {@link REGEX_CHECK_BUDGET_MS}. A pattern recheck cannot decide in
+ * time, or cannot analyse, is judged by its shape: refused when it repeats a group that holds a repeat (the shape of
+ * nearly every exponential pattern, and one a rewrite can always avoid), accepted otherwise, since a hook should not
+ * fail to load on a slow machine because its pattern is merely long; `MATCH_INPUT_LIMIT` bounds what an accepted
+ * pattern is tested against. Each verdict is remembered for the life of the process, so validation and the runner
+ * pay once.
+ */
+export function regexSafety(source: string, flags = ''): RegexVerdict {
+  const key = `${flags}/${source}`;
+  const known = verdicts.get(key);
+  if (known !== undefined) return known;
+  const verdict = judgeRegex(source, flags, REGEX_CHECK_BUDGET_MS);
+  if (verdicts.size >= MAX_REMEMBERED) verdicts.clear();
+  verdicts.set(key, verdict);
+  return verdict;
+}
+
+/** {@link regexSafety} with a budget of its own, remembering nothing. */
+export function judgeRegex(source: string, flags: string, budgetMs: number): RegexVerdict {
+  if (flags === '' && isSimpleRegex(source)) return { safe: true, by: 'simple' };
+  const checker = loadRecheck();
+  let result: ReturnType<Recheck['checkSync']> | undefined;
+  try {
+    result = checker === null ? undefined : checkPure(checker, source, flags, budgetMs);
+  } catch {
+    result = undefined;
+  }
+  if (result === undefined || result.status === 'unknown') {
+    return hasNestedRepeat(source) ? { safe: false, complexity: 'exponential', degree: undefined, by: 'shape' } : { safe: true, by: 'undecided' };
+  }
+  if (result.status === 'safe') return { safe: true, by: 'checked' };
+  const { complexity } = result;
+  if (complexity.type === 'exponential') return { safe: false, complexity: 'exponential', degree: undefined, by: 'checked' };
+  if (complexity.degree > MAX_ACCEPTED_DEGREE) return { safe: false, complexity: 'polynomial', degree: complexity.degree, by: 'checked' };
+  return { safe: true, by: 'checked' };
+}

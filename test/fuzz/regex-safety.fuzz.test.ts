@@ -1,0 +1,74 @@
+/**
+ * Random regexes from a grammar of atoms, quantifiers, groups and alternatives: the shape-only fast path never lets
+ * through what the checker would refuse, and compiling one either succeeds or fails with a MatcherSyntaxError.
+ */
+import fc from 'fast-check';
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { compileManifestRegex, MatcherSyntaxError, UnsafeRegexError } from 'agent-hooks';
+import { isSimpleRegex, MAX_ACCEPTED_DEGREE } from '../../src/script/internal/regex-safety.js';
+
+interface Diagnostics {
+  status: 'safe' | 'vulnerable' | 'unknown';
+  complexity?: { type: string; degree?: number };
+}
+const { checkSync } = createRequire(import.meta.url)('recheck') as {
+  checkSync(source: string, flags: string, params: { timeout: number }): Diagnostics;
+};
+
+/** recheck's verdict without our fast path, run in this thread. */
+function recheck(source: string): Diagnostics {
+  process.env['RECHECK_SYNC_BACKEND'] = 'pure';
+  try {
+    return checkSync(source, '', { timeout: 5000 });
+  } finally {
+    delete process.env['RECHECK_SYNC_BACKEND'];
+  }
+}
+
+const regex = fc.letrec((tie) => ({
+  atom: fc.constantFrom('a', 'b', '.', '\\s', '\\w', '\\d', '[ab]', '[^|]', 'x', '\\.', '-'),
+  quantifier: fc.constantFrom('', '', '', '*', '+', '?', '{2}', '{1,3}', '{2,}', '*?'),
+  piece: fc.oneof(
+    { depthSize: 'small' },
+    fc.tuple(tie('atom') as fc.Arbitrary<string>, tie('quantifier') as fc.Arbitrary<string>).map(([a, q]) => a + q),
+    fc
+      .tuple(fc.constantFrom('(', '(?:'), tie('alternation') as fc.Arbitrary<string>, tie('quantifier') as fc.Arbitrary<string>)
+      .map(([open, body, q]) => `${open}${body})${q}`),
+  ),
+  sequence: fc.array(tie('piece') as fc.Arbitrary<string>, { minLength: 1, maxLength: 4 }).map((pieces) => pieces.join('')),
+  alternation: fc.array(tie('sequence') as fc.Arbitrary<string>, { minLength: 1, maxLength: 2 }).map((alts) => alts.join('|')),
+  pattern: fc
+    .tuple(fc.constantFrom('', '^'), tie('alternation') as fc.Arbitrary<string>, fc.constantFrom('', '$'))
+    .map(([start, body, end]) => start + body + end),
+})).pattern;
+
+describe('regex safety, fuzzed', () => {
+  it('a pattern the fast path accepts is one recheck finds at most quadratic', () => {
+    fc.assert(
+      fc.property(regex.filter(isSimpleRegex), (source) => {
+        const verdict = recheck(source);
+        if (verdict.status !== 'vulnerable') return;
+        expect(verdict.complexity?.type, source).toBe('polynomial');
+        expect(verdict.complexity?.degree, source).toBeLessThanOrEqual(MAX_ACCEPTED_DEGREE);
+      }),
+      { numRuns: 150 },
+    );
+  }, 120_000);
+
+  it('compiling any pattern gives a regex or a MatcherSyntaxError that names it', () => {
+    fc.assert(
+      // Short ones: a long random pattern often takes the checker its whole budget.
+      fc.property(regex.filter((source) => source.length <= 30), (source) => {
+        try {
+          expect(compileManifestRegex(source).source).toBe(new RegExp(source).source);
+        } catch (error) {
+          expect(error).toBeInstanceOf(MatcherSyntaxError);
+          expect((error as MatcherSyntaxError).pattern).toBe(source);
+          if (error instanceof UnsafeRegexError) expect(error.message).toMatch(/ReDoS.*rewrite it/);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  }, 120_000);
+});
