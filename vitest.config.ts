@@ -15,5 +15,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
+    // Tests (and the CLIs they start) must not read or fill the user's cache of regex verdicts.
+    env: { AGENT_HOOKS_CACHE_DIR: 'off' },
   },
 });

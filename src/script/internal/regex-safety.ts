@@ -4,6 +4,7 @@
  * @module
  */
 import { createRequire } from 'node:module';
+import { readVerdicts, storeVerdict, verdictCacheFile } from './regex-verdict-cache.js';
 
 /** What {@link regexSafety} found. */
 export type RegexVerdict =
@@ -236,16 +237,57 @@ const MAX_REMEMBERED = 1024;
  * nearly every exponential pattern, and one a rewrite can always avoid), accepted otherwise, since a hook should not
  * fail to load on a slow machine because its pattern is merely long; `MATCH_INPUT_LIMIT` bounds what an accepted
  * pattern is tested against. Each verdict is remembered for the life of the process, so validation and the runner
- * pay once.
+ * pay once; the checker's proofs are also kept in a file (see `verdictCacheFile`), so the next process does not pay
+ * again.
  */
 export function regexSafety(source: string, flags = ''): RegexVerdict {
   const key = `${flags}/${source}`;
   const known = verdicts.get(key);
   if (known !== undefined) return known;
-  const verdict = judgeRegex(source, flags, REGEX_CHECK_BUDGET_MS);
+  const verdict = flags === '' && isSimpleRegex(source) ? SIMPLE : checkedOnce(key, source, flags);
   if (verdicts.size >= MAX_REMEMBERED) verdicts.clear();
   verdicts.set(key, verdict);
   return verdict;
+}
+
+const SIMPLE: RegexVerdict = Object.freeze({ safe: true, by: 'simple' });
+
+/** The verdicts of earlier processes (see regex-verdict-cache.ts), read once, on the first pattern that needs them. */
+let disk: { readonly file: string; readonly format: string; readonly verdicts: Map<string, RegexVerdict> } | null | undefined;
+
+function diskCache(): typeof disk {
+  if (disk === undefined) {
+    const file = verdictCacheFile();
+    // A verdict holds for the checker that made it and the degree accepted when it was made.
+    const format = `recheck ${recheckVersion()}; degree <= ${MAX_ACCEPTED_DEGREE}; budget ${REGEX_CHECK_BUDGET_MS} ms`;
+    disk = file === undefined ? null : { file, format, verdicts: readVerdicts(file, format) };
+  }
+  return disk;
+}
+
+/**
+ * A pattern that is not simple: the verdict an earlier process stored, else the checker's, stored for the next. One
+ * made by shape, because the checker ran out of time, is stored too: it was given the whole budget, and a process
+ * started per hook call must not spend that budget again on every call.
+ */
+function checkedOnce(key: string, source: string, flags: string): RegexVerdict {
+  const cache = diskCache();
+  const stored = cache?.verdicts.get(key);
+  if (stored !== undefined) return stored;
+  const verdict = judgeRegex(source, flags, REGEX_CHECK_BUDGET_MS);
+  if (cache != null) {
+    cache.verdicts.set(key, verdict);
+    storeVerdict(cache.file, cache.format, key, verdict);
+  }
+  return verdict;
+}
+
+function recheckVersion(): string {
+  try {
+    return (createRequire(import.meta.url)('recheck/package.json') as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'absent';
+  }
 }
 
 /** {@link regexSafety} with a budget of its own, remembering nothing. */

@@ -1,0 +1,80 @@
+/**
+ * The ReDoS checker's verdicts, kept on disk between processes: the bridge starts a process per agent hook call, and
+ * checking one pattern that is not simple costs it some 600 ms, every call, without this file.
+ *
+ * @module
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join } from 'node:path';
+import type { RegexVerdict } from './regex-safety.js';
+
+interface CacheFile {
+  readonly format: string;
+  readonly verdicts: Record<string, RegexVerdict>;
+}
+
+/** Past this many patterns, the oldest are dropped: hooks' matchers are few, and the file is read on every start. */
+const MAX_ENTRIES = 2000;
+
+/**
+ * The cache file: `$AGENT_HOOKS_CACHE_DIR/regex-verdicts.json`, else under `$XDG_CACHE_HOME/agent-hooks` (absolute
+ * only, as the XDG spec says), `%LOCALAPPDATA%\agent-hooks` on Windows, or `~/.cache/agent-hooks`. An
+ * `AGENT_HOOKS_CACHE_DIR` that is not an absolute path (`off`) turns the cache off: `undefined`.
+ */
+export function verdictCacheFile(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
+  const name = 'regex-verdicts.json';
+  const explicit = env['AGENT_HOOKS_CACHE_DIR'];
+  if (explicit !== undefined) return isAbsolute(explicit) ? join(explicit, name) : undefined;
+  const xdg = env['XDG_CACHE_HOME'];
+  if (xdg !== undefined && isAbsolute(xdg)) return join(xdg, 'agent-hooks', name);
+  const local = env['LOCALAPPDATA'];
+  if (platform === 'win32' && local !== undefined && isAbsolute(local)) return join(local, 'agent-hooks', name);
+  const home = env['HOME'] !== undefined && env['HOME'] !== '' ? env['HOME'] : homedir();
+  return join(home, '.cache', 'agent-hooks', name);
+}
+
+/**
+ * The verdicts stored in `file` under `format` (the checker's version and what it accepts: verdicts made under other
+ * rules are not reused). A missing, unreadable or corrupt file is an empty cache; it is replaced on the next write.
+ */
+export function readVerdicts(file: string, format: string): Map<string, RegexVerdict> {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<CacheFile> | null;
+    if (parsed === null || parsed.format !== format || typeof parsed.verdicts !== 'object' || parsed.verdicts === null) return new Map();
+    return new Map(Object.entries(parsed.verdicts).filter(([, verdict]) => isVerdict(verdict)));
+  } catch {
+    return new Map();
+  }
+}
+
+/**
+ * Adds one verdict to `file`, merged with what is there now (another process may have written since this one read),
+ * through a temporary file and a rename so that a reader never sees half a file. Failing to write (a read-only home,
+ * a full disk) costs the next process a check, nothing more: it is ignored.
+ */
+export function storeVerdict(file: string, format: string, key: string, verdict: RegexVerdict): void {
+  try {
+    const verdicts = readVerdicts(file, format);
+    verdicts.delete(key);
+    verdicts.set(key, verdict);
+    const kept = [...verdicts].slice(-MAX_ENTRIES);
+    mkdirSync(dirname(file), { recursive: true });
+    const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    const body: CacheFile = { format, verdicts: Object.fromEntries(kept) };
+    writeFileSync(temp, `${JSON.stringify(body)}\n`);
+    renameSync(temp, file);
+  } catch {
+    // See above: a cache that cannot be written is only slower.
+  }
+}
+
+function isVerdict(value: unknown): value is RegexVerdict {
+  if (value === null || typeof value !== 'object') return false;
+  const v = value as Record<string, unknown>;
+  if (v['safe'] === true) return v['by'] === 'simple' || v['by'] === 'checked' || v['by'] === 'undecided';
+  return v['safe'] === false && (v['complexity'] === 'exponential' || v['complexity'] === 'polynomial') && (v['by'] === 'checked' || v['by'] === 'shape');
+}
