@@ -8,20 +8,37 @@ import { HookStack, type Hook } from '../core/index.js';
 import { discoverManifests, type DiscoveryOptions, type DiscoveryResult } from './discovery.js';
 import { HookLoadError, type HookProblem } from './problem.js';
 import { ScriptHook, type ScriptHookOptions } from './script-hook.js';
+import { applyTrust, resolveTrustPolicy, type TrustCheck, type TrustPolicy } from './trust/trust-policy.js';
 
-/** Options of {@link discoverHooks}: where to look, and how the hooks run. */
-export interface DiscoverHooksOptions extends DiscoveryOptions, Omit<ScriptHookOptions, 'projectDir'> {}
+/** Options of {@link discoverHooks}: where to look, how the hooks run, and whether project hooks need trust. */
+export interface DiscoverHooksOptions extends DiscoveryOptions, Omit<ScriptHookOptions, 'projectDir'> {
+  /**
+   * Whether the project's hooks (`<projectDir>/.agents/hooks`) must be trusted to load (see {@link TrustPolicy}).
+   * Default `'store'`: only those the user's trust store holds with their current content, unless
+   * `AGENT_HOOKS_TRUST=all` is set in `env`. User hooks and those of `extraDirs` never need trust.
+   */
+  readonly trust?: TrustPolicy | undefined;
+}
 
 /** What {@link discoverHooks} found: the manifests' hooks, in the order they run at equal priority. */
 export interface DiscoveredHooks extends DiscoveryResult {
-  /** One {@link ScriptHook} per manifest: user hooks first, then project hooks, then extra folders'. */
+  /**
+   * One {@link ScriptHook} per manifest that may run: user hooks first, then project hooks, then extra folders'.
+   * Project hooks that are not trusted are left out (see {@link DiscoveredHooks.trustChecks}).
+   */
   readonly hooks: readonly ScriptHook[];
+  /**
+   * Every project hook checked against the trust store, with its status: the `untrusted` and `changed` ones are not
+   * in `hooks`, and each has an `untrusted-hook` or `changed-hook` warning in `problems`. Empty under `trust: 'all'`.
+   */
+  readonly trustChecks: readonly TrustCheck<ScriptHook>[];
 }
 
 /**
  * Finds HOOK.md hooks (user level, project level, extra folders) and makes each a {@link ScriptHook} that runs with
  * the project as its working directory. Bad definitions are returned as `problems` and the others still load, unless
- * `strict` is set.
+ * `strict` is set. A project hook loads only once trusted (`agent-hooks trust`, or {@link TrustStore.trust}) and
+ * while unchanged since, unless `trust: 'all'`; the others are reported as warnings.
  *
  * ```ts
  * const { hooks, problems } = await discoverHooks({ projectDir: process.cwd() });
@@ -46,8 +63,11 @@ export async function discoverHooks(options: DiscoverHooksOptions = {}): Promise
       });
     }
   }
+  const policy = resolveTrustPolicy(options.trust, { env: options.env });
+  const gate = await applyTrust(hooks, (hook) => hook.manifest.source === 'project', policy, projectDir);
+  problems.push(...gate.problems);
   if (options.strict && problems.some((p) => p.severity === 'error')) throw new HookLoadError(problems);
-  return { ...found, hooks, problems };
+  return { ...found, hooks: gate.hooks, problems, trustChecks: gate.checks };
 }
 
 /**

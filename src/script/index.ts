@@ -20,6 +20,7 @@ export * from './dialects/hookmd.js';
 export * from './manifest-matcher.js';
 export * from './script-hook.js';
 export * from './discover-hooks.js';
+export * from './trust/index.js';
 export * from './process-hook.js';
 export { claudeDialect } from './dialects/claude.js';
 export { vscodeDialect } from './dialects/vscode.js';
