@@ -92,9 +92,15 @@ export async function applyTrust<H extends (HookMdTrustSubject | ConfigTrustSubj
   if (pending.length === 0 || policy === 'all') return { hooks: [...hooks], checks: [], problems: [] };
   const [read, fingerprints] = await Promise.all([policy.load(), Promise.all(pending.map((hook) => trustFingerprint(hook)))]);
   const problems: HookProblem[] = read.problem === undefined ? [] : [read.problem];
+  const verdicts = fingerprints.map((fingerprint) => trustVerdict(read.entries, fingerprint));
+  // A trusted config entry that moved (a hook inserted above it) is still trusted where it is now: the entry that
+  // took its old place is new, not changed.
+  const trusted = new Set(fingerprints.filter((_, i) => verdicts[i]!.status === 'trusted').map((f) => `${f.path}\u0000${f.sha256}`));
   const checks = pending.map((hook, i): TrustCheck<H> => {
     const fingerprint = fingerprints[i]!;
-    return { hook, fingerprint, ...trustVerdict(read.entries, fingerprint) };
+    const verdict = verdicts[i]!;
+    const moved = verdict.previous !== undefined && trusted.has(`${verdict.previous.path}\u0000${verdict.previous.sha256}`);
+    return { hook, fingerprint, status: moved ? 'untrusted' : verdict.status, changes: moved ? [] : verdict.changes };
   });
   const refused = new Set<H>();
   for (const check of checks) {

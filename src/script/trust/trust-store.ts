@@ -39,6 +39,8 @@ export interface TrustVerdict {
   readonly status: TrustStatus;
   /** For `changed`: each part that differs, as `scripts/run changed`, `scripts/lib.sh added`, `the entry changed`. */
   readonly changes: readonly string[];
+  /** For `changed`: the entry trusted for the same HOOK.md, or the same place in a config file. */
+  readonly previous?: TrustEntry | undefined;
 }
 
 /** What reading the store gave. A store that cannot be read is treated as empty: nothing is trusted. */
@@ -126,7 +128,7 @@ export function trustVerdict(entries: readonly TrustEntry[], fingerprint: TrustF
   }
   for (const part of Object.keys(earlier.files)) if (fingerprint.files[part] === undefined) changes.push(`${label(part)} removed`);
   if (changes.length === 0 || earlier.kind !== fingerprint.kind) changes.push(`read as ${fingerprint.kind}, trusted as ${earlier.kind}`);
-  return { status: 'changed', changes };
+  return { status: 'changed', changes, previous: earlier };
 }
 
 /** An error code of a failed file operation. */
