@@ -13,6 +13,7 @@ import { memorySuite } from './memory.js';
 import { scaleSuite } from './scale.js';
 import { scriptSuite } from './script.js';
 import { syncSuite } from './sync.js';
+import { trustSuite } from './trust.js';
 
 const suites: Record<string, () => Promise<Row[]>> = {
   dispatch: dispatchSuite,
@@ -23,6 +24,7 @@ const suites: Record<string, () => Promise<Row[]>> = {
   discovery: discoverySuite,
   agent: agentSuite,
   memory: memorySuite,
+  trust: trustSuite,
 };
 
 const asked = process.argv.slice(2);
