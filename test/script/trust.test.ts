@@ -189,6 +189,9 @@ describe('the trust store file', () => {
     expect(trustStorePath({ env: { HOME: home, XDG_CONFIG_HOME: '/x/config' } })).toBe('/x/config/agent-hooks/trust.json');
     expect(trustStorePath({ env: { HOME: home, XDG_CONFIG_HOME: 'relative' } })).toBe(store.path);
     expect(trustStorePath({ homeDir: home })).toBe(store.path);
+    // Variables for the hooks' processes alone say nothing about where the store is.
+    expect(trustStorePath({ env: { AUDIT_LOG: '/tmp/x' }, homeDir: home })).toBe(store.path);
+    expect(trustStorePath({ env: { AUDIT_LOG: '/tmp/x' } })).toBe(trustStorePath());
 
     await blockingHook(projectHooksDir(projectDir), 'guard');
     await store.trust((await discover()).trustChecks.map((c) => c.fingerprint));

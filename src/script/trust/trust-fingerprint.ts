@@ -51,8 +51,10 @@ export interface ConfigTrustSubject {
   readonly cwd?: string | undefined;
 }
 
-/** A HOOK.md hook as trust sees it: anything with its manifest, such as a {@link ScriptHook}. */
+/** A HOOK.md hook as trust sees it: anything with its name and manifest, such as a {@link ScriptHook}. */
 export interface HookMdTrustSubject {
+  /** The hook's name. */
+  readonly name: string;
   /** The hook's manifest: where its HOOK.md and folder are. */
   readonly manifest: HookManifest;
 }

@@ -60,7 +60,7 @@ export interface TrustGateResult<H> {
 }
 
 /** The problem that says a hook was left out, and how to trust it. */
-export function trustProblem(check: TrustCheck<{ readonly name: string }>, projectDir: string): HookProblem {
+export function trustProblem(check: TrustCheck<HookMdTrustSubject | ConfigTrustSubject>, projectDir: string): HookProblem {
   const fix = `run 'npx agent-hooks trust' in ${projectDir} to review and trust it`;
   const { fingerprint, status } = check;
   const message =
@@ -82,7 +82,7 @@ export function trustProblem(check: TrustCheck<{ readonly name: string }>, proje
  * store trusts it with its current content; the others are left out, each with a problem. The store is read only
  * when some hook needs trust, and fingerprints are made only for those hooks.
  */
-export async function applyTrust<H extends (HookMdTrustSubject | ConfigTrustSubject) & { readonly name: string }>(
+export async function applyTrust<H extends HookMdTrustSubject | ConfigTrustSubject>(
   hooks: readonly H[],
   needsTrust: (hook: H) => boolean,
   policy: 'all' | TrustStore,
