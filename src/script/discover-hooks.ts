@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { HookStack, type Hook } from '../core/index.js';
 import { discoverManifests, type DiscoveryOptions, type DiscoveryResult } from './discovery.js';
+import type { HookManifest } from './manifest.js';
 import { HookLoadError, type HookProblem } from './problem.js';
 import { ScriptHook, type ScriptHookOptions } from './script-hook.js';
 import { applyTrust, resolveTrustPolicy, type TrustCheck, type TrustPolicy } from './trust/trust-policy.js';
@@ -49,10 +50,9 @@ export async function discoverHooks(options: DiscoverHooksOptions = {}): Promise
   const found = await discoverManifests(options);
   const projectDir = resolve(options.projectDir ?? process.cwd());
   const problems: HookProblem[] = [...found.problems];
-  const hooks: ScriptHook[] = [];
-  for (const manifest of found.manifests) {
+  const build = (manifest: HookManifest): ScriptHook | undefined => {
     try {
-      hooks.push(new ScriptHook(manifest, { ...options, projectDir }));
+      return new ScriptHook(manifest, { ...options, projectDir });
     } catch (error) {
       problems.push({
         file: manifest.file,
@@ -61,13 +61,32 @@ export async function discoverHooks(options: DiscoverHooksOptions = {}): Promise
         code: 'invalid-hook',
         message: error instanceof Error ? error.message : String(error),
       });
+      return undefined;
     }
-  }
+  };
+  const hooks = found.manifests.map(build).filter((h): h is ScriptHook => h !== undefined);
   const policy = resolveTrustPolicy(options.trust, { env: options.env });
   const gate = await applyTrust(hooks, (hook) => hook.manifest.source === 'project', policy, projectDir);
-  problems.push(...gate.problems);
+
+  // A project hook that is not trusted does not get to switch off the user's hook of the same name: that one runs.
+  const refused = new Set(gate.checks.filter((c) => c.status !== 'trusted').map((c) => c.hook.name));
+  const restored = found.overridden.filter((m) => refused.has(m.name));
+  const overridden = found.overridden.filter((m) => !refused.has(m.name));
+  const user = [...gate.hooks.filter((h) => h.manifest.source === 'user'), ...restored.map(build).filter((h): h is ScriptHook => h !== undefined)];
+  // In discovery's order: by folder name, in code units.
+  user.sort((a, b) => (a.manifest.dir < b.manifest.dir ? -1 : a.manifest.dir > b.manifest.dir ? 1 : 0));
+  for (const problem of gate.problems) {
+    const mine = restored.find((m) => m.name === problem.hookName);
+    problems.push(mine === undefined ? problem : { ...problem, message: `${problem.message} Until then, your own hook '${mine.name}' (${mine.file}) runs in its place.` });
+  }
   if (options.strict && problems.some((p) => p.severity === 'error')) throw new HookLoadError(problems);
-  return { ...found, hooks: gate.hooks, problems, trustChecks: gate.checks };
+  return {
+    ...found,
+    overridden: Object.freeze(overridden),
+    hooks: [...user, ...gate.hooks.filter((h) => h.manifest.source !== 'user')],
+    problems,
+    trustChecks: gate.checks,
+  };
 }
 
 /**

@@ -156,6 +156,30 @@ describe('project HOOK.md hooks need trust', () => {
     await expect(stat(store.path)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('keeps the user’s hook of the same name running while the project’s replacement is not trusted', async () => {
+    const { projectDir, user, discover, store } = await setup();
+    await blockingHook(user, 'guard', 'the user’s guard');
+    await blockingHook(user, 'zz-other', 'the user’s other hook');
+    await blockingHook(projectHooksDir(projectDir), 'guard', 'the project’s guard');
+    const untrusted = await discover({ userDir: user });
+    expect(untrusted.hooks.map((h) => [h.name, h.manifest.source])).toEqual([
+      ['guard', 'user'],
+      ['zz-other', 'user'],
+    ]);
+    expect(untrusted.overridden).toEqual([]);
+    expect(await decide(untrusted.hooks.filter((h) => h.name === 'guard'))).toBe('the user’s guard');
+    expect(untrusted.problems[0]!.message).toMatch(/Until then, your own hook 'guard' \(.*user-hooks\/guard\/HOOK\.md\) runs in its place\./);
+
+    await store.trust(untrusted.trustChecks.map((c) => c.fingerprint));
+    const trusted = await discover({ userDir: user });
+    expect(trusted.hooks.map((h) => [h.name, h.manifest.source])).toEqual([
+      ['zz-other', 'user'],
+      ['guard', 'project'],
+    ]);
+    expect(trusted.overridden.map((m) => m.source)).toEqual(['user']);
+    expect(await decide(trusted.hooks.filter((h) => h.name === 'guard'))).toBe('the project’s guard');
+  });
+
   it("runs every project hook with trust: 'all', or with AGENT_HOOKS_TRUST=all in the environment", async () => {
     const { projectDir, discover, env } = await setup();
     await blockingHook(projectHooksDir(projectDir), 'guard');
