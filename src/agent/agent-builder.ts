@@ -246,6 +246,11 @@ export class AgentBuilder {
    * Hooks load when the agent is built; `await agent.ready()` lists the problems of those that did not (they are also
    * emitted as `warning` events on the first run), and `strict: true` makes a bad definition fail the runs instead.
    *
+   * The project's own hooks (its `.agents/hooks` and agent config files) load only once the user has trusted them
+   * (`npx agent-hooks trust`) and while unchanged since; the others are `untrusted-hook` or `changed-hook` problems.
+   * `trust: 'all'` loads them all — for a project that is your own — and `trust: store` checks another
+   * {@link TrustStore}. User-level hooks and `extraDirs` never need trust.
+   *
    * ```ts
    * AgentBuilder.new().withModel(model).withHooksFrom({ projectDir: process.cwd(), claude: true, copilot: true });
    * ```
