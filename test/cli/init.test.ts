@@ -37,7 +37,7 @@ describe('agent-hooks init', () => {
       const created = await runCli(['init', 'guard', '--lang', lang], { cwd: dir });
       expect(created).toMatchObject({ code: 0, stderr: '' });
       expect(created.stdout).toContain(`Created .agents/hooks/guard/HOOK.md\nCreated .agents/hooks/guard/${ENTRIES[lang]}`);
-      expect(created.stdout).toContain(`agent-hooks test guard --tool bash --args '{"command":"rm -rf /"}'`);
+      expect(created.stdout).toContain(`agent-hooks test .agents/hooks/guard --tool bash --args '{"command":"rm -rf /"}'`);
       const script = join(hooks, 'guard', ENTRIES[lang]);
       expect((await stat(script)).mode & 0o111).not.toBe(0);
       expect(readdirSync(join(hooks, 'guard', 'scripts'))).toEqual([ENTRIES[lang].slice('scripts/'.length)]);
@@ -46,7 +46,8 @@ describe('agent-hooks init', () => {
       expect(validated).toMatchObject({ code: 0, json: { checked: [{ ok: true }], problems: [] } });
 
       const fire = async (command: string) => {
-        const result = await runCliJson<TestResult>(['test', '--trust-all', 'guard', '--tool', 'bash', '--args', JSON.stringify({ command }), '--json'], { cwd: dir });
+        // As the hint says: by its path, which runs a new hook before it is trusted.
+        const result = await runCliJson<TestResult>(['test', '.agents/hooks/guard', '--tool', 'bash', '--args', JSON.stringify({ command }), '--json'], { cwd: dir });
         expect(result.code, command).toBe(0);
         expect(result.json.notes, command).toEqual([]);
         return result.json;
