@@ -14,6 +14,7 @@ import { memorySuite } from './memory.js';
 import { scaleSuite } from './scale.js';
 import { scriptSuite } from './script.js';
 import { syncSuite } from './sync.js';
+import { trustSuite } from './trust.js';
 
 const suites: Record<string, () => Promise<Row[]>> = {
   dispatch: dispatchSuite,
@@ -25,6 +26,7 @@ const suites: Record<string, () => Promise<Row[]>> = {
   agent: agentSuite,
   memory: memorySuite,
   load: loadSuite,
+  trust: trustSuite,
 };
 
 const asked = process.argv.slice(2);

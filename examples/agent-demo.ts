@@ -88,7 +88,9 @@ const agent = AgentBuilder.new()
     { priority: 100, matcher: 'bash' },
   )
   .withHook(new SandboxPathsHook(), { priority: 50 })
-  .withHooksFrom({ projectDir, userDir: false, env: { AUDIT_LOG: auditLog } })
+  // A project's hooks run only once you trust them (`npx agent-hooks trust`). examples/project is this repository's
+  // own, so the demo trusts it in code: never write trust: 'all' for a project you did not write.
+  .withHooksFrom({ projectDir, userDir: false, env: { AUDIT_LOG: auditLog }, trust: 'all' })
   .onExecutionStart(function startTimer(ctx) {
     return ctx.withMetadata('started_at', performance.now());
   })

@@ -2,7 +2,8 @@
  * The bridge in Claude Code: one line in .claude/settings.json makes Claude Code run a project's HOOK.md hooks (here
  * those of examples/claude-bridge/.agents/hooks), and the bridge answers in Claude Code's own format.
  *
- * In a real project: `npx agent-hooks bridge --install claude` writes the line, and Claude Code runs
+ * In a real project: `npx agent-hooks bridge --install claude` writes the line, `npx agent-hooks trust` shows the
+ * project's hooks and trusts them once you have read them, and Claude Code runs
  * `npx --no-install agent-hooks bridge --from claude` with its JSON payload on stdin. Here the same command line runs
  * from source, on a copy of the example project, with the payloads Claude Code sends.
  */
@@ -23,7 +24,7 @@ const env = { ...process.env, CLAUDE_PROJECT_DIR: project, XDG_CONFIG_HOME: join
 /** Runs `agent-hooks <args>` as Claude Code would: the payload on stdin; exit code, stdout and stderr back. */
 function agentHooks(args: string[], payload?: object) {
   const { status, stdout, stderr } = spawnSync(tsx, [cli, ...args], { cwd: project, env, input: payload ? JSON.stringify(payload) : '', encoding: 'utf8' });
-  const shown = (text: string) => text.trim().replaceAll(project, '<project>');
+  const shown = (text: string) => text.trim().replaceAll(project, '<project>').replaceAll(scratch, '<scratch>');
   return { status, stdout: shown(stdout), stderr: shown(stderr) };
 }
 
@@ -32,7 +33,12 @@ console.log(agentHooks(['bridge', '--install', 'claude']).stdout);
 const settings = JSON.parse(readFileSync(join(project, '.claude', 'settings.json'), 'utf8')) as { hooks: Record<string, unknown> };
 console.log(`settings.json hooks: ${JSON.stringify(settings.hooks)}\n`);
 
-// 2. What Claude Code sends, and what the bridge answers.
+// 2. Trust: the bridge runs a project's hooks only once you trust them (an untrusted one is skipped, with a line on
+//    stderr). `agent-hooks trust` lists each hook and what it runs, and asks; --all trusts them without asking — here,
+//    in the example's own config home, since the project is this repository's.
+console.log(`${agentHooks(['trust', '--all']).stdout}\n`);
+
+// 3. What Claude Code sends, and what the bridge answers.
 const common = { session_id: 'demo', transcript_path: join(scratch, 'transcript.jsonl'), cwd: project, permission_mode: 'default' };
 const calls = [
   { ...common, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf build/' }, tool_use_id: 'toolu_1' },

@@ -9,7 +9,9 @@ import { z } from 'zod';
 import { AgentBuilder, ScriptedModel, defineTool, loadAllHookConfigs } from 'agent-hooks';
 
 const projectDir = fileURLToPath(new URL('./other-agents/', import.meta.url));
-const sources = { hookmd: false, claude: true, copilot: true, gemini: true, homeDir: false } as const;
+// A project's hooks run only once you trust them (`npx agent-hooks trust`). examples/other-agents is this repository's
+// own, so the example trusts it in code: never write trust: 'all' for a project you did not write.
+const sources = { hookmd: false, claude: true, copilot: true, gemini: true, homeDir: false, trust: 'all' } as const;
 
 // What the project holds, by agent: the same loaders the agent uses.
 const { hooks, problems } = await loadAllHookConfigs(projectDir, sources);

@@ -260,6 +260,11 @@ export class AgentBuilder {
    * process's environment, see {@link HookEnvironment}) and `processPool` (how many run at once; default: the
    * builder's `withOptions({ processPool })`, else {@link ProcessPool.shared}).
    *
+   * The project's own hooks (its `.agents/hooks` and agent config files) load only once the user has trusted them
+   * (`npx agent-hooks trust`) and while unchanged since; the others are `untrusted-hook` or `changed-hook` problems.
+   * `trust: 'all'` loads them all — for a project that is your own — and `trust: store` checks another
+   * {@link TrustStore}. User-level hooks and `extraDirs` never need trust.
+   *
    * ```ts
    * AgentBuilder.new().withModel(model).withHooksFrom({ projectDir: process.cwd(), claude: true, copilot: true });
    * ```

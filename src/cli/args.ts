@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { HookEvent, UnknownEventError, type HookEventName } from '../core/index.js';
+import { resolveTrustPolicy, type TrustStore } from '../script/index.js';
 import { UsageError } from './command.js';
 import type { CliIO } from './io.js';
 
@@ -20,7 +21,20 @@ const HELP = { help: { type: 'boolean', short: 'h' } } as const;
 export const PROJECT_FLAGS = {
   project: { type: 'string' },
   'hooks-dir': { type: 'string', multiple: true },
+  'trust-all': { type: 'boolean' },
 } as const;
+
+/** The help line of `--trust-all`, for the commands that take it. */
+export const TRUST_ALL_HELP = `  --trust-all       run the project's hooks without checking the trust store (for CI; also
+                    AGENT_HOOKS_TRUST=all)`;
+
+/**
+ * Whether the project's hooks need trust: not with `--trust-all` or `AGENT_HOOKS_TRUST=all`; otherwise the user's
+ * trust store decides (`$XDG_CONFIG_HOME/agent-hooks/trust.json`, else `~/.config/agent-hooks/trust.json`).
+ */
+export function trustPolicyOf(io: CliIO, trustAll: boolean | undefined): 'all' | TrustStore {
+  return trustAll === true ? 'all' : resolveTrustPolicy(undefined, { env: io.env });
+}
 
 /** What node's parser says, in the words of the usage line. */
 function usageMessage(error: unknown): string {

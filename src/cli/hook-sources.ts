@@ -5,9 +5,9 @@
  * @module
  */
 import { HookStack, type Hook, type HookEntry, type HookEventName, type HookMatcher } from '../core/index.js';
-import type { HookLoader } from '../agent/index.js';
+import type { HookLoader, LoadedHooks } from '../agent/index.js';
 import { homedir } from 'node:os';
-import { discoverHooks, ScriptHook, type HookEnv, type HookProblem } from '../script/index.js';
+import { discoverHooks, ScriptHook, type HookEnv, type HookProblem, type TrustCheck, type TrustStore } from '../script/index.js';
 import { loadAllHookConfigs } from '../config/index.js';
 import type { CommandHookOrigin } from '../script/command-hook.js';
 
@@ -19,20 +19,34 @@ export interface SourceOptions {
   readonly hooksDirs: readonly string[];
   /** The environment the user's folders are read from. */
   readonly env: HookEnv;
+  /** Whether the project's hooks need trust: `'all'` (`--trust-all`), or the store that must trust them. */
+  readonly trust: 'all' | TrustStore;
+}
+
+/** What a source loaded, with the project hooks it checked against the trust store. */
+export interface SourceLoad extends LoadedHooks {
+  /** Every project hook checked, with its status; the untrusted and changed ones are not in `hooks`. */
+  readonly trustChecks: readonly TrustCheck<Hook>[];
+}
+
+/** A {@link HookLoader} that also tells which project hooks it checked for trust. */
+export interface SourceLoader extends HookLoader {
+  /** Loads the hooks. */
+  load(): Promise<SourceLoad>;
 }
 
 /**
  * One kind of hook definition. `label` is the kind shown in listings (`HOOK.md`); the hooks `load` returns are
  * registered in order after those of the sources before it, which breaks ties of priority.
  */
-export type HookSourceFactory = (options: SourceOptions) => HookLoader;
+export type HookSourceFactory = (options: SourceOptions) => SourceLoader;
 
 /** HOOK.md folders: the user's, the project's, and `--hooks-dir` folders. */
 export const hookMdSource: HookSourceFactory = (options) => ({
   label: 'HOOK.md',
   load: async () => {
-    const { hooks, problems } = await discoverHooks({ projectDir: options.projectDir, extraDirs: options.hooksDirs, env: options.env });
-    return { hooks: hooks.map((hook) => ({ hook, priority: hook.priority })), problems };
+    const { hooks, problems, trustChecks } = await discoverHooks({ projectDir: options.projectDir, extraDirs: options.hooksDirs, env: options.env, trust: options.trust });
+    return { hooks: hooks.map((hook) => ({ hook, priority: hook.priority })), problems, trustChecks };
   },
 });
 
@@ -40,8 +54,12 @@ export const hookMdSource: HookSourceFactory = (options) => ({
 const configSource: HookSourceFactory = (options) => ({
   label: 'config',
   load: async () => {
-    const { hooks, problems } = await loadAllHookConfigs(options.projectDir, { hookmd: false, homeDir: options.env.HOME ?? homedir() });
-    return { hooks: hooks.map((hook) => ({ hook, priority: hook.priority })), problems };
+    const { hooks, problems, trustChecks } = await loadAllHookConfigs(options.projectDir, {
+      hookmd: false,
+      homeDir: options.env.HOME ?? homedir(),
+      trust: options.trust,
+    });
+    return { hooks: hooks.map((hook) => ({ hook, priority: hook.priority })), problems, trustChecks };
   },
 });
 
@@ -68,6 +86,19 @@ export interface HookRow {
   readonly timeoutMs: number | null;
   /** The file that defines it, when there is one. */
   readonly file: string | null;
+  /**
+   * `trusted` for a project hook the trust store trusts; `untrusted` or `changed` for one it does not (those are
+   * skipped); `null` for a hook that needs no trust (user level, `--hooks-dir`, in-process) or under `--trust-all`.
+   */
+  readonly trust: TrustCheck['status'] | null;
+}
+
+/** A project hook that is not run, because the trust store does not trust it (as it is now). */
+export interface UntrustedRow extends HookRow {
+  /** `untrusted` or `changed`. */
+  readonly trust: 'untrusted' | 'changed';
+  /** For `changed`, what changed since it was trusted. */
+  readonly changes: readonly string[];
 }
 
 /** What the project's hooks are: the stack an agent would run, each hook described, and the sources' problems. */
@@ -78,6 +109,10 @@ export interface ProjectHooks {
   readonly rows: ReadonlyMap<Hook, HookRow>;
   /** Every problem the sources reported, in source order. */
   readonly problems: readonly HookProblem[];
+  /** Every project hook checked against the trust store, in source order (none under `--trust-all`). */
+  readonly trustChecks: readonly TrustCheck<Hook>[];
+  /** The project hooks left out because they are not trusted, described, in source order. */
+  readonly untrusted: readonly UntrustedRow[];
 }
 
 /** The fields a hook may carry about its definition; a HOOK.md hook carries them in its manifest. */
@@ -99,7 +134,11 @@ function matcherText(matcher: unknown): string | null {
 }
 
 /** Describes one stack entry, from a {@link ScriptHook}'s manifest or from the fields the hook itself carries. */
-export function describeHook(entry: HookEntry, kind: string): HookRow {
+export function describeHook(entry: HookEntry, kind: string, trust: HookRow['trust'] = null): HookRow {
+  return { ...describeDefinition(entry, kind), trust };
+}
+
+function describeDefinition(entry: HookEntry, kind: string): Omit<HookRow, 'trust'> {
   const events = entry.events === undefined ? [] : [...entry.events];
   if (entry.hook instanceof ScriptHook) {
     const m = entry.hook.manifest;
@@ -147,7 +186,17 @@ export async function loadProjectHooks(options: SourceOptions, sources: readonly
   loaded.forEach((result, i) => {
     for (const { hook } of result.hooks) if (typeof hook === 'object') kinds.set(hook, loaders[i]!.label);
   });
+  const trustChecks = loaded.flatMap((result) => result.trustChecks);
+  const status = new Map(trustChecks.map((check) => [check.hook, check.status] as const));
   const stack = new HookStack(loaded.flatMap((result) => result.hooks));
-  const rows = new Map(stack.all().map((entry) => [entry.hook, describeHook(entry, kinds.get(entry.hook) ?? 'hook')] as const));
-  return { stack, rows, problems: loaded.flatMap((result) => result.problems) };
+  const rows = new Map(stack.all().map((entry) => [entry.hook, describeHook(entry, kinds.get(entry.hook) ?? 'hook', status.get(entry.hook) ?? null)] as const));
+  const untrusted = loaded.flatMap((result, i) =>
+    result.trustChecks
+      .filter((check): check is TrustCheck<Hook> & { status: 'untrusted' | 'changed' } => check.status !== 'trusted')
+      .map((check): UntrustedRow => {
+        const [entry] = new HookStack().with(check.hook, (check.hook as { priority?: number }).priority ?? 0).all();
+        return { ...describeHook(entry!, loaders[i]!.label), trust: check.status, changes: check.changes };
+      }),
+  );
+  return { stack, rows, problems: loaded.flatMap((result) => result.problems), trustChecks, untrusted };
 }

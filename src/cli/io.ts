@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
 import pc from 'picocolors';
 
 /** The colour functions commands use (picocolors'); all identity functions when colour is off. */
@@ -24,6 +25,10 @@ export interface CliIO {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Colours for standard output. */
   readonly style: Style;
+  /** Whether standard input is a terminal, where a person can answer a question (absent: it is not). */
+  readonly interactive?: boolean | undefined;
+  /** Asks a question on the terminal and resolves with the answer (used only when `interactive`). */
+  readonly ask?: ((question: string) => Promise<string>) | undefined;
 }
 
 /**
@@ -48,7 +53,18 @@ export function cliIO(partial: Partial<Omit<CliIO, 'style'>> & { color?: boolean
     cwd: partial.cwd ?? process.cwd(),
     env: partial.env ?? process.env,
     style: pc.createColors(partial.color ?? false),
+    interactive: partial.interactive ?? process.stdin.isTTY === true,
+    ask: partial.ask ?? askOnTerminal,
   };
+}
+
+async function askOnTerminal(question: string): Promise<string> {
+  const terminal = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await terminal.question(question);
+  } finally {
+    terminal.close();
+  }
 }
 
 async function readProcessStdin(): Promise<string> {

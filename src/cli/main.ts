@@ -16,11 +16,12 @@ import { bridgeCommand } from './commands/bridge.js';
 import { listCommand } from './commands/list.js';
 import { runCommand } from './commands/run.js';
 import { testCommand } from './commands/test.js';
+import { trustCommand } from './commands/trust.js';
 import { validateCommand } from './commands/validate.js';
 import { cliIO, type CliIO } from './io.js';
 
 /** Every subcommand, in the order the usage lists them. */
-const COMMANDS: readonly Command[] = [listCommand, validateCommand, testCommand, runCommand, bridgeCommand, initCommand, eventsCommand];
+const COMMANDS: readonly Command[] = [listCommand, validateCommand, testCommand, runCommand, bridgeCommand, trustCommand, initCommand, eventsCommand];
 
 const usage = (): string => {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -32,7 +33,9 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
 Options:
   -h, --help     show this help, or a command's (agent-hooks <command> --help)
   -v, --version  show the version
+  --trust-all    run the project's hooks without checking the trust store (for CI; also AGENT_HOOKS_TRUST=all)
 
+A project's own hooks run once trusted: review and trust them with 'agent-hooks trust'.
 Listing and result commands take --json. Exit codes: 0 success, 1 problems found (a hook definition with an
 error, a hook that failed), 2 usage error.`;
 };
@@ -59,6 +62,8 @@ function version(): string {
  * process's streams, directory and environment unless given (tests pass their own).
  */
 export async function main(argv: readonly string[], io: CliIO = cliIO()): Promise<number> {
+  // `--trust-all` before the command applies to whichever command it is, as AGENT_HOOKS_TRUST=all would.
+  if (argv[0] === '--trust-all') return main(argv.slice(1), { ...io, env: { ...io.env, AGENT_HOOKS_TRUST: 'all' } });
   const [name, ...rest] = argv;
   if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
     if (name === undefined) {

@@ -47,6 +47,18 @@ export function problemCounts(problems: readonly HookProblem[]): string {
   return `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
 }
 
+/** Whether a problem says a project hook was skipped because it is not trusted (or changed since it was). */
+export const isTrustProblem = (p: HookProblem): boolean => p.code === 'untrusted-hook' || p.code === 'changed-hook';
+
+/**
+ * Tells on standard error which project hooks were skipped for want of trust, one line each with the fix, and
+ * returns the other problems (for the command to print where it prints problems).
+ */
+export function warnUntrusted(io: CliIO, problems: readonly HookProblem[]): HookProblem[] {
+  for (const p of problems) if (isTrustProblem(p)) io.err(`agent-hooks: skipped: ${formatProblem({ ...p, file: displayPath(p.file, io.cwd) })}`);
+  return problems.filter((p) => !isTrustProblem(p));
+}
+
 /** Whether any problem is an error: what makes a command exit 1 (warnings are shown, not failed on). */
 export const hasErrors = (problems: readonly HookProblem[]): boolean => problems.some((p) => p.severity === 'error');
 

@@ -70,7 +70,7 @@ export async function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<
         const matcherText = typeof group.matcher === 'string' ? group.matcher : undefined;
         group.hooks.forEach((handler: unknown, h) => {
           const at = `${groupField}.hooks[${h}]`;
-          const origin = { kind: 'claude' as const, level, file, field: at, matcher: matcherText };
+          const origin = { kind: 'claude' as const, level, file, field: at, matcher: matcherText, definition: { event: eventName, matcher: group.matcher, hook: handler } };
           if (!isRecord(handler)) {
             out.problem({ file, field: at, severity: 'error', code: 'invalid-config', message: 'A hook handler must be an object with "type".' });
             return;

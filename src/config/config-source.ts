@@ -17,6 +17,7 @@ import type { Hook } from '../core/index.js';
 import { configMatcher, eventTakesMatcher, matchesEverything, type MatcherRule } from './config-matcher.js';
 import { isRecord } from '../script/dialects/wire-output.js';
 import { readConfigFile } from './config-file.js';
+import { applyTrust, resolveTrustPolicy, type TrustCheck, type TrustPolicy } from '../script/trust/trust-policy.js';
 
 /**
  * Asks a language model one question and returns its text answer: what a `type: "prompt"` hook needs. An agent built
@@ -65,6 +66,14 @@ export interface ConfigLoadOptions {
    * unless given.
    */
   readonly files?: readonly (string | ConfigFileLocation)[] | undefined;
+  /**
+   * Whether the hooks of the project's files (`.claude/settings.json`, `.claude/settings.local.json`,
+   * `.github/hooks/*.json`, `.gemini/settings.json`, `.cursor/hooks.json`) must be trusted to load (see
+   * {@link TrustPolicy}). Default `'store'`: only the entries the user's trust store holds with their current content
+   * (the store is the one of `homeDir` when given), unless `AGENT_HOOKS_TRUST=all` is set. The user's own files and
+   * `files` given here never need trust.
+   */
+  readonly trust?: TrustPolicy | undefined;
 }
 
 /** A config file and the level it belongs to. */
@@ -88,6 +97,11 @@ export interface LoadedConfigHooks {
   readonly problems: readonly HookProblem[];
   /** The config files that were read (whether or not they held hooks). */
   readonly files: readonly string[];
+  /**
+   * Every hook of a project file checked against the trust store, with its status: the `untrusted` and `changed`
+   * ones are not in `hooks`, and each has an `untrusted-hook` or `changed-hook` warning in `problems`.
+   */
+  readonly trustChecks: readonly TrustCheck<ConfigHook>[];
 }
 
 /** A hook loaded from a config file: it knows its origin and priority. */
@@ -319,10 +333,17 @@ export class ConfigCollector {
     });
   }
 
-  /** The result, throwing in strict mode when a problem is an error. */
-  result(): LoadedConfigHooks {
-    if (this.options.strict && this.problems.some((p) => p.severity === 'error')) throw new HookLoadError(this.problems);
-    return { hooks: this.hooks, problems: this.problems, files: this.files };
+  /**
+   * The result: the hooks of project files that are not trusted are left out, each with a problem (unless the files
+   * were given explicitly, or the policy is `'all'`). Throws in strict mode when a problem is an error.
+   */
+  async result(): Promise<LoadedConfigHooks> {
+    const policy = resolveTrustPolicy(this.options.trust, { homeDir: this.options.homeDir });
+    const explicit = this.options.files !== undefined;
+    const gate = await applyTrust(this.hooks, (hook) => !explicit && hook.origin.level !== 'user', policy, configPlaces(this.options).projectDir);
+    const problems = [...this.problems, ...gate.problems];
+    if (this.options.strict && problems.some((p) => p.severity === 'error')) throw new HookLoadError(problems);
+    return { hooks: gate.hooks, problems, files: this.files, trustChecks: gate.checks };
   }
 }
 

@@ -87,7 +87,14 @@ export async function loadCursorHooks(options: ConfigLoadOptions = {}): Promise<
             projectDir: places.projectDir,
             cwd,
             env: { CURSOR_PROJECT_DIR: places.projectDir },
-            origin: { kind: 'cursor', level, file, field: `${at}.command`, matcher: typeof entry.matcher === 'string' ? entry.matcher : undefined },
+            origin: {
+              kind: 'cursor',
+              level,
+              file,
+              field: `${at}.command`,
+              matcher: typeof entry.matcher === 'string' ? entry.matcher : undefined,
+              definition: { event: eventName, entry },
+            },
           }),
         );
       });

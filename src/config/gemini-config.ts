@@ -69,7 +69,14 @@ export async function loadGeminiHooks(options: ConfigLoadOptions = {}): Promise<
               timeoutMs: out.timeout(hook.timeout, 'ms', GEMINI_HOOK_TIMEOUT_MS, file, `${hookAt}.timeout`),
               projectDir: places.projectDir,
               env: { GEMINI_PROJECT_DIR: places.projectDir, CLAUDE_PROJECT_DIR: places.projectDir },
-              origin: { kind: 'gemini', level, file, field: `${hookAt}.command`, matcher: typeof definition.matcher === 'string' ? definition.matcher : undefined },
+              origin: {
+                kind: 'gemini',
+                level,
+                file,
+                field: `${hookAt}.command`,
+                matcher: typeof definition.matcher === 'string' ? definition.matcher : undefined,
+                definition: { event: eventName, matcher: definition.matcher, sequential: definition.sequential, hook },
+              },
             }),
           );
         });

@@ -169,7 +169,14 @@ function addEntry(out: ConfigCollector, p: EntryPlace): void {
       projectDir: p.projectDir,
       cwd,
       env: out.env(entry.env, file, `${at}.env`),
-      origin: { kind, level: p.level, file, field: `${at}.${commandField}`, matcher: typeof entry.matcher === 'string' ? entry.matcher : undefined },
+      origin: {
+        kind,
+        level: p.level,
+        file,
+        field: `${at}.${commandField}`,
+        matcher: typeof entry.matcher === 'string' ? entry.matcher : undefined,
+        definition: { event: p.eventName, entry },
+      },
     }),
   );
 }

@@ -12,6 +12,7 @@ import { HookEnvironment } from '../script/hook-environment.js';
 import { HookLoadError, type HookProblem } from '../script/problem.js';
 import { ProcessPool } from '../script/process-pool.js';
 import type { ScriptHook } from '../script/script-hook.js';
+import { resolveTrustPolicy, type TrustCheck, type TrustPolicy } from '../script/trust/trust-policy.js';
 import { loadClaudeHooks } from './claude-config.js';
 import type { ConfigHook, ConfigLoadOptions, LoadedConfigHooks } from './config-source.js';
 import { loadCursorHooks } from './cursor-config.js';
@@ -30,7 +31,13 @@ export const HOOK_SOURCES: readonly HookSourceName[] = Object.freeze(['hookmd', 
  */
 export interface HookSourcesOptions
   extends ConfigLoadOptions,
-    Omit<DiscoverHooksOptions, 'projectDir' | 'strict' | 'maxOutputBytes' | 'killGraceMs' | 'processPool' | 'envPolicy' | 'envDeny' | 'environment'> {
+    Omit<DiscoverHooksOptions, 'projectDir' | 'strict' | 'maxOutputBytes' | 'killGraceMs' | 'processPool' | 'envPolicy' | 'envDeny' | 'environment' | 'trust'> {
+  /**
+   * Whether the project's hooks — its `.agents/hooks` folders and the hooks of its agent config files — must be
+   * trusted to load (see {@link TrustPolicy}). Default `'store'`, unless `AGENT_HOOKS_TRUST=all` is set: the user's
+   * trust store (of `env`, else of `homeDir`) decides. User-level hooks, `extraDirs` and explicit `files` never need it.
+   */
+  readonly trust?: TrustPolicy | undefined;
   /** HOOK.md folders (`.agents/hooks`, the user's, `extraDirs`). */
   readonly hookmd?: boolean | undefined;
   /** Claude Code's `settings.json` files. */
@@ -58,6 +65,11 @@ export interface ProjectHooks {
   readonly files: readonly string[];
   /** Which sources were loaded. */
   readonly sources: readonly HookSourceName[];
+  /**
+   * Every project hook checked against the trust store, with its status; the `untrusted` and `changed` ones are not
+   * in `hooks` (each has a warning in `problems`). Empty under `trust: 'all'`.
+   */
+  readonly trustChecks: readonly TrustCheck<ProjectHook>[];
 }
 
 /** The sources `options` selects (see {@link HookSourcesOptions}). */
@@ -80,16 +92,19 @@ export function selectedSources(options: HookSourcesOptions): HookSourceName[] {
  */
 export async function loadAllHookConfigs(projectDir: string = process.cwd(), options: HookSourcesOptions = {}): Promise<ProjectHooks> {
   const sources = selectedSources(options);
-  // Every source shares one pool and one environment: `{ maxConcurrent: 4 }` bounds all of this project's hooks.
+  // Every source shares one pool, one environment and one trust store: `{ maxConcurrent: 4 }` bounds all of this
+  // project's hooks, and HOOK.md hooks and config hooks are trusted in the same place.
+  const trust = resolveTrustPolicy(options.trust, { env: options.env, homeDir: options.homeDir });
   const base = {
     ...options,
     projectDir: resolve(projectDir),
     strict: false,
     processPool: ProcessPool.from(options.processPool),
     environment: HookEnvironment.from(options),
+    trust,
   };
   const github = sources.filter((s): s is 'copilot' | 'vscode' => s === 'copilot' || s === 'vscode');
-  const empty: LoadedConfigHooks = { hooks: [], problems: [], files: [] };
+  const empty: LoadedConfigHooks = { hooks: [], problems: [], files: [], trustChecks: [] };
   const [hookmd, claude, githubHooks, gemini, cursor] = await Promise.all([
     sources.includes('hookmd') ? discoverHooks(base) : undefined,
     sources.includes('claude') ? loadClaudeHooks(base) : empty,
@@ -98,13 +113,18 @@ export async function loadAllHookConfigs(projectDir: string = process.cwd(), opt
     sources.includes('cursor') ? loadCursorHooks(base) : empty,
   ]);
   const configs = [claude, githubHooks, gemini, cursor];
-  const problems = [...(hookmd?.problems ?? []), ...configs.flatMap((c) => c.problems)];
+  // Each source that checked trust reports a store it cannot read: once is enough.
+  const seenStore = new Set<string>();
+  const problems = [...(hookmd?.problems ?? []), ...configs.flatMap((c) => c.problems)].filter(
+    (p) => p.code !== 'corrupt-trust-store' || (!seenStore.has(p.file) && seenStore.add(p.file) !== undefined),
+  );
   if (options.strict && problems.some((p) => p.severity === 'error')) throw new HookLoadError(problems);
   return {
     hooks: [...(hookmd?.hooks ?? []), ...configs.flatMap((c) => c.hooks)],
     problems,
     files: configs.flatMap((c) => c.files),
     sources,
+    trustChecks: [...(hookmd?.trustChecks ?? []), ...configs.flatMap((c) => c.trustChecks)],
   };
 }
 
@@ -156,6 +176,7 @@ export async function loadHookConfigFile(file: string, options: ConfigFileOption
       return {
         hooks: [],
         files: [],
+        trustChecks: [],
         problems: [
           {
             file: resolve(file),

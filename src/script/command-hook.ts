@@ -28,6 +28,11 @@ export interface CommandHookOrigin {
   readonly field: string;
   /** The matcher as written in the file, if any. */
   readonly matcher?: string | undefined;
+  /**
+   * The entry as the file writes it, with its event and matcher (the handler alone would leave out what decides when
+   * it runs): what a trust store pins, as canonical JSON, so that editing another part of the file leaves it trusted.
+   */
+  readonly definition?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** Everything a {@link CommandHook} needs; the config loaders fill it in. */
@@ -101,6 +106,8 @@ export class CommandHook extends ProcessHook {
   readonly command: string;
   /** Where the hook was defined. */
   readonly origin: CommandHookOrigin;
+  /** The working directory the command runs in (absolute). */
+  readonly cwd: string;
   private readonly argv: readonly string[];
   private readonly extraEnv: Readonly<Record<string, string>>;
 
@@ -126,6 +133,7 @@ export class CommandHook extends ProcessHook {
     });
     this.command = spec.command;
     this.origin = spec.origin;
+    this.cwd = spec.cwd ?? spec.projectDir;
     this.argv = Object.freeze(shellCommand(spec.command, spec.shell));
     this.extraEnv = { ...spec.env };
   }

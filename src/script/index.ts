@@ -21,6 +21,7 @@ export * from './dialects/hookmd.js';
 export * from './manifest-matcher.js';
 export * from './script-hook.js';
 export * from './discover-hooks.js';
+export * from './trust/index.js';
 export * from './process-hook.js';
 export * from './process-pool.js';
 export * from './hook-environment.js';

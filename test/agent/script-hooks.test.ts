@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { AgentBuilder, HookLoadError, HookOutcome, ScriptedModel, defineTool, type AgentWarning } from 'agent-hooks';
 import { tempDir, writeExecutable } from '../support/script-fixture.js';
 
+// The projects here are the tests' own: they opt in with trust: 'all' (trust itself is tested in test/script/trust.test.ts).
+
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
@@ -43,7 +45,7 @@ describe('HOOK.md hooks in an agent', () => {
       .withModel(lsThenDone())
       .withTools(echo())
       .onBeforeToolUse(async () => void (await appendFile(join(dir, 'order.log'), 'callback\n')), { priority: 500 })
-      .withHooksFrom({ projectDir: dir, userDir: false })
+      .withHooksFrom({ projectDir: dir, trust: 'all', userDir: false })
       .build();
     const result = await agent.run('go');
     expect(result.status).toBe('completed');
@@ -59,7 +61,7 @@ describe('HOOK.md hooks in an agent', () => {
       { toolCalls: [{ name: 'bash', args: { command: 'rm -rf /' } }, { name: 'bash', args: { command: 'ls' } }] },
       'done',
     ]);
-    const agent = AgentBuilder.new().withModel(model).withTools(echo(calls)).withHooksFrom({ projectDir: dir, userDir: false }).build();
+    const agent = AgentBuilder.new().withModel(model).withTools(echo(calls)).withHooksFrom({ projectDir: dir, trust: 'all', userDir: false }).build();
     await agent.run('go');
     expect(calls).toEqual([{ command: 'ls' }]);
     const tools = model.requests[1]!.messages.filter((m) => m.role === 'tool').map((m) => m.content);
@@ -75,7 +77,7 @@ describe('HOOK.md hooks in an agent', () => {
     const agent = AgentBuilder.new()
       .withModel(lsThenDone())
       .withTools(echo(calls))
-      .withHooksFrom({ projectDir: dir, userDir: false })
+      .withHooksFrom({ projectDir: dir, trust: 'all', userDir: false })
       .build();
     await agent.run('go');
     expect(calls).toEqual([{ command: 'ls -la' }]);
@@ -89,7 +91,7 @@ describe('HOOK.md hooks in an agent', () => {
       },
     });
     const model = new ScriptedModel(['first try', 'second try']);
-    const agent = AgentBuilder.new().withModel(model).withHooksFrom({ projectDir: dir, userDir: false }).build();
+    const agent = AgentBuilder.new().withModel(model).withHooksFrom({ projectDir: dir, trust: 'all', userDir: false }).build();
     const result = await agent.run('go');
     expect(result.text).toBe('second try');
     expect(model.requests[1]!.messages.at(-1)).toEqual({ role: 'user', content: 'run the tests' });
@@ -103,7 +105,7 @@ describe('HOOK.md hooks in an agent', () => {
         script: 'cat > /dev/null; cd "$AGENT_HOOKS_PROJECT_DIR"; while [ ! -f gate ]; do sleep 0.01; done; echo logged >> audit.log',
       },
     });
-    const agent = AgentBuilder.new().withModel(lsThenDone()).withTools(echo()).withHooksFrom({ projectDir: dir, userDir: false }).build();
+    const agent = AgentBuilder.new().withModel(lsThenDone()).withTools(echo()).withHooksFrom({ projectDir: dir, trust: 'all', userDir: false }).build();
     const session = agent.session();
     await session.run('go');
     // The run did not wait for the hook...
@@ -124,7 +126,7 @@ describe('HOOK.md hooks in an agent', () => {
     const agent = AgentBuilder.new()
       .withModel(lsThenDone())
       .withTools(echo(calls))
-      .withHooksFrom({ projectDir: dir, userDir: false })
+      .withHooksFrom({ projectDir: dir, trust: 'all', userDir: false })
       .build();
     agent.events.on('warning', (w) => warnings.push(w));
     const { problems } = await agent.ready();
@@ -145,7 +147,7 @@ describe('HOOK.md hooks in an agent', () => {
     const dir = await project({ bad: { frontmatter: 'trigger: nope', script: 'exit 0' } });
     const agent = AgentBuilder.new()
       .withModel(new ScriptedModel(['done']))
-      .withHooksFrom({ projectDir: dir, userDir: false, strict: true })
+      .withHooksFrom({ projectDir: dir, trust: 'all', userDir: false, strict: true })
       .build();
     await expect(agent.ready()).rejects.toBeInstanceOf(HookLoadError);
     await expect(agent.run('go')).rejects.toThrow(/unknown|trigger/i);
@@ -167,7 +169,7 @@ describe('HOOK.md hooks in an agent', () => {
     const agent = AgentBuilder.new()
       .withModel(lsThenDone())
       .withTools(echo())
-      .withHooksFrom({ projectDir: dir, userDir: user.dir })
+      .withHooksFrom({ projectDir: dir, trust: 'all', userDir: user.dir })
       .build();
     await agent.run('go');
     expect((await readFile(join(dir, 'order.log'), 'utf8')).trim().split('\n')).toEqual(['user-personal', 'project-mine', 'project-shared']);

@@ -5,6 +5,8 @@ import { claudeDialect, sampleContext } from 'agent-hooks';
 import { cliProjects, runCli, runCliJson, scriptHook } from '../support/cli.js';
 import { exited } from '../support/script-fixture.js';
 
+// The projects here are the tests' own: their hooks run with --trust-all (trust itself is tested in trust.test.ts).
+
 const project = cliProjects();
 
 /** A HOOK.md hook that blocks `rm -rf` by exit 2, as the Agent Hooks spec has it. */
@@ -31,7 +33,7 @@ describe('agent-hooks bridge', () => {
   it('answers a Claude Code PreToolUse with Claude’s deny JSON when a HOOK.md hook blocks, and with nothing otherwise', async () => {
     const { dir, hooks } = await project();
     await scriptHook(hooks, 'no-rm', { trigger: 'pre-tool-call', matcher: { tool: 'Bash' } }, blockRmRf);
-    const denied = await runCli(['bridge', '--from', 'claude'], { cwd: dir, input: claudePre('rm -rf /'), env: { CLAUDE_PROJECT_DIR: dir } });
+    const denied = await runCli(['bridge', '--trust-all', '--from', 'claude'], { cwd: dir, input: claudePre('rm -rf /'), env: { CLAUDE_PROJECT_DIR: dir } });
     expect(denied.code).toBe(0);
     const answer = JSON.parse(denied.stdout);
     expect(answer).toEqual({
@@ -42,29 +44,29 @@ describe('agent-hooks bridge', () => {
     const decision = claudeDialect.interpret(exited(denied.code, denied.stdout, denied.stderr), ctx, { name: 'bridge', failClosed: false });
     expect(decision).toMatchObject({ kind: 'block', reason: 'Destructive command refused by HOOK.md' });
 
-    const allowed = await runCli(['bridge', '--from', 'claude'], { cwd: dir, input: claudePre('ls'), env: { CLAUDE_PROJECT_DIR: dir } });
+    const allowed = await runCli(['bridge', '--trust-all', '--from', 'claude'], { cwd: dir, input: claudePre('ls'), env: { CLAUDE_PROJECT_DIR: dir } });
     expect(allowed).toMatchObject({ code: 0, stdout: '', stderr: '' });
   });
 
   it('answers Copilot, Gemini CLI, VS Code and Cursor in their own formats', async () => {
     const { dir, hooks } = await project();
     await scriptHook(hooks, 'no-rm', { trigger: 'pre-tool-call' }, blockRmRf);
-    const copilot = await runCli(['bridge', '--from', 'copilot', '--event', 'preToolUse'], {
+    const copilot = await runCli(['bridge', '--trust-all', '--from', 'copilot', '--event', 'preToolUse'], {
       cwd: dir,
       input: JSON.stringify({ timestamp: 1, cwd: dir, toolName: 'bash', toolArgs: JSON.stringify({ command: 'rm -rf dist' }) }),
     });
     expect(JSON.parse(copilot.stdout)).toEqual({ permissionDecision: 'deny', permissionDecisionReason: 'Destructive command refused by HOOK.md' });
-    const gemini = await runCli(['bridge', '--from', 'gemini'], {
+    const gemini = await runCli(['bridge', '--trust-all', '--from', 'gemini'], {
       cwd: dir,
       input: JSON.stringify({ session_id: 's', cwd: dir, hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'rm -rf x' } }),
     });
     expect(JSON.parse(gemini.stdout)).toEqual({ decision: 'deny', reason: 'Destructive command refused by HOOK.md' });
-    const vscode = await runCli(['bridge', '--from', 'vscode'], {
+    const vscode = await runCli(['bridge', '--trust-all', '--from', 'vscode'], {
       cwd: dir,
       input: JSON.stringify({ timestamp: 'x', cwd: dir, sessionId: 's', hookEventName: 'PreToolUse', tool_name: 'runTerminalCommand', tool_input: { command: 'rm -rf /' } }),
     });
     expect(JSON.parse(vscode.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
-    const cursor = await runCli(['bridge', '--from', 'cursor'], {
+    const cursor = await runCli(['bridge', '--trust-all', '--from', 'cursor'], {
       cwd: dir,
       input: JSON.stringify({ conversation_id: 'c', hook_event_name: 'beforeShellExecution', command: 'rm -rf node_modules', cwd: dir, workspace_roots: [dir] }),
     });
@@ -74,7 +76,7 @@ describe('agent-hooks bridge', () => {
   it('keeps a Claude Code Stop hook’s agent working while a HOOK.md quality gate blocks', async () => {
     const { dir, hooks } = await project();
     await scriptHook(hooks, 'gate', { trigger: 'Stop' }, 'cat > /dev/null; echo "Run the tests first." >&2; exit 2');
-    const out = await runCli(['bridge', '--from', 'claude'], { cwd: dir, input: JSON.stringify({ session_id: 's', hook_event_name: 'Stop', stop_hook_active: false }) });
+    const out = await runCli(['bridge', '--trust-all', '--from', 'claude'], { cwd: dir, input: JSON.stringify({ session_id: 's', hook_event_name: 'Stop', stop_hook_active: false }) });
     expect(JSON.parse(out.stdout)).toEqual({ decision: 'block', reason: 'Run the tests first.' });
   });
 
@@ -85,7 +87,7 @@ describe('agent-hooks bridge', () => {
       `export default [{ priority: 500, hook: (ctx, next) => ctx.event === 'PreToolUse' && ctx.toolCall.args.command.startsWith('npm publish')
         ? next(ctx.withArgs({ ...ctx.toolCall.args, command: ctx.toolCall.args.command + ' --dry-run' })) : next(ctx) }];\n`,
     );
-    const out = await runCli(['bridge', '--from', 'claude'], { cwd: dir, input: claudePre('npm publish') });
+    const out = await runCli(['bridge', '--trust-all', '--from', 'claude'], { cwd: dir, input: claudePre('npm publish') });
     expect(JSON.parse(out.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: { command: 'npm publish --dry-run', description: 'clean' } } });
   });
 
@@ -101,20 +103,20 @@ export default AgentBuilder.new().onBeforeToolUse((ctx) => HookOutcome.block('ty
 `,
     );
     // tsx resolves from the CLI's own node_modules here, as it would from the project's.
-    const out = await runCli(['bridge', '--from', 'claude'], { cwd: dir, input: claudePre('make') });
+    const out = await runCli(['bridge', '--trust-all', '--from', 'claude'], { cwd: dir, input: claudePre('make') });
     expect(out.stderr).toBe('');
     expect(JSON.parse(out.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: 'typed hooks say no: make' });
   });
 
   it('exits 1 with the reason on stderr for input it cannot read', async () => {
     const { dir } = await project();
-    const notJson = await runCli(['bridge', '--from', 'claude'], { cwd: dir, input: '{"hook_event_name": ' });
+    const notJson = await runCli(['bridge', '--trust-all', '--from', 'claude'], { cwd: dir, input: '{"hook_event_name": ' });
     expect(notJson.code).toBe(1);
     expect(notJson.stderr).toMatch(/^agent-hooks bridge: the hook input is not JSON/);
-    const noEvent = await runCli(['bridge', '--from', 'copilot'], { cwd: dir, input: '{"timestamp": 1}' });
+    const noEvent = await runCli(['bridge', '--trust-all', '--from', 'copilot'], { cwd: dir, input: '{"timestamp": 1}' });
     expect(noEvent.code).toBe(1);
     expect(noEvent.stderr).toContain('pass --event');
-    const usage = await runCli(['bridge', '--from', 'emacs'], { cwd: dir, input: '{}' });
+    const usage = await runCli(['bridge', '--trust-all', '--from', 'emacs'], { cwd: dir, input: '{}' });
     expect(usage.code).toBe(2);
   });
 
@@ -153,7 +155,7 @@ export default AgentBuilder.new().onBeforeToolUse((ctx) => HookOutcome.block('ty
     const { dir, hooks } = await project();
     await scriptHook(hooks, 'no-rm', { trigger: 'pre-tool-call' }, blockRmRf);
     await runCli(['bridge', '--install', 'claude'], { cwd: dir });
-    const { json } = await runCliJson<{ hooks: { name: string }[]; problems: { code: string }[] }>(['list', '--json'], { cwd: dir });
+    const { json } = await runCliJson<{ hooks: { name: string }[]; problems: { code: string }[] }>(['list', '--trust-all', '--json'], { cwd: dir });
     expect(json.hooks.map((h) => h.name)).toEqual(['no-rm']);
     expect(json.problems.map((p) => p.code)).toEqual(['bridge-skipped']);
   });

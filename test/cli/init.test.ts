@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliProjects, runCli, runCliJson } from '../support/cli.js';
 
+// The projects here are the tests' own: their hooks run with --trust-all (trust itself is tested in trust.test.ts).
+
 const project = cliProjects();
 
 const hasPython = (() => {
@@ -35,7 +37,7 @@ describe('agent-hooks init', () => {
       const created = await runCli(['init', 'guard', '--lang', lang], { cwd: dir });
       expect(created).toMatchObject({ code: 0, stderr: '' });
       expect(created.stdout).toContain(`Created .agents/hooks/guard/HOOK.md\nCreated .agents/hooks/guard/${ENTRIES[lang]}`);
-      expect(created.stdout).toContain(`agent-hooks test guard --tool bash --args '{"command":"rm -rf /"}'`);
+      expect(created.stdout).toContain(`agent-hooks test .agents/hooks/guard --tool bash --args '{"command":"rm -rf /"}'`);
       const script = join(hooks, 'guard', ENTRIES[lang]);
       expect((await stat(script)).mode & 0o111).not.toBe(0);
       expect(readdirSync(join(hooks, 'guard', 'scripts'))).toEqual([ENTRIES[lang].slice('scripts/'.length)]);
@@ -44,7 +46,8 @@ describe('agent-hooks init', () => {
       expect(validated).toMatchObject({ code: 0, json: { checked: [{ ok: true }], problems: [] } });
 
       const fire = async (command: string) => {
-        const result = await runCliJson<TestResult>(['test', 'guard', '--tool', 'bash', '--args', JSON.stringify({ command }), '--json'], { cwd: dir });
+        // As the hint says: by its path, which runs a new hook before it is trusted.
+        const result = await runCliJson<TestResult>(['test', '.agents/hooks/guard', '--tool', 'bash', '--args', JSON.stringify({ command }), '--json'], { cwd: dir });
         expect(result.code, command).toBe(0);
         expect(result.json.notes, command).toEqual([]);
         return result.json;
@@ -70,11 +73,11 @@ describe('agent-hooks init', () => {
     expect(hookMd).toContain('description: "Keeps the agent working: until the tests pass"\n');
     expect(hookMd).not.toContain('matcher');
     expect(await readFile(join(hooks, 'gate', 'scripts', 'run'), 'utf8')).not.toContain('modified_input');
-    const list = await runCliJson<{ hooks: { name: string; events: string[] }[] }>(['list', '--json'], { cwd: dir });
+    const list = await runCliJson<{ hooks: { name: string; events: string[] }[] }>(['list', '--trust-all', '--json'], { cwd: dir });
     expect(list.json.hooks).toEqual([expect.objectContaining({ name: 'gate', events: ['Stop'] })]);
-    const fired = await runCliJson<TestResult>(['test', 'gate', '--json'], { cwd: dir });
+    const fired = await runCliJson<TestResult>(['test', '--trust-all', 'gate', '--json'], { cwd: dir });
     expect(fired).toMatchObject({ code: 0, json: { outcome: 'proceed', exitCode: 0 } });
-    const blocked = await runCliJson<TestResult>(['test', 'gate', '--input', '-', '--json'], { cwd: dir, input: '{"final_message":"git push --force done"}' });
+    const blocked = await runCliJson<TestResult>(['test', '--trust-all', 'gate', '--input', '-', '--json'], { cwd: dir, input: '{"final_message":"git push --force done"}' });
     expect(blocked.json).toMatchObject({ outcome: 'block', reason: 'Force-pushing is not allowed in this project.' });
   });
 

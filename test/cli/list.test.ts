@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliProjects, runCli, runCliJson, scriptHook } from '../support/cli.js';
 
+// The projects here are the tests' own: their hooks run with --trust-all (trust itself is tested in trust.test.ts).
+
 const project = cliProjects();
 
 interface Listing {
@@ -18,7 +20,7 @@ describe('agent-hooks list', () => {
     await scriptHook(userHooks, 'audit', { trigger: 'before_tool' });
     await scriptHook(join(dir, 'more'), 'gate', { trigger: 'Stop', priority: 50 });
 
-    const { code, json } = await runCliJson<Listing>(['list', '--json', '--hooks-dir', 'more'], { cwd: dir });
+    const { code, json } = await runCliJson<Listing>(['list', '--trust-all', '--json', '--hooks-dir', 'more'], { cwd: dir });
     expect(code).toBe(0);
     // Priority first; at equal priority the user's hooks before the project's.
     expect(json.hooks.map((h) => [h.priority, h.name, h.source])).toEqual([
@@ -37,11 +39,12 @@ describe('agent-hooks list', () => {
       async: false,
       timeoutMs: 5000,
       file: join(hooks, 'guard', 'HOOK.md'),
+      trust: null,
     });
     expect(json.hooks[2]).toMatchObject({ events: ['PostToolUse'], async: true, matcher: null, timeoutMs: 30000 });
     expect(json.problems).toEqual([]);
 
-    const text = await runCli(['list', '--hooks-dir', 'more'], { cwd: dir });
+    const text = await runCli(['list', '--trust-all', '--hooks-dir', 'more'], { cwd: dir });
     expect(text.code).toBe(0);
     const lines = text.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^priority +name +event +source +matcher +mode +timeout +file$/);
@@ -61,7 +64,7 @@ describe('agent-hooks list', () => {
     await writeFile(join(dir, '.github', 'hooks', 'policy.json'), JSON.stringify({ version: 1, hooks: { preToolUse: [{ type: 'command', bash: './policy.sh', matcher: 'bash' }] } }));
     await mkdir(join(dir, '.cursor'));
     await writeFile(join(dir, '.cursor', 'hooks.json'), '{ "hooks": ');
-    const { code, json } = await runCliJson<Listing>(['list', '--json'], { cwd: dir });
+    const { code, json } = await runCliJson<Listing>(['list', '--trust-all', '--json'], { cwd: dir });
     expect(code).toBe(1);
     expect(json.hooks.map((h) => [h.name, h.kind, h.source, h.events[0], h.matcher, h.timeoutMs])).toEqual([
       ['guard', 'HOOK.md', 'project', 'PreToolUse', null, 30000],
@@ -78,10 +81,10 @@ describe('agent-hooks list', () => {
     await scriptHook(hooks, 'guard', {});
     await scriptHook(hooks, 'gate', { trigger: 'pre-agent-turn-stop' });
     for (const name of ['Stop', 'agentStop', 'before_stop']) {
-      const { json } = await runCliJson<Listing>(['list', '--event', name, '--json'], { cwd: dir });
+      const { json } = await runCliJson<Listing>(['list', '--trust-all', '--event', name, '--json'], { cwd: dir });
       expect(json.hooks.map((h) => h.name), name).toEqual(['gate']);
     }
-    const none = await runCli(['list', '--event', 'SessionStart'], { cwd: dir });
+    const none = await runCli(['list', '--trust-all', '--event', 'SessionStart'], { cwd: dir });
     expect(none).toMatchObject({ code: 0, stdout: expect.stringContaining('No hooks run for SessionStart') });
   });
 
@@ -89,7 +92,7 @@ describe('agent-hooks list', () => {
     const { dir, hooks, userHooks } = await project();
     await scriptHook(userHooks, 'audit', { priority: 10 });
     await scriptHook(hooks, 'audit', { priority: 20 });
-    const { json } = await runCliJson<Listing>(['list', '--json'], { cwd: dir });
+    const { json } = await runCliJson<Listing>(['list', '--trust-all', '--json'], { cwd: dir });
     expect(json.hooks.map((h) => [h.name, h.source, h.priority])).toEqual([['audit', 'project', 20]]);
   });
 
@@ -97,7 +100,7 @@ describe('agent-hooks list', () => {
     const { dir, hooks } = await project();
     await scriptHook(hooks, 'good', {});
     await scriptHook(hooks, 'bad', { priority: 5000, colour: 'red' });
-    const { code, json } = await runCliJson<Listing>(['list', '--json'], { cwd: dir });
+    const { code, json } = await runCliJson<Listing>(['list', '--trust-all', '--json'], { cwd: dir });
     expect(code).toBe(1);
     expect(json.hooks.map((h) => h.name)).toEqual(['good']);
     const file = join(hooks, 'bad', 'HOOK.md');
@@ -106,7 +109,7 @@ describe('agent-hooks list', () => {
       expect.objectContaining({ severity: 'error', code: 'unknown-key', file, field: 'colour', found: '"red"' }),
     ]);
 
-    const text = await runCli(['list'], { cwd: dir });
+    const text = await runCli(['list', '--trust-all'], { cwd: dir });
     expect(text.code).toBe(1);
     const [table, problems] = text.stdout.split('\nProblems (2 errors, 0 warnings)\n');
     expect(table).toMatch(/good/);
@@ -118,7 +121,7 @@ describe('agent-hooks list', () => {
     const { dir, hooks } = await project();
     // A matcher on an event that concerns no tool is ignored: the hook loads, with a warning.
     await scriptHook(hooks, 'gate', { trigger: 'Stop', matcher: { tool: 'bash' } });
-    const { code, json } = await runCliJson<Listing>(['list', '--json'], { cwd: dir });
+    const { code, json } = await runCliJson<Listing>(['list', '--trust-all', '--json'], { cwd: dir });
     expect(code).toBe(0);
     expect(json.hooks.map((h) => [h.name, h.matcher])).toEqual([['gate', null]]);
     expect(json.problems).toEqual([expect.objectContaining({ severity: 'warning', code: 'ignored-matcher', field: 'matcher' })]);
@@ -129,28 +132,28 @@ describe('agent-hooks list', () => {
     const other = join(dir, 'other');
     await mkdir(join(other, '.agents', 'hooks'), { recursive: true });
     await scriptHook(join(other, '.agents', 'hooks'), 'elsewhere', {});
-    expect((await runCliJson<Listing>(['list', '--project', 'other', '--json'], { cwd: dir })).json.hooks.map((h) => h.name)).toEqual(['elsewhere']);
-    const empty = await runCliJson<Listing>(['list', '--json'], { cwd: dir });
+    expect((await runCliJson<Listing>(['list', '--trust-all', '--project', 'other', '--json'], { cwd: dir })).json.hooks.map((h) => h.name)).toEqual(['elsewhere']);
+    const empty = await runCliJson<Listing>(['list', '--trust-all', '--json'], { cwd: dir });
     expect(empty).toMatchObject({ code: 0, json: { hooks: [], problems: [] } });
-    expect((await runCli(['list'], { cwd: dir })).stdout).toContain(`No hooks in ${dir}.`);
+    expect((await runCli(['list', '--trust-all'], { cwd: dir })).stdout).toContain(`No hooks in ${dir}.`);
   });
 
   it('reports an unreadable hooks folder as a problem, not a crash', async () => {
     const { dir } = await project();
     await writeFile(join(dir, 'not-a-dir'), 'x');
-    const { code, json } = await runCliJson<Listing>(['list', '--json', '--hooks-dir', 'not-a-dir'], { cwd: dir });
+    const { code, json } = await runCliJson<Listing>(['list', '--trust-all', '--json', '--hooks-dir', 'not-a-dir'], { cwd: dir });
     expect(code).toBe(0);
     expect(json.problems).toEqual([expect.objectContaining({ severity: 'warning', code: 'unreadable' })]);
   });
 
   it('exits 2 with the usage on an unknown flag, event or argument', async () => {
     const { dir } = await project();
-    const flag = await runCli(['list', '--yaml'], { cwd: dir });
+    const flag = await runCli(['list', '--trust-all', '--yaml'], { cwd: dir });
     expect(flag).toMatchObject({ code: 2, stdout: '' });
     expect(flag.stderr).toContain('agent-hooks list: unknown option --yaml');
     expect(flag.stderr).toContain('Usage: agent-hooks list [--project DIR]');
-    expect(await runCli(['list', '--event', 'PreTool'], { cwd: dir })).toMatchObject({ code: 2, stderr: expect.stringContaining("Did you mean 'PreToolUse'?") });
-    expect(await runCli(['list', 'extra'], { cwd: dir })).toMatchObject({ code: 2, stderr: expect.stringContaining('unexpected argument "extra"') });
-    expect(await runCli(['list', '--event'], { cwd: dir })).toMatchObject({ code: 2, stderr: expect.stringContaining('option --event needs a value') });
+    expect(await runCli(['list', '--trust-all', '--event', 'PreTool'], { cwd: dir })).toMatchObject({ code: 2, stderr: expect.stringContaining("Did you mean 'PreToolUse'?") });
+    expect(await runCli(['list', '--trust-all', 'extra'], { cwd: dir })).toMatchObject({ code: 2, stderr: expect.stringContaining('unexpected argument "extra"') });
+    expect(await runCli(['list', '--trust-all', '--event'], { cwd: dir })).toMatchObject({ code: 2, stderr: expect.stringContaining('option --event needs a value') });
   });
 });

@@ -84,13 +84,15 @@ describe('colours', () => {
       cleanups.push(cleanup);
       await scriptHook(hooks, 'guard', {});
       await scriptHook(hooks, 'bad', { priority: -5 });
+      // The project is the test's own: its hooks run without a trust store.
+      const trusting = { AGENT_HOOKS_TRUST: 'all' };
       for (const args of [['list'], ['validate'], ['test', 'guard'], ['run', '--event', 'PreToolUse']]) {
-        const plain = await runCli(args, { cwd: dir, env: { CI: '1' } });
+        const plain = await runCli(args, { cwd: dir, env: { CI: '1', ...trusting } });
         expect(plain.stdout, args.join(' ')).not.toContain(ESC);
         expect(plain.stdout.length).toBeGreaterThan(0);
-        const forced = await runCli(args, { cwd: dir, env: { CI: '1', FORCE_COLOR: '1' } });
+        const forced = await runCli(args, { cwd: dir, env: { CI: '1', FORCE_COLOR: '1', ...trusting } });
         expect(forced.stdout, args.join(' ')).toContain(ESC);
-        const refused = await runCli(args, { cwd: dir, env: { FORCE_COLOR: '1', NO_COLOR: '1' } });
+        const refused = await runCli(args, { cwd: dir, env: { FORCE_COLOR: '1', NO_COLOR: '1', ...trusting } });
         expect(refused.stdout, args.join(' ')).not.toContain(ESC);
       }
       // --json is never coloured.

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliProjects, runCli, runCliJson, scriptHook } from '../support/cli.js';
 
+// The projects here are the tests' own: their hooks run with --trust-all (trust itself is tested in trust.test.ts).
+
 const project = cliProjects();
 
 interface RunResult {
@@ -37,7 +39,7 @@ describe('agent-hooks run', () => {
     await scriptHook(hooks, 'late', { priority: 10 }, nodeHook('late', ''));
     await scriptHook(hooks, 'stopper', { trigger: 'Stop' }, 'exit 2');
 
-    const blocked = await runCliJson<RunResult>(['run', '--event', 'PreToolUse', '--args', '{"command":"rm -rf /"}', '--json'], { cwd: dir });
+    const blocked = await runCliJson<RunResult>(['run', '--trust-all', '--event', 'PreToolUse', '--args', '{"command":"rm -rf /"}', '--json'], { cwd: dir });
     expect(blocked.code).toBe(0);
     expect(blocked.json).toMatchObject({ event: 'PreToolUse', outcome: 'block', decision: 'deny', reason: 'no rm -rf in /sandbox', modifiedInput: null, additionalContext: ['sandboxed'], error: null, problems: [] });
     expect(blocked.json.hooks.map((h) => [h.name, h.priority, h.source, h.outcome, h.exitCode])).toEqual([
@@ -48,11 +50,11 @@ describe('agent-hooks run', () => {
     // The hook after the blocker never ran; the one before it handed on its rewrite.
     expect((await readFile(join(dir, 'calls.log'), 'utf8')).trim().split('\n')).toEqual(['sandbox {"command":"rm -rf /"}', 'no-rm {"command":"rm -rf /","cwd":"/sandbox"}']);
 
-    const allowed = await runCliJson<RunResult>(['run', '--event', 'pre-tool-call', '--args', '{"command":"ls"}', '--json'], { cwd: dir });
+    const allowed = await runCliJson<RunResult>(['run', '--trust-all', '--event', 'pre-tool-call', '--args', '{"command":"ls"}', '--json'], { cwd: dir });
     expect(allowed.json).toMatchObject({ outcome: 'proceed', decision: 'allow', reason: null, modifiedInput: { command: 'ls', cwd: '/sandbox' } });
     expect(allowed.json.hooks.map((h) => h.name)).toEqual(['sandbox', 'no-rm', 'late']);
 
-    const text = await runCli(['run', '--event', 'PreToolUse', '--args', '{"command":"rm -rf /"}'], { cwd: dir });
+    const text = await runCli(['run', '--trust-all', '--event', 'PreToolUse', '--args', '{"command":"rm -rf /"}'], { cwd: dir });
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^decision +deny \(block\)$/m);
     expect(text.stdout).toMatch(/^reason +no rm -rf in \/sandbox$/m);
@@ -65,16 +67,16 @@ describe('agent-hooks run', () => {
     const { dir, hooks } = await project();
     await scriptHook(hooks, 'guard', {}, 'exit 2');
     await scriptHook(hooks, 'gate', { trigger: 'Stop' }, `input=$(cat); case "$input" in *'"stop_hook_active":true'*) exit 0 ;; esac; echo "Run the tests first" >&2; exit 2`);
-    const first = await runCliJson<RunResult>(['run', '--input', '-', '--json'], { cwd: dir, input: '{"event_type":"pre-agent-turn-stop"}' });
+    const first = await runCliJson<RunResult>(['run', '--trust-all', '--input', '-', '--json'], { cwd: dir, input: '{"event_type":"pre-agent-turn-stop"}' });
     expect(first.json).toMatchObject({ event: 'Stop', outcome: 'block', reason: 'Run the tests first' });
     expect(first.json.hooks.map((h) => h.name)).toEqual(['gate']);
-    const again = await runCliJson<RunResult>(['run', '--input', '-', '--json'], { cwd: dir, input: '{"hook_event_name":"Stop","stop_hook_active":true}' });
+    const again = await runCliJson<RunResult>(['run', '--trust-all', '--input', '-', '--json'], { cwd: dir, input: '{"hook_event_name":"Stop","stop_hook_active":true}' });
     expect(again.json).toMatchObject({ event: 'Stop', outcome: 'proceed' });
   });
 
   it('says so when no hook runs', async () => {
     const { dir } = await project();
-    const { code, stdout } = await runCli(['run', '--event', 'SessionStart'], { cwd: dir });
+    const { code, stdout } = await runCli(['run', '--trust-all', '--event', 'SessionStart'], { cwd: dir });
     expect(code).toBe(0);
     expect(stdout).toMatch(/^decision +allow$/m);
     expect(stdout).toContain('No hook ran for SessionStart');
@@ -83,29 +85,29 @@ describe('agent-hooks run', () => {
   it('exits 1 when a hook fails or a definition has an error, and still dispatches to the others', async () => {
     const { dir, hooks } = await project();
     await scriptHook(hooks, 'crash', {}, 'cat >/dev/null; exit 3');
-    const failed = await runCliJson<RunResult>(['run', '--event', 'PreToolUse', '--json'], { cwd: dir });
+    const failed = await runCliJson<RunResult>(['run', '--trust-all', '--event', 'PreToolUse', '--json'], { cwd: dir });
     expect(failed.code).toBe(1);
     expect(failed.json).toMatchObject({ outcome: 'proceed', hooks: [expect.objectContaining({ name: 'crash', exitCode: 3 })] });
     expect(failed.json.notes).toEqual([expect.objectContaining({ level: 'warning', hookName: 'crash', code: 'exit-code' })]);
-    const text = await runCli(['run', '--event', 'PreToolUse'], { cwd: dir });
+    const text = await runCli(['run', '--trust-all', '--event', 'PreToolUse'], { cwd: dir });
     expect(text.stdout).toMatch(/^warning Hook 'crash' exited with code 3/m);
 
     await scriptHook(hooks, 'crash', {}, 'cat >/dev/null; exit 0');
     await scriptHook(hooks, 'bad', { trigger: 'PreToolUse', timeout: 'soon' });
-    const problems = await runCliJson<RunResult>(['run', '--event', 'PreToolUse', '--json'], { cwd: dir });
+    const problems = await runCliJson<RunResult>(['run', '--trust-all', '--event', 'PreToolUse', '--json'], { cwd: dir });
     expect(problems.code).toBe(1);
     expect(problems.json.problems).toEqual([expect.objectContaining({ severity: 'error', code: 'invalid-type' })]);
     expect(problems.json.hooks.map((h) => h.name)).toEqual(['crash']);
-    expect((await runCli(['run', '--event', 'PreToolUse'], { cwd: dir })).stdout).toMatch(/Problems \(1 error, 0 warnings\)\nerror \.agents\/hooks\/bad\/HOOK\.md: timeout: /);
+    expect((await runCli(['run', '--trust-all', '--event', 'PreToolUse'], { cwd: dir })).stdout).toMatch(/Problems \(1 error, 0 warnings\)\nerror \.agents\/hooks\/bad\/HOOK\.md: timeout: /);
   });
 
   it('runs the hooks of another project with --project and extra folders with --hooks-dir', async () => {
     const { dir } = await project();
     await scriptHook(join(dir, 'app', '.agents', 'hooks'), 'app-guard', {}, 'cat >/dev/null; echo app >&2; exit 2');
     await scriptHook(join(dir, 'shared'), 'shared-guard', { priority: 200 }, 'cat >/dev/null; echo shared >&2; exit 2');
-    expect((await runCliJson<RunResult>(['run', '--event', 'PreToolUse', '--project', 'app', '--json'], { cwd: dir })).json.reason).toBe('app');
+    expect((await runCliJson<RunResult>(['run', '--trust-all', '--event', 'PreToolUse', '--project', 'app', '--json'], { cwd: dir })).json.reason).toBe('app');
     // --hooks-dir is relative to the project.
-    const both = await runCliJson<RunResult>(['run', '--event', 'PreToolUse', '--project', 'app', '--hooks-dir', '../shared', '--json'], { cwd: dir });
+    const both = await runCliJson<RunResult>(['run', '--trust-all', '--event', 'PreToolUse', '--project', 'app', '--hooks-dir', '../shared', '--json'], { cwd: dir });
     expect(both.json.reason).toBe('shared');
   });
 

@@ -6,6 +6,8 @@ import { AgentBuilder, ScriptedModel, defineTool, type AgentWarning } from 'agen
 import { toolMessages } from '../agent/support.js';
 import { sandbox } from './support.js';
 
+// The projects here are the tests' own: they opt in with trust: 'all' (trust itself is tested in test/script/trust.test.ts).
+
 const setup = sandbox();
 
 /** A `bash` tool that records what it was called with. */
@@ -40,7 +42,7 @@ describe('hooks written for other agents, in our agent', () => {
     });
     const calls: unknown[] = [];
     const model = commands('rm -rf /', 'ls');
-    const agent = AgentBuilder.new().withModel(model).withTools(bash(calls)).withHooksFrom({ projectDir: project, homeDir: false, userDir: false, claude: true }).build();
+    const agent = AgentBuilder.new().withModel(model).withTools(bash(calls)).withHooksFrom({ projectDir: project, trust: 'all', homeDir: false, userDir: false, claude: true }).build();
     expect((await agent.ready()).problems).toEqual([]);
     const result = await agent.run('clean up');
     expect(result.status).toBe('completed');
@@ -56,7 +58,7 @@ describe('hooks written for other agents, in our agent', () => {
     const calls: unknown[] = [];
     const model = commands('ls');
     const warnings: AgentWarning[] = [];
-    const agent = AgentBuilder.new().withModel(model).withTools(bash(calls)).withHooksFrom({ projectDir: project, homeDir: false, userDir: false, copilot: true }).build();
+    const agent = AgentBuilder.new().withModel(model).withTools(bash(calls)).withHooksFrom({ projectDir: project, trust: 'all', homeDir: false, userDir: false, copilot: true }).build();
     agent.events.on('warning', (w) => warnings.push(w));
     await agent.run('list');
     expect(calls).toEqual([]);
@@ -67,7 +69,7 @@ describe('hooks written for other agents, in our agent', () => {
     const { project, write, script } = await setup();
     await script('hooks/where.sh', '#!/bin/sh\ncat > /dev/null\necho "$(pwd) $LEVEL" > "$AGENT_HOOKS_PROJECT_DIR/where.log"\n');
     await write(project, '.github/hooks/policy.json', { version: 1, hooks: { preToolUse: [{ type: 'command', bash: './where.sh', cwd: 'hooks', env: { LEVEL: 'strict' } }] } });
-    const agent = AgentBuilder.new().withModel(commands('ls')).withTools(bash([])).withHooksFrom({ projectDir: project, homeDir: false, userDir: false, copilot: true }).build();
+    const agent = AgentBuilder.new().withModel(commands('ls')).withTools(bash([])).withHooksFrom({ projectDir: project, trust: 'all', homeDir: false, userDir: false, copilot: true }).build();
     await agent.run('list');
     expect(await readFile(join(project, 'where.log'), 'utf8')).toBe(`${join(project, 'hooks')} strict\n`);
   });
@@ -81,7 +83,7 @@ describe('hooks written for other agents, in our agent', () => {
     );
     await write(project, '.github/hooks/policy.json', { version: 1, hooks: { preToolUse: [{ type: 'command', bash: 'node hooks/rewrite.js', matcher: 'bash' }] } });
     const calls: unknown[] = [];
-    const agent = AgentBuilder.new().withModel(commands('make')).withTools(bash(calls)).withHooksFrom({ projectDir: project, homeDir: false, userDir: false, copilot: true }).build();
+    const agent = AgentBuilder.new().withModel(commands('make')).withTools(bash(calls)).withHooksFrom({ projectDir: project, trust: 'all', homeDir: false, userDir: false, copilot: true }).build();
     await agent.run('build');
     expect(calls).toEqual([{ command: 'make --dry-run' }]);
   });
@@ -95,7 +97,7 @@ describe('hooks written for other agents, in our agent', () => {
         ],
       },
     });
-    const agent = AgentBuilder.new().withModel(commands('ls')).withTools(bash([])).withHooksFrom({ projectDir: project, homeDir: false, userDir: false, vscode: true, platform: 'linux' }).build();
+    const agent = AgentBuilder.new().withModel(commands('ls')).withTools(bash([])).withHooksFrom({ projectDir: project, trust: 'all', homeDir: false, userDir: false, vscode: true, platform: 'linux' }).build();
     await agent.run('list');
     expect(await readFile(join(project, 'ran.log'), 'utf8')).toBe('linux\n');
   });
@@ -106,7 +108,7 @@ describe('hooks written for other agents, in our agent', () => {
     await write(project, '.gemini/settings.json', { hooks: { BeforeTool: [{ matcher: 'ba.h', hooks: [{ type: 'command', command: 'node hooks/flags.js', timeout: 10000 }] }] } });
     const calls: unknown[] = [];
     const model = new ScriptedModel([{ toolCalls: [{ name: 'bash', args: { command: 'ls', description: 'list files' } }] }, 'done']);
-    const agent = AgentBuilder.new().withModel(model).withTools(bash(calls)).withHooksFrom({ projectDir: project, homeDir: false, userDir: false, gemini: true }).build();
+    const agent = AgentBuilder.new().withModel(model).withTools(bash(calls)).withHooksFrom({ projectDir: project, trust: 'all', homeDir: false, userDir: false, gemini: true }).build();
     await agent.run('list');
     expect(calls).toEqual([{ command: 'ls -la', description: 'list files' }]);
   });
@@ -118,7 +120,7 @@ describe('hooks written for other agents, in our agent', () => {
       hooks: { stop: [{ command: 'cat > /dev/null; echo \'{"followup_message":"Run the tests too."}\'', loop_limit: 2 }] },
     });
     const model = new ScriptedModel(() => 'done');
-    const agent = AgentBuilder.new().withModel(model).withHooksFrom({ projectDir: project, homeDir: false, userDir: false, cursor: true }).build();
+    const agent = AgentBuilder.new().withModel(model).withHooksFrom({ projectDir: project, trust: 'all', homeDir: false, userDir: false, cursor: true }).build();
     const result = await agent.run('work');
     expect(result.status).toBe('completed');
     // The first answer, then one more per follow-up: two, the limit.
@@ -135,7 +137,7 @@ describe('hooks written for other agents, in our agent', () => {
     );
     const calls: unknown[] = [];
     const model = commands('ls');
-    const agent = AgentBuilder.new().withModel(model).withTools(bash(calls)).withHooksFrom({ projectDir: project, userDir: false }).build();
+    const agent = AgentBuilder.new().withModel(model).withTools(bash(calls)).withHooksFrom({ projectDir: project, trust: 'all', userDir: false }).build();
     await agent.run('list');
     expect(calls).toEqual([]);
     expect(toolMessages(model.requests[1]!)[0]!.content).toContain('spoke claude');
@@ -145,7 +147,7 @@ describe('hooks written for other agents, in our agent', () => {
     const { project, write, script } = await setup();
     await write(project, '.agents/hooks/odd/HOOK.md', '---\nname: odd\ndescription: d\ntrigger: PreToolUse\nmetadata:\n  dialect: clippy\n---\n');
     await script('.agents/hooks/odd/scripts/run', '#!/bin/sh\nexit 0\n');
-    const agent = AgentBuilder.new().withModel(commands()).withHooksFrom({ projectDir: project, userDir: false }).build();
+    const agent = AgentBuilder.new().withModel(commands()).withHooksFrom({ projectDir: project, trust: 'all', userDir: false }).build();
     const { problems } = await agent.ready();
     expect(problems).toHaveLength(1);
     expect(problems[0]!.message).toMatch(/metadata\.dialect is 'clippy'; use one of hookmd, claude, copilot, vscode, gemini, cursor/);
@@ -166,7 +168,7 @@ describe('hooks written for other agents, in our agent', () => {
       }
       return 'done';
     });
-    const agent = AgentBuilder.new().withModel(model).withHooksFrom({ projectDir: project, homeDir: false, userDir: false, claude: true }).build();
+    const agent = AgentBuilder.new().withModel(model).withHooksFrom({ projectDir: project, trust: 'all', homeDir: false, userDir: false, claude: true }).build();
     const result = await agent.run('work');
     expect(result.status).toBe('completed');
     expect(judged).toBe(2);

@@ -22,6 +22,8 @@ import {
 } from 'agent-hooks';
 import { sandbox } from './support.js';
 
+// The projects here are the tests' own: they opt in with trust: 'all' (trust itself is tested in test/script/trust.test.ts).
+
 const setup = sandbox();
 const cmd = (command: string, extra: Record<string, unknown> = {}) => ({ type: 'command', command, ...extra });
 const matches = (hook: ConfigHook, ctx: AnyHookContext) => hook.matcher === undefined || hook.matcher.matches(ctx);
@@ -33,7 +35,7 @@ describe('Claude Code settings', () => {
     await write(home, '.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd('user.sh'), cmd('shared.sh')] }] } });
     await write(project, '.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd('project.sh'), cmd('shared.sh')] }] } });
     await write(project, '.claude/settings.local.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd('local.sh')] }] }, permissions: {} });
-    const { hooks, problems, files } = await loadClaudeHooks({ projectDir: project, homeDir: home });
+    const { hooks, problems, files } = await loadClaudeHooks({ projectDir: project, trust: 'all', homeDir: home });
     expect(problems).toEqual([]);
     expect(files).toHaveLength(3);
     expect(hooks.map((h) => (h as CommandHook).command)).toEqual(['user.sh', 'shared.sh', 'project.sh', 'local.sh']);
@@ -48,7 +50,7 @@ describe('Claude Code settings', () => {
     await write(project, '.claude/settings.json', {
       hooks: { PreToolUse: [group('Write'), group('Write|Edit'), group('Edit.*'), group('*'), group(''), group(undefined), group('mcp__github__.*')] },
     });
-    const { hooks } = await loadClaudeHooks({ projectDir: project, homeDir: false });
+    const { hooks } = await loadClaudeHooks({ projectDir: project, trust: 'all', homeDir: false });
     const [exact, list, regex, star, empty, absent, mcp] = hooks as ConfigHook[];
     expect(matches(exact!, tool('Write'))).toBe(true);
     expect(matches(exact!, tool('WriteFile'))).toBe(false);
@@ -70,7 +72,7 @@ describe('Claude Code settings', () => {
         SubagentStop: [{ matcher: 'Expl.*', hooks: [cmd('echo explore')] }],
       },
     });
-    const [hook, compact, start, stop] = (await loadClaudeHooks({ projectDir: project, homeDir: false })).hooks;
+    const [hook, compact, start, stop] = (await loadClaudeHooks({ projectDir: project, trust: 'all', homeDir: false })).hooks;
     expect(matches(hook!, SessionHookContext.onStart({ source: 'resume' }))).toBe(true);
     expect(matches(hook!, SessionHookContext.onStart({ source: 'startup' }))).toBe(false);
     expect(matches(compact!, CompactHookContext.before({ trigger: 'manual', messagesBefore: [] }))).toBe(true);
@@ -86,7 +88,7 @@ describe('Claude Code settings', () => {
     const { home, project, write } = await setup();
     await write(home, '.claude/settings.json', { hooks: { Stop: [{ hooks: [cmd('user-stop.sh')] }] } });
     const broken = await write(project, '.claude/settings.json', '{\n  "hooks": {\n    "Stop": [\n  }\n}\n');
-    const { hooks, problems } = await loadClaudeHooks({ projectDir: project, homeDir: home });
+    const { hooks, problems } = await loadClaudeHooks({ projectDir: project, trust: 'all', homeDir: home });
     expect(hooks.map((h) => (h as CommandHook).command)).toEqual(['user-stop.sh']);
     expect(problems).toHaveLength(1);
     // The `}` that should have closed the list, at line 4, column 3.
@@ -102,7 +104,7 @@ describe('Claude Code settings', () => {
         PostToolUse: [{ matcher: 'Edit(', hooks: [cmd('b')] }, { hooks: [{ type: 'command' }, { type: 'agent', agent: 'x' }, cmd('ok')] }],
       },
     });
-    const { hooks, problems } = await loadClaudeHooks({ projectDir: project, homeDir: false });
+    const { hooks, problems } = await loadClaudeHooks({ projectDir: project, trust: 'all', homeDir: false });
     expect(hooks.map((h) => (h as CommandHook).command)).toEqual(['ok']);
     expect(problems.map((p) => [p.field, p.code])).toEqual([
       ['hooks.PreToolUze', 'unknown-event'],
@@ -111,17 +113,17 @@ describe('Claude Code settings', () => {
       ['hooks.PostToolUse[1].hooks[1].type', 'unsupported-hook-type'],
     ]);
     expect(problems.every((p) => p.file === file)).toBe(true);
-    await expect(loadClaudeHooks({ projectDir: project, homeDir: false, strict: true })).rejects.toBeInstanceOf(HookLoadError);
+    await expect(loadClaudeHooks({ projectDir: project, trust: 'all', homeDir: false, strict: true })).rejects.toBeInstanceOf(HookLoadError);
   });
 
   it('needs a model for prompt hooks, and names the fix when there is none', async () => {
     const { project, write } = await setup();
     await write(project, '.claude/settings.json', { hooks: { Stop: [{ hooks: [{ type: 'prompt', prompt: 'Are all tasks done? $ARGUMENTS', timeout: 5 }] }] } });
-    const without = await loadClaudeHooks({ projectDir: project, homeDir: false });
+    const without = await loadClaudeHooks({ projectDir: project, trust: 'all', homeDir: false });
     expect(without.hooks).toEqual([]);
     expect(without.problems[0]).toMatchObject({ code: 'prompt-hook-needs-model', field: 'hooks.Stop[0].hooks[0]' });
     expect(without.problems[0]!.message).toContain('withModel');
-    const withJudge = await loadClaudeHooks({ projectDir: project, homeDir: false, judge: async () => '{"ok":true}' });
+    const withJudge = await loadClaudeHooks({ projectDir: project, trust: 'all', homeDir: false, judge: async () => '{"ok":true}' });
     expect(withJudge.hooks[0]).toBeInstanceOf(PromptHook);
     expect(withJudge.hooks[0]!.timeoutMs).toBe(5000);
   });
@@ -135,7 +137,7 @@ describe('GitHub Copilot and VS Code hook files', () => {
       hooks: { preToolUse: [{ type: 'command', bash: './guard.sh', powershell: './guard.ps1', cwd: 'scripts', env: { LEVEL: 'strict' }, timeoutSec: 7, matcher: 'bash' }] },
     });
     await write(home, '.copilot/hooks/user.json', { version: 1, hooks: { sessionStart: [{ type: 'command', bash: 'echo hi' }] } });
-    const { hooks, problems } = await loadCopilotHooks({ projectDir: project, homeDir: home, platform: 'linux' });
+    const { hooks, problems } = await loadCopilotHooks({ projectDir: project, trust: 'all', homeDir: home, platform: 'linux' });
     expect(problems).toEqual([]);
     const [user, guard] = hooks as CommandHook[];
     expect(user!.origin.level).toBe('user');
@@ -147,16 +149,16 @@ describe('GitHub Copilot and VS Code hook files', () => {
     expect(matches(guard!, tool('bash2'))).toBe(false);
     expect(matches(guard!, tool('mybash'))).toBe(false);
     expect(guard!.failClosed).toBe(false);
-    const closed = await loadCopilotHooks({ projectDir: project, homeDir: false, failClosed: true });
+    const closed = await loadCopilotHooks({ projectDir: project, trust: 'all', homeDir: false, failClosed: true });
     expect((closed.hooks as CommandHook[]).every((h) => h.failClosed)).toBe(true);
-    const windows = await loadCopilotHooks({ projectDir: project, homeDir: false, platform: 'win32' });
+    const windows = await loadCopilotHooks({ projectDir: project, trust: 'all', homeDir: false, platform: 'win32' });
     expect((windows.hooks[0] as CommandHook).command).toBe('./guard.ps1');
   });
 
   it('switches a Copilot hook under a PascalCase event to the VS Code payload', async () => {
     const { project, write } = await setup();
     await write(project, '.github/hooks/a.json', { version: 1, hooks: { PreToolUse: [{ type: 'command', bash: 'x' }], preToolUse: [{ type: 'command', bash: 'y' }] } });
-    const { hooks } = await loadCopilotHooks({ projectDir: project, homeDir: false });
+    const { hooks } = await loadCopilotHooks({ projectDir: project, trust: 'all', homeDir: false });
     expect(hooks.map((h) => (h as CommandHook).dialect.name)).toEqual(['vscode', 'copilot']);
   });
 
@@ -168,22 +170,22 @@ describe('GitHub Copilot and VS Code hook files', () => {
         PreToolUse: [{ type: 'command', command: './check.sh', matcher: 'Write' }],
       },
     });
-    const linux = await loadVsCodeHooks({ projectDir: project, homeDir: false, platform: 'linux' });
+    const linux = await loadVsCodeHooks({ projectDir: project, trust: 'all', homeDir: false, platform: 'linux' });
     expect(linux.hooks.map((h) => (h as CommandHook).command)).toEqual(['./format-linux.sh', './check.sh']);
     expect(linux.hooks.map((h) => h.timeoutMs)).toEqual([15_000, 30_000]);
     expect(linux.hooks[1]!.matcher).toBeUndefined();
     expect(linux.problems).toEqual([expect.objectContaining({ file, field: 'hooks.PreToolUse[0].matcher', code: 'ignored-matcher', severity: 'warning' })]);
-    const mac = await loadVsCodeHooks({ projectDir: project, homeDir: false, platform: 'darwin' });
+    const mac = await loadVsCodeHooks({ projectDir: project, trust: 'all', homeDir: false, platform: 'darwin' });
     expect((mac.hooks[0] as CommandHook).command).toBe('./format-mac.sh');
     // A Copilot loader leaves VS Code files alone, and the other way round.
-    expect((await loadCopilotHooks({ projectDir: project, homeDir: false })).hooks).toEqual([]);
+    expect((await loadCopilotHooks({ projectDir: project, trust: 'all', homeDir: false })).hooks).toEqual([]);
   });
 
   it('reports an invalid file and loads the others of the folder', async () => {
     const { project, write } = await setup();
     const bad = await write(project, '.github/hooks/a-bad.json', '{"version": 1, "hooks": {');
     await write(project, '.github/hooks/b-good.json', { version: 1, hooks: { agentStop: [{ type: 'command', bash: 'echo ok' }] } });
-    const { hooks, problems } = await loadCopilotHooks({ projectDir: project, homeDir: false });
+    const { hooks, problems } = await loadCopilotHooks({ projectDir: project, trust: 'all', homeDir: false });
     expect(hooks).toHaveLength(1);
     expect(problems).toEqual([expect.objectContaining({ file: bad, code: 'invalid-json', line: 1 })]);
   });
@@ -196,7 +198,7 @@ describe('Gemini CLI settings', () => {
     await write(project, '.gemini/settings.json', {
       hooks: { BeforeTool: [{ matcher: 'write_.*', sequential: true, hooks: [{ type: 'command', command: './guard.sh', timeout: 1500 }] }] },
     });
-    const { hooks, problems } = await loadGeminiHooks({ projectDir: project, homeDir: home });
+    const { hooks, problems } = await loadGeminiHooks({ projectDir: project, trust: 'all', homeDir: home });
     expect(problems).toEqual([]);
     expect(hooks.map((h) => h.name)).toEqual(['greeter', './guard.sh']);
     expect(hooks.map((h) => h.events[0])).toEqual(['UserPromptSubmit', 'PreToolUse']);
@@ -219,7 +221,7 @@ describe('Cursor hooks', () => {
         beforeSubmitPrompt: [{ command: './prompt.sh' }],
       },
     });
-    const { hooks, problems } = await loadCursorHooks({ projectDir: project, homeDir: false });
+    const { hooks, problems } = await loadCursorHooks({ projectDir: project, trust: 'all', homeDir: false });
     expect(problems).toEqual([]);
     const [shell, format, gate, promptHook] = hooks as CommandHook[];
     expect(shell!.events).toEqual(['PreToolUse']);
@@ -247,11 +249,11 @@ describe('every source at once', () => {
     await write(project, '.github/hooks/v.json', { hooks: { Stop: [{ type: 'command', command: 'vscode.sh' }] } });
     await write(project, '.gemini/settings.json', { hooks: { AfterAgent: [{ hooks: [{ type: 'command', command: 'gemini.sh' }] }] } });
     await write(project, '.cursor/hooks.json', '{ not json');
-    const all = await loadAllHookConfigs(project, { homeDir: home, userDir: false });
+    const all = await loadAllHookConfigs(project, { trust: 'all', homeDir: home, userDir: false });
     expect(all.hooks.map((h) => h.name)).toEqual(['guard', 'claude.sh', 'copilot.sh', 'vscode.sh', 'gemini.sh']);
     expect(all.hooks.slice(1).every((h) => h.events[0] === 'Stop')).toBe(true);
     expect(all.problems.map((p) => p.code)).toEqual(['invalid-json']);
-    const some = await loadAllHookConfigs(project, { homeDir: home, userDir: false, claude: true });
+    const some = await loadAllHookConfigs(project, { trust: 'all', homeDir: home, userDir: false, claude: true });
     expect(some.hooks.map((h) => h.name)).toEqual(['claude.sh']);
     expect(some.sources).toEqual(['claude']);
   });

@@ -144,6 +144,8 @@ const expectations: Record<string, (stdout: string) => void> = {
       'settings.json hooks: {"PreToolUse":[{"hooks":[{"type":"command","command":"npx --no-install agent-hooks bridge --from claude","timeout":60}]}],' +
         '"Stop":[{"hooks":[{"type":"command","command":"npx --no-install agent-hooks bridge --from claude","timeout":60}]}]}',
     );
+    expect(out).toMatch(/untrusted +no-recursive-delete +HOOK\.md +\.agents\/hooks\/no-recursive-delete\/HOOK\.md +\.agents\/hooks\/no-recursive-delete\/scripts\/run/);
+    expect(out).toContain('Trusted 2 hooks in <scratch>/config/agent-hooks/trust.json.');
     const answers = [...out.matchAll(/bridge +← (.*)/g)].map((m) => m[1]);
     expect(answers).toEqual([
       'exit 0, stdout {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Recursive deletes are not allowed here (rm -rf build/). Delete single files instead."}}',

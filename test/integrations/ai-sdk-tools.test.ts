@@ -16,6 +16,8 @@ import { LoopHooks, withHooks } from 'agent-hooks/ai-sdk';
 import { tempDir } from '../support/script-fixture.js';
 import { mockModel, textAnswer, toolCallAnswer, toolResults, writeProjectHooks } from './ai-sdk-support.js';
 
+// The projects here are the tests' own: they opt in with trust: 'all' (trust itself is tested in test/script/trust.test.ts).
+
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
@@ -85,7 +87,7 @@ describe('withHooks around AI SDK tools, in a real generateText loop', () => {
     });
     const { tools, read } = sdkTools();
     const model = mockModel(toolCallAnswer('read_file', { path: 'a.txt' }), textAnswer('Done.'));
-    const hooks = new LoopHooks(AgentBuilder.new().withHooksFrom({ projectDir: dir, userDir: false }));
+    const hooks = new LoopHooks(AgentBuilder.new().withHooksFrom({ projectDir: dir, trust: 'all', userDir: false }));
 
     await generateText({ model, tools: withHooks(tools, hooks), stopWhen: stepCountIs(5), prompt: 'Read a.txt' });
 
@@ -223,7 +225,7 @@ describe('withHooks around AI SDK tools, in a real generateText loop', () => {
       },
     });
     const { tools } = sdkTools();
-    const hooks = new LoopHooks(AgentBuilder.new().withHooksFrom({ projectDir: dir, userDir: false }));
+    const hooks = new LoopHooks(AgentBuilder.new().withHooksFrom({ projectDir: dir, trust: 'all', userDir: false }));
     const model = mockModel(toolCallAnswer('bash', { command: 'ls' }), textAnswer('ok'));
 
     await generateText({ model, tools: withHooks(tools, hooks), stopWhen: stepCountIs(5), prompt: 'go' });
@@ -236,7 +238,7 @@ describe('withHooks around AI SDK tools, in a real generateText loop', () => {
   it('reports a script hook that fails open as a warning on its events', async () => {
     const dir = await project({ broken: { frontmatter: 'trigger: pre-tool-call', script: 'cat > /dev/null; exit 1' } });
     const { tools, bash } = sdkTools();
-    const hooks = new LoopHooks(AgentBuilder.new().withHooksFrom({ projectDir: dir, userDir: false }));
+    const hooks = new LoopHooks(AgentBuilder.new().withHooksFrom({ projectDir: dir, trust: 'all', userDir: false }));
     const warnings: string[] = [];
     hooks.events.on('warning', (w) => warnings.push(`${w.code} ${w.hookName}`));
     const model = mockModel(toolCallAnswer('bash', { command: 'ls' }), textAnswer('ok'));

@@ -6,6 +6,8 @@ import { LoopHooks, withHooks } from 'agent-hooks/openai-agents';
 import { tempDir } from '../support/script-fixture.js';
 import { writeProjectHooks } from './ai-sdk-support.js';
 
+// The projects here are the tests' own: they opt in with trust: 'all' (trust itself is tested in test/script/trust.test.ts).
+
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
@@ -86,7 +88,7 @@ describe('withHooks around OpenAI Agents SDK tools, in a real run', () => {
     });
     const { bash, execute } = bashTool();
     const model = scriptedModel(callAnswer('bash', { command: 'ls' }), textAnswer('Listed.'));
-    const hooks = new LoopHooks(AgentBuilder.new().withHooksFrom({ projectDir: dir, userDir: false }));
+    const hooks = new LoopHooks(AgentBuilder.new().withHooksFrom({ projectDir: dir, trust: 'all', userDir: false }));
 
     await runner().run(new Agent({ name: 'ops', model, tools: withHooks([bash], hooks) }), 'List');
 

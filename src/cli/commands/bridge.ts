@@ -12,7 +12,7 @@ import { BRIDGE_AGENTS, DEFAULT_CLAUDE_BRIDGE_COMMAND, installClaudeBridge, Inst
 import { HookEvent, HookStack, isHook, type Hook, type HookFn, type PrioritizedHook } from '../../core/index.js';
 import { messageOf } from '../../core/internal/message-of.js';
 import { formatProblem } from '../../script/index.js';
-import { parseFlags, positionalsUpTo, PROJECT_FLAGS } from '../args.js';
+import { parseFlags, positionalsUpTo, PROJECT_FLAGS, TRUST_ALL_HELP, trustPolicyOf } from '../args.js';
 import { ExitCode, UsageError, type Command } from '../command.js';
 import { hookMdSource, loadProjectHooks } from '../hook-sources.js';
 import type { CliIO } from '../io.js';
@@ -82,7 +82,8 @@ async function install(io: CliIO, projectDir: string, agent: string, events: str
   if (events !== undefined) {
     names = events.split(',').map((e) => e.trim()).filter((e) => e !== '');
   } else {
-    const project = await loadProjectHooks({ projectDir, hooksDirs: [], env: io.env }, [hookMdSource]);
+    // Only the events are read, no hook runs: trust does not come into it.
+    const project = await loadProjectHooks({ projectDir, hooksDirs: [], env: io.env, trust: 'all' }, [hookMdSource]);
     const used = new Set(project.stack.all().flatMap((entry) => [...(entry.events ?? [])]));
     names = [...used].filter((e) => HookEvent.toDialect(e, 'claude') !== undefined);
     if (names.length === 0) {
@@ -133,12 +134,16 @@ Options:
   --project DIR      the project (default: the agent's project variable, e.g. CLAUDE_PROJECT_DIR, else the
                      current directory)
   --hooks-dir DIR    another folder of HOOK.md hook folders, relative to the project (repeatable)
+${TRUST_ALL_HELP}
   --config FILE      the module of in-process hooks (default: agent-hooks.config.mjs, .js, .mts or .ts in the
                      project; TypeScript needs tsx)
   --install claude   add the bridge to .claude/settings.json for the events the hooks use (merged, with a backup)
   --events E,…       with --install: the events to bridge
   --command CMD      with --install: the command Claude Code runs
   --json             with --install: print { file, backup, added, present, command }
+
+The project's own HOOK.md hooks run once trusted (agent-hooks trust); an untrusted or changed one is skipped, with
+a line on stderr, and the agent still gets its answer.
 
 Exit codes: what the agent should see — 0 with the answer, 1 when the input cannot be read or a hook failed;
 --install: 0, or 1 when the settings cannot be merged safely (nothing is written).`,
@@ -163,7 +168,8 @@ Exit codes: what the agent should see — 0 with the answer, 1 when the input ca
     const input = await io.readStdin();
 
     // Only HOOK.md hooks: the agent already runs the hooks of its own config files, this bridge among them.
-    const project = await loadProjectHooks({ projectDir, hooksDirs: values['hooks-dir'] ?? [], env: io.env }, [hookMdSource]);
+    // An untrusted project hook is skipped with a line on stderr; the agent still gets its answer, so it is not blocked.
+    const project = await loadProjectHooks({ projectDir, hooksDirs: values['hooks-dir'] ?? [], env: io.env, trust: trustPolicyOf(io, values['trust-all']) }, [hookMdSource]);
     for (const problem of project.problems) io.err(`agent-hooks: ${formatProblem(problem)}`);
     let stack = project.stack;
     const configFile =

@@ -224,7 +224,8 @@ The name takes lowercase letters, digits and single hyphens. An existing hook fo
     const sample = HookEvent.isToolEvent(event) ? ` --tool bash --args '{"command":"rm -rf /"}'` : '';
     io.out(`${s.green('Created')} ${displayPath(file, io.cwd)}`);
     io.out(`${s.green('Created')} ${displayPath(scriptPath, io.cwd)}`);
-    io.out(`\nTry it:\n  agent-hooks validate ${displayPath(dir, io.cwd)}\n  agent-hooks test ${name}${project}${sample}`);
+    // By its path: a project hook named runs only once trusted, and this one is new.
+    io.out(`\nTry it:\n  agent-hooks validate ${displayPath(dir, io.cwd)}\n  agent-hooks test ${displayPath(dir, io.cwd)}${project}${sample}`);
     return ExitCode.ok;
   },
 };

@@ -4,44 +4,51 @@
  *
  * @module
  */
-import { parseEvent, parseFlags, positionalsUpTo, projectDirOf, PROJECT_FLAGS } from '../args.js';
+import { parseEvent, parseFlags, positionalsUpTo, projectDirOf, PROJECT_FLAGS, TRUST_ALL_HELP, trustPolicyOf } from '../args.js';
 import { ExitCode, type Command } from '../command.js';
 import { loadProjectHooks, type HookRow } from '../hook-sources.js';
-import { displayPath, hasErrors, printJson, problemCounts, problemJson, problemLines, table } from '../output.js';
+import { displayPath, hasErrors, isTrustProblem, printJson, problemCounts, problemJson, problemLines, table } from '../output.js';
 
 /**
- * `--json` prints `{ hooks, problems }`:
- * - `hooks`: in run order, each `{ name, events, priority, kind, source, matcher, async, timeoutMs, file }` (see
- *   {@link HookRow});
+ * `--json` prints `{ hooks, untrusted, problems }`:
+ * - `hooks`: in run order, each `{ name, events, priority, kind, source, matcher, async, timeoutMs, file, trust }`
+ *   (see {@link HookRow});
+ * - `untrusted`: the project hooks skipped because the trust store does not trust them as they are, each as in
+ *   `hooks` with `trust` (`untrusted` or `changed`) and `changes`;
  * - `problems`: each `{ severity, code, file, line, hookName, field, found, allowed, message }`.
  *
  * Exit 1 when a problem is an error (that hook did not load).
  */
 export const listCommand: Command = {
   name: 'list',
-  synopsis: 'list [--project DIR] [--event E] [--hooks-dir DIR]… [--json]',
+  synopsis: 'list [--project DIR] [--event E] [--hooks-dir DIR]… [--trust-all] [--json]',
   summary: 'every hook the project would run, in the order they run, and the problems of those that did not load',
   help: `Options:
   --project DIR     the project (default: the current directory); its hooks are in DIR/.agents/hooks
   --event E         only the hooks that run for event E (any dialect's name)
   --hooks-dir DIR   another folder of HOOK.md hook folders, relative to the project (repeatable)
-  --json            print { hooks: [{ name, events, priority, kind, source, matcher, async, timeoutMs, file }],
+${TRUST_ALL_HELP}
+  --json            print { hooks: [{ name, events, priority, kind, source, matcher, async, timeoutMs, file,
+                    trust }], untrusted: [{ …, trust, changes }],
                     problems: [{ severity, code, file, line, hookName, field, found, allowed, message }] }
 
-User hooks are read from $XDG_CONFIG_HOME/agents/hooks (default ~/.config/agents/hooks).
+User hooks are read from $XDG_CONFIG_HOME/agents/hooks (default ~/.config/agents/hooks). The project's own hooks
+run once trusted: those that are not (or changed since) are listed apart, with what changed; review and trust them
+with agent-hooks trust.
 Exit 1 when a hook definition has an error.`,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, { ...PROJECT_FLAGS, event: { type: 'string' }, json: { type: 'boolean' } });
     positionalsUpTo(positionals, 0);
     const event = values.event === undefined ? undefined : parseEvent(values.event);
     const projectDir = projectDirOf(io, values.project);
-    const project = await loadProjectHooks({ projectDir, hooksDirs: values['hooks-dir'] ?? [], env: io.env });
+    const project = await loadProjectHooks({ projectDir, hooksDirs: values['hooks-dir'] ?? [], env: io.env, trust: trustPolicyOf(io, values['trust-all']) });
     const entries = event === undefined ? project.stack.all() : project.stack.hooksFor(event);
     const rows = entries.map((entry) => project.rows.get(entry.hook)!);
+    const untrusted = event === undefined ? project.untrusted : project.untrusted.filter((r) => r.events.length === 0 || r.events.includes(event));
     const code = hasErrors(project.problems) ? ExitCode.problems : ExitCode.ok;
 
     if (values.json) {
-      printJson(io, { hooks: rows, problems: project.problems.map(problemJson) });
+      printJson(io, { hooks: rows, untrusted, problems: project.problems.map(problemJson) });
       return code;
     }
     const s = io.style;
@@ -60,9 +67,23 @@ Exit 1 when a hook definition has an error.`,
       ]);
       io.out(table(s, ['priority', 'name', 'event', 'source', 'matcher', 'mode', 'timeout', 'file'], cells));
     }
-    if (project.problems.length > 0) {
-      io.out(`\n${s.bold('Problems')} (${problemCounts(project.problems)})`);
-      io.out(problemLines(s, project.problems, io.cwd).join('\n'));
+    if (untrusted.length > 0) {
+      io.out(`\n${s.bold('Not trusted, so not run')} (review and trust them: agent-hooks trust${values.project === undefined ? '' : ` --project ${values.project}`})`);
+      const cells = untrusted.map((r) => [
+        { text: r.trust, paint: s.yellow },
+        { text: r.name, paint: s.bold },
+        r.events.length === 0 ? '*' : r.events.join(','),
+        [r.kind, r.source].filter((p) => p !== null).join(' '),
+        r.file === null ? '' : { text: displayPath(r.file, io.cwd), paint: s.dim },
+        r.changes.join(', '),
+      ]);
+      io.out(table(s, ['status', 'name', 'event', 'source', 'file', 'changes'], cells));
+    }
+    // Untrusted hooks are listed above; the other problems below.
+    const problems = project.problems.filter((p) => !isTrustProblem(p));
+    if (problems.length > 0) {
+      io.out(`\n${s.bold('Problems')} (${problemCounts(problems)})`);
+      io.out(problemLines(s, problems, io.cwd).join('\n'));
     }
     return code;
   },

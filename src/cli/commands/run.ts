@@ -4,12 +4,12 @@
  * @module
  */
 import { messageOf } from '../../core/internal/message-of.js';
-import { parseFlags, positionalsUpTo, projectDirOf, PROJECT_FLAGS } from '../args.js';
+import { parseFlags, positionalsUpTo, projectDirOf, PROJECT_FLAGS, TRUST_ALL_HELP, trustPolicyOf } from '../args.js';
 import { ExitCode, type Command } from '../command.js';
 import { dispatchExitCode, eventLine, fields, noteJson, noteLines, outcomeFields, outcomeJson } from '../dispatch-report.js';
 import { loadProjectHooks } from '../hook-sources.js';
 import { observedDispatch, type HookRun } from '../observed-dispatch.js';
-import { hasErrors, printJson, problemCounts, problemJson, problemLines, roundMs, table } from '../output.js';
+import { hasErrors, printJson, problemCounts, problemJson, problemLines, roundMs, table, warnUntrusted } from '../output.js';
 import { EVENT_INPUT_FLAGS, EVENT_INPUT_HELP, eventContext } from '../sample-input.js';
 
 /** How long one hook took: its process's time when it ran one, else its own time in the chain. */
@@ -33,9 +33,13 @@ export const runCommand: Command = {
 ${EVENT_INPUT_HELP}
   --project DIR     the project (default: the current directory)
   --hooks-dir DIR   another folder of HOOK.md hook folders, relative to the project (repeatable)
+${TRUST_ALL_HELP}
   --json            print { event, outcome, decision, reason, modifiedInput, additionalContext, systemMessages,
                     hooks: [{ name, priority, kind, source, async, outcome, reason, exitCode, durationMs }],
                     notes, problems, error }
+
+The project's own hooks run once trusted (agent-hooks trust); an untrusted or changed one is skipped, with a
+warning on stderr.
 
 Exit 0 whatever the hooks decided; 1 when a hook failed or a hook definition has an error.`,
   async run(args, io) {
@@ -43,7 +47,8 @@ Exit 0 whatever the hooks decided; 1 when a hook failed or a hook definition has
     positionalsUpTo(positionals, 0);
     const ctx = await eventContext(io, values);
     const projectDir = projectDirOf(io, values.project);
-    const project = await loadProjectHooks({ projectDir, hooksDirs: values['hooks-dir'] ?? [], env: io.env });
+    const project = await loadProjectHooks({ projectDir, hooksDirs: values['hooks-dir'] ?? [], env: io.env, trust: trustPolicyOf(io, values['trust-all']) });
+    const shownProblems = warnUntrusted(io, project.problems);
     const dispatch = await observedDispatch(project.stack, ctx);
     const code = hasErrors(project.problems) ? ExitCode.problems : dispatchExitCode(dispatch);
     const hooks = dispatch.runs.map((run) => {
@@ -96,9 +101,9 @@ Exit 0 whatever the hooks decided; 1 when a hook failed or a hook definition has
     }
     const notes = noteLines(s, dispatch.notes);
     if (notes.length > 0) io.out(`\n${notes.join('\n')}`);
-    if (project.problems.length > 0) {
-      io.out(`\n${s.bold('Problems')} (${problemCounts(project.problems)})`);
-      io.out(problemLines(s, project.problems, io.cwd).join('\n'));
+    if (shownProblems.length > 0) {
+      io.out(`\n${s.bold('Problems')} (${problemCounts(shownProblems)})`);
+      io.out(problemLines(s, shownProblems, io.cwd).join('\n'));
     }
     return code;
   },

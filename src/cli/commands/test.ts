@@ -8,13 +8,13 @@ import { basename, dirname, isAbsolute, resolve, sep } from 'node:path';
 import { HookStack, type Hook } from '../../core/index.js';
 import { messageOf } from '../../core/internal/message-of.js';
 import { loadManifest, projectHooksDir, ScriptHook, userHooksDir, type HookProblem } from '../../script/index.js';
-import { parseFlags, positionalsUpTo, projectDirOf, PROJECT_FLAGS } from '../args.js';
+import { parseFlags, positionalsUpTo, projectDirOf, PROJECT_FLAGS, TRUST_ALL_HELP, trustPolicyOf } from '../args.js';
 import { ExitCode, UsageError, type Command } from '../command.js';
 import { dispatchExitCode, eventLine, fields, noteJson, noteLines, outcomeFields, outcomeJson } from '../dispatch-report.js';
 import { describeHook, loadProjectHooks, type HookRow } from '../hook-sources.js';
 import type { CliIO } from '../io.js';
 import { observedDispatch } from '../observed-dispatch.js';
-import { displayPath, hasErrors, printJson, problemLines, roundMs } from '../output.js';
+import { displayPath, hasErrors, isTrustProblem, printJson, problemLines, roundMs } from '../output.js';
 import { EVENT_INPUT_FLAGS, EVENT_INPUT_HELP, eventContext } from '../sample-input.js';
 
 /** The hook to fire, found by name or by path. */
@@ -47,10 +47,15 @@ function printProblems(io: CliIO, problems: readonly HookProblem[], name: string
 }
 
 /** A hook of the project by name: the first of that name in the stack's order. */
-async function hookNamed(io: CliIO, name: string, projectDir: string, hooksDirs: readonly string[]): Promise<Target | number> {
-  const project = await loadProjectHooks({ projectDir, hooksDirs, env: io.env });
+async function hookNamed(io: CliIO, name: string, projectDir: string, hooksDirs: readonly string[], trustAll: boolean | undefined): Promise<Target | number> {
+  const project = await loadProjectHooks({ projectDir, hooksDirs, env: io.env, trust: trustPolicyOf(io, trustAll) });
   const entry = project.stack.all().find((e) => e.name === name);
   if (entry !== undefined) return { hook: entry.hook, row: project.rows.get(entry.hook)! };
+  const skipped = project.problems.find((p) => p.hookName === name && isTrustProblem(p));
+  if (skipped !== undefined) {
+    io.err(`agent-hooks test: skipped: ${skipped.message} To fire it as it is without trusting it, give its folder's path.`);
+    return ExitCode.problems;
+  }
   const problems = project.problems.filter((p) => p.hookName === name);
   if (problems.length > 0) return printProblems(io, problems, name);
   // A folder of that name in the current directory (e.g. run from inside .agents/hooks).
@@ -75,12 +80,15 @@ export const testCommand: Command = {
   synopsis: 'test <hook|PATH> [--event E] [--input FILE|-] [--tool NAME --args JSON] [--json]',
   summary: 'fire one hook with a sample event and show its decision, output, exit code and duration',
   help: `The hook is a name (looked up in the project, as list shows it) or the path of a hook folder or HOOK.md.
+A project hook named runs once trusted (agent-hooks trust); one given by its path runs as it is: naming its folder
+on the command line is your consent.
 
 Options:
   --event E         the event (default: the input's event_type, else the hook's trigger)
 ${EVENT_INPUT_HELP}
   --project DIR     the project: where the hook is looked up, and the script's working directory
   --hooks-dir DIR   another folder of HOOK.md hook folders, relative to the project (repeatable)
+${TRUST_ALL_HELP}
   --json            print { hook, event, ran, outcome, decision, reason, modifiedInput, additionalContext,
                     systemMessages, exitCode, signal, timedOut, stdout, stderr, durationMs, notes, error }
 
@@ -90,7 +98,7 @@ Exit 0 whatever the hook decided; 1 when the hook failed (crashed, timed out, pr
     const [name] = positionalsUpTo(positionals, 1);
     if (name === undefined) throw new UsageError('name the hook to test: agent-hooks test <hook|PATH>');
     const projectDir = projectDirOf(io, values.project);
-    const target = looksLikePath(name) ? await hookAt(io, name, projectDir) : await hookNamed(io, name, projectDir, values['hooks-dir'] ?? []);
+    const target = looksLikePath(name) ? await hookAt(io, name, projectDir) : await hookNamed(io, name, projectDir, values['hooks-dir'] ?? [], values['trust-all']);
     if (typeof target === 'number') return target;
     const { hook, row } = target;
 

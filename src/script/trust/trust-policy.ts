@@ -1,0 +1,112 @@
+/**
+ * Which hooks need trust, and what loaders do with those that lack it.
+ *
+ * @module
+ */
+import type { HookEnv } from '../hook-dirs.js';
+import type { HookProblem } from '../problem.js';
+import { trustFingerprint, type ConfigTrustSubject, type HookMdTrustSubject, type TrustFingerprint } from './trust-fingerprint.js';
+import { TrustStore, trustVerdict, type TrustStatus, type TrustStoreLocation } from './trust-store.js';
+
+/**
+ * Whether hooks discovered in a project run without being trusted first:
+ * - `'store'` (the default): a project's hooks run only once trusted in the user's trust store
+ *   ({@link TrustStore.forUser}), and only while their content is what was trusted;
+ * - a {@link TrustStore}: the same, with that store;
+ * - `'all'`: every hook runs, trusted or not — for CI, and for projects that are your own.
+ *
+ * Left unset, the environment variable `AGENT_HOOKS_TRUST=all` means `'all'` (a repository cannot set your
+ * environment; an application that loads a project's `.env` file into its environment should pass `trust` itself).
+ */
+export type TrustPolicy = 'all' | 'store' | TrustStore;
+
+/** The environment variable that turns trust off when no policy is given in code. */
+export const TRUST_ENV_VARIABLE = 'AGENT_HOOKS_TRUST';
+
+/**
+ * A policy resolved: `'all'`, or the store to check against. `scope` says where the user's store is;
+ * `AGENT_HOOKS_TRUST` is read from its `env`, else from `process.env`. Nothing is read from disk.
+ */
+export function resolveTrustPolicy(policy: TrustPolicy | undefined, scope: TrustStoreLocation = {}): 'all' | TrustStore {
+  if (policy instanceof TrustStore) return policy;
+  if (policy === 'all') return 'all';
+  if (policy === undefined && (scope.env?.[TRUST_ENV_VARIABLE] ?? process.env[TRUST_ENV_VARIABLE]) === 'all') return 'all';
+  if (policy !== undefined && policy !== 'store') {
+    throw new TypeError(`trust must be 'store', 'all' or a TrustStore, not ${JSON.stringify(policy)}.`);
+  }
+  return TrustStore.forUser(scope);
+}
+
+/** One hook that needed trust, and how it stands. */
+export interface TrustCheck<H = unknown> {
+  /** The hook, built as it would run. */
+  readonly hook: H;
+  /** `trusted` (it is loaded), `untrusted` or `changed` (it is not). */
+  readonly status: TrustStatus;
+  /** Its current fingerprint: what {@link TrustStore.trust} pins. */
+  readonly fingerprint: TrustFingerprint;
+  /** For `changed`, what changed since it was trusted (`scripts/run changed`, `the entry changed`). */
+  readonly changes: readonly string[];
+}
+
+/** What {@link applyTrust} kept and left out. */
+export interface TrustGateResult<H> {
+  /** The hooks that may run, in their order: those that need no trust, and the trusted ones. */
+  readonly hooks: H[];
+  /** Every hook that needed trust, with its status (none under the policy `'all'`). */
+  readonly checks: TrustCheck<H>[];
+  /** An `untrusted-hook` or `changed-hook` warning per hook left out, and the store's problem if it cannot be read. */
+  readonly problems: HookProblem[];
+}
+
+/** The problem that says a hook was left out, and how to trust it. */
+export function trustProblem(check: TrustCheck<HookMdTrustSubject | ConfigTrustSubject>, projectDir: string): HookProblem {
+  const fix = `run 'npx agent-hooks trust' in ${projectDir} to review and trust it`;
+  const { fingerprint, status } = check;
+  const message =
+    status === 'changed'
+      ? `Hook '${check.hook.name}' changed since it was trusted (${check.changes.join(', ')}), so it does not run until it is trusted again: ${fix}.`
+      : `Hook '${check.hook.name}' comes from the project and is not trusted yet, so it does not run: ${fix}.`;
+  return {
+    file: fingerprint.path,
+    field: fingerprint.field,
+    hookName: check.hook.name,
+    severity: 'warning',
+    code: status === 'changed' ? 'changed-hook' : 'untrusted-hook',
+    message,
+  };
+}
+
+/**
+ * Keeps the hooks that may run: each hook for which `needsTrust` is true runs only when `policy` is `'all'` or the
+ * store trusts it with its current content; the others are left out, each with a problem. The store is read only
+ * when some hook needs trust, and fingerprints are made only for those hooks.
+ */
+export async function applyTrust<H extends HookMdTrustSubject | ConfigTrustSubject>(
+  hooks: readonly H[],
+  needsTrust: (hook: H) => boolean,
+  policy: 'all' | TrustStore,
+  projectDir: string,
+): Promise<TrustGateResult<H>> {
+  const pending = policy === 'all' ? [] : hooks.filter(needsTrust);
+  if (pending.length === 0 || policy === 'all') return { hooks: [...hooks], checks: [], problems: [] };
+  const [read, fingerprints] = await Promise.all([policy.load(), Promise.all(pending.map((hook) => trustFingerprint(hook)))]);
+  const problems: HookProblem[] = read.problem === undefined ? [] : [read.problem];
+  const verdicts = fingerprints.map((fingerprint) => trustVerdict(read.entries, fingerprint));
+  // A trusted config entry that moved (a hook inserted above it) is still trusted where it is now: the entry that
+  // took its old place is new, not changed.
+  const trusted = new Set(fingerprints.filter((_, i) => verdicts[i]!.status === 'trusted').map((f) => `${f.path}\u0000${f.sha256}`));
+  const checks = pending.map((hook, i): TrustCheck<H> => {
+    const fingerprint = fingerprints[i]!;
+    const verdict = verdicts[i]!;
+    const moved = verdict.previous !== undefined && trusted.has(`${verdict.previous.path}\u0000${verdict.previous.sha256}`);
+    return { hook, fingerprint, status: moved ? 'untrusted' : verdict.status, changes: moved ? [] : verdict.changes };
+  });
+  const refused = new Set<H>();
+  for (const check of checks) {
+    if (check.status === 'trusted') continue;
+    refused.add(check.hook);
+    problems.push(trustProblem(check, projectDir));
+  }
+  return { hooks: hooks.filter((h) => !refused.has(h)), checks, problems };
+}

@@ -1,0 +1,218 @@
+import { appendFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { cliIO } from '../../src/cli/io.js';
+import { cliProjects, runCli, runCliJson, scriptHook } from '../support/cli.js';
+
+const project = cliProjects();
+
+/** A HOOK.md hook that refuses every tool call, by exit 2: whether it ran shows in the outcome. */
+const REFUSE = `#!/bin/sh
+cat > /dev/null
+echo "refused by the project" >&2
+exit 2`;
+
+/** A project with a refusing HOOK.md hook and a Claude Code hook; the trust store is `xdg/agent-hooks/trust.json`. */
+async function withHooks() {
+  const p = await project();
+  await scriptHook(p.hooks, 'guard', {}, REFUSE);
+  await mkdir(join(p.dir, '.claude'));
+  await writeFile(join(p.dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo done' }] }] } }));
+  return { ...p, store: join(p.dir, 'xdg', 'agent-hooks', 'trust.json') };
+}
+
+interface TrustJson {
+  store: string;
+  hooks: { name: string; kind: string; file: string; field: string | null; status: string; runs: string; changes: string[] }[];
+  trusted: string[];
+}
+
+interface RunJson {
+  outcome: string;
+  reason: string | null;
+  hooks: { name: string }[];
+  problems: { code: string; hookName: string | null; message: string }[];
+}
+
+const runPre = ['run', '--event', 'PreToolUse', '--tool', 'bash', '--args', '{"command":"ls"}', '--json'];
+
+describe('agent-hooks trust', () => {
+  it('lists what is not trusted and, without a terminal, trusts nothing and exits 1 telling to pass --all', async () => {
+    const { dir, hooks, store } = await withHooks();
+    const refused = await runCli(['trust'], { cwd: dir });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain('2 project hooks are not trusted, so they do not run');
+    expect(refused.stdout).toMatch(/untrusted +guard +HOOK\.md +\.agents\/hooks\/guard\/HOOK\.md +\.agents\/hooks\/guard\/scripts\/run/);
+    expect(refused.stdout).toMatch(/untrusted +echo done +claude +\.claude\/settings\.json hooks\.Stop\[0\]\.hooks\[0\] +echo done/);
+    expect(refused.stderr).toContain("Nothing was trusted: standard input is not a terminal. Review the hooks above, then run 'agent-hooks trust --all' to trust them.");
+    await expect(stat(store)).rejects.toMatchObject({ code: 'ENOENT' });
+
+    const json = await runCliJson<TrustJson>(['trust', '--json'], { cwd: dir });
+    expect(json.code).toBe(1);
+    expect(json.json).toEqual({
+      store,
+      hooks: [
+        { name: 'guard', kind: 'HOOK.md', file: join(hooks, 'guard', 'HOOK.md'), field: null, status: 'untrusted', runs: '.agents/hooks/guard/scripts/run', changes: [] },
+        { name: 'echo done', kind: 'claude', file: join(dir, '.claude', 'settings.json'), field: 'hooks.Stop[0].hooks[0]', status: 'untrusted', runs: 'echo done', changes: [] },
+      ],
+      trusted: [],
+    });
+  });
+
+  it('trusts every project hook with --all, printing each, and then they run; a changed script is skipped again', async () => {
+    const { dir, hooks, store } = await withHooks();
+    const before = await runCliJson<RunJson>(runPre, { cwd: dir });
+    expect(before.code).toBe(0);
+    expect(before.json.outcome).toBe('proceed');
+    expect(before.json.problems.map((p) => [p.code, p.hookName])).toEqual([
+      ['untrusted-hook', 'guard'],
+      ['untrusted-hook', 'echo done'],
+    ]);
+    expect(before.stderr).toContain("agent-hooks: skipped: .agents/hooks/guard/HOOK.md: Hook 'guard' comes from the project and is not trusted yet");
+
+    const trusted = await runCli(['trust', '--all'], { cwd: dir });
+    expect(trusted.code).toBe(0);
+    expect(trusted.stdout).toMatch(/untrusted +guard +HOOK\.md/);
+    expect(trusted.stdout).toMatch(/untrusted +echo done +claude/);
+    expect(trusted.stdout).toContain(`Trusted 2 hooks in ${store}.`);
+    expect((await stat(store)).mode & 0o777).toBe(0o600);
+
+    const after = await runCliJson<RunJson>(runPre, { cwd: dir });
+    expect(after.json).toMatchObject({ outcome: 'block', reason: 'refused by the project', problems: [] });
+    expect(after.stderr).toBe('');
+    expect((await runCli(['trust'], { cwd: dir })).stdout).toBe('All 2 project hooks are trusted.\n');
+
+    await appendFile(join(hooks, 'guard', 'scripts', 'run'), '# and one more line\n');
+    const changed = await runCliJson<RunJson>(runPre, { cwd: dir });
+    expect(changed.code).toBe(0);
+    expect(changed.json.outcome).toBe('proceed');
+    expect(changed.json.problems.map((p) => p.code)).toEqual(['changed-hook']);
+    expect(changed.stderr).toContain("Hook 'guard' changed since it was trusted (scripts/run changed)");
+    const review = await runCliJson<TrustJson>(['trust', '--json'], { cwd: dir });
+    expect(review.json.hooks).toEqual([expect.objectContaining({ name: 'guard', status: 'changed', changes: ['scripts/run changed'] })]);
+  });
+
+  it('asks on a terminal, and trusts only on yes', async () => {
+    const { dir, store } = await withHooks();
+    const env = { HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'xdg') };
+    const out: string[] = [];
+    const questions: string[] = [];
+    const io = (answer: string) =>
+      cliIO({ cwd: dir, env, out: (t) => out.push(t), err: (t) => out.push(t), interactive: true, ask: async (q) => (questions.push(q), answer) });
+
+    expect(await main(['trust'], io('n'))).toBe(1);
+    expect(questions).toEqual(['\nTrust these 2 hooks and let them run? [y/N] ']);
+    expect(out).toContain('Nothing was trusted.');
+    await expect(stat(store)).rejects.toMatchObject({ code: 'ENOENT' });
+
+    expect(await main(['trust'], io('y'))).toBe(0);
+    expect(out).toContain(`Trusted 2 hooks in ${store}.`);
+    expect(JSON.parse(await readFile(store, 'utf8')).hooks.map((h: { name: string }) => h.name)).toEqual(['guard', 'echo done']);
+  });
+
+  it('shows untrusted hooks in list with their status, and trusted ones as trusted', async () => {
+    const { dir } = await withHooks();
+    const listed = await runCliJson<{ hooks: { name: string; trust: string | null }[]; untrusted: { name: string; trust: string; changes: string[] }[] }>(['list', '--json'], { cwd: dir });
+    expect(listed.code).toBe(0);
+    expect(listed.json.hooks).toEqual([]);
+    expect(listed.json.untrusted.map((r) => [r.name, r.trust])).toEqual([
+      ['guard', 'untrusted'],
+      ['echo done', 'untrusted'],
+    ]);
+    const text = await runCli(['list'], { cwd: dir });
+    expect(text.stdout).toContain('Not trusted, so not run (review and trust them: agent-hooks trust)');
+    expect(text.stdout).toMatch(/untrusted +guard +PreToolUse +HOOK\.md project +\.agents\/hooks\/guard\/HOOK\.md/);
+    expect(text.stdout).not.toContain('Problems');
+
+    await runCli(['trust', '--all'], { cwd: dir });
+    const after = await runCliJson<{ hooks: { name: string; trust: string | null }[]; untrusted: unknown[] }>(['list', '--json'], { cwd: dir });
+    expect(after.json.hooks.map((h) => [h.name, h.trust])).toEqual([
+      ['guard', 'trusted'],
+      ['echo done', 'trusted'],
+    ]);
+    expect(after.json.untrusted).toEqual([]);
+  });
+
+  it('runs everything with --trust-all (before or after the command) or AGENT_HOOKS_TRUST=all, and the user’s own hooks always', async () => {
+    const { dir, store } = await withHooks();
+    for (const args of [['run', '--trust-all', ...runPre.slice(1)], ['--trust-all', ...runPre]]) {
+      const ran = await runCliJson<RunJson>(args, { cwd: dir });
+      expect(ran.json).toMatchObject({ outcome: 'block', reason: 'refused by the project', problems: [] });
+    }
+    const fromEnv = await runCliJson<RunJson>(runPre, { cwd: dir, env: { AGENT_HOOKS_TRUST: 'all' } });
+    expect(fromEnv.json).toMatchObject({ outcome: 'block', problems: [] });
+    await expect(stat(store)).rejects.toMatchObject({ code: 'ENOENT' });
+
+    const user = await project();
+    await scriptHook(user.userHooks, 'mine', {}, REFUSE);
+    const mine = await runCliJson<RunJson>(runPre, { cwd: user.dir });
+    expect(mine.json).toMatchObject({ outcome: 'block', hooks: [{ name: 'mine' }], problems: [] });
+  });
+
+  it('skips an untrusted hook named by test, and fires it when given by its path', async () => {
+    const { dir } = await withHooks();
+    const named = await runCli(['test', 'guard'], { cwd: dir });
+    expect(named.code).toBe(1);
+    expect(named.stderr).toContain("agent-hooks test: skipped: Hook 'guard' comes from the project and is not trusted yet");
+    const byPath = await runCliJson<{ outcome: string }>(['test', '.agents/hooks/guard', '--json'], { cwd: dir });
+    expect(byPath.json.outcome).toBe('block');
+  });
+
+  it('lists the store with --list and removes the project’s entries with --revoke', async () => {
+    const { dir, store } = await withHooks();
+    expect((await runCli(['trust', '--list'], { cwd: dir })).stdout).toContain('Nothing trusted');
+    await runCli(['trust', '--all', '.agents/hooks'], { cwd: dir });
+    const listed = await runCliJson<{ store: string; entries: { name: string; kind: string; sha256: string }[] }>(['trust', '--list', '--json'], { cwd: dir });
+    expect(listed.json.store).toBe(store);
+    expect(listed.json.entries).toEqual([expect.objectContaining({ name: 'guard', kind: 'HOOK.md', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) })]);
+
+    const revoked = await runCli(['trust', '--revoke'], { cwd: dir });
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toContain('Revoked 1 hook: they no longer run until trusted again.');
+    expect(JSON.parse(await readFile(store, 'utf8')).hooks).toEqual([]);
+  });
+
+  it('reports a corrupt store, keeps a copy of it, and writes a valid one', async () => {
+    const { dir, store } = await withHooks();
+    await mkdir(join(store, '..'), { recursive: true });
+    await writeFile(store, '{ broken');
+    const listed = await runCli(['list'], { cwd: dir });
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/warning .*trust\.json: The trust store is not valid JSON/);
+    const trusted = await runCli(['trust', '--all'], { cwd: dir });
+    expect(trusted.code).toBe(0);
+    expect(trusted.stderr).toMatch(/a copy of it is kept as .*trust\.json\.corrupt-/);
+    expect(JSON.parse(await readFile(store, 'utf8')).hooks).toHaveLength(2);
+  });
+
+  it('exits 2 on usage errors', async () => {
+    const { dir } = await withHooks();
+    for (const [args, message] of [
+      [['trust', '--all', '--list'], /--all, --list and --revoke go one at a time/],
+      [['trust', '/elsewhere'], /\/elsewhere is not inside the project/],
+      [['trust', 'missing'], /no file or folder at missing/],
+      [['trust', '--trust-all'], /unknown option --trust-all/],
+    ] as const) {
+      const result = await runCli(args, { cwd: dir });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(message);
+    }
+  });
+});
+
+describe('agent-hooks bridge and trust', () => {
+  it('skips an untrusted project HOOK.md hook, says so on stderr, and still answers the agent', async () => {
+    const { dir } = await withHooks();
+    const payload = JSON.stringify({ session_id: 's', cwd: dir, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't' });
+    const skipped = await runCli(['bridge', '--from', 'claude'], { cwd: dir, input: payload, env: { CLAUDE_PROJECT_DIR: dir } });
+    expect(skipped.code).toBe(0);
+    expect(skipped.stdout).toBe('');
+    expect(skipped.stderr).toContain("Hook 'guard' comes from the project and is not trusted yet, so it does not run: run 'npx agent-hooks trust'");
+
+    await runCli(['trust', '--all'], { cwd: dir });
+    const denied = await runCli(['bridge', '--from', 'claude'], { cwd: dir, input: payload, env: { CLAUDE_PROJECT_DIR: dir } });
+    expect(denied.code).toBe(0);
+    expect(JSON.parse(denied.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'refused by the project' } });
+  });
+});
