@@ -78,7 +78,7 @@ describe.each(DIALECTS)('a %s Stop gate that always blocks', (dialect) => {
       .withModel(model)
       .withMaxSteps(20)
       .withOptions({ stopLoopLimit: 3 })
-      .withHooksFrom({ projectDir: dir, userDir: false })
+      .withHooksFrom({ projectDir: dir, userDir: false, trust: 'all' })
       .build();
     const forced: StopForcedInfo[] = [];
     agent.events.on('stop:forced', (info) => forced.push(info));
@@ -100,7 +100,7 @@ describe.each(DIALECTS)('a %s PreToolUse hook that refuses every tool call', (di
     const { dir, payloads } = await project(dialect, 'PreToolUse', DENY_TOOL[dialect]);
     const model = new ScriptedModel((_request, call) => ({ text: `try ${call}`, toolCalls: [{ name: 'noop', args: {} }] }));
     const tool = noop();
-    const agent = AgentBuilder.new().withModel(model).withTools(tool).withMaxSteps(5).withHooksFrom({ projectDir: dir, userDir: false }).build();
+    const agent = AgentBuilder.new().withModel(model).withTools(tool).withMaxSteps(5).withHooksFrom({ projectDir: dir, userDir: false, trust: 'all' }).build();
     const blocked: ToolBlockedInfo[] = [];
     agent.events.on('tool:blocked', (info) => blocked.push(info));
     const result = await agent.run('use the tool');
@@ -123,7 +123,7 @@ describe('a SubagentStop gate that always blocks', () => {
       .withModel(parentModel)
       .withSubagents(defineSubagent({ name: 'helper', description: 'helps', model: childModel }))
       .withOptions({ stopLoopLimit: 2 })
-      .withHooksFrom({ projectDir: dir, userDir: false })
+      .withHooksFrom({ projectDir: dir, userDir: false, trust: 'all' })
       .build();
     const forced: StopForcedInfo[] = [];
     agent.events.on('stop:forced', (info) => forced.push(info));
@@ -144,7 +144,7 @@ describe('Cursor\'s own loop_limit', () => {
   it('stops honouring follow-ups at loop_limit even when the agent\'s cap is higher', async () => {
     const { dir, payloads } = await project('cursor', 'Stop', KEEP_WORKING.cursor);
     const model = new ScriptedModel(() => 'done');
-    const agent = AgentBuilder.new().withModel(model).withOptions({ stopLoopLimit: 8 }).withHooksFrom({ projectDir: dir, userDir: false }).build();
+    const agent = AgentBuilder.new().withModel(model).withOptions({ stopLoopLimit: 8 }).withHooksFrom({ projectDir: dir, userDir: false, trust: 'all' }).build();
     const forced: StopForcedInfo[] = [];
     agent.events.on('stop:forced', (info) => forced.push(info));
     await agent.run('finish');

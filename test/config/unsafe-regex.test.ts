@@ -32,28 +32,28 @@ const KINDS: readonly Kind[] = [
     path: '.claude/settings.json',
     file: (matchers) => ({ hooks: { PreToolUse: matchers.map((matcher, i) => ({ matcher, hooks: [cmd(`./h${i}.sh`)] })) } }),
     field: (i) => `hooks.PreToolUse[${i}].matcher`,
-    load: (projectDir) => loadClaudeHooks({ projectDir, homeDir: false }),
+    load: (projectDir) => loadClaudeHooks({ projectDir, homeDir: false, trust: 'all' }),
   },
   {
     name: 'Gemini CLI',
     path: '.gemini/settings.json',
     file: (matchers) => ({ hooks: { BeforeTool: matchers.map((matcher, i) => ({ matcher, hooks: [cmd(`./h${i}.sh`)] })) } }),
     field: (i) => `hooks.BeforeTool[${i}].matcher`,
-    load: (projectDir) => loadGeminiHooks({ projectDir, homeDir: false }),
+    load: (projectDir) => loadGeminiHooks({ projectDir, homeDir: false, trust: 'all' }),
   },
   {
     name: 'Copilot',
     path: '.github/hooks/hooks.json',
     file: (matchers) => ({ version: 1, hooks: { preToolUse: matchers.map((matcher, i) => ({ type: 'command', bash: `./h${i}.sh`, matcher })) } }),
     field: (i) => `hooks.preToolUse[${i}].matcher`,
-    load: (projectDir) => loadCopilotHooks({ projectDir, homeDir: false }),
+    load: (projectDir) => loadCopilotHooks({ projectDir, homeDir: false, trust: 'all' }),
   },
   {
     name: 'Cursor',
     path: '.cursor/hooks.json',
     file: (matchers) => ({ version: 1, hooks: { preToolUse: matchers.map((matcher, i) => ({ command: `./h${i}.sh`, matcher })) } }),
     field: (i) => `hooks.preToolUse[${i}].matcher`,
-    load: (projectDir) => loadCursorHooks({ projectDir, homeDir: false }),
+    load: (projectDir) => loadCursorHooks({ projectDir, homeDir: false, trust: 'all' }),
   },
 ];
 

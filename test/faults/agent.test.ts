@@ -36,6 +36,8 @@ async function faultAgent(row: FaultRow, carrier: Carrier, mode: 'open' | 'close
       projectDir: project.dir,
       userDir: false,
       homeDir: false,
+      // The fault projects are the test's own.
+      trust: 'all',
       hookmd: carrier === 'hookmd',
       claude: carrier === 'claude',
       killGraceMs: KILL_GRACE_MS,

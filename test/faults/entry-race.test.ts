@@ -49,7 +49,7 @@ describe('a script removed between its lookup and its start', () => {
       await writeExecutable(script, entry === 'run.py' ? '#!/usr/bin/env python3\nimport sys\nsys.exit(0)\n' : '#!/bin/sh\nexit 0\n');
       if (!executable) await chmod(script, 0o644);
 
-      const { hooks, problems } = await discoverHooks({ projectDir: project, userDir: false, killGraceMs: 200 });
+      const { hooks, problems } = await discoverHooks({ projectDir: project, userDir: false, trust: 'all', killGraceMs: 200 });
       expect(problems).toEqual([]);
       const hook = hooks[0]!;
       const exits: ScriptExit[] = [];
@@ -94,7 +94,7 @@ describe('a script removed between its lookup and its start', () => {
     await writeFile(join(folder, 'HOOK.md'), '---\nname: raced\ndescription: Removes itself.\ntrigger: pre-tool-call\n---\n');
     const script = join(folder, 'scripts', 'run.sh');
     await writeFile(script, 'cat > /dev/null\nrm -- "$0"\necho "one-shot hook says no" >&2\nexit 2\n');
-    const { hooks } = await discoverHooks({ projectDir: project, userDir: false });
+    const { hooks } = await discoverHooks({ projectDir: project, userDir: false, trust: 'all' });
     const notes: HookNote[] = [];
     const outcome = await new HookStack().with(hooks[0]!, 100).process(ctx(), undefined, { onNote: (note) => notes.push(note) });
     expect(outcome.type).toBe('block');

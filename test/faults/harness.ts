@@ -93,10 +93,12 @@ export async function loadFaultHook(project: FaultProject, carrier: Carrier, mod
       ? await discoverHooks({
           projectDir: project.dir,
           userDir: false,
+          // The fault projects are the test's own.
+          trust: 'all',
           killGraceMs: KILL_GRACE_MS,
           checkEntries: project.fault.uncheckedEntry !== true,
         })
-      : await loadClaudeHooks({ projectDir: project.dir, homeDir: false, killGraceMs: KILL_GRACE_MS, failClosed: mode === 'closed' });
+      : await loadClaudeHooks({ projectDir: project.dir, homeDir: false, trust: 'all', killGraceMs: KILL_GRACE_MS, failClosed: mode === 'closed' });
   expect(loaded.problems).toEqual([]);
   expect(loaded.hooks).toHaveLength(1);
   const hook = loaded.hooks[0]!;

@@ -167,7 +167,7 @@ describe('HOOK.md files on disk, fuzzed through discovery', () => {
             return join(dir, 'HOOK.md');
           }),
         );
-        const found = await discoverHooks({ projectDir: project, userDir: false });
+        const found = await discoverHooks({ projectDir: project, userDir: false, trust: 'all' });
         for (const problem of found.problems) expectReasoned([problem], problem.file);
         for (const [i, file] of files.entries()) {
           const loaded = found.hooks.some((h) => h.name === names[i]);

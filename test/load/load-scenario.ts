@@ -146,7 +146,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       .withModel(model)
       .withTools(echo)
       .withMaxSteps(options.steps + 5)
-      .withHooksFrom({ projectDir: dir, userDir: false });
+      .withHooksFrom({ projectDir: dir, userDir: false, trust: 'all' });
     if (options.processPool !== undefined) builder.withOptions({ processPool: options.processPool });
     // The first callback of ExecutionStart writes the run's id into metadata; every callback of every event checks
     // that what it reads there is its own run's.

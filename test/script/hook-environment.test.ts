@@ -105,7 +105,7 @@ describe('what a script hook\'s process sees', () => {
       join(project, '.claude', 'settings.json'),
       JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: `cat > /dev/null; env -0 > "${claudeOut}"` }] }] } }),
     );
-    const { hooks } = await loadAllHookConfigs(project, { homeDir: false, userDir: false, envPolicy: 'minimal', envDeny: ['HOME'] });
+    const { hooks } = await loadAllHookConfigs(project, { homeDir: false, userDir: false, trust: 'all', envPolicy: 'minimal', envDeny: ['HOME'] });
     expect(hooks).toHaveLength(2);
     await new HookStack(hooks.map((hook) => ({ hook, priority: hook.priority }))).process(ctx());
     const copilot = parseEnv(await readFile(out, 'utf8'));
@@ -124,7 +124,7 @@ describe('what a script hook\'s process sees', () => {
     const agent = AgentBuilder.new()
       .withModel(new ScriptedModel([{ toolCalls: [{ name: 'noop', args: {} }] }, 'done']))
       .withTools(defineTool({ name: 'noop', input: z.object({}), execute: () => 'ok' }))
-      .withHooksFrom({ projectDir: project, userDir: false, envDeny: ['SECRET_*'] })
+      .withHooksFrom({ projectDir: project, userDir: false, trust: 'all', envDeny: ['SECRET_*'] })
       .build();
     await agent.run('go');
     const env = parseEnv(await readFile(out, 'utf8'));

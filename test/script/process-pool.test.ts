@@ -231,12 +231,12 @@ describe('ProcessPool with script hooks (real processes)', () => {
       join(project, '.claude', 'settings.json'),
       JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'true' }] }] } }),
     );
-    const discovered = await discoverHooks({ projectDir: project, userDir: false, processPool: { maxConcurrent: 3 } });
+    const discovered = await discoverHooks({ projectDir: project, userDir: false, trust: 'all', processPool: { maxConcurrent: 3 } });
     expect(discovered.hooks).toHaveLength(2);
     expect(discovered.hooks[0]!.processPool.maxConcurrent).toBe(3);
     expect(discovered.hooks[1]!.processPool).toBe(discovered.hooks[0]!.processPool);
 
-    const all = await loadAllHookConfigs(project, { userDir: false, homeDir: false, processPool: { maxConcurrent: 2 } });
+    const all = await loadAllHookConfigs(project, { userDir: false, trust: 'all', homeDir: false, processPool: { maxConcurrent: 2 } });
     const pools = new Set(all.hooks.map((h) => (h as ScriptHook | CommandHook).processPool));
     expect(all.hooks).toHaveLength(3);
     expect(pools.size).toBe(1);
@@ -244,11 +244,11 @@ describe('ProcessPool with script hooks (real processes)', () => {
 
     const pool = new ProcessPool({ maxConcurrent: 5 });
     const model = new ScriptedModel(['done']);
-    const fromSource = AgentBuilder.new().withModel(model).withHooksFrom({ projectDir: project, userDir: false, processPool: pool }).build();
+    const fromSource = AgentBuilder.new().withModel(model).withHooksFrom({ projectDir: project, userDir: false, trust: 'all', processPool: pool }).build();
     await fromSource.ready();
     expect(fromSource.hooks.all().every((e) => (e.hook as ScriptHook).processPool === pool)).toBe(true);
 
-    const builder = AgentBuilder.new().withModel(model).withOptions({ processPool: { maxConcurrent: 6 } }).withHooksFrom({ projectDir: project, userDir: false });
+    const builder = AgentBuilder.new().withModel(model).withOptions({ processPool: { maxConcurrent: 6 } }).withHooksFrom({ projectDir: project, userDir: false, trust: 'all' });
     const first = builder.build();
     const second = builder.build();
     await Promise.all([first.ready(), second.ready()]);

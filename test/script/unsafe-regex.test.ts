@@ -81,7 +81,7 @@ describe('a HOOK.md with a catastrophic matcher', () => {
     await writeHook(hooks, 'pattern-guard', { fields: fields('pattern-guard', { matcher: { pattern: '(\\w+\\s?)*$' } }) });
     await writeHook(hooks, 'tool-guard', { fields: fields('tool-guard', { matcher: { tool: '.*.*=.*' } }) });
     await writeHook(hooks, 'fine', { fields: fields('fine', { matcher: { tool: '^Bash$', pattern: '(curl|wget)[^|]*\\|\\s*(ba)?sh' } }) });
-    const found = await discoverHooks({ projectDir: project, userDir: false });
+    const found = await discoverHooks({ projectDir: project, userDir: false, trust: 'all' });
     expect(found.hooks.map((h) => h.name)).toEqual(['fine']);
     expect(found.problems).toEqual([
       expect.objectContaining({
@@ -128,7 +128,7 @@ describe('a HOOK.md hook whose pattern is only quadratic, against a very long in
     const pattern = '(curl|wget)[^|]*\\|\\s*(ba)?sh';
     const dir = await writeHook(hooks, 'pipe-guard', { fields: fields('pipe-guard', { matcher: { tool: '^bash$', pattern } }), script: false });
     await writeScriptHookEntry(dir, 'echo "refused by pipe-guard" >&2\nexit 2');
-    const found = await discoverHooks({ projectDir: project, userDir: false });
+    const found = await discoverHooks({ projectDir: project, userDir: false, trust: 'all' });
     expect(found.problems).toEqual([]);
     const stack = hookStackOf(found.hooks);
 
