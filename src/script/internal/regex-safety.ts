@@ -44,7 +44,76 @@ export const REGEX_CHECK_BUDGET_MS = 500;
  */
 export const MAX_ACCEPTED_DEGREE = 2;
 
-const BRACE_QUANTIFIER = /^\{(\d+)(,\d*)?\}/;
+/** One piece of a regex source, as far as its shape matters here. */
+type RegexToken =
+  | { readonly kind: 'atom' | 'backreference' | 'open' | 'close' | 'alternative' | 'unreadable' }
+  | {
+      readonly kind: 'quantifier';
+      /** As written: `{}` for a brace quantifier. */
+      readonly symbol: '?' | '*' | '+' | '{}';
+      readonly min: number;
+      readonly max: number;
+    };
+
+const BRACE_QUANTIFIER = /^\{(\d+)(,(\d*))?\}/;
+
+/**
+ * The tokens of `source` that its shape depends on: atoms (a character, an escape, a class), groups, alternatives,
+ * quantifiers (a lazy `?` folded in) and backreferences. It follows the web-compatible syntax of a regex compiled
+ * without flags, where a `{` that does not start a quantifier is a literal. What it cannot read (a class never closed,
+ * an unknown group kind; never in a source that compiled) is `unreadable`.
+ */
+function regexTokens(source: string): RegexToken[] {
+  const tokens: RegexToken[] = [];
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    let brace: RegExpExecArray | null;
+    if (c === '\\') {
+      const next = source[i + 1];
+      tokens.push({ kind: next === undefined ? 'unreadable' : /[1-9k]/.test(next) ? 'backreference' : 'atom' });
+      i++;
+    } else if (c === '[') {
+      let j = i + 1;
+      if (source[j] === '^') j++;
+      // A ']' right after '[' or '[^' closes an empty class in JavaScript.
+      while (j < source.length && source[j] !== ']') j += source[j] === '\\' ? 2 : 1;
+      tokens.push({ kind: j >= source.length ? 'unreadable' : 'atom' });
+      i = j;
+    } else if (c === '(') {
+      let readable = true;
+      if (source[i + 1] === '?') {
+        const kind = source[i + 2];
+        if (kind === '<' && source[i + 3] !== '=' && source[i + 3] !== '!') {
+          const close = source.indexOf('>', i);
+          if (close === -1) readable = false;
+          else i = close;
+        } else if (kind === ':' || kind === '=' || kind === '!') {
+          i += 2;
+        } else if (kind === '<') {
+          i += 3;
+        } else {
+          readable = false;
+        }
+      }
+      if (!readable) tokens.push({ kind: 'unreadable' });
+      tokens.push({ kind: 'open' });
+    } else if (c === ')') {
+      tokens.push({ kind: 'close' });
+    } else if (c === '*' || c === '+' || c === '?') {
+      tokens.push({ kind: 'quantifier', symbol: c, min: c === '+' ? 1 : 0, max: c === '?' ? 1 : Infinity });
+      if (source[i + 1] === '?') i++;
+    } else if (c === '{' && (brace = BRACE_QUANTIFIER.exec(source.slice(i, i + 24))) !== null) {
+      const min = Number(brace[1]);
+      const max = brace[2] === undefined ? min : brace[3] === '' ? Infinity : Number(brace[3]);
+      tokens.push({ kind: 'quantifier', symbol: '{}', min, max });
+      i += brace[0].length - 1;
+      if (source[i + 1] === '?') i++;
+    } else {
+      tokens.push({ kind: c === '|' ? 'alternative' : 'atom' });
+    }
+  }
+  return tokens;
+}
 
 /**
  * A shape that cannot take more than quadratic time, so the checker need not be loaded: no backreference, no
@@ -53,67 +122,34 @@ const BRACE_QUANTIFIER = /^\{(\d+)(,\d*)?\}/;
  * that grows with the input is the one repeat's, tried at each start: at most the square of the input's length, times
  * four. Most matchers are like this (`Bash`, `Write|Edit`, `\.py$`, `^mcp__.*`, `rm\s+-rf`, `https?://[^\s]+`).
  *
- * `source` must compile without flags: the scan follows the web-compatible syntax, where a `{` that does not start a
- * quantifier is a literal.
+ * `source` must compile without flags (see `regexTokens`).
  */
 export function isSimpleRegex(source: string): boolean {
   let repeats = 0;
   let optionals = 0;
   // What the next quantifier would apply to: nothing yet, one character, a group, or an atom already quantified.
   let last: 'none' | 'char' | 'group' | 'quantified' = 'none';
-  const quantify = (kind: 'repeat' | 'optional' | 'fixed'): boolean => {
-    if (last !== 'char') return false;
-    last = 'quantified';
-    if (kind === 'repeat') repeats++;
-    if (kind === 'optional') optionals++;
-    return repeats <= 1 && optionals <= 2;
-  };
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i]!;
-    let brace: RegExpExecArray | null;
-    if (c === '\\') {
-      const next = source[i + 1];
-      // Backreferences match text whose length depends on an earlier group: leave them to the checker.
-      if (next === undefined || /[1-9k]/.test(next)) return false;
-      i++;
-      last = 'char';
-    } else if (c === '[') {
-      let j = i + 1;
-      if (source[j] === '^') j++;
-      // A ']' right after '[' or '[^' closes an empty class in JavaScript.
-      while (j < source.length && source[j] !== ']') j += source[j] === '\\' ? 2 : 1;
-      if (j >= source.length) return false;
-      i = j;
-      last = 'char';
-    } else if (c === '(') {
-      if (source[i + 1] === '?') {
-        const kind = source[i + 2];
-        if (kind === '<' && source[i + 3] !== '=' && source[i + 3] !== '!') {
-          const close = source.indexOf('>', i);
-          if (close === -1) return false;
-          i = close;
-        } else if (kind === ':' || kind === '=' || kind === '!') {
-          i += 2;
-        } else if (kind === '<') {
-          i += 3;
-        } else {
-          return false;
-        }
-      }
-      last = 'none';
-    } else if (c === ')') {
-      last = 'group';
-    } else if (c === '*' || c === '+' || c === '?') {
-      if (!quantify(c === '?' ? 'optional' : 'repeat')) return false;
-      if (source[i + 1] === '?') i++;
-    } else if (c === '{' && (brace = BRACE_QUANTIFIER.exec(source.slice(i, i + 24))) !== null) {
-      if (!quantify(brace[2] === undefined ? 'fixed' : 'repeat')) return false;
-      i += brace[0].length - 1;
-      if (source[i + 1] === '?') i++;
-    } else if (c === '|') {
-      last = 'none';
-    } else {
-      last = 'char';
+  for (const token of regexTokens(source)) {
+    switch (token.kind) {
+      case 'backreference': // matches text whose length depends on an earlier group: left to the checker
+      case 'unreadable':
+        return false;
+      case 'atom':
+        last = 'char';
+        break;
+      case 'open':
+      case 'alternative':
+        last = 'none';
+        break;
+      case 'close':
+        last = 'group';
+        break;
+      case 'quantifier':
+        if (last !== 'char') return false;
+        last = 'quantified';
+        if (token.symbol === '?') optionals++;
+        else if (token.max !== token.min) repeats++;
+        if (repeats > 1 || optionals > 2) return false;
     }
   }
   return true;
@@ -130,52 +166,30 @@ export function hasNestedRepeat(source: string): boolean {
   // What a quantifier would apply to: a character, a group (with whether it holds a repeat), or nothing.
   let last: 'none' | 'char' | 'group' = 'none';
   let lastHeldRepeat = false;
-  const quantified = (unbounded: boolean, varying: boolean): boolean => {
-    if (last === 'group' && lastHeldRepeat && unbounded) return true;
-    if (varying) frames[frames.length - 1] = true;
-    last = 'none';
-    return false;
-  };
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i]!;
-    let brace: RegExpExecArray | null;
-    if (c === '\\') {
-      i++;
-      last = 'char';
-    } else if (c === '[') {
-      let j = i + 1;
-      if (source[j] === '^') j++;
-      while (j < source.length && source[j] !== ']') j += source[j] === '\\' ? 2 : 1;
-      i = j;
-      last = 'char';
-    } else if (c === '(') {
-      if (source[i + 1] === '?') {
-        const kind = source[i + 2];
-        if (kind === '<' && source[i + 3] !== '=' && source[i + 3] !== '!') i = Math.max(i, source.indexOf('>', i));
-        else i += kind === '<' ? 3 : 2;
+  for (const token of regexTokens(source)) {
+    switch (token.kind) {
+      case 'open':
+        frames.push(false);
+        last = 'none';
+        break;
+      case 'close':
+        lastHeldRepeat = frames.length > 1 ? frames.pop()! : false;
+        if (lastHeldRepeat) frames[frames.length - 1] = true;
+        last = 'group';
+        break;
+      case 'alternative':
+        last = 'none';
+        break;
+      case 'quantifier': {
+        const unbounded = token.max === Infinity;
+        if (last === 'group' && lastHeldRepeat && unbounded) return true;
+        // A `?` takes one character or none: not a repeat that can be split two ways.
+        if (token.symbol !== '?' && token.max > token.min) frames[frames.length - 1] = true;
+        last = 'none';
+        break;
       }
-      frames.push(false);
-      last = 'none';
-    } else if (c === ')') {
-      lastHeldRepeat = frames.length > 1 ? frames.pop()! : false;
-      if (lastHeldRepeat) frames[frames.length - 1] = true;
-      last = 'group';
-    } else if (c === '*' || c === '+') {
-      if (quantified(true, true)) return true;
-      if (source[i + 1] === '?') i++;
-    } else if (c === '?') {
-      if (quantified(false, false)) return true;
-      if (source[i + 1] === '?') i++;
-    } else if (c === '{' && (brace = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i, i + 24))) !== null) {
-      const unbounded = brace[2] !== undefined && brace[3] === '';
-      const varying = unbounded || (brace[3] !== undefined && Number(brace[3]) > Number(brace[1]));
-      if (quantified(unbounded, varying)) return true;
-      i += brace[0].length - 1;
-      if (source[i + 1] === '?') i++;
-    } else if (c === '|') {
-      last = 'none';
-    } else {
-      last = 'char';
+      default:
+        last = 'char';
     }
   }
   return false;
