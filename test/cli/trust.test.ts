@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -214,5 +214,121 @@ describe('agent-hooks bridge and trust', () => {
     const denied = await runCli(['bridge', '--from', 'claude'], { cwd: dir, input: payload, env: { CLAUDE_PROJECT_DIR: dir } });
     expect(denied.code).toBe(0);
     expect(JSON.parse(denied.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'refused by the project' } });
+  });
+});
+
+describe('agent-hooks bridge and the project’s agent-hooks.config module', () => {
+  /** A module that leaves a marker when it is imported, and dry-runs `npm publish`; a HOOK.md hook that refuses `rm -rf`. */
+  async function withModule() {
+    const p = await project();
+    await scriptHook(p.hooks, 'no-rm', {}, `#!/bin/sh\ncase "$(cat)" in *"rm -rf"*) echo "rm -rf refused" >&2; exit 2 ;; esac\nexit 0`);
+    const module = join(p.dir, 'agent-hooks.config.mjs');
+    await writeFile(
+      module,
+      `import { writeFileSync } from 'node:fs';
+writeFileSync(new URL('./imported.marker', import.meta.url), 'imported');
+export default [{ priority: 500, hook: (ctx, next) => ctx.event === 'PreToolUse' && ctx.toolCall.args.command === 'npm publish'
+  ? next(ctx.withArgs({ ...ctx.toolCall.args, command: 'npm publish --dry-run' })) : next(ctx) }];\n`,
+    );
+    const marker = join(p.dir, 'imported.marker');
+    const imported = () => stat(marker).then(() => true, () => false);
+    const bridge = (command: string, flags: string[] = [], env: Record<string, string> = {}) =>
+      runCli(['bridge', ...flags, '--from', 'claude'], {
+        cwd: p.dir,
+        input: JSON.stringify({ session_id: 's', cwd: p.dir, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 't' }),
+        env: { CLAUDE_PROJECT_DIR: p.dir, ...env },
+      });
+    return { ...p, module, marker, imported, bridge };
+  }
+  const dryRun = { hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: { command: 'npm publish --dry-run' } } };
+
+  it('does not import an untrusted module, says so in one line on stderr, runs the trusted HOOK.md hooks and answers', async () => {
+    const { dir, module, imported, bridge } = await withModule();
+    await runCli(['trust', '--all', '.agents/hooks'], { cwd: dir });
+
+    const publish = await bridge('npm publish');
+    expect(publish.code).toBe(0);
+    expect(publish.stdout).toBe('');
+    expect(publish.stderr).toBe(
+      `agent-hooks: ${module}: The in-process hooks module agent-hooks.config.mjs comes from the project and is not trusted yet, so it is not loaded: run 'npx agent-hooks trust' in ${dir} to review and trust it.\n`,
+    );
+    const rm = await bridge('rm -rf /');
+    expect(rm.code).toBe(0);
+    expect(JSON.parse(rm.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'rm -rf refused' } });
+    expect(await imported()).toBe(false);
+  });
+
+  it('imports it once trusted, and no more once it changed, until it is trusted again', async () => {
+    const { dir, module, marker, imported, bridge } = await withModule();
+    const listed = await runCliJson<TrustJson>(['trust', '--json'], { cwd: dir });
+    expect(listed.json.hooks).toContainEqual({
+      name: 'agent-hooks.config.mjs (in-process hooks module)',
+      kind: 'config-module',
+      file: module,
+      field: null,
+      status: 'untrusted',
+      runs: 'imported by agent-hooks bridge',
+      changes: [],
+    });
+    const text = await runCli(['trust'], { cwd: dir });
+    expect(text.stdout).toContain('2 project hooks are not trusted');
+    expect(text.stdout).toMatch(/untrusted +agent-hooks\.config\.mjs \(in-process hooks module\) +config-module +agent-hooks\.config\.mjs +imported by agent-hooks bridge/);
+
+    const trusted = await runCli(['trust', '--all'], { cwd: dir });
+    expect(trusted.stdout).toContain('Trusted 2 hooks in');
+    // Listing and trusting read the module; they never run it.
+    expect(await imported()).toBe(false);
+
+    const publish = await bridge('npm publish');
+    expect(publish).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(publish.stdout)).toEqual(dryRun);
+    expect(await imported()).toBe(true);
+
+    await rm(marker);
+    await appendFile(module, '// edited after it was trusted\n');
+    const changed = await bridge('npm publish');
+    expect(changed.code).toBe(0);
+    expect(changed.stdout).toBe('');
+    expect(changed.stderr).toBe(
+      `agent-hooks: ${module}: The in-process hooks module agent-hooks.config.mjs changed since it was trusted, so it is not loaded until it is trusted again: run 'npx agent-hooks trust' in ${dir} to review and trust it.\n`,
+    );
+    expect(await imported()).toBe(false);
+    const review = await runCliJson<TrustJson>(['trust', '--json'], { cwd: dir });
+    expect(review.json.hooks).toEqual([expect.objectContaining({ kind: 'config-module', status: 'changed', changes: ['agent-hooks.config.mjs changed'] })]);
+
+    await runCli(['trust', '--all'], { cwd: dir });
+    expect(JSON.parse((await bridge('npm publish')).stdout)).toEqual(dryRun);
+  });
+
+  it('lists it with --list and revokes it with --revoke, like the hooks', async () => {
+    const { dir, module, imported, bridge } = await withModule();
+    await runCli(['trust', '--all'], { cwd: dir });
+    const listed = await runCliJson<{ entries: { name: string; kind: string; path: string; field: string | null }[] }>(['trust', '--list', '--json'], { cwd: dir });
+    expect(listed.json.entries).toContainEqual(
+      expect.objectContaining({ name: 'agent-hooks.config.mjs (in-process hooks module)', kind: 'config-module', path: module, field: null }),
+    );
+    expect((await runCli(['trust', '--list'], { cwd: dir })).stdout).toMatch(/agent-hooks\.config\.mjs \(in-process hooks module\) +config-module +agent-hooks\.config\.mjs/);
+
+    const revoked = await runCli(['trust', '--revoke', 'agent-hooks.config.mjs'], { cwd: dir });
+    expect(revoked.stdout).toContain('revoked  agent-hooks.config.mjs (in-process hooks module)  config-module  agent-hooks.config.mjs');
+    expect(revoked.stdout).toContain('Revoked 1 hook');
+    const after = await bridge('npm publish');
+    expect(after).toMatchObject({ code: 0, stdout: '' });
+    expect(after.stderr).toContain('agent-hooks.config.mjs comes from the project and is not trusted yet');
+    expect(await imported()).toBe(false);
+  });
+
+  it('loads a module named with --config without trust, and the project’s with --trust-all or AGENT_HOOKS_TRUST=all', async () => {
+    const { dir, marker, imported, bridge } = await withModule();
+    for (const [flags, env] of [[['--config', 'agent-hooks.config.mjs'], {}], [['--trust-all'], {}], [[], { AGENT_HOOKS_TRUST: 'all' }]] as const) {
+      const out = await bridge('npm publish', [...flags], env);
+      expect(out.code, flags.join(' ')).toBe(0);
+      expect(out.stderr).not.toContain('in-process hooks module');
+      expect(JSON.parse(out.stdout)).toEqual(dryRun);
+      expect(await imported()).toBe(true);
+      await rm(marker);
+    }
+    const store = join(dir, 'xdg', 'agent-hooks', 'trust.json');
+    await expect(stat(store)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

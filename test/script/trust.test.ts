@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  CONFIG_MODULE_KIND,
+  configModuleFingerprint,
   discoverHooks,
   hookMdFingerprint,
   hookStackOf,
@@ -313,5 +315,30 @@ for (let i = 0; i < 15; i++) {
     const b = await hookMdFingerprint(manifest!);
     expect(a).toEqual(b);
     expect(Object.keys(a.files)).toEqual(['HOOK.md', 'scripts/run']);
+  });
+
+  it('pins a config module by its own text, not the files it imports, beside hooks in the same store', async () => {
+    const { projectDir, store, discover } = await setup();
+    await blockingHook(projectHooksDir(projectDir), 'guard');
+    const file = join(projectDir, 'agent-hooks.config.mjs');
+    await writeFile(join(projectDir, 'helper.mjs'), 'export const hooks = [];\n');
+    await writeFile(file, "export { hooks as default } from './helper.mjs';\n");
+    const fingerprint = await configModuleFingerprint(file);
+    expect(fingerprint).toMatchObject({ path: file, kind: CONFIG_MODULE_KIND, name: 'agent-hooks.config.mjs (in-process hooks module)' });
+    expect(fingerprint.field).toBeUndefined();
+    expect(Object.keys(fingerprint.files)).toEqual(['agent-hooks.config.mjs']);
+    expect(await store.verdict(fingerprint)).toEqual({ status: 'untrusted', changes: [] });
+
+    const { trustChecks } = await discover();
+    await store.trust([...trustChecks.map((c) => c.fingerprint), fingerprint]);
+    expect((await store.entries()).map((e) => e.kind).sort()).toEqual(['HOOK.md', CONFIG_MODULE_KIND]);
+    expect(await store.isTrusted(fingerprint)).toBe(true);
+    expect((await discover()).hooks.map((h) => h.name)).toEqual(['guard']);
+
+    await writeFile(join(projectDir, 'helper.mjs'), 'export const hooks = [() => undefined];\n');
+    expect(await store.isTrusted(await configModuleFingerprint(file))).toBe(true);
+    await appendFile(file, '// one more line\n');
+    const verdict = await store.verdict(await configModuleFingerprint(file));
+    expect(verdict).toMatchObject({ status: 'changed', changes: ['agent-hooks.config.mjs changed'] });
   });
 });

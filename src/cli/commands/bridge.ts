@@ -6,20 +6,16 @@
  */
 import { access } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { AgentBuilder } from '../../agent/index.js';
 import { BRIDGE_AGENTS, DEFAULT_CLAUDE_BRIDGE_COMMAND, installClaudeBridge, InstallBridgeError, runBridge, type BridgeAgent } from '../../bridge/index.js';
-import { HookEvent, HookStack, isHook, type Hook, type HookFn, type PrioritizedHook } from '../../core/index.js';
+import { HookEvent } from '../../core/index.js';
 import { messageOf } from '../../core/internal/message-of.js';
-import { formatProblem } from '../../script/index.js';
+import { formatProblem, type HookProblem } from '../../script/index.js';
 import { parseFlags, positionalsUpTo, PROJECT_FLAGS, TRUST_ALL_HELP, trustPolicyOf } from '../args.js';
 import { ExitCode, UsageError, type Command } from '../command.js';
+import { checkConfigModule, configModuleHooks, findConfigModule } from '../config-module.js';
 import { hookMdSource, loadProjectHooks } from '../hook-sources.js';
 import type { CliIO } from '../io.js';
 import { printJson } from '../output.js';
-
-/** The config files of in-process hooks, looked for in this order. */
-const CONFIG_FILES = ['agent-hooks.config.mjs', 'agent-hooks.config.js', 'agent-hooks.config.mts', 'agent-hooks.config.ts'] as const;
 
 /** The variable each agent sets to the project directory. */
 const PROJECT_ENV: Readonly<Record<BridgeAgent, readonly string[]>> = {
@@ -31,50 +27,6 @@ const PROJECT_ENV: Readonly<Record<BridgeAgent, readonly string[]>> = {
 };
 
 const exists = (file: string) => access(file).then(() => true, () => false);
-
-/**
- * Imports a config module; a `.ts` one through tsx when it is installed. tsx is registered for the whole process
- * rather than scoped to the import, which would load a second copy of `agent-hooks` whose classes the stack here
- * would not recognise.
- */
-async function importConfig(file: string): Promise<unknown> {
-  if (!/\.m?ts$/.test(file)) return import(pathToFileURL(file).href);
-  let tsx: { register(): () => Promise<void> | void };
-  try {
-    tsx = (await import('tsx/esm/api')) as typeof tsx;
-  } catch {
-    throw new Error(`${file} is TypeScript, which needs tsx to load: install it (npm install -D tsx), or write agent-hooks.config.mjs.`);
-  }
-  const unregister = tsx.register();
-  try {
-    return await import(pathToFileURL(file).href);
-  } finally {
-    await unregister();
-  }
-}
-
-const isStack = (value: unknown): value is HookStack => value instanceof HookStack;
-// Another copy of the package (a config that imports it from elsewhere) has other classes: recognise it by shape.
-const isBuilder = (value: unknown): value is Pick<AgentBuilder, 'resolveHooks'> =>
-  value instanceof AgentBuilder || (value !== null && typeof value === 'object' && typeof (value as AgentBuilder).resolveHooks === 'function');
-
-/**
- * The in-process hooks a config module exports (as `default` or `hooks`): a HookStack, an AgentBuilder, a list of
- * hooks, callbacks or `{ hook, priority }`, or a function returning one of these.
- */
-async function configHooks(file: string): Promise<readonly PrioritizedHook[]> {
-  const module = (await importConfig(file)) as { default?: unknown; hooks?: unknown };
-  let value = module.default ?? module.hooks;
-  if (typeof value === 'function' && !isHook(value)) value = await (value as () => unknown)();
-  if (isStack(value)) return value.all().map((entry) => ({ hook: entry.hook, priority: entry.priority }));
-  if (isBuilder(value)) return (await value.resolveHooks()).stack.all().map((entry) => ({ hook: entry.hook, priority: entry.priority }));
-  if (Array.isArray(value)) {
-    return value.map((item: unknown) =>
-      item !== null && typeof item === 'object' && 'hook' in item ? (item as PrioritizedHook) : { hook: item as Hook | HookFn, priority: (item as { priority?: number }).priority ?? 100 },
-    );
-  }
-  throw new Error(`${file} must export (as default or as hooks) a HookStack, an AgentBuilder, a list of hooks, or a function returning one.`);
-}
 
 async function install(io: CliIO, projectDir: string, agent: string, events: string | undefined, command: string | undefined, json: boolean | undefined): Promise<number> {
   if (agent !== 'claude') throw new UsageError(`--install writes Claude Code's settings only; for ${agent}, add the line the README shows to its config.`);
@@ -135,15 +87,16 @@ Options:
                      current directory)
   --hooks-dir DIR    another folder of HOOK.md hook folders, relative to the project (repeatable)
 ${TRUST_ALL_HELP}
-  --config FILE      the module of in-process hooks (default: agent-hooks.config.mjs, .js, .mts or .ts in the
-                     project; TypeScript needs tsx)
+  --config FILE      the module of in-process hooks, loaded without trust: naming it is your consent (default:
+                     agent-hooks.config.mjs, .js, .mts or .ts in the project, once trusted; TypeScript needs tsx)
   --install claude   add the bridge to .claude/settings.json for the events the hooks use (merged, with a backup)
   --events E,…       with --install: the events to bridge
   --command CMD      with --install: the command Claude Code runs
   --json             with --install: print { file, backup, added, present, command }
 
-The project's own HOOK.md hooks run once trusted (agent-hooks trust); an untrusted or changed one is skipped, with
-a line on stderr, and the agent still gets its answer.
+The project's own HOOK.md hooks and its agent-hooks.config.* module run once trusted (agent-hooks trust); an
+untrusted or changed one is skipped — the module is not even imported — with a line on stderr, and the agent
+still gets its answer. Only the module's own file is pinned, not the files it imports.
 
 Exit codes: what the agent should see — 0 with the answer, 1 when the input cannot be read or a hook failed;
 --install: 0, or 1 when the settings cannot be merged safely (nothing is written).`,
@@ -169,16 +122,30 @@ Exit codes: what the agent should see — 0 with the answer, 1 when the input ca
 
     // Only HOOK.md hooks: the agent already runs the hooks of its own config files, this bridge among them.
     // An untrusted project hook is skipped with a line on stderr; the agent still gets its answer, so it is not blocked.
-    const project = await loadProjectHooks({ projectDir, hooksDirs: values['hooks-dir'] ?? [], env: io.env, trust: trustPolicyOf(io, values['trust-all']) }, [hookMdSource]);
-    for (const problem of project.problems) io.err(`agent-hooks: ${formatProblem(problem)}`);
+    const trust = trustPolicyOf(io, values['trust-all']);
+    const project = await loadProjectHooks({ projectDir, hooksDirs: values['hooks-dir'] ?? [], env: io.env, trust }, [hookMdSource]);
+    const said = new Set<string>();
+    const tell = (problem: HookProblem): void => {
+      const line = `agent-hooks: ${formatProblem(problem)}`;
+      if (!said.has(line)) io.err(line);
+      said.add(line);
+    };
+    project.problems.forEach(tell);
     let stack = project.stack;
-    const configFile =
-      values.config !== undefined
-        ? isAbsolute(values.config) ? values.config : join(projectDir, values.config)
-        : (await Promise.all(CONFIG_FILES.map(async (f) => ((await exists(join(projectDir, f))) ? join(projectDir, f) : undefined)))).find((f) => f !== undefined);
+    // A module named with --config is the user's choice, as a path given to 'test' is; one found in the project is
+    // code the repository brings, imported into this process: it needs trust, as the project's HOOK.md hooks do.
+    let configFile = values.config === undefined ? undefined : isAbsolute(values.config) ? values.config : join(projectDir, values.config);
+    if (configFile === undefined) {
+      configFile = await findConfigModule(projectDir);
+      if (configFile !== undefined && trust !== 'all') {
+        const { check, problems } = await checkConfigModule(configFile, projectDir, trust);
+        problems.forEach(tell);
+        if (check.status !== 'trusted') configFile = undefined;
+      }
+    }
     if (configFile !== undefined) {
       try {
-        stack = stack.withAll(await configHooks(configFile));
+        stack = stack.withAll(await configModuleHooks(configFile));
       } catch (error) {
         io.err(`agent-hooks bridge: cannot load ${configFile}: ${messageOf(error)}`);
         return ExitCode.problems;

@@ -7,9 +7,10 @@ import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { Hook } from '../../core/index.js';
 import { isInside } from '../../script/trust/internal/paths.js';
-import { resolveScriptEntry, ScriptHook, TrustStore, formatProblem, type TrustCheck, type TrustEntry } from '../../script/index.js';
+import { CONFIG_MODULE_KIND, resolveScriptEntry, ScriptHook, TrustStore, formatProblem, type TrustCheck, type TrustEntry } from '../../script/index.js';
 import { parseFlags, projectDirOf } from '../args.js';
 import { ExitCode, UsageError, type Command } from '../command.js';
+import { checkConfigModule, findConfigModule, type ConfigModule } from '../config-module.js';
 import { loadProjectHooks } from '../hook-sources.js';
 import type { CliIO } from '../io.js';
 import { displayPath, printJson, table } from '../output.js';
@@ -21,7 +22,10 @@ interface TrustRow {
   readonly file: string;
   readonly field: string | null;
   readonly status: TrustCheck['status'];
-  /** What it runs: the script of a HOOK.md hook, the command of a config hook, or a prompt hook's prompt. */
+  /**
+   * What it runs: the script of a HOOK.md hook, the command of a config hook, a prompt hook's prompt, or for the
+   * config module, that the bridge imports it.
+   */
   readonly runs: string;
   readonly changes: readonly string[];
 }
@@ -38,15 +42,16 @@ async function runsOf(hook: Hook, io: CliIO): Promise<string> {
   return '';
 }
 
-async function rowOf(check: TrustCheck<Hook>, io: CliIO): Promise<TrustRow> {
+async function rowOf(check: TrustCheck<Hook | ConfigModule>, io: CliIO): Promise<TrustRow> {
   const { fingerprint } = check;
+  const module = fingerprint.kind === CONFIG_MODULE_KIND;
   return {
     name: fingerprint.name,
     kind: fingerprint.kind,
     file: fingerprint.path,
     field: fingerprint.field ?? null,
     status: check.status,
-    runs: await runsOf(check.hook, io),
+    runs: module ? 'imported by agent-hooks bridge' : await runsOf(check.hook as Hook, io),
     changes: check.changes,
   };
 }
@@ -110,14 +115,17 @@ export const trustCommand: Command = {
   summary: 'review the project’s hooks and trust them, so that they run; list or revoke what is trusted',
   help: `A project's own hooks — its .agents/hooks folders and the hooks of its .claude/settings*.json,
 .github/hooks/*.json, .gemini/settings.json and .cursor/hooks.json — run only once you trust them, and again
-after every change to what they run. User-level hooks and --hooks-dir folders need no trust.
+after every change to what they run. So does its agent-hooks.config.* (in-process hooks module): the code
+agent-hooks bridge imports, pinned by its own text (the files it imports are not). User-level hooks and
+--hooks-dir folders need no trust.
 
 Without --all, lists the project's hooks that are not trusted (or changed since they were): name, kind, file,
 what each runs and what changed; on a terminal it then asks whether to trust them. When standard input is not a
 terminal, it lists them, trusts nothing and exits 1: review the list, then pass --all.
 
 Options:
-  PATH…             only the hooks defined in these files or folders (a hook folder, a config file)
+  PATH…             only the hooks defined in these files or folders (a hook folder, a config file,
+                    agent-hooks.config.mjs)
   --all             trust every project hook that is not trusted yet, without asking, and print each one
   --project DIR     the project (default: the current directory)
   --list            print what the trust store holds (with --project: that project's entries only)
@@ -169,9 +177,13 @@ Exit 0 when no project hook is left untrusted; 1 when some are, or the store can
     }
 
     const project = await loadProjectHooks({ projectDir, hooksDirs: [], env: io.env, trust: store });
-    const storeProblem = project.problems.find((p) => p.code === 'corrupt-trust-store');
+    // The module of in-process hooks the bridge would import from the project: trusted like the hooks.
+    const moduleFile = await findConfigModule(projectDir);
+    const module = moduleFile === undefined ? undefined : await checkConfigModule(moduleFile, projectDir, store);
+    const storeProblem = [...project.problems, ...(module?.problems ?? [])].find((p) => p.code === 'corrupt-trust-store');
     if (storeProblem !== undefined) io.err(`agent-hooks trust: ${formatProblem(storeProblem)}`);
-    const checks = project.trustChecks.filter((c) => selected(c.fingerprint.path));
+    const allChecks: TrustCheck<Hook | ConfigModule>[] = module === undefined ? [...project.trustChecks] : [...project.trustChecks, module.check];
+    const checks = allChecks.filter((c) => selected(c.fingerprint.path));
     const pending = checks.filter((c) => c.status !== 'trusted');
     const rows = await Promise.all(pending.map((c) => rowOf(c, io)));
     const trust = async (): Promise<string | undefined> => (await store.trust(pending.map((c) => c.fingerprint))).backup;

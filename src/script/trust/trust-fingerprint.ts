@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Dirent, Stats } from 'node:fs';
 import { readdir, readFile, readlink, stat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import type { CommandHookOrigin } from '../command-hook.js';
 import type { HookManifest } from '../manifest.js';
 import { commandProjectFiles } from './internal/command-files.js';
@@ -20,14 +20,18 @@ export interface TrustFingerprint {
   readonly path: string;
   /** For a config file's hook, the JSON path of its entry (`hooks.PreToolUse[0].hooks[1]`); absent for HOOK.md. */
   readonly field?: string | undefined;
-  /** The kind of definition: `HOOK.md`, or the agent whose config file holds it (`claude`, `copilot`, …). */
+  /**
+   * The kind of definition: `HOOK.md`, the agent whose config file holds it (`claude`, `copilot`, …), or
+   * {@link CONFIG_MODULE_KIND} for a module of in-process hooks.
+   */
   readonly kind: string;
   /** The hook's name, for listings. */
   readonly name: string;
   /**
    * Each part and its SHA-256 (hex; ` +x` appended for an executable file). A HOOK.md hook's parts are its HOOK.md and
    * every file under its `scripts/` folder, named relative to the hook folder; a config hook's are `#entry` (its entry
-   * as canonical JSON, with its event and matcher) and each project file its command names, relative to the project.
+   * as canonical JSON, with its event and matcher) and each project file its command names, relative to the project;
+   * a config module's, its own file, by its name.
    */
   readonly files: Readonly<Record<string, string>>;
   /** The SHA-256 (hex) of the kind and every part: what a trust store compares. */
@@ -36,6 +40,9 @@ export interface TrustFingerprint {
 
 /** The part of a config hook's fingerprint that is its entry. */
 export const ENTRY_PART = '#entry';
+
+/** The kind of a config module's fingerprint: `agent-hooks.config.*`, the in-process hooks `agent-hooks bridge` imports. */
+export const CONFIG_MODULE_KIND = 'config-module';
 
 /** A config hook as trust sees it: a {@link CommandHook} or a prompt hook of a config file. */
 export interface ConfigTrustSubject {
@@ -143,6 +150,25 @@ export async function configHookFingerprint(hook: ConfigTrustSubject): Promise<T
     }
   }
   return fingerprintOf({ path: origin.file, field: origin.field, kind: origin.kind, name: hook.name, files });
+}
+
+/**
+ * The fingerprint of a module of in-process hooks (`agent-hooks.config.mjs`, `.js`, `.mts` or `.ts`, which
+ * `agent-hooks bridge` imports from a project): the SHA-256 of the module's own text, with its execute bit, as the
+ * part named after the file. Only that file is pinned: the project files it imports (a helper module beside it, a
+ * JSON file it reads) and its packages are not, so editing them leaves the module trusted. Its name in listings is
+ * `agent-hooks.config.mjs (in-process hooks module)`.
+ *
+ * ```ts
+ * const fingerprint = await configModuleFingerprint(join(projectDir, 'agent-hooks.config.mjs'));
+ * if (!(await TrustStore.forUser().isTrusted(fingerprint))) console.warn('not trusted yet');
+ * ```
+ */
+export async function configModuleFingerprint(file: string): Promise<TrustFingerprint> {
+  const path = resolve(file);
+  const name = basename(path);
+  const files: Record<string, string> = { [name]: (await filePart(path)) ?? 'missing' };
+  return fingerprintOf({ path, kind: CONFIG_MODULE_KIND, name: `${name} (in-process hooks module)`, files });
 }
 
 /**

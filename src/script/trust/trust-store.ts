@@ -14,11 +14,11 @@ import type { TrustFingerprint } from './trust-fingerprint.js';
 
 /** One trusted hook: where it is defined and what its content was when the user trusted it. */
 export interface TrustEntry {
-  /** The file that defines the hook (absolute): a HOOK.md, or an agent's config file. */
+  /** The file that defines the hook (absolute): a HOOK.md, an agent's config file, or a config module. */
   readonly path: string;
-  /** For a config file's hook, the JSON path of its entry; absent for HOOK.md. */
+  /** For a config file's hook, the JSON path of its entry; absent for HOOK.md and a config module. */
   readonly field?: string | undefined;
-  /** The kind of definition: `HOOK.md`, `claude`, `copilot`, `vscode`, `gemini` or `cursor`. */
+  /** The kind of definition: `HOOK.md`, `claude`, `copilot`, `vscode`, `gemini`, `cursor` or `config-module`. */
   readonly kind: string;
   /** The hook's name when it was trusted. */
   readonly name: string;
