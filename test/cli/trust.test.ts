@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -318,9 +318,9 @@ export default [{ priority: 500, hook: (ctx, next) => ctx.event === 'PreToolUse'
     expect(await imported()).toBe(false);
   });
 
-  it('loads a module named with --config without trust, and the project’s with --trust-all or AGENT_HOOKS_TRUST=all', async () => {
-    const { dir, marker, imported, bridge } = await withModule();
-    for (const [flags, env] of [[['--config', 'agent-hooks.config.mjs'], {}], [['--trust-all'], {}], [[], { AGENT_HOOKS_TRUST: 'all' }]] as const) {
+  it('loads a module named by its absolute path with --config without trust, and the project’s with --trust-all or AGENT_HOOKS_TRUST=all', async () => {
+    const { dir, module, marker, imported, bridge } = await withModule();
+    for (const [flags, env] of [[['--config', module], {}], [['--trust-all'], {}], [[], { AGENT_HOOKS_TRUST: 'all' }]] as const) {
       const out = await bridge('npm publish', [...flags], env);
       expect(out.code, flags.join(' ')).toBe(0);
       expect(out.stderr).not.toContain('in-process hooks module');
@@ -330,5 +330,29 @@ export default [{ priority: 500, hook: (ctx, next) => ctx.event === 'PreToolUse'
     }
     const store = join(dir, 'xdg', 'agent-hooks', 'trust.json');
     await expect(stat(store)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('needs trust for a module named by a relative --config, which is the project’s own file, and trusts it by its path', async () => {
+    const { dir, module, imported, bridge } = await withModule();
+    await runCli(['trust', '--all', '.agents/hooks'], { cwd: dir });
+    const other = join(dir, 'tools', 'hooks.mjs');
+    await mkdir(join(dir, 'tools'));
+    await rename(module, other);
+    const relativeMarker = join(dir, 'tools', 'imported.marker');
+
+    const refused = await bridge('npm publish', ['--config', 'tools/hooks.mjs']);
+    expect(refused.code).toBe(0);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('hooks.mjs comes from the project and is not trusted yet');
+    expect(await stat(relativeMarker).then(() => true, () => false)).toBe(false);
+
+    const trusted = await runCli(['trust', '--all', 'tools/hooks.mjs'], { cwd: dir });
+    expect(trusted.code).toBe(0);
+    expect(trusted.stdout).toContain('hooks.mjs (in-process hooks module)');
+    const loaded = await bridge('npm publish', ['--config', 'tools/hooks.mjs']);
+    expect(loaded.code).toBe(0);
+    expect(JSON.parse(loaded.stdout)).toEqual(dryRun);
+    expect(await stat(relativeMarker).then(() => true, () => false)).toBe(true);
+    expect(await imported()).toBe(false);
   });
 });

@@ -87,8 +87,9 @@ Options:
                      current directory)
   --hooks-dir DIR    another folder of HOOK.md hook folders, relative to the project (repeatable)
 ${TRUST_ALL_HELP}
-  --config FILE      the module of in-process hooks, loaded without trust: naming it is your consent (default:
-                     agent-hooks.config.mjs, .js, .mts or .ts in the project, once trusted; TypeScript needs tsx)
+  --config FILE      the module of in-process hooks (default: agent-hooks.config.mjs, .js, .mts or .ts in the
+                     project, once trusted; TypeScript needs tsx). An absolute FILE loads without trust: naming
+                     it is your consent; a relative one is the project's file, and needs trust like the default
   --install claude   add the bridge to .claude/settings.json for the events the hooks use (merged, with a backup)
   --events E,…       with --install: the events to bridge
   --command CMD      with --install: the command Claude Code runs
@@ -132,11 +133,12 @@ Exit codes: what the agent should see — 0 with the answer, 1 when the input ca
     };
     project.problems.forEach(tell);
     let stack = project.stack;
-    // A module named with --config is the user's choice, as a path given to 'test' is; one found in the project is
-    // code the repository brings, imported into this process: it needs trust, as the project's HOOK.md hooks do.
-    let configFile = values.config === undefined ? undefined : isAbsolute(values.config) ? values.config : join(projectDir, values.config);
-    if (configFile === undefined) {
-      configFile = await findConfigModule(projectDir);
+    // A module named by its absolute path is the user's choice, as a path given to 'test' is. One found in the
+    // project, or named relative to it (which, in a user-level agent config, means a file of every repository
+    // opened), is code the repository brings, imported into this process: it needs trust, as its HOOK.md hooks do.
+    const chosen = values.config !== undefined && isAbsolute(values.config);
+    let configFile = values.config === undefined ? await findConfigModule(projectDir) : chosen ? values.config : join(projectDir, values.config);
+    if (!chosen) {
       if (configFile !== undefined && trust !== 'all') {
         const { check, problems } = await checkConfigModule(configFile, projectDir, trust);
         problems.forEach(tell);

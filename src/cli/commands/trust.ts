@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { Hook } from '../../core/index.js';
 import { isInside } from '../../script/trust/internal/paths.js';
@@ -109,6 +109,9 @@ async function listEntries(io: CliIO, store: TrustStore, projectDir: string | un
  * Exit 0 when no project hook is left untrusted; 1 when some are (not confirmed, or standard input is not a
  * terminal and `--all` was not given), or the store cannot be read.
  */
+// A module of in-process hooks named as a PATH (the bridge's --config FILE).
+const MODULE_FILE = /\.(m?js|m?ts|cjs)$/;
+
 export const trustCommand: Command = {
   name: 'trust',
   synopsis: 'trust [PATH…] [--all] [--project DIR] [--json] | trust --list [--project DIR] | trust --revoke [PATH…] [--project DIR]',
@@ -125,7 +128,7 @@ terminal, it lists them, trusts nothing and exits 1: review the list, then pass 
 
 Options:
   PATH…             only the hooks defined in these files or folders (a hook folder, a config file,
-                    agent-hooks.config.mjs)
+                    agent-hooks.config.mjs, or the module a bridge is given with a relative --config)
   --all             trust every project hook that is not trusted yet, without asking, and print each one
   --project DIR     the project (default: the current directory)
   --list            print what the trust store holds (with --project: that project's entries only)
@@ -177,12 +180,15 @@ Exit 0 when no project hook is left untrusted; 1 when some are, or the store can
     }
 
     const project = await loadProjectHooks({ projectDir, hooksDirs: [], env: io.env, trust: store });
-    // The module of in-process hooks the bridge would import from the project: trusted like the hooks.
-    const moduleFile = await findConfigModule(projectDir);
-    const module = moduleFile === undefined ? undefined : await checkConfigModule(moduleFile, projectDir, store);
-    const storeProblem = [...project.problems, ...(module?.problems ?? [])].find((p) => p.code === 'corrupt-trust-store');
+    // The modules of in-process hooks the bridge would import from the project, trusted like the hooks: the one it
+    // finds, and any named here (for a bridge given one with a relative --config).
+    const found = await findConfigModule(projectDir);
+    const named = paths.filter((p) => MODULE_FILE.test(p) && statSync(p).isFile());
+    const moduleFiles = [...new Set([...(found === undefined ? [] : [found]), ...named])];
+    const modules = await Promise.all(moduleFiles.map((file) => checkConfigModule(file, projectDir, store)));
+    const storeProblem = [...project.problems, ...modules.flatMap((m) => m.problems)].find((p) => p.code === 'corrupt-trust-store');
     if (storeProblem !== undefined) io.err(`agent-hooks trust: ${formatProblem(storeProblem)}`);
-    const allChecks: TrustCheck<Hook | ConfigModule>[] = module === undefined ? [...project.trustChecks] : [...project.trustChecks, module.check];
+    const allChecks: TrustCheck<Hook | ConfigModule>[] = [...project.trustChecks, ...modules.map((m) => m.check)];
     const checks = allChecks.filter((c) => selected(c.fingerprint.path));
     const pending = checks.filter((c) => c.status !== 'trusted');
     const rows = await Promise.all(pending.map((c) => rowOf(c, io)));
