@@ -12,7 +12,7 @@ import { BRIDGE_AGENTS, DEFAULT_CLAUDE_BRIDGE_COMMAND, installClaudeBridge, Inst
 import { HookEvent, HookStack, isHook, type Hook, type HookFn, type PrioritizedHook } from '../../core/index.js';
 import { messageOf } from '../../core/internal/message-of.js';
 import { formatProblem } from '../../script/index.js';
-import { parseFlags, positionalsUpTo, PROJECT_FLAGS, TRUST_ALL_HELP, trustPolicyOf } from '../args.js';
+import { ENV_POLICY_FLAGS, ENV_POLICY_HELP, environmentOf, parseFlags, positionalsUpTo, PROJECT_FLAGS, TRUST_ALL_HELP, trustPolicyOf } from '../args.js';
 import { ExitCode, UsageError, type Command } from '../command.js';
 import { hookMdSource, loadProjectHooks } from '../hook-sources.js';
 import type { CliIO } from '../io.js';
@@ -83,7 +83,7 @@ async function install(io: CliIO, projectDir: string, agent: string, events: str
     names = events.split(',').map((e) => e.trim()).filter((e) => e !== '');
   } else {
     // Only the events are read, no hook runs: trust does not come into it.
-    const project = await loadProjectHooks({ projectDir, hooksDirs: [], env: io.env, trust: 'all' }, [hookMdSource]);
+    const project = await loadProjectHooks({ projectDir, hooksDirs: [], hostEnv: io.env, trust: 'all' }, [hookMdSource]);
     const used = new Set(project.stack.all().flatMap((entry) => [...(entry.events ?? [])]));
     names = [...used].filter((e) => HookEvent.toDialect(e, 'claude') !== undefined);
     if (names.length === 0) {
@@ -135,6 +135,7 @@ Options:
                      current directory)
   --hooks-dir DIR    another folder of HOOK.md hook folders, relative to the project (repeatable)
 ${TRUST_ALL_HELP}
+${ENV_POLICY_HELP}
   --config FILE      the module of in-process hooks (default: agent-hooks.config.mjs, .js, .mts or .ts in the
                      project; TypeScript needs tsx)
   --install claude   add the bridge to .claude/settings.json for the events the hooks use (merged, with a backup)
@@ -150,6 +151,7 @@ Exit codes: what the agent should see — 0 with the answer, 1 when the input ca
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {
       ...PROJECT_FLAGS,
+      ...ENV_POLICY_FLAGS,
       from: { type: 'string' },
       event: { type: 'string' },
       config: { type: 'string' },
@@ -169,7 +171,7 @@ Exit codes: what the agent should see — 0 with the answer, 1 when the input ca
 
     // Only HOOK.md hooks: the agent already runs the hooks of its own config files, this bridge among them.
     // An untrusted project hook is skipped with a line on stderr; the agent still gets its answer, so it is not blocked.
-    const project = await loadProjectHooks({ projectDir, hooksDirs: values['hooks-dir'] ?? [], env: io.env, trust: trustPolicyOf(io, values['trust-all']) }, [hookMdSource]);
+    const project = await loadProjectHooks({ projectDir, hooksDirs: values['hooks-dir'] ?? [], hostEnv: io.env, environment: environmentOf(values), trust: trustPolicyOf(io, values['trust-all']) }, [hookMdSource]);
     for (const problem of project.problems) io.err(`agent-hooks: ${formatProblem(problem)}`);
     let stack = project.stack;
     const configFile =

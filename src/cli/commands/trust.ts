@@ -168,7 +168,7 @@ Exit 0 when no project hook is left untrusted; 1 when some are, or the store can
       return ExitCode.ok;
     }
 
-    const project = await loadProjectHooks({ projectDir, hooksDirs: [], env: io.env, trust: store });
+    const project = await loadProjectHooks({ projectDir, hooksDirs: [], hostEnv: io.env, trust: store });
     const storeProblem = project.problems.find((p) => p.code === 'corrupt-trust-store');
     if (storeProblem !== undefined) io.err(`agent-hooks trust: ${formatProblem(storeProblem)}`);
     const checks = project.trustChecks.filter((c) => selected(c.fingerprint.path));
