@@ -28,8 +28,9 @@ export interface DiscoveryOptions {
   readonly extraDirs?: readonly string[] | undefined;
   /**
    * The environment agent-hooks reads its own settings from: `XDG_CONFIG_HOME` and `HOME` (where the user's hooks
-   * folder and trust store are) and `AGENT_HOOKS_TRUST`. Default `process.env`. Given, it is the whole of it: a
-   * variable it lacks is not looked up in `process.env`. It is never passed to a hook's process (that is `env`).
+   * folder and trust store are) and `AGENT_HOOKS_TRUST`. Default `process.env`. Given, it is read alone: a variable
+   * it lacks is not looked up in `process.env` (without `HOME`, the home is `os.homedir()`). It is never passed to a
+   * hook's process: that is `env`.
    */
   readonly hostEnv?: HookEnv | undefined;
   /** Throw a {@link HookLoadError} listing every problem when any of them is an error. Default false. */
