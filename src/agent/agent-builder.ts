@@ -257,8 +257,10 @@ export class AgentBuilder {
    * emitted as `warning` events on the first run), and `strict: true` makes a bad definition fail the runs instead.
    *
    * How their processes run is set here too: `envPolicy` and `envDeny` (what a hook's process inherits from this
-   * process's environment, see {@link HookEnvironment}) and `processPool` (how many run at once; default: the
-   * builder's `withOptions({ processPool })`, else {@link ProcessPool.shared}).
+   * process's environment, see {@link HookEnvironment}), `env` (variables added to each hook's process) and
+   * `processPool` (how many run at once; default: the builder's `withOptions({ processPool })`, else
+   * {@link ProcessPool.shared}). Where the user's hooks and trust store are is read from `hostEnv` (default
+   * `process.env`: `XDG_CONFIG_HOME`, `HOME`, `AGENT_HOOKS_TRUST`), or follows `homeDir`; `env` never moves them.
    *
    * The project's own hooks (its `.agents/hooks` and agent config files) load only once the user has trusted them
    * (`npx agent-hooks trust`) and while unchanged since; the others are `untrusted-hook` or `changed-hook` problems.

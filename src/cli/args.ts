@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { HookEvent, UnknownEventError, type HookEventName } from '../core/index.js';
-import { resolveTrustPolicy, type TrustStore } from '../script/index.js';
+import { HookEnvironment, resolveTrustPolicy, type TrustStore } from '../script/index.js';
 import { UsageError } from './command.js';
 import type { CliIO } from './io.js';
 
@@ -27,6 +27,34 @@ export const PROJECT_FLAGS = {
 /** The help line of `--trust-all`, for the commands that take it. */
 export const TRUST_ALL_HELP = `  --trust-all       run the project's hooks without checking the trust store (for CI; also
                     AGENT_HOOKS_TRUST=all)`;
+
+/** The flags of the commands that run hooks: what the hooks' processes inherit from this one's environment. */
+export const ENV_POLICY_FLAGS = {
+  'env-policy': { type: 'string' },
+  'env-deny': { type: 'string', multiple: true },
+} as const;
+
+/** The help lines of {@link ENV_POLICY_FLAGS}. */
+export const ENV_POLICY_HELP = `  --env-policy P    what a hook's process inherits from this environment: inherit (default) everything;
+                    minimal only PATH, HOME, LANG, TMPDIR and AGENT_HOOKS_* (on Windows also what a process
+                    needs to start); a hook's own env and the runtime's variables always arrive
+  --env-deny GLOB   keep variables matching GLOB from the hooks, under either policy, e.g. 'SECRET_*',
+                    '*_TOKEN', '{AWS,GH}_*' (repeatable)`;
+
+/**
+ * The environment policy of `--env-policy` and `--env-deny`, shared by every hook the command loads.
+ *
+ * @throws {@link UsageError} for a policy other than `inherit` or `minimal`, or an empty pattern.
+ */
+export function environmentOf(values: { readonly 'env-policy'?: string | undefined; readonly 'env-deny'?: readonly string[] | undefined }): HookEnvironment {
+  const policy = values['env-policy'];
+  if (policy !== undefined && policy !== 'inherit' && policy !== 'minimal') {
+    throw new UsageError(`--env-policy must be inherit or minimal, not ${JSON.stringify(policy)}`);
+  }
+  const deny = values['env-deny'] ?? [];
+  if (deny.some((pattern) => pattern === '')) throw new UsageError("--env-deny needs a variable name or glob, e.g. --env-deny 'SECRET_*'");
+  return new HookEnvironment({ envPolicy: policy, envDeny: deny });
+}
 
 /**
  * Whether the project's hooks need trust: not with `--trust-all` or `AGENT_HOOKS_TRUST=all`; otherwise the user's

@@ -6,8 +6,7 @@
  */
 import { HookStack, type Hook, type HookEntry, type HookEventName, type HookMatcher } from '../core/index.js';
 import type { HookLoader, LoadedHooks } from '../agent/index.js';
-import { homedir } from 'node:os';
-import { discoverHooks, ScriptHook, type HookEnv, type HookProblem, type TrustCheck, type TrustStore } from '../script/index.js';
+import { discoverHooks, ScriptHook, type HookEnv, type HookEnvironment, type HookProblem, type TrustCheck, type TrustStore } from '../script/index.js';
 import { loadAllHookConfigs } from '../config/index.js';
 import type { CommandHookOrigin } from '../script/command-hook.js';
 
@@ -17,8 +16,13 @@ export interface SourceOptions {
   readonly projectDir: string;
   /** More folders of HOOK.md hook folders (`--hooks-dir`), relative to the project. */
   readonly hooksDirs: readonly string[];
-  /** The environment the user's folders are read from. */
-  readonly env: HookEnv;
+  /**
+   * The command line's environment: where the user's folders, home and trust store are (`XDG_CONFIG_HOME`, `HOME`).
+   * Hooks do not get it as such: their processes inherit this process's environment through `environment`.
+   */
+  readonly hostEnv: HookEnv;
+  /** What hook processes inherit (`--env-policy`, `--env-deny`); default: everything. */
+  readonly environment?: HookEnvironment | undefined;
   /** Whether the project's hooks need trust: `'all'` (`--trust-all`), or the store that must trust them. */
   readonly trust: 'all' | TrustStore;
 }
@@ -45,7 +49,13 @@ export type HookSourceFactory = (options: SourceOptions) => SourceLoader;
 export const hookMdSource: HookSourceFactory = (options) => ({
   label: 'HOOK.md',
   load: async () => {
-    const { hooks, problems, trustChecks } = await discoverHooks({ projectDir: options.projectDir, extraDirs: options.hooksDirs, env: options.env, trust: options.trust });
+    const { hooks, problems, trustChecks } = await discoverHooks({
+      projectDir: options.projectDir,
+      extraDirs: options.hooksDirs,
+      hostEnv: options.hostEnv,
+      environment: options.environment,
+      trust: options.trust,
+    });
     return { hooks: hooks.map((hook) => ({ hook, priority: hook.priority })), problems, trustChecks };
   },
 });
@@ -56,7 +66,8 @@ const configSource: HookSourceFactory = (options) => ({
   load: async () => {
     const { hooks, problems, trustChecks } = await loadAllHookConfigs(options.projectDir, {
       hookmd: false,
-      homeDir: options.env.HOME ?? homedir(),
+      hostEnv: options.hostEnv,
+      environment: options.environment,
       trust: options.trust,
     });
     return { hooks: hooks.map((hook) => ({ hook, priority: hook.priority })), problems, trustChecks };

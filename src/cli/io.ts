@@ -21,7 +21,10 @@ export interface CliIO {
   readonly readStdin: () => Promise<string>;
   /** The directory relative paths are resolved against. */
   readonly cwd: string;
-  /** The environment (for the user's hooks folder, and what hook processes inherit). */
+  /**
+   * The environment the command line reads its settings from: where the user's hooks, config files and trust store
+   * are, `AGENT_HOOKS_TRUST`, colours. Hook processes inherit this process's own environment, not this one.
+   */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Colours for standard output. */
   readonly style: Style;

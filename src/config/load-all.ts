@@ -8,6 +8,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { PrioritizedHook } from '../core/index.js';
 import { discoverHooks, type DiscoverHooksOptions } from '../script/discover-hooks.js';
+import { userHooksDir } from '../script/hook-dirs.js';
 import { HookEnvironment } from '../script/hook-environment.js';
 import { HookLoadError, type HookProblem } from '../script/problem.js';
 import { ProcessPool } from '../script/process-pool.js';
@@ -28,6 +29,13 @@ export const HOOK_SOURCES: readonly HookSourceName[] = Object.freeze(['hookmd', 
 /**
  * Which sources to load (each `true` or `false`) and how. A source left out is loaded when no source is named at all
  * (`{}` loads everything) and skipped as soon as one is named (`{ claude: true }` loads Claude Code's files only).
+ *
+ * Where the user's own files are — the HOOK.md folder, the config files, the trust store — follows from `homeDir` and
+ * `hostEnv`, the same for every source. With neither: `process.env`'s `XDG_CONFIG_HOME` and `HOME`, and the config
+ * files under `os.homedir()`. With `hostEnv`: its `XDG_CONFIG_HOME` and `HOME`, config files included. With `homeDir`
+ * (a sandbox): that home, for everything (`~/.config/agents/hooks`, `~/.claude/settings.json`,
+ * `~/.config/agent-hooks/trust.json`), `XDG_CONFIG_HOME` being read then from `hostEnv` only. `userDir` still wins for
+ * the HOOK.md folder.
  */
 export interface HookSourcesOptions
   extends ConfigLoadOptions,
@@ -35,7 +43,7 @@ export interface HookSourcesOptions
   /**
    * Whether the project's hooks — its `.agents/hooks` folders and the hooks of its agent config files — must be
    * trusted to load (see {@link TrustPolicy}). Default `'store'`, unless `AGENT_HOOKS_TRUST=all` is set: the user's
-   * trust store (of `env`, else of `homeDir`) decides. User-level hooks, `extraDirs` and explicit `files` never need it.
+   * trust store (of `hostEnv` and `homeDir`) decides. User-level hooks, `extraDirs` and explicit `files` never need it.
    */
   readonly trust?: TrustPolicy | undefined;
   /** HOOK.md folders (`.agents/hooks`, the user's, `extraDirs`). */
@@ -82,6 +90,20 @@ export function selectedSources(options: HookSourcesOptions): HookSourceName[] {
 }
 
 /**
+ * Where every source finds the user's files, so that they agree with each other and with the trust store (see
+ * {@link HookSourcesOptions}): the config files' home is `hostEnv`'s `HOME` when no `homeDir` is given, and the
+ * user's HOOK.md folder is under `homeDir` when it is.
+ */
+function userPlaces(options: HookSourcesOptions): Pick<HookSourcesOptions, 'homeDir' | 'userDir'> {
+  const { homeDir, hostEnv, userDir } = options;
+  const home = hostEnv?.['HOME'];
+  return {
+    homeDir: homeDir ?? (home !== undefined && home !== '' ? home : undefined),
+    userDir: userDir ?? (typeof homeDir === 'string' ? userHooksDir({ XDG_CONFIG_HOME: hostEnv?.['XDG_CONFIG_HOME'], HOME: homeDir }) : undefined),
+  };
+}
+
+/**
  * Loads every hook of a project — HOOK.md folders and every agent's config files — so they can run in one stack. Bad
  * definitions are problems; every other hook still loads (unless `strict`).
  *
@@ -94,9 +116,10 @@ export async function loadAllHookConfigs(projectDir: string = process.cwd(), opt
   const sources = selectedSources(options);
   // Every source shares one pool, one environment and one trust store: `{ maxConcurrent: 4 }` bounds all of this
   // project's hooks, and HOOK.md hooks and config hooks are trusted in the same place.
-  const trust = resolveTrustPolicy(options.trust, { env: options.env, homeDir: options.homeDir });
+  const trust = resolveTrustPolicy(options.trust, { env: options.hostEnv, homeDir: options.homeDir });
   const base = {
     ...options,
+    ...userPlaces(options),
     projectDir: resolve(projectDir),
     strict: false,
     processPool: ProcessPool.from(options.processPool),

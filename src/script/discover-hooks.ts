@@ -18,7 +18,7 @@ export interface DiscoverHooksOptions extends DiscoveryOptions, Omit<ScriptHookO
   /**
    * Whether the project's hooks (`<projectDir>/.agents/hooks`) must be trusted to load (see {@link TrustPolicy}).
    * Default `'store'`: only those the user's trust store holds with their current content, unless
-   * `AGENT_HOOKS_TRUST=all` is set in `env`. User hooks and those of `extraDirs` never need trust.
+   * `AGENT_HOOKS_TRUST=all` is set in `hostEnv`. User hooks and those of `extraDirs` never need trust.
    */
   readonly trust?: TrustPolicy | undefined;
 }
@@ -69,7 +69,7 @@ export async function discoverHooks(options: DiscoverHooksOptions = {}): Promise
     }
   };
   const hooks = found.manifests.map(build).filter((h): h is ScriptHook => h !== undefined);
-  const policy = resolveTrustPolicy(options.trust, { env: options.env });
+  const policy = resolveTrustPolicy(options.trust, { env: options.hostEnv });
   const gate = await applyTrust(hooks, (hook) => hook.manifest.source === 'project', policy, projectDir);
 
   // A project hook that is not trusted does not get to switch off the user's hook of the same name: that one runs.

@@ -18,7 +18,7 @@ export interface DiscoveryOptions {
   readonly projectDir?: string | undefined;
   /**
    * The user-level hooks folder itself, or `false` to skip user hooks (tests, sandboxes, CI). Default
-   * `$XDG_CONFIG_HOME/agents/hooks`, else `~/.config/agents/hooks`, read from `env`.
+   * `$XDG_CONFIG_HOME/agents/hooks`, else `~/.config/agents/hooks`, read from `hostEnv`.
    */
   readonly userDir?: string | false | undefined;
   /**
@@ -26,8 +26,13 @@ export interface DiscoveryOptions {
    * `projectDir`.
    */
   readonly extraDirs?: readonly string[] | undefined;
-  /** The environment to read `XDG_CONFIG_HOME` and `HOME` from. Default `process.env`. */
-  readonly env?: HookEnv | undefined;
+  /**
+   * The environment agent-hooks reads its own settings from: `XDG_CONFIG_HOME` and `HOME` (where the user's hooks
+   * folder and trust store are) and `AGENT_HOOKS_TRUST`. Default `process.env`. Given, it is read alone: a variable
+   * it lacks is not looked up in `process.env` (without `HOME`, the home is `os.homedir()`). It is never passed to a
+   * hook's process: that is `env`.
+   */
+  readonly hostEnv?: HookEnv | undefined;
   /** Throw a {@link HookLoadError} listing every problem when any of them is an error. Default false. */
   readonly strict?: boolean | undefined;
   /**
@@ -133,7 +138,7 @@ export async function discoverManifests(options: DiscoveryOptions = {}): Promise
   const started = performance.now();
   const projectDir = resolve(options.projectDir ?? process.cwd());
   const levels: Level[] = [];
-  if (options.userDir !== false) levels.push({ source: 'user', roots: [resolve(options.userDir ?? userHooksDir(options.env ?? process.env))] });
+  if (options.userDir !== false) levels.push({ source: 'user', roots: [resolve(options.userDir ?? userHooksDir(options.hostEnv ?? process.env))] });
   levels.push({ source: 'project', roots: [projectHooksDir(projectDir)] });
   levels.push({ source: 'extra', roots: (options.extraDirs ?? []).map((d) => resolve(projectDir, d)) });
 

@@ -23,8 +23,9 @@ export interface ScriptHookOptions {
   /** The project directory: the process's working directory, `work_dir` on stdin and `AGENT_HOOKS_PROJECT_DIR`. */
   readonly projectDir: string;
   /**
-   * Variables added to the environment (`undefined` removes one): after the policy, so they always arrive, as do
-   * `AGENT_HOOKS_PROJECT_DIR`, `AGENT_HOOKS_EVENT` and `AGENT_HOOKS_HOOK_NAME`.
+   * Variables added to the environment of each hook's process (`undefined` removes one): after the policy, so they
+   * always arrive, as do `AGENT_HOOKS_PROJECT_DIR`, `AGENT_HOOKS_EVENT` and `AGENT_HOOKS_HOOK_NAME`. They are for the
+   * hooks only: a loader finds the user's folders through its `hostEnv`, never through these.
    */
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
   /**

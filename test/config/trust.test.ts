@@ -162,7 +162,7 @@ describe('every source at once', () => {
     await write(project, '.claude/settings.json', settings('echo claude'));
     await write(project, '.cursor/hooks.json', { version: 1, hooks: { stop: [{ command: 'echo cursor' }] } });
     const env = { HOME: home };
-    const load = () => loadAllHookConfigs(project, { env, homeDir: home, userDir: false });
+    const load = () => loadAllHookConfigs(project, { hostEnv: env, homeDir: home, userDir: false });
 
     const before = await load();
     expect(before.hooks).toEqual([]);
@@ -192,7 +192,7 @@ describe('an agent built with withHooksFrom', () => {
     await write(project, '.agents/hooks/guard/HOOK.md', '---\nname: guard\ndescription: Refuses everything.\ntrigger: pre-tool-call\n---\n');
     await script('.agents/hooks/guard/scripts/run', `#!/bin/sh\n${deny('guard says no')}\n`);
     const env = { HOME: home };
-    const build = (calls: string[]) => AgentBuilder.new().withModel(model()).withTools(bash(calls)).withHooksFrom({ projectDir: project, env, homeDir: home, userDir: false }).build();
+    const build = (calls: string[]) => AgentBuilder.new().withModel(model()).withTools(bash(calls)).withHooksFrom({ projectDir: project, hostEnv: env, homeDir: home, userDir: false }).build();
 
     const calls: string[] = [];
     const agent = build(calls);
@@ -205,7 +205,7 @@ describe('an agent built with withHooksFrom', () => {
     expect(warnings.map((w) => w.code)).toContain('hook-problem:untrusted-hook');
 
     const store = TrustStore.forUser({ env });
-    await store.trust((await loadAllHookConfigs(project, { env, homeDir: home, userDir: false })).trustChecks.map((c) => c.fingerprint));
+    await store.trust((await loadAllHookConfigs(project, { hostEnv: env, homeDir: home, userDir: false })).trustChecks.map((c) => c.fingerprint));
     const trustedCalls: string[] = [];
     const trusted = build(trustedCalls);
     expect((await trusted.ready()).problems).toEqual([]);

@@ -155,19 +155,19 @@ describe('discoverManifests', () => {
     expect(result.problems).toEqual([]);
   });
 
-  it('honours XDG_CONFIG_HOME, then HOME, from the env option', async () => {
+  it('honours XDG_CONFIG_HOME, then HOME, from the hostEnv option', async () => {
     const { base, projectDir } = await setup();
     const xdg = join(base, 'xdg');
     await writeHook(join(xdg, 'agents', 'hooks'), 'from-xdg');
     await writeHook(join(base, 'home', '.config', 'agents', 'hooks'), 'from-home');
-    const withXdg = await discoverManifests({ projectDir, env: { XDG_CONFIG_HOME: xdg, HOME: join(base, 'home') } });
+    const withXdg = await discoverManifests({ projectDir, hostEnv: { XDG_CONFIG_HOME: xdg, HOME: join(base, 'home') } });
     expect(names(withXdg)).toEqual(['from-xdg']);
     expect(withXdg.manifests[0]!.source).toBe('user');
-    const withHome = await discoverManifests({ projectDir, env: { HOME: join(base, 'home') } });
+    const withHome = await discoverManifests({ projectDir, hostEnv: { HOME: join(base, 'home') } });
     expect(names(withHome)).toEqual(['from-home']);
     // A relative XDG_CONFIG_HOME is invalid per the XDG spec and ignored.
     expect(userHooksDir({ XDG_CONFIG_HOME: 'relative', HOME: '/h' })).toBe(join('/h', '.config', 'agents', 'hooks'));
-    expect(names(await discoverManifests({ projectDir, userDir: false, env: { XDG_CONFIG_HOME: xdg } }))).toEqual([]);
+    expect(names(await discoverManifests({ projectDir, userDir: false, hostEnv: { XDG_CONFIG_HOME: xdg } }))).toEqual([]);
   });
 
   it('ignores folders without a HOOK.md, stray files and missing hooks folders', async () => {

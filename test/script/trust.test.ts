@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { appendFile, chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -33,7 +34,7 @@ async function setup() {
   await Promise.all([mkdir(projectHooksDir(projectDir), { recursive: true }), mkdir(home), mkdir(user)]);
   const env = { HOME: home };
   const store = TrustStore.forUser({ env });
-  const discover = (options: DiscoverHooksOptions = {}) => discoverHooks({ projectDir, userDir: false, env, ...options });
+  const discover = (options: DiscoverHooksOptions = {}) => discoverHooks({ projectDir, userDir: false, hostEnv: env, ...options });
   return { base, projectDir, home, user, env, store, discover };
 }
 
@@ -190,12 +191,12 @@ describe('project HOOK.md hooks need trust', () => {
     expect(all.problems).toEqual([]);
     expect(await decide(all.hooks)).toBe('blocked by guard');
 
-    const fromEnv = await discover({ env: { ...env, AGENT_HOOKS_TRUST: 'all' } });
+    const fromEnv = await discover({ hostEnv: { ...env, AGENT_HOOKS_TRUST: 'all' } });
     expect(names(fromEnv)).toEqual(['guard']);
     // A policy written in code wins over the environment.
-    expect(names(await discover({ env: { ...env, AGENT_HOOKS_TRUST: 'all' }, trust: 'store' }))).toEqual([]);
+    expect(names(await discover({ hostEnv: { ...env, AGENT_HOOKS_TRUST: 'all' }, trust: 'store' }))).toEqual([]);
     // Any other value leaves the safe default.
-    expect(names(await discover({ env: { ...env, AGENT_HOOKS_TRUST: '1' } }))).toEqual([]);
+    expect(names(await discover({ hostEnv: { ...env, AGENT_HOOKS_TRUST: '1' } }))).toEqual([]);
   });
 
   it('checks against the store it is given', async () => {
@@ -215,9 +216,9 @@ describe('the trust store file', () => {
     expect(trustStorePath({ env: { HOME: home, XDG_CONFIG_HOME: '/x/config' } })).toBe('/x/config/agent-hooks/trust.json');
     expect(trustStorePath({ env: { HOME: home, XDG_CONFIG_HOME: 'relative' } })).toBe(store.path);
     expect(trustStorePath({ homeDir: home })).toBe(store.path);
-    // Variables for the hooks' processes alone say nothing about where the store is.
-    expect(trustStorePath({ env: { AUDIT_LOG: '/tmp/x' }, homeDir: home })).toBe(store.path);
-    expect(trustStorePath({ env: { AUDIT_LOG: '/tmp/x' } })).toBe(trustStorePath());
+    // An environment given is the whole of it: no XDG_CONFIG_HOME there means none, whatever process.env says.
+    expect(trustStorePath({ env: {}, homeDir: home })).toBe(store.path);
+    expect(trustStorePath({ env: {} })).toBe(join(homedir(), '.config', 'agent-hooks', 'trust.json'));
 
     await blockingHook(projectHooksDir(projectDir), 'guard');
     await store.trust((await discover()).trustChecks.map((c) => c.fingerprint));

@@ -10,7 +10,7 @@ import { BRIDGE_AGENTS, DEFAULT_CLAUDE_BRIDGE_COMMAND, installClaudeBridge, Inst
 import { HookEvent } from '../../core/index.js';
 import { messageOf } from '../../core/internal/message-of.js';
 import { formatProblem, type HookProblem } from '../../script/index.js';
-import { parseFlags, positionalsUpTo, PROJECT_FLAGS, TRUST_ALL_HELP, trustPolicyOf } from '../args.js';
+import { ENV_POLICY_FLAGS, ENV_POLICY_HELP, environmentOf, parseFlags, positionalsUpTo, PROJECT_FLAGS, TRUST_ALL_HELP, trustPolicyOf } from '../args.js';
 import { ExitCode, UsageError, type Command } from '../command.js';
 import { checkConfigModule, configModuleHooks, findConfigModule } from '../config-module.js';
 import { hookMdSource, loadProjectHooks } from '../hook-sources.js';
@@ -35,7 +35,7 @@ async function install(io: CliIO, projectDir: string, agent: string, events: str
     names = events.split(',').map((e) => e.trim()).filter((e) => e !== '');
   } else {
     // Only the events are read, no hook runs: trust does not come into it.
-    const project = await loadProjectHooks({ projectDir, hooksDirs: [], env: io.env, trust: 'all' }, [hookMdSource]);
+    const project = await loadProjectHooks({ projectDir, hooksDirs: [], hostEnv: io.env, trust: 'all' }, [hookMdSource]);
     const used = new Set(project.stack.all().flatMap((entry) => [...(entry.events ?? [])]));
     names = [...used].filter((e) => HookEvent.toDialect(e, 'claude') !== undefined);
     if (names.length === 0) {
@@ -87,6 +87,7 @@ Options:
                      current directory)
   --hooks-dir DIR    another folder of HOOK.md hook folders, relative to the project (repeatable)
 ${TRUST_ALL_HELP}
+${ENV_POLICY_HELP}
   --config FILE      the module of in-process hooks (default: agent-hooks.config.mjs, .js, .mts or .ts in the
                      project, once trusted; TypeScript needs tsx). An absolute FILE loads without trust: naming
                      it is your consent; a relative one is the project's file, and needs trust like the default
@@ -104,6 +105,7 @@ Exit codes: what the agent should see — 0 with the answer, 1 when the input ca
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {
       ...PROJECT_FLAGS,
+      ...ENV_POLICY_FLAGS,
       from: { type: 'string' },
       event: { type: 'string' },
       config: { type: 'string' },
@@ -124,7 +126,7 @@ Exit codes: what the agent should see — 0 with the answer, 1 when the input ca
     // Only HOOK.md hooks: the agent already runs the hooks of its own config files, this bridge among them.
     // An untrusted project hook is skipped with a line on stderr; the agent still gets its answer, so it is not blocked.
     const trust = trustPolicyOf(io, values['trust-all']);
-    const project = await loadProjectHooks({ projectDir, hooksDirs: values['hooks-dir'] ?? [], env: io.env, trust }, [hookMdSource]);
+    const project = await loadProjectHooks({ projectDir, hooksDirs: values['hooks-dir'] ?? [], hostEnv: io.env, environment: environmentOf(values), trust }, [hookMdSource]);
     const said = new Set<string>();
     const tell = (problem: HookProblem): void => {
       const line = `agent-hooks: ${formatProblem(problem)}`;

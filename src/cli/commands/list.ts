@@ -41,7 +41,7 @@ Exit 1 when a hook definition has an error.`,
     positionalsUpTo(positionals, 0);
     const event = values.event === undefined ? undefined : parseEvent(values.event);
     const projectDir = projectDirOf(io, values.project);
-    const project = await loadProjectHooks({ projectDir, hooksDirs: values['hooks-dir'] ?? [], env: io.env, trust: trustPolicyOf(io, values['trust-all']) });
+    const project = await loadProjectHooks({ projectDir, hooksDirs: values['hooks-dir'] ?? [], hostEnv: io.env, trust: trustPolicyOf(io, values['trust-all']) });
     const entries = event === undefined ? project.stack.all() : project.stack.hooksFor(event);
     const rows = entries.map((entry) => project.rows.get(entry.hook)!);
     const untrusted = event === undefined ? project.untrusted : project.untrusted.filter((r) => r.events.length === 0 || r.events.includes(event));

@@ -4,7 +4,7 @@
  * @module
  */
 import { messageOf } from '../../core/internal/message-of.js';
-import { parseFlags, positionalsUpTo, projectDirOf, PROJECT_FLAGS, TRUST_ALL_HELP, trustPolicyOf } from '../args.js';
+import { ENV_POLICY_FLAGS, ENV_POLICY_HELP, environmentOf, parseFlags, positionalsUpTo, projectDirOf, PROJECT_FLAGS, TRUST_ALL_HELP, trustPolicyOf } from '../args.js';
 import { ExitCode, type Command } from '../command.js';
 import { dispatchExitCode, eventLine, fields, noteJson, noteLines, outcomeFields, outcomeJson } from '../dispatch-report.js';
 import { loadProjectHooks } from '../hook-sources.js';
@@ -26,7 +26,7 @@ const durationOf = (run: HookRun): number | null => roundMs(run.exit?.durationMs
  */
 export const runCommand: Command = {
   name: 'run',
-  synopsis: 'run --event E [--input FILE|-] [--tool NAME --args JSON] [--project DIR] [--json]',
+  synopsis: 'run --event E [--input FILE|-] [--tool NAME --args JSON] [--project DIR] [--env-policy P] [--env-deny GLOB]… [--json]',
   summary: 'dispatch one event through the project’s whole stack, as an agent would, and show the merged outcome',
   help: `Options:
   --event E         the event, any dialect's name (default: the input's event_type)
@@ -34,6 +34,7 @@ ${EVENT_INPUT_HELP}
   --project DIR     the project (default: the current directory)
   --hooks-dir DIR   another folder of HOOK.md hook folders, relative to the project (repeatable)
 ${TRUST_ALL_HELP}
+${ENV_POLICY_HELP}
   --json            print { event, outcome, decision, reason, modifiedInput, additionalContext, systemMessages,
                     hooks: [{ name, priority, kind, source, async, outcome, reason, exitCode, durationMs }],
                     notes, problems, error }
@@ -43,11 +44,18 @@ warning on stderr.
 
 Exit 0 whatever the hooks decided; 1 when a hook failed or a hook definition has an error.`,
   async run(args, io) {
-    const { values, positionals } = parseFlags(args, { ...PROJECT_FLAGS, ...EVENT_INPUT_FLAGS, json: { type: 'boolean' } });
+    const { values, positionals } = parseFlags(args, { ...PROJECT_FLAGS, ...ENV_POLICY_FLAGS, ...EVENT_INPUT_FLAGS, json: { type: 'boolean' } });
     positionalsUpTo(positionals, 0);
+    const environment = environmentOf(values);
     const ctx = await eventContext(io, values);
     const projectDir = projectDirOf(io, values.project);
-    const project = await loadProjectHooks({ projectDir, hooksDirs: values['hooks-dir'] ?? [], env: io.env, trust: trustPolicyOf(io, values['trust-all']) });
+    const project = await loadProjectHooks({
+      projectDir,
+      hooksDirs: values['hooks-dir'] ?? [],
+      hostEnv: io.env,
+      environment,
+      trust: trustPolicyOf(io, values['trust-all']),
+    });
     const shownProblems = warnUntrusted(io, project.problems);
     const dispatch = await observedDispatch(project.stack, ctx);
     const code = hasErrors(project.problems) ? ExitCode.problems : dispatchExitCode(dispatch);

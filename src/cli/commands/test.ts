@@ -7,8 +7,8 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, resolve, sep } from 'node:path';
 import { HookStack, type Hook } from '../../core/index.js';
 import { messageOf } from '../../core/internal/message-of.js';
-import { loadManifest, projectHooksDir, ScriptHook, userHooksDir, type HookProblem } from '../../script/index.js';
-import { parseFlags, positionalsUpTo, projectDirOf, PROJECT_FLAGS, TRUST_ALL_HELP, trustPolicyOf } from '../args.js';
+import { loadManifest, projectHooksDir, ScriptHook, userHooksDir, type HookEnvironment, type HookProblem } from '../../script/index.js';
+import { ENV_POLICY_FLAGS, ENV_POLICY_HELP, environmentOf, parseFlags, positionalsUpTo, projectDirOf, PROJECT_FLAGS, TRUST_ALL_HELP, trustPolicyOf } from '../args.js';
 import { ExitCode, UsageError, type Command } from '../command.js';
 import { dispatchExitCode, eventLine, fields, noteJson, noteLines, outcomeFields, outcomeJson } from '../dispatch-report.js';
 import { describeHook, loadProjectHooks, type HookRow } from '../hook-sources.js';
@@ -27,7 +27,7 @@ const looksLikePath = (arg: string): boolean =>
   arg.includes('/') || arg.includes(sep) || arg === '.' || arg === '..' || isAbsolute(arg) || basename(arg) === 'HOOK.md';
 
 /** A hook folder (or its HOOK.md) on disk, loaded as discovery would load it; its problems when it cannot load. */
-async function hookAt(io: CliIO, path: string, projectDir: string): Promise<Target | number> {
+async function hookAt(io: CliIO, path: string, projectDir: string, environment: HookEnvironment): Promise<Target | number> {
   const full = resolve(io.cwd, path);
   if (!existsSync(full)) throw new UsageError(`no hook folder at ${path}`);
   const dir = statSync(full).isFile() ? dirname(full) : full;
@@ -37,7 +37,7 @@ async function hookAt(io: CliIO, path: string, projectDir: string): Promise<Targ
   const load = await loadManifest(dir, { source });
   if (!load.found) throw new UsageError(`${path} holds no HOOK.md`);
   if (load.manifest === undefined || hasErrors(load.problems)) return printProblems(io, load.problems, basename(dir));
-  const hook = new ScriptHook(load.manifest, { projectDir });
+  const hook = new ScriptHook(load.manifest, { projectDir, environment });
   return { hook, row: describeHook(new HookStack().with(hook, hook.priority).all()[0]!, 'HOOK.md') };
 }
 
@@ -47,8 +47,15 @@ function printProblems(io: CliIO, problems: readonly HookProblem[], name: string
 }
 
 /** A hook of the project by name: the first of that name in the stack's order. */
-async function hookNamed(io: CliIO, name: string, projectDir: string, hooksDirs: readonly string[], trustAll: boolean | undefined): Promise<Target | number> {
-  const project = await loadProjectHooks({ projectDir, hooksDirs, env: io.env, trust: trustPolicyOf(io, trustAll) });
+async function hookNamed(
+  io: CliIO,
+  name: string,
+  projectDir: string,
+  hooksDirs: readonly string[],
+  trustAll: boolean | undefined,
+  environment: HookEnvironment,
+): Promise<Target | number> {
+  const project = await loadProjectHooks({ projectDir, hooksDirs, hostEnv: io.env, environment, trust: trustPolicyOf(io, trustAll) });
   const entry = project.stack.all().find((e) => e.name === name);
   if (entry !== undefined) return { hook: entry.hook, row: project.rows.get(entry.hook)! };
   const skipped = project.problems.find((p) => p.hookName === name && isTrustProblem(p));
@@ -59,7 +66,7 @@ async function hookNamed(io: CliIO, name: string, projectDir: string, hooksDirs:
   const problems = project.problems.filter((p) => p.hookName === name);
   if (problems.length > 0) return printProblems(io, problems, name);
   // A folder of that name in the current directory (e.g. run from inside .agents/hooks).
-  if (existsSync(resolve(io.cwd, name, 'HOOK.md'))) return hookAt(io, name, projectDir);
+  if (existsSync(resolve(io.cwd, name, 'HOOK.md'))) return hookAt(io, name, projectDir, environment);
   const known = project.stack.all().map((e) => e.name);
   throw new UsageError(
     `no hook named '${name}' in ${projectDir}${known.length > 0 ? ` (it has: ${known.join(', ')})` : ''}; give a hook folder's path to test a hook elsewhere`,
@@ -77,7 +84,7 @@ async function hookNamed(io: CliIO, name: string, projectDir: string, hooksDirs:
  */
 export const testCommand: Command = {
   name: 'test',
-  synopsis: 'test <hook|PATH> [--event E] [--input FILE|-] [--tool NAME --args JSON] [--json]',
+  synopsis: 'test <hook|PATH> [--event E] [--input FILE|-] [--tool NAME --args JSON] [--env-policy P] [--env-deny GLOB]… [--json]',
   summary: 'fire one hook with a sample event and show its decision, output, exit code and duration',
   help: `The hook is a name (looked up in the project, as list shows it) or the path of a hook folder or HOOK.md.
 A project hook named runs once trusted (agent-hooks trust); one given by its path runs as it is: naming its folder
@@ -89,16 +96,20 @@ ${EVENT_INPUT_HELP}
   --project DIR     the project: where the hook is looked up, and the script's working directory
   --hooks-dir DIR   another folder of HOOK.md hook folders, relative to the project (repeatable)
 ${TRUST_ALL_HELP}
+${ENV_POLICY_HELP}
   --json            print { hook, event, ran, outcome, decision, reason, modifiedInput, additionalContext,
                     systemMessages, exitCode, signal, timedOut, stdout, stderr, durationMs, notes, error }
 
 Exit 0 whatever the hook decided; 1 when the hook failed (crashed, timed out, printed output it could not use).`,
   async run(args, io) {
-    const { values, positionals } = parseFlags(args, { ...PROJECT_FLAGS, ...EVENT_INPUT_FLAGS, json: { type: 'boolean' } });
+    const { values, positionals } = parseFlags(args, { ...PROJECT_FLAGS, ...ENV_POLICY_FLAGS, ...EVENT_INPUT_FLAGS, json: { type: 'boolean' } });
     const [name] = positionalsUpTo(positionals, 1);
     if (name === undefined) throw new UsageError('name the hook to test: agent-hooks test <hook|PATH>');
+    const environment = environmentOf(values);
     const projectDir = projectDirOf(io, values.project);
-    const target = looksLikePath(name) ? await hookAt(io, name, projectDir) : await hookNamed(io, name, projectDir, values['hooks-dir'] ?? [], values['trust-all']);
+    const target = looksLikePath(name)
+      ? await hookAt(io, name, projectDir, environment)
+      : await hookNamed(io, name, projectDir, values['hooks-dir'] ?? [], values['trust-all'], environment);
     if (typeof target === 'number') return target;
     const { hook, row } = target;
 

@@ -179,7 +179,7 @@ Exit 0 when no project hook is left untrusted; 1 when some are, or the store can
       return ExitCode.ok;
     }
 
-    const project = await loadProjectHooks({ projectDir, hooksDirs: [], env: io.env, trust: store });
+    const project = await loadProjectHooks({ projectDir, hooksDirs: [], hostEnv: io.env, trust: store });
     // The modules of in-process hooks the bridge would import from the project, trusted like the hooks: the one it
     // finds, and any named here (for a bridge given one with a relative --config).
     const found = await findConfigModule(projectDir);

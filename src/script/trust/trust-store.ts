@@ -62,9 +62,8 @@ export interface TrustStoreWrite {
 /** Where the user's trust store is: the environment to read, or a home directory that stands in for the user's. */
 export interface TrustStoreLocation {
   /**
-   * The environment (`XDG_CONFIG_HOME`, `HOME`). Default `process.env`, unless `homeDir` is given. An `env` with
-   * neither variable holds additions for hook processes (`discoverHooks({ env })`), not an environment of its own:
-   * the store is then found as without it.
+   * The environment to read `XDG_CONFIG_HOME` and `HOME` from (a loader's `hostEnv`). Default `process.env`, unless
+   * `homeDir` is given; given, it is read alone, and `homeDir` still wins over its `HOME`.
    */
   readonly env?: HookEnv | undefined;
   /** The user's home directory; with no `env`, it alone decides (a sandbox's home has no `XDG_CONFIG_HOME`). */
@@ -83,9 +82,7 @@ const LOCK_STALE_MS = 30_000;
  */
 export function trustStorePath(location: TrustStoreLocation = {}): string {
   const homeDir = location.homeDir === false ? undefined : location.homeDir;
-  const given = location.env;
-  const whole = given !== undefined && (given['HOME'] !== undefined || given['XDG_CONFIG_HOME'] !== undefined);
-  const env = whole ? given : homeDir === undefined ? process.env : {};
+  const env = location.env ?? (homeDir === undefined ? process.env : {});
   const xdg = env['XDG_CONFIG_HOME'];
   if (xdg !== undefined && xdg !== '' && isAbsolute(xdg)) return join(xdg, 'agent-hooks', 'trust.json');
   const home = homeDir ?? (env['HOME'] !== undefined && env['HOME'] !== '' ? env['HOME'] : homedir());
