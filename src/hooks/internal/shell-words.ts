@@ -78,6 +78,7 @@ function read(text: string, depth: number, out: string[][][]): void {
     word = (word ?? '') + s;
   };
 
+  let sub: Substitution | undefined;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     const n = text[i + 1];
@@ -94,21 +95,8 @@ function read(text: string, depth: number, out: string[][][]): void {
         append(n);
         i++;
       }
-    } else if (c === '$' && n === '(') {
-      const end = balanced(text, i + 1);
-      nested.push(text.slice(i + 2, end));
-      append(text.slice(i, end + 1));
-      i = end;
-    } else if (c === '`') {
-      const end = closing(text, i + 1, '`');
-      nested.push(text.slice(i + 1, end));
-      append(text.slice(i, end + 1));
-      i = end;
-    } else if ((c === '<' || c === '>') && n === '(') {
-      const end = balanced(text, i + 1);
-      nested.push(text.slice(i + 2, end));
-      append(text.slice(i, end + 1));
-      i = end;
+    } else if ((sub = substitutionAt(text, i, true)) !== undefined) {
+      i = keepSubstitution(text, i, sub, append, nested);
     } else if (c === ' ' || c === '\t' || c === '\r') {
       endWord();
     } else if (c === '\n' || c === ';') {
@@ -165,27 +153,50 @@ function read(text: string, depth: number, out: string[][][]): void {
 /** Reads a double-quoted string from `start` (after the quote); returns the index of the closing quote. */
 function readDoubleQuoted(text: string, start: number, append: (s: string) => void, nested: string[]): number {
   let i = start;
+  let sub: Substitution | undefined;
   for (; i < text.length; i++) {
     const c = text[i]!;
     if (c === '"') return i;
     if (c === '\\' && i + 1 < text.length && '"\\$`\n'.includes(text[i + 1]!)) {
       if (text[i + 1] !== '\n') append(text[i + 1]!);
       i++;
-    } else if (c === '$' && text[i + 1] === '(') {
-      const end = balanced(text, i + 1);
-      nested.push(text.slice(i + 2, end));
-      append(text.slice(i, end + 1));
-      i = end;
-    } else if (c === '`') {
-      const end = closing(text, i + 1, '`');
-      nested.push(text.slice(i + 1, end));
-      append(text.slice(i, end + 1));
-      i = end;
+    } else if ((sub = substitutionAt(text, i, false)) !== undefined) {
+      i = keepSubstitution(text, i, sub, append, nested);
     } else {
       append(c);
     }
   }
   return i;
+}
+
+/** A substitution in a command: the code it runs, and the index of its last character. */
+interface Substitution {
+  readonly code: string;
+  readonly end: number;
+}
+
+/**
+ * The substitution starting at `i`, if one does: `$(…)` and `` `…` ``, and where `process` says so (outside double
+ * quotes) the process substitutions `<(…)` and `>(…)`.
+ */
+function substitutionAt(text: string, i: number, process: boolean): Substitution | undefined {
+  const c = text[i];
+  if (text[i + 1] === '(' && (c === '$' || (process && (c === '<' || c === '>')))) {
+    const end = balanced(text, i + 1);
+    return { code: text.slice(i + 2, end), end };
+  }
+  if (c === '`') {
+    const end = closing(text, i + 1, '`');
+    return { code: text.slice(i + 1, end), end };
+  }
+  return undefined;
+}
+
+/** The substitution's code is read as a command of its own, and its text stays part of the word; returns its end. */
+function keepSubstitution(text: string, i: number, sub: Substitution, append: (s: string) => void, nested: string[]): number {
+  nested.push(sub.code);
+  append(text.slice(i, sub.end + 1));
+  return sub.end;
 }
 
 /** The index of the parenthesis closing the one at `open` (quotes inside are skipped), or the end of the text. */
