@@ -61,7 +61,7 @@ export function environmentOf(values: { readonly 'env-policy'?: string | undefin
  * trust store decides (`$XDG_CONFIG_HOME/agent-hooks/trust.json`, else `~/.config/agent-hooks/trust.json`).
  */
 export function trustPolicyOf(io: CliIO, trustAll: boolean | undefined): 'all' | TrustStore {
-  return trustAll === true ? 'all' : resolveTrustPolicy(undefined, { env: io.env });
+  return trustAll === true ? 'all' : resolveTrustPolicy(undefined, { hostEnv: io.env });
 }
 
 /** What node's parser says, in the words of the usage line. */

@@ -116,7 +116,7 @@ export async function loadAllHookConfigs(projectDir: string = process.cwd(), opt
   const sources = selectedSources(options);
   // Every source shares one pool, one environment and one trust store: `{ maxConcurrent: 4 }` bounds all of this
   // project's hooks, and HOOK.md hooks and config hooks are trusted in the same place.
-  const trust = resolveTrustPolicy(options.trust, { env: options.hostEnv, homeDir: options.homeDir });
+  const trust = resolveTrustPolicy(options.trust, { hostEnv: options.hostEnv, homeDir: options.homeDir });
   const base = {
     ...options,
     ...userPlaces(options),

@@ -69,7 +69,7 @@ export async function discoverHooks(options: DiscoverHooksOptions = {}): Promise
     }
   };
   const hooks = found.manifests.map(build).filter((h): h is ScriptHook => h !== undefined);
-  const policy = resolveTrustPolicy(options.trust, { env: options.hostEnv });
+  const policy = resolveTrustPolicy(options.trust, { hostEnv: options.hostEnv });
   const gate = await applyTrust(hooks, (hook) => hook.manifest.source === 'project', policy, projectDir);
 
   // A project hook that is not trusted does not get to switch off the user's hook of the same name: that one runs.

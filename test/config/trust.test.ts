@@ -171,7 +171,7 @@ describe('every source at once', () => {
       ['claude', 'untrusted'],
       ['cursor', 'untrusted'],
     ]);
-    const store = TrustStore.forUser({ env });
+    const store = TrustStore.forUser({ hostEnv: env });
     await store.trust(before.trustChecks.map((c) => c.fingerprint));
     expect(names(await load())).toEqual(['guard', 'echo claude', 'echo cursor']);
 
@@ -204,7 +204,7 @@ describe('an agent built with withHooksFrom', () => {
     expect(calls).toEqual(['ls']);
     expect(warnings.map((w) => w.code)).toContain('hook-problem:untrusted-hook');
 
-    const store = TrustStore.forUser({ env });
+    const store = TrustStore.forUser({ hostEnv: env });
     await store.trust((await loadAllHookConfigs(project, { hostEnv: env, homeDir: home, userDir: false })).trustChecks.map((c) => c.fingerprint));
     const trustedCalls: string[] = [];
     const trusted = build(trustedCalls);

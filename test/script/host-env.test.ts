@@ -108,7 +108,7 @@ describe('discoverHooks: env is for the hooks, hostEnv for finding them', () => 
     expect((await load({})).hooks.map((h) => h.name)).toEqual(['guard']);
 
     // The store is hostEnv's, whatever env says.
-    const store = TrustStore.forUser({ env: { HOME: home } });
+    const store = TrustStore.forUser({ hostEnv: { HOME: home } });
     await store.trust((await load({ hostEnv: { HOME: home } })).trustChecks.map((c) => c.fingerprint));
     expect((await load({ hostEnv: { HOME: home }, env: { HOME: join(home, 'other') } })).hooks.map((h) => h.name)).toEqual(['guard']);
   });

@@ -33,7 +33,7 @@ async function setup() {
   const user = join(base, 'user-hooks');
   await Promise.all([mkdir(projectHooksDir(projectDir), { recursive: true }), mkdir(home), mkdir(user)]);
   const env = { HOME: home };
-  const store = TrustStore.forUser({ env });
+  const store = TrustStore.forUser({ hostEnv: env });
   const discover = (options: DiscoverHooksOptions = {}) => discoverHooks({ projectDir, userDir: false, hostEnv: env, ...options });
   return { base, projectDir, home, user, env, store, discover };
 }
@@ -213,12 +213,12 @@ describe('the trust store file', () => {
   it('is created with mode 0600 in a folder of mode 0700, at $XDG_CONFIG_HOME/agent-hooks, else ~/.config/agent-hooks', async () => {
     const { projectDir, discover, store, home } = await setup();
     expect(store.path).toBe(join(home, '.config', 'agent-hooks', 'trust.json'));
-    expect(trustStorePath({ env: { HOME: home, XDG_CONFIG_HOME: '/x/config' } })).toBe('/x/config/agent-hooks/trust.json');
-    expect(trustStorePath({ env: { HOME: home, XDG_CONFIG_HOME: 'relative' } })).toBe(store.path);
+    expect(trustStorePath({ hostEnv: { HOME: home, XDG_CONFIG_HOME: '/x/config' } })).toBe('/x/config/agent-hooks/trust.json');
+    expect(trustStorePath({ hostEnv: { HOME: home, XDG_CONFIG_HOME: 'relative' } })).toBe(store.path);
     expect(trustStorePath({ homeDir: home })).toBe(store.path);
     // An environment given is the whole of it: no XDG_CONFIG_HOME there means none, whatever process.env says.
-    expect(trustStorePath({ env: {}, homeDir: home })).toBe(store.path);
-    expect(trustStorePath({ env: {} })).toBe(join(homedir(), '.config', 'agent-hooks', 'trust.json'));
+    expect(trustStorePath({ hostEnv: {}, homeDir: home })).toBe(store.path);
+    expect(trustStorePath({ hostEnv: {} })).toBe(join(homedir(), '.config', 'agent-hooks', 'trust.json'));
 
     await blockingHook(projectHooksDir(projectDir), 'guard');
     await store.trust((await discover()).trustChecks.map((c) => c.fingerprint));
@@ -302,9 +302,9 @@ for (let i = 0; i < 15; i++) {
 
   it('resolves the policy without reading anything: all, a store, or the user store', async () => {
     const { env, store } = await setup();
-    expect(resolveTrustPolicy('all', { env })).toBe('all');
+    expect(resolveTrustPolicy('all', { hostEnv: env })).toBe('all');
     expect(resolveTrustPolicy(store)).toBe(store);
-    expect((resolveTrustPolicy(undefined, { env }) as TrustStore).path).toBe(store.path);
+    expect((resolveTrustPolicy(undefined, { hostEnv: env }) as TrustStore).path).toBe(store.path);
     expect(() => resolveTrustPolicy('yes' as 'all')).toThrow(/'store', 'all' or a TrustStore/);
   });
 

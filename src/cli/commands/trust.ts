@@ -160,7 +160,7 @@ Exit 0 when no project hook is left untrusted; 1 when some are, or the store can
     }
     const selected = (file: string) => paths.length === 0 || paths.some((p) => isInside(file, p));
     // Always the store: --trust-all and AGENT_HOOKS_TRUST skip the check when hooks run, never what is trusted.
-    const store = TrustStore.forUser({ env: io.env });
+    const store = TrustStore.forUser({ hostEnv: io.env });
 
     if (values.list) {
       if (positionals.length > 0) throw new UsageError('--list takes no PATH; use --project to see one project');

@@ -25,12 +25,12 @@ export const TRUST_ENV_VARIABLE = 'AGENT_HOOKS_TRUST';
 
 /**
  * A policy resolved: `'all'`, or the store to check against. `scope` says where the user's store is;
- * `AGENT_HOOKS_TRUST` is read from its `env` when it has one, else from `process.env`. Nothing is read from disk.
+ * `AGENT_HOOKS_TRUST` is read from its `hostEnv` when it has one, else from `process.env`. Nothing is read from disk.
  */
 export function resolveTrustPolicy(policy: TrustPolicy | undefined, scope: TrustStoreLocation = {}): 'all' | TrustStore {
   if (policy instanceof TrustStore) return policy;
   if (policy === 'all') return 'all';
-  if (policy === undefined && (scope.env ?? process.env)[TRUST_ENV_VARIABLE] === 'all') return 'all';
+  if (policy === undefined && (scope.hostEnv ?? process.env)[TRUST_ENV_VARIABLE] === 'all') return 'all';
   if (policy !== undefined && policy !== 'store') {
     throw new TypeError(`trust must be 'store', 'all' or a TrustStore, not ${JSON.stringify(policy)}.`);
   }

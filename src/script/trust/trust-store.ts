@@ -65,8 +65,8 @@ export interface TrustStoreLocation {
    * The environment to read `XDG_CONFIG_HOME` and `HOME` from (a loader's `hostEnv`). Default `process.env`, unless
    * `homeDir` is given; given, it is read alone, and `homeDir` still wins over its `HOME`.
    */
-  readonly env?: HookEnv | undefined;
-  /** The user's home directory; with no `env`, it alone decides (a sandbox's home has no `XDG_CONFIG_HOME`). */
+  readonly hostEnv?: HookEnv | undefined;
+  /** The user's home directory; with no `hostEnv`, it alone decides (a sandbox's home has no `XDG_CONFIG_HOME`). */
   readonly homeDir?: string | false | undefined;
 }
 
@@ -82,7 +82,7 @@ const LOCK_STALE_MS = 30_000;
  */
 export function trustStorePath(location: TrustStoreLocation = {}): string {
   const homeDir = location.homeDir === false ? undefined : location.homeDir;
-  const env = location.env ?? (homeDir === undefined ? process.env : {});
+  const env = location.hostEnv ?? (homeDir === undefined ? process.env : {});
   const xdg = env['XDG_CONFIG_HOME'];
   if (xdg !== undefined && xdg !== '' && isAbsolute(xdg)) return join(xdg, 'agent-hooks', 'trust.json');
   const home = homeDir ?? (env['HOME'] !== undefined && env['HOME'] !== '' ? env['HOME'] : homedir());
