@@ -7,7 +7,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HookStack, ToolCall, ToolHookContext } from '../src/index.js';
-import { hookMdDialect } from '../src/script/dialects/hookmd.js';
+import { hookMdDialect } from '../src/dialects/hookmd.js';
 import type { HookManifest } from '../src/script/manifest.js';
 import { drainAll, ScriptHook } from '../src/script/script-hook.js';
 import { ProcessPool } from '../src/script/process-pool.js';

@@ -4,8 +4,8 @@
  * @module
  */
 import { HookEvent, type AnyHookContext, type EventDialect, type HookEventName } from '../core/index.js';
-import { CURSOR_EVENTS } from '../script/dialects/cursor.js';
-import { isRecord } from '../script/dialects/wire-output.js';
+import { CURSOR_EVENTS } from '../dialects/cursor.js';
+import { isRecord } from '../dialects/wire-output.js';
 import { sampleContext } from '../script/sample-context.js';
 import type { BridgeAgent } from './bridge-answer.js';
 

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { HookEvent, type HookEventName } from '../core/index.js';
 import { parseConfigJson } from '../config/config-file.js';
 import { formatProblem } from '../script/problem.js';
-import { isRecord } from '../script/dialects/wire-output.js';
+import { isRecord } from '../dialects/wire-output.js';
 
 /** What {@link installClaudeBridge} needs. */
 export interface InstallBridgeOptions {

@@ -4,8 +4,8 @@
  * @module
  */
 import { join } from 'node:path';
-import { claudeDialect } from '../script/dialects/claude.js';
-import { isRecord } from '../script/dialects/wire-output.js';
+import { claudeDialect } from '../dialects/claude.js';
+import { isRecord } from '../dialects/wire-output.js';
 import {
   ConfigCollector,
   commandName,

@@ -15,7 +15,7 @@ import { ProcessPool, type ProcessPoolLike } from '../script/process-pool.js';
 import { UnsafeRegexError } from '../script/unsafe-regex-error.js';
 import type { Hook } from '../core/index.js';
 import { configMatcher, eventTakesMatcher, matchesEverything, type MatcherRule } from './config-matcher.js';
-import { isRecord } from '../script/dialects/wire-output.js';
+import { isRecord } from '../dialects/wire-output.js';
 import { readConfigFile } from './config-file.js';
 import { applyTrust, resolveTrustPolicy, type TrustCheck, type TrustPolicy } from '../script/trust/trust-policy.js';
 

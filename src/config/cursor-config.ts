@@ -6,8 +6,8 @@
 import { dirname, join } from 'node:path';
 import { CallableMatcher, CompositeMatcher, type AnyHookContext, type HookMatcher } from '../core/index.js';
 import type { ConfigLevel } from '../script/command-hook.js';
-import { COMMAND_FIELDS, createCursorDialect, CURSOR_EVENTS, PATH_FIELDS } from '../script/dialects/cursor.js';
-import { isRecord } from '../script/dialects/wire-output.js';
+import { COMMAND_FIELDS, createCursorDialect, CURSOR_EVENTS, PATH_FIELDS } from '../dialects/cursor.js';
+import { isRecord } from '../dialects/wire-output.js';
 import { ConfigCollector, commandName, configPlaces, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from './config-source.js';
 
 /** The timeout of a Cursor hook without one, in milliseconds. */

@@ -5,8 +5,8 @@
  */
 import { join } from 'node:path';
 import type { ConfigLevel } from '../script/command-hook.js';
-import { geminiDialect } from '../script/dialects/gemini.js';
-import { isRecord } from '../script/dialects/wire-output.js';
+import { geminiDialect } from '../dialects/gemini.js';
+import { isRecord } from '../dialects/wire-output.js';
 import { ConfigCollector, commandName, configPlaces, eventNamesIn, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from './config-source.js';
 
 /** Gemini CLI's default hook timeout, in milliseconds. */

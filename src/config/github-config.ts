@@ -7,9 +7,9 @@ import { readdir } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { HookEventName } from '../core/index.js';
 import type { ConfigKind, ConfigLevel } from '../script/command-hook.js';
-import { copilotDialect } from '../script/dialects/copilot.js';
-import { vscodeDialect } from '../script/dialects/vscode.js';
-import { isRecord } from '../script/dialects/wire-output.js';
+import { copilotDialect } from '../dialects/copilot.js';
+import { vscodeDialect } from '../dialects/vscode.js';
+import { isRecord } from '../dialects/wire-output.js';
 import { ConfigCollector, commandName, configPlaces, eventNamesIn, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from './config-source.js';
 
 /** The default timeout of Copilot and VS Code command hooks, in milliseconds. */

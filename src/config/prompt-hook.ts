@@ -14,8 +14,8 @@ import {
 import { continueChain } from '../core/internal/continue-chain.js';
 import { messageOf } from '../core/internal/message-of.js';
 import type { CommandHookOrigin } from '../script/command-hook.js';
-import { claudeDialect } from '../script/dialects/claude.js';
-import { isRecord } from '../script/dialects/wire-output.js';
+import { claudeDialect } from '../dialects/claude.js';
+import { isRecord } from '../dialects/wire-output.js';
 import type { ConfigHook, JudgeFn } from './config-source.js';
 
 /** What a {@link PromptHook} is built from. */

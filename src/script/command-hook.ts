@@ -5,7 +5,7 @@
  * @module
  */
 import type { HookEventName, HookMatcher } from '../core/index.js';
-import type { WireDialect } from './dialects/dialect.js';
+import type { WireDialect } from '../dialects/dialect.js';
 import type { EnvPattern, EnvPolicy, HookEnvironment } from './hook-environment.js';
 import { ProcessHook, type ResolvedCommand } from './process-hook.js';
 import type { ProcessPoolLike } from './process-pool.js';

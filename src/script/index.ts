@@ -16,8 +16,8 @@ export * from './hook-dirs.js';
 export * from './load-manifest.js';
 export * from './discovery.js';
 export * from './run-process.js';
-export * from './dialects/dialect.js';
-export * from './dialects/hookmd.js';
+export * from '../dialects/dialect.js';
+export * from '../dialects/hookmd.js';
 export * from './manifest-matcher.js';
 export * from './script-hook.js';
 export * from './discover-hooks.js';
@@ -25,17 +25,17 @@ export * from './trust/index.js';
 export * from './process-hook.js';
 export * from './process-pool.js';
 export * from './hook-environment.js';
-export { claudeDialect } from './dialects/claude.js';
-export { vscodeDialect } from './dialects/vscode.js';
-export { copilotDialect } from './dialects/copilot.js';
-export { geminiDialect } from './dialects/gemini.js';
+export { claudeDialect } from '../dialects/claude.js';
+export { vscodeDialect } from '../dialects/vscode.js';
+export { copilotDialect } from '../dialects/copilot.js';
+export { geminiDialect } from '../dialects/gemini.js';
 export {
   createCursorDialect,
   cursorDialect,
   CURSOR_DEFAULT_LOOP_LIMIT,
   CURSOR_EVENTS,
   type CursorDialectOptions,
-} from './dialects/cursor.js';
-export { DIALECT_NAMES, dialectNamed } from './dialects/registry.js';
+} from '../dialects/cursor.js';
+export { DIALECT_NAMES, dialectNamed } from '../dialects/registry.js';
 export * from './command-hook.js';
 export * from './sample-context.js';

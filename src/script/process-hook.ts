@@ -20,8 +20,8 @@ import {
 } from '../core/index.js';
 import { continueChain } from '../core/internal/continue-chain.js';
 import { messageOf } from '../core/internal/message-of.js';
-import type { Decision, WireDialect, WireHookInfo } from './dialects/dialect.js';
-import { failureDecision } from './dialects/failure.js';
+import type { Decision, WireDialect, WireHookInfo } from '../dialects/dialect.js';
+import { failureDecision } from '../dialects/failure.js';
 import { HookEnvironment, type EnvPattern, type EnvPolicy } from './hook-environment.js';
 import { ProcessPool, type ProcessPoolLike, type ReleaseSlot } from './process-pool.js';
 import { DEFAULT_MAX_OUTPUT_BYTES, runProcess, type ProcessResult } from './run-process.js';

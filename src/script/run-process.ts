@@ -8,7 +8,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { messageOf } from '../core/internal/message-of.js';
+import type { OutputStream, ProcessResult, SpawnFailure } from '../dialects/process-result.js';
 import { groupAlive, signalGroup } from './internal/process-group.js';
+
+export type { OutputStream, ProcessResult, SpawnFailure } from '../dialects/process-result.js';
 
 /** The default cap on each of stdout and stderr: 1 MiB. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
@@ -43,44 +46,6 @@ export interface ProcessSpec {
   readonly killGraceMs?: number | undefined;
   /** Kills the process group when aborted; a signal aborted beforehand means nothing is spawned. */
   readonly signal?: AbortSignal | undefined;
-}
-
-/** Why a process could not be started at all (as opposed to starting and failing). */
-export interface SpawnFailure {
-  /** The system error code: `ENOENT` (no such file, or no such interpreter), `EACCES` (not executable), … */
-  readonly code: string;
-  /** What went wrong and what to check, naming the command. */
-  readonly message: string;
-}
-
-/** One of the captured output streams. */
-export type OutputStream = 'stdout' | 'stderr';
-
-/** How a process ended and what it wrote. */
-export interface ProcessResult {
-  /** The exit code; `null` when the process was killed by a signal or never started. */
-  readonly exitCode: number | null;
-  /** The signal that ended the process (`SIGTERM`, `SIGKILL`, …), or `null`. */
-  readonly signal: string | null;
-  /** Standard output, decoded as UTF-8 (invalid bytes become U+FFFD), cut at the cap. */
-  readonly stdout: string;
-  /** Standard error, decoded and capped like stdout. */
-  readonly stderr: string;
-  /** Whether the process group was killed because the timeout passed. */
-  readonly timedOut: boolean;
-  /** Whether the process group was killed (or never spawned) because the abort signal fired. */
-  readonly aborted: boolean;
-  /** The stream that passed the cap, when one did: the process group was killed for it. */
-  readonly overflow: OutputStream | undefined;
-  /**
-   * Set when the process could not be started. Distinct from exit code 127, which is a shell (or `env`) that did
-   * start and then found no command or interpreter to run.
-   */
-  readonly spawnError?: SpawnFailure | undefined;
-  /** From the spawn to the result, in milliseconds. */
-  readonly durationMs: number;
-  /** The process id (also its process group id), when it started. */
-  readonly pid: number | undefined;
 }
 
 /**

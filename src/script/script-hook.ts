@@ -5,9 +5,9 @@
  * @module
  */
 import { HookStack, type Hook } from '../core/index.js';
-import type { WireDialect } from './dialects/dialect.js';
-import { hookMdDialect } from './dialects/hookmd.js';
-import { DIALECT_NAMES, dialectNamed } from './dialects/registry.js';
+import type { WireDialect } from '../dialects/dialect.js';
+import { hookMdDialect } from '../dialects/hookmd.js';
+import { DIALECT_NAMES, dialectNamed } from '../dialects/registry.js';
 import { resolveScriptEntry } from './entry.js';
 import { readHookBody } from './frontmatter.js';
 import type { HookManifest } from './manifest.js';

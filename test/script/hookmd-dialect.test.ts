@@ -13,7 +13,7 @@ import {
   ToolHookContext,
   type AnyHookContext,
 } from 'agent-hooks';
-import { hookMdDialect } from '../../src/script/dialects/hookmd.js';
+import { hookMdDialect } from '../../src/dialects/hookmd.js';
 import { exited } from '../support/script-fixture.js';
 import type { ProcessResult } from '../../src/script/run-process.js';
 

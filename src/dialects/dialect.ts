@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { AnyHookContext, HookEventName, HookNote } from '../../core/index.js';
-import type { ProcessResult } from '../run-process.js';
+import type { AnyHookContext, HookEventName, HookNote } from '../core/index.js';
+import type { ProcessResult } from './process-result.js';
 
 /** What a dialect needs besides the context to build the stdin payload. */
 export interface PayloadInfo {

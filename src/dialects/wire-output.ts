@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type { AnyHookContext, HookNote } from '../../core/index.js';
-import { messageOf } from '../../core/internal/message-of.js';
-import type { ProcessResult } from '../run-process.js';
+import type { AnyHookContext, HookNote } from '../core/index.js';
+import { messageOf } from '../core/internal/message-of.js';
+import type { ProcessResult } from './process-result.js';
 import type { Decision, WireHookInfo } from './dialect.js';
 import { failureDecision, tail } from './failure.js';
 

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { HookEvent, type AnyHookContext, type HookEventName } from '../../core/index.js';
-import type { ProcessResult } from '../run-process.js';
+import { HookEvent, type AnyHookContext, type HookEventName } from '../core/index.js';
+import type { ProcessResult } from './process-result.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 import { exitCodeDecision } from './failure.js';
 import { OutputReader, PROCEED, parseJsonObject } from './wire-output.js';

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { HookEvent, type AnyHookContext, type HookEventName, type HookNote } from '../../core/index.js';
-import { messageOf } from '../../core/internal/message-of.js';
-import type { ProcessResult } from '../run-process.js';
+import { HookEvent, type AnyHookContext, type HookEventName, type HookNote } from '../core/index.js';
+import { messageOf } from '../core/internal/message-of.js';
+import type { ProcessResult } from './process-result.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 import { failureDecision, processFailure, tail, withStderr } from './failure.js';
 

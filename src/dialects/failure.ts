@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { HookEvent, type AnyHookContext } from '../../core/index.js';
-import type { ProcessResult } from '../run-process.js';
+import { HookEvent, type AnyHookContext } from '../core/index.js';
+import type { ProcessResult } from './process-result.js';
 import type { Decision, WireHookInfo } from './dialect.js';
 
 /** Why a process gave no usable answer. */

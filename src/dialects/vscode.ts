@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { HookEvent, type AnyHookContext, type HookEventName } from '../../core/index.js';
-import type { ProcessResult } from '../run-process.js';
+import { HookEvent, type AnyHookContext, type HookEventName } from '../core/index.js';
+import type { ProcessResult } from './process-result.js';
 import { claudeEventFields, interpretClaudeFamily } from './claude.js';
 import type { PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 
