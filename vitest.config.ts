@@ -14,6 +14,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // The real agents' suite has its own command and config (vitest.agents.config.ts).
+    exclude: ['test/agents/**', '**/node_modules/**'],
     testTimeout: 30_000,
     // Tests (and the CLIs they start) must not read or fill the user's cache of regex verdicts.
     env: { AGENT_HOOKS_CACHE_DIR: 'off' },
