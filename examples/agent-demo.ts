@@ -85,7 +85,9 @@ const agent = AgentBuilder.new()
       const command = String(ctx.toolCall.arg('command', ''));
       if (/\brm\s+-rf\s+\//.test(command)) return HookOutcome.block(`Destructive command refused: ${command}`);
     },
-    { priority: 100, matcher: 'bash' },
+    // 'Shell' names the shell tool in every agent's vocabulary: this 'bash', Claude Code's 'Bash', Gemini's
+    // 'run_shell_command'. The same callback guards each of them through the bridge.
+    { priority: 100, matcher: 'Shell' },
   )
   .withHook(new SandboxPathsHook(), { priority: 50 })
   // A project's hooks run only once you trust them (`npx agent-hooks trust`). examples/project is this repository's

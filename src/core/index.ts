@@ -5,6 +5,7 @@
  */
 export * from './events.js';
 export * from './tool-call.js';
+export * from './tool-vocabulary.js';
 export * from './tool-execution.js';
 export * from './message.js';
 export * from './agent-step.js';

@@ -4,6 +4,7 @@
  * @module
  */
 import { frozenRecord } from './internal/frozen.js';
+import { canonicalToolName } from './tool-vocabulary.js';
 
 /** The arguments of a tool call: a JSON object. */
 export type ToolArgs = Readonly<Record<string, unknown>>;
@@ -52,6 +53,15 @@ export class ToolCall {
   /** A new call. Same as the constructor, for readability: `ToolCall.create('bash', { command: 'ls' })`. */
   static create(name: string, args: Record<string, unknown> = {}, id?: string): ToolCall {
     return new ToolCall(name, args, id);
+  }
+
+  /**
+   * The tool's canonical (HOOK.md) name — `Shell` for Claude Code's `Bash`, Gemini CLI's `run_shell_command` and
+   * Copilot CLI's `bash` — or `undefined` when the vocabulary does not know the name (see {@link TOOL_VOCABULARY}).
+   * Test it beside {@link ToolCall.name} to decide the same whichever agent made the call.
+   */
+  get canonicalName(): string | undefined {
+    return canonicalToolName(this.name);
   }
 
   /** One argument, or `fallback` when absent. */

@@ -6,11 +6,12 @@
  */
 import { basename, dirname } from 'node:path';
 import type { z } from 'zod';
-import { HookEvent, TOOL_EVENTS, UnknownEventError, type HookEventName } from '../core/index.js';
+import { HookEvent, KNOWN_TOOL_NAMES, TOOL_EVENTS, UnknownEventError, type HookEventName } from '../core/index.js';
 import { HOOK_NAME_PATTERN, HookFrontmatterSchema } from './frontmatter-schema.js';
 import { HOOK_FRONTMATTER_LIMITS } from './internal/frontmatter-limits.js';
 import { closestName } from './internal/closest-name.js';
 import { describeValue } from './internal/describe-value.js';
+import { compileManifestRegex } from './manifest-regex.js';
 import type { HookManifest, HookSource, ManifestMatcher } from './manifest.js';
 import type { HookProblem } from './problem.js';
 import { HOOKMD_TRIGGER_NAMES } from './trigger-names.js';
@@ -316,6 +317,10 @@ export function validateFrontmatter(data: unknown, location: ManifestLocation): 
     });
     matcher = undefined;
   }
+  if (matcher?.tool !== undefined) {
+    const unknown = unknownToolProblem(matcher.tool, frame);
+    if (unknown !== undefined) problems.push(unknown);
+  }
   const manifest: HookManifest = Object.freeze({
     name: fm.name,
     description: fm.description,
@@ -333,3 +338,30 @@ export function validateFrontmatter(data: unknown, location: ManifestLocation): 
   });
   return { manifest, problems };
 }
+
+/**
+ * A warning when `matcher.tool` can match no tool any agent has: the hook would never fire in Claude Code, Codex,
+ * Gemini CLI, Copilot, Cursor or VS Code — most often a name of one agent's spelling (`^bash$`, which Claude Code calls
+ * `Bash`) or a typo. A pattern that mentions MCP is left alone: MCP tools are named after their servers.
+ */
+function unknownToolProblem(tool: string, frame: Frame): HookProblem | undefined {
+  if (tool === '' || /mcp/i.test(tool)) return undefined;
+  let re: RegExp;
+  try {
+    re = compileManifestRegex(tool);
+  } catch {
+    return undefined;
+  }
+  if (KNOWN_TOOL_NAMES.some((name) => re.test(name))) return undefined;
+  return {
+    file: frame.file,
+    hookName: frame.hookName,
+    field: 'matcher.tool',
+    found: describeValue(tool),
+    allowed: `a regex matching a tool an agent has, e.g. Shell, ReadFile, WriteFile, StrReplaceFile, Grep (any agent's name works too: Bash, run_shell_command)`,
+    message: `matcher.tool ${JSON.stringify(tool)} matches none of the tool names agent-hooks knows, so in the agents this hook would never fire. Use the HOOK.md name (tool: Shell matches every agent's shell tool), or ignore this warning if it names a tool of your own agent.`,
+    severity: 'warning',
+    code: 'unknown-tool',
+  };
+}
+

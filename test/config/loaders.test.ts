@@ -53,7 +53,7 @@ describe('Claude Code settings', () => {
     const { hooks } = await loadClaudeHooks({ projectDir: project, trust: 'all', homeDir: false });
     const [exact, list, regex, star, empty, absent, mcp] = hooks as ConfigHook[];
     expect(matches(exact!, tool('Write'))).toBe(true);
-    expect(matches(exact!, tool('WriteFile'))).toBe(false);
+    expect(matches(exact!, tool('WriteNotes'))).toBe(false);
     expect(matches(list!, tool('Edit'))).toBe(true);
     expect(matches(list!, tool('NotebookEdit'))).toBe(false);
     expect(matches(regex!, tool('NotebookEdit'))).toBe(true);

@@ -16,6 +16,7 @@ import {
   ToolExecution,
   ToolHookContext,
   ToolNameMatcher,
+  toolAliases,
   UnknownEventError,
   type AnyHookContext,
   type HookMatcher,
@@ -49,10 +50,13 @@ const nonToolContexts = (): AnyHookContext[] => [
 describe('ToolNameMatcher', () => {
   const NAMES = ['bash', 'Bash', 'bash2', 'shell', 'read_file', 'write_file', 'edit_file', 'read', 'file_read', 'mcp__github__create_issue', 'mcp_x', 'BASH'];
 
-  it("an exact name matches that name only, case-sensitively ('bash')", () => {
+  it("an exact name matches that name, case-sensitively, and the other names of its tool ('bash')", () => {
     const m = new ToolNameMatcher('bash');
-    expect(accepted(m, NAMES)).toEqual(['bash']);
-    expect(m.hints.toolNames).toEqual(new Set(['bash']));
+    expect(accepted(m, NAMES)).toEqual(['bash', 'Bash']);
+    expect(m.hints.toolNames).toEqual(new Set(toolAliases('bash')));
+    const own = new ToolNameMatcher('deploy');
+    expect(accepted(own, [...NAMES, 'deploy', 'Deploy'])).toEqual(['deploy']);
+    expect(own.hints.toolNames).toEqual(new Set(['deploy']));
     expect(m.hints.exact).toBe(true);
     expect(String(m)).toBe('tool:bash');
   });
@@ -82,15 +86,15 @@ describe('ToolNameMatcher', () => {
 
   it("a '|' list of exact names ('bash|shell') matches any of them and hints the exact set", () => {
     const m = new ToolNameMatcher('bash|shell');
-    expect(accepted(m, NAMES)).toEqual(['bash', 'shell']);
-    expect(m.hints.toolNames).toEqual(new Set(['bash', 'shell']));
+    expect(accepted(m, NAMES)).toEqual(['bash', 'Bash', 'shell']);
+    expect(m.hints.toolNames).toEqual(new Set([...toolAliases('bash'), 'shell']));
     expect(m.hints.exact).toBe(true);
-    expect(accepted(new ToolNameMatcher(' bash | shell '), NAMES)).toEqual(['bash', 'shell']);
+    expect(accepted(new ToolNameMatcher(' bash | shell '), NAMES)).toEqual(['bash', 'Bash', 'shell']);
   });
 
   it("a '|' list may mix names and globs ('bash|read_*')", () => {
     const m = new ToolNameMatcher('bash|read_*');
-    expect(accepted(m, NAMES)).toEqual(['bash', 'read_file']);
+    expect(accepted(m, NAMES)).toEqual(['bash', 'Bash', 'read_file']);
     expect(m.hints.exact).toBeUndefined();
     expect(m.hints.toolNames).toBeUndefined();
   });
@@ -393,7 +397,7 @@ describe('CompositeMatcher', () => {
     expect(String(m)).toBe('and(or(tool:bash, tool:shell), fn:safeMode)');
     expect(m.operator).toBe('and');
     expect(m.matchers).toHaveLength(2);
-    expect(m.hints?.toolNames).toEqual(new Set(['bash', 'shell']));
+    expect(m.hints?.toolNames).toEqual(new Set([...toolAliases('bash'), 'shell']));
     expect(m.hints?.exact).toBe(false);
   });
 
@@ -408,7 +412,7 @@ describe('CompositeMatcher', () => {
 
   it('and(tool bash, callable) keeps toolNames {bash}, not exact', () => {
     const m = CompositeMatcher.and(new ToolNameMatcher('bash'), yes);
-    expect(m.hints?.toolNames).toEqual(new Set(['bash']));
+    expect(m.hints?.toolNames).toEqual(new Set(toolAliases('bash')));
     expect(m.hints?.events).toEqual(new Set(TOOL_EVENTS));
     expect(m.hints?.exact).toBe(false);
   });
@@ -416,7 +420,7 @@ describe('CompositeMatcher', () => {
   it('and of exact parts is exact, with the intersection', () => {
     const m = CompositeMatcher.and(new ToolNameMatcher('bash|shell'), new EventTypeMatcher('PreToolUse', 'Stop'));
     expect(m.hints?.events).toEqual(new Set(['PreToolUse']));
-    expect(m.hints?.toolNames).toEqual(new Set(['bash', 'shell']));
+    expect(m.hints?.toolNames).toEqual(new Set([...toolAliases('bash'), 'shell']));
     expect(m.hints?.exact).toBe(true);
   });
 

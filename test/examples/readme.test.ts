@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { discoverManifests } from 'agent-hooks';
+import { discoverManifests, TOOL_VOCABULARY, TOOL_VOCABULARY_AGENTS } from 'agent-hooks';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -24,6 +24,18 @@ describe('README', () => {
     writeFileSync(snippetFile, `${code}\nconsole.log(JSON.stringify([outcome.isBlocked(), outcome.reason, gate.reason]));\n`);
     const { stdout } = await run(tsx, [snippetFile], { cwd: root, timeout: 60_000 });
     expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual([true, 'Destructive command refused', 'Run the tests first']);
+  });
+
+  it('the tool vocabulary table is the one matchers use, row for row', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('<!-- tool-vocabulary:start -->'), readme.indexOf('<!-- tool-vocabulary:end -->'));
+    const rows = table.split('\n').filter((line) => line.startsWith('| `'));
+    const cells = (line: string) => line.split(' | ').map((c) => c.replace(/^\| |\|$/g, '').trim());
+    const names = (cell: string) => (cell === '–' ? [] : cell.split(', ').map((n) => n.replace(/`/g, '')));
+    expect(rows.map((row) => {
+      const [canonical, description, ...agents] = cells(row);
+      return { canonical: canonical!.replace(/`/g, ''), description, names: Object.fromEntries(agents.map((c, i) => [TOOL_VOCABULARY_AGENTS[i], names(c)]).filter(([, n]) => n!.length > 0)) };
+    })).toEqual(TOOL_VOCABULARY.map(({ canonical, description, names }) => ({ canonical, description, names })));
   });
 
   it('the HOOK.md in "Script hooks" is valid, and its matcher means what it says', async () => {
@@ -48,6 +60,7 @@ describe('README', () => {
         false,
         { failClosed: true },
       ]);
+      expect(manifest.matcher!.tool).toBe('Shell');
       const pattern = new RegExp(manifest.matcher!.pattern!);
       expect(pattern.test('curl -fsSL https://x.dev/install | sh')).toBe(true);
       expect(pattern.test('curl -o install.sh https://x.dev/install')).toBe(false);

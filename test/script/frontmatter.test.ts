@@ -306,6 +306,19 @@ describe('validateFrontmatter', () => {
     expect(only(problems)).toMatchObject({ file: FILE, field: 'matcher', severity: 'warning', code: 'ignored-matcher' });
   });
 
+  it('warns when matcher.tool can match no tool any agent has, and still loads the hook', () => {
+    for (const tool of ['Shel$', '^Bash2$', 'deploy_prod']) {
+      const { manifest, problems } = validate(fields('my-hook', { trigger: 'pre-tool-call', matcher: { tool } }));
+      expect(manifest?.matcher?.tool, tool).toBe(tool);
+      expect(only(problems), tool).toMatchObject({ file: FILE, field: 'matcher.tool', severity: 'warning', code: 'unknown-tool' });
+      expect(only(problems).message).toContain('tool: Shell');
+    }
+    // The HOOK.md names, any agent's own names, and MCP patterns are quiet.
+    for (const tool of ['Shell', '^Shell$', 'Bash', '^bash$', 'run_shell_command', 'WriteFile|StrReplaceFile', 'Read', 'mcp__github__.*', '^mcp_']) {
+      expect(validate(fields('my-hook', { trigger: 'pre-tool-call', matcher: { tool } })).problems, tool).toEqual([]);
+    }
+  });
+
   it('reads an empty frontmatter as an empty mapping, and rejects a list or a scalar', () => {
     expect(validate(null).problems.map((p) => p.code)).toEqual(['missing-field', 'missing-field', 'missing-field']);
     const list = only(validate(['name']).problems);

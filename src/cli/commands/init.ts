@@ -28,7 +28,7 @@ const rewritesInput = (event: HookEventName): boolean => event === 'PreToolUse' 
 function hookMd(name: string, description: string, trigger: string, event: HookEventName, entry: string): string {
   const matcher = HookEvent.isToolEvent(event)
     ? `# matcher:              # both regexes must match; without a matcher the hook sees every tool call
-#   tool: ^bash$
+#   tool: Shell           # every agent's shell tool: Bash, bash, run_shell_command, …
 #   pattern: "rm\\\\s+-rf"
 `
     : '';

@@ -10,22 +10,31 @@ import type { HookMatcher, MatcherHints } from './hook-matcher.js';
 import { compileRegex, isRegexLiteral, MatcherSyntaxError, statelessRegex } from './matcher-syntax-error.js';
 import { messageOf } from '../internal/message-of.js';
 import { boundedTest } from './match-input-limit.js';
+import { toolAliases } from '../tool-vocabulary.js';
 
 const GLOB_CHARS = /[*?[\]{}()!+@]/;
 const LIST_SAFE = /^[^()[\]{}]*\|[^()[\]{}]*$/;
 
 type Test = (name: string) => boolean;
 
+/** `test` applied to the agent's own name, then to the tool's other names (its canonical one first), if it has any. */
+const withAliases = (test: Test): Test => (name) => test(name) || toolAliases(name).some((alias) => alias !== name && test(alias));
+
 /**
  * Matches tool events by the tool's name. The pattern rules (those of the PHP AgentBuilder, plus `|` lists):
  *
  * | pattern | matches |
  * |---|---|
- * | `bash` | exactly `bash` (case-sensitive) |
+ * | `bash` | exactly `bash` (case-sensitive), or another name of the same tool (`Bash`, `Shell`, …) |
  * | `*` or `''` | every tool |
  * | `read_*`, `*_file`, `mcp__*`, `{read,write}_file` | glob (micromatch) |
  * | `bash\|shell` | any name of the list (each item exact or glob) |
  * | `/^(read\|write)_.+$/i` | regex literal |
+ *
+ * One vocabulary across agents ({@link TOOL_VOCABULARY}): a pattern matches a call when it matches any name of the
+ * called tool — the agent's own, the canonical (HOOK.md) one, the other agents' — so `Shell`, `Bash`, `/^Shell$/`
+ * and `bash` all match Claude Code's `Bash`, Gemini CLI's `run_shell_command` and Copilot CLI's `bash`. A name the
+ * vocabulary does not know (a tool of your own, an MCP tool) matches as written.
  *
  * A tool-name matcher never matches a non-tool event. A regex or glob is tested against at most
  * {@link MATCH_INPUT_LIMIT} characters; a longer name counts as a match.
@@ -43,7 +52,7 @@ export class ToolNameMatcher implements HookMatcher {
     if (pattern instanceof RegExp) {
       const re = statelessRegex(pattern);
       this.pattern = String(pattern);
-      this.test = (name) => boundedTest(re, name);
+      this.test = withAliases((name) => boundedTest(re, name));
       this.hints = { events: TOOL_EVENTS };
       return;
     }
@@ -57,23 +66,22 @@ export class ToolNameMatcher implements HookMatcher {
       this.hints = { events: TOOL_EVENTS, exact: true };
     } else if (isRegexLiteral(trimmed)) {
       const re = compileRegex(trimmed);
-      this.test = (name) => boundedTest(re, name);
+      this.test = withAliases((name) => boundedTest(re, name));
       this.hints = { events: TOOL_EVENTS };
     } else {
       const items = LIST_SAFE.test(trimmed) ? trimmed.split('|').map((s) => s.trim()) : [trimmed];
       if (items.some((s) => s === '')) {
         throw new MatcherSyntaxError(pattern, 'an empty name in a | list; write names separated by |, e.g. "bash|shell".');
       }
-      const exact = items.filter((s) => !GLOB_CHARS.test(s));
+      // An exact name stands for every name of its tool, so the set is still exact (and the stack can index it).
+      const names = new Set(items.filter((s) => !GLOB_CHARS.test(s)).flatMap((s) => toolAliases(s)));
       const globs = items.filter((s) => GLOB_CHARS.test(s));
       if (globs.length === 0) {
-        const names = new Set(exact);
         this.test = (name) => names.has(name);
         this.hints = { events: TOOL_EVENTS, toolNames: names, exact: true };
       } else {
-        const names = new Set(exact);
         const tests = globs.map((glob) => compileGlob(pattern, glob));
-        this.test = (name) => names.has(name) || tests.some((t) => t(name));
+        this.test = withAliases((name) => names.has(name) || tests.some((t) => t(name)));
         this.hints = { events: TOOL_EVENTS };
       }
     }
