@@ -10,7 +10,7 @@ import { HookStack, ToolCall, ToolHookContext } from '../src/index.js';
 import { hookMdDialect } from '../src/dialects/hookmd.js';
 import type { HookManifest } from '../src/script/manifest.js';
 import { drainAll, ScriptHook } from '../src/script/script-hook.js';
-import { ProcessPool } from '../src/script/process-pool.js';
+import { ProcessPool } from '../src/process/process-pool.js';
 import { finishRow, measure, median, ratioTarget, stats, timingRow, valueTarget, type Row, type Timing } from './harness.js';
 import { countSpawns } from './spawn-counter.js';
 

@@ -35,7 +35,7 @@ import type { Subagent } from './subagent.js';
 import { SUBAGENT_INPUT, SUBAGENT_INPUT_SCHEMA } from './internal/subagent-input.js';
 import { loadAllHookConfigs, prioritized, selectedSources, type HookSourcesOptions } from '../config/load-all.js';
 import { modelJudge } from './model-judge.js';
-import { ProcessPool, type ProcessPoolLike } from '../script/process-pool.js';
+import { ProcessPool, type ProcessPoolLike } from '../process/process-pool.js';
 import type { Tool, ToolDefinition } from './tool.js';
 
 /** Options of the `on…` methods and {@link AgentBuilder.addHook}. */

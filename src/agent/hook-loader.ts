@@ -5,7 +5,7 @@
  */
 import type { PrioritizedHook } from '../core/index.js';
 import type { HookProblem } from '../script/problem.js';
-import type { ProcessPool } from '../script/process-pool.js';
+import type { ProcessPool } from '../process/process-pool.js';
 import type { Model } from './model.js';
 
 /** What a hook source yields: hooks with their priorities, and the problems found loading them. */

@@ -11,7 +11,7 @@ import { messageOf } from '../core/internal/message-of.js';
 import { CommandHook, type CommandHookOrigin, type CommandHookSpec, type ConfigLevel } from '../script/command-hook.js';
 import { HookEnvironment, type EnvPattern, type EnvPolicy } from '../script/hook-environment.js';
 import { HookLoadError, type HookProblem } from '../script/problem.js';
-import { ProcessPool, type ProcessPoolLike } from '../script/process-pool.js';
+import { ProcessPool, type ProcessPoolLike } from '../process/process-pool.js';
 import { UnsafeRegexError } from '../script/unsafe-regex-error.js';
 import type { Hook } from '../core/index.js';
 import { configMatcher, eventTakesMatcher, matchesEverything, type MatcherRule } from './config-matcher.js';

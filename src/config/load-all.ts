@@ -11,7 +11,7 @@ import { discoverHooks, type DiscoverHooksOptions } from '../script/discover-hoo
 import { userHooksDir } from '../script/hook-dirs.js';
 import { HookEnvironment } from '../script/hook-environment.js';
 import { HookLoadError, type HookProblem } from '../script/problem.js';
-import { ProcessPool } from '../script/process-pool.js';
+import { ProcessPool } from '../process/process-pool.js';
 import type { ScriptHook } from '../script/script-hook.js';
 import { resolveTrustPolicy, type TrustCheck, type TrustPolicy } from '../script/trust/trust-policy.js';
 import { loadClaudeHooks } from './claude-config.js';

@@ -8,7 +8,7 @@ import type { HookEventName, HookMatcher } from '../core/index.js';
 import type { WireDialect } from '../dialects/dialect.js';
 import type { EnvPattern, EnvPolicy, HookEnvironment } from './hook-environment.js';
 import { ProcessHook, type ResolvedCommand } from './process-hook.js';
-import type { ProcessPoolLike } from './process-pool.js';
+import type { ProcessPoolLike } from '../process/process-pool.js';
 
 /** The agents whose config files hold command hooks. */
 export type ConfigKind = 'claude' | 'copilot' | 'vscode' | 'gemini' | 'cursor';

@@ -9,7 +9,7 @@ import { discoverManifests, type DiscoveryOptions, type DiscoveryResult } from '
 import { HookEnvironment } from './hook-environment.js';
 import type { HookManifest } from './manifest.js';
 import { HookLoadError, type HookProblem } from './problem.js';
-import { ProcessPool } from './process-pool.js';
+import { ProcessPool } from '../process/process-pool.js';
 import { ScriptHook, type ScriptHookOptions } from './script-hook.js';
 import { applyTrust, resolveTrustPolicy, type TrustCheck, type TrustPolicy } from './trust/trust-policy.js';
 

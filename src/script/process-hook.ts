@@ -23,8 +23,8 @@ import { messageOf } from '../core/internal/message-of.js';
 import type { Decision, WireDialect, WireHookInfo } from '../dialects/dialect.js';
 import { failureDecision } from '../dialects/failure.js';
 import { HookEnvironment, type EnvPattern, type EnvPolicy } from './hook-environment.js';
-import { ProcessPool, type ProcessPoolLike, type ReleaseSlot } from './process-pool.js';
-import { DEFAULT_MAX_OUTPUT_BYTES, runProcess, type ProcessResult } from './run-process.js';
+import { ProcessPool, type ProcessPoolLike, type ReleaseSlot } from '../process/process-pool.js';
+import { DEFAULT_MAX_OUTPUT_BYTES, runProcess, type ProcessResult } from '../process/run-process.js';
 
 /** Whether an interpreter's failed run was its failure to open `script`, which has since been removed. */
 async function scriptVanished(script: string, result: ProcessResult): Promise<boolean> {

@@ -14,7 +14,7 @@ import type { HookManifest } from './manifest.js';
 import { manifestMatcher } from './manifest-matcher.js';
 import type { EnvPattern, EnvPolicy, HookEnvironment } from './hook-environment.js';
 import { ProcessHook, type ResolvedCommand } from './process-hook.js';
-import type { ProcessPoolLike } from './process-pool.js';
+import type { ProcessPoolLike } from '../process/process-pool.js';
 
 export type { ScriptExit, ScriptHookEvents } from './process-hook.js';
 

@@ -18,7 +18,7 @@ import {
   type HookEventName,
   type WireDialect,
 } from 'agent-hooks';
-import type { ProcessResult } from '../../src/script/run-process.js';
+import type { ProcessResult } from '../../src/process/run-process.js';
 import { exited, tempDir } from '../support/script-fixture.js';
 
 const DIALECTS: readonly WireDialect[] = DIALECT_NAMES.map((name) => dialectNamed(name)!);

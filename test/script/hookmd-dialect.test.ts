@@ -15,7 +15,7 @@ import {
 } from 'agent-hooks';
 import { hookMdDialect } from '../../src/dialects/hookmd.js';
 import { exited } from '../support/script-fixture.js';
-import type { ProcessResult } from '../../src/script/run-process.js';
+import type { ProcessResult } from '../../src/process/run-process.js';
 
 const info = { eventName: 'pre-tool-call', workDir: '/project', hookName: 'guard' };
 const hook = { name: 'guard', failClosed: false, timeoutMs: 5000, maxOutputBytes: 1024 };

@@ -20,7 +20,7 @@ import {
   type WireDialect,
 } from 'agent-hooks';
 import { exited } from '../support/script-fixture.js';
-import type { ProcessResult } from '../../src/script/run-process.js';
+import type { ProcessResult } from '../../src/process/run-process.js';
 
 const state = AgentState.create({ sessionId: 'sess-1' });
 const call = ToolCall.create('Bash', { command: 'rm -rf /tmp/x', description: 'clean' }, 'call_1');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HookEvent } from 'agent-hooks';
 import type { HookManifest } from '../../src/script/manifest.js';
-import type { ProcessResult } from '../../src/script/run-process.js';
+import type { ProcessResult } from '../../src/process/run-process.js';
 
 /** A temporary directory, removed by the returned `cleanup`. */
 export async function tempDir(prefix = 'agent-hooks-script-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {

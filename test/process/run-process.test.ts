@@ -1,7 +1,7 @@
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_OUTPUT_BYTES, runProcess } from '../../src/script/run-process.js';
+import { DEFAULT_MAX_OUTPUT_BYTES, runProcess } from '../../src/process/run-process.js';
 import { isRunning, readPid, tempDir, writeExecutable } from '../support/script-fixture.js';
 
 let dir: string;
