@@ -8,3 +8,4 @@ export * from './bridge-answer.js';
 export * from './bridge-payload.js';
 export * from './run-bridge.js';
 export * from './install-bridge.js';
+export * from './bridge-lifetime.js';

@@ -10,6 +10,7 @@ import { resolve as resolvePath } from 'node:path';
 import { messageOf } from '../core/internal/message-of.js';
 import type { OutputStream, ProcessResult, SpawnFailure } from '../dialects/process-result.js';
 import { groupAlive, signalGroup } from './internal/process-group.js';
+import { orphanWatchDelay, trackGroup, watchForOrphan } from './live-groups.js';
 
 export type { OutputStream, ProcessResult, SpawnFailure } from '../dialects/process-result.js';
 
@@ -114,6 +115,7 @@ class ProcessRun {
   private done = false;
   private readonly timers = new Set<NodeJS.Timeout>();
   private timeoutTimer: NodeJS.Timeout | undefined;
+  private untrack: (() => void) | undefined;
 
   constructor(
     private readonly spec: ProcessSpec,
@@ -150,6 +152,16 @@ class ProcessRun {
       return;
     }
     this.child = child;
+    const pid = child.pid;
+    if (pid !== undefined) {
+      this.untrack = trackGroup(pid, (signal) => child.kill(signal));
+      const watchAfter = orphanWatchDelay();
+      if (watchAfter !== undefined) {
+        this.after(watchAfter, () => {
+          if (!this.exited) watchForOrphan(pid);
+        });
+      }
+    }
     // A child that started can also emit 'error' (a failed kill); only a failed start ends the run here.
     child.on('error', (error) => {
       if (child.pid === undefined) this.finish(spawnFailure(error, this.spec));
@@ -253,6 +265,7 @@ class ProcessRun {
     if (this.done) return;
     this.done = true;
     this.clearTimers();
+    this.untrack?.();
     this.spec.signal?.removeEventListener('abort', this.onAbort);
     const child = this.child;
     if (child !== undefined) {

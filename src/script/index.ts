@@ -24,6 +24,7 @@ export * from './discover-hooks.js';
 export * from './trust/index.js';
 export * from './process-hook.js';
 export * from '../process/process-pool.js';
+export { DEFAULT_ORPHAN_WATCH_AFTER_MS, guardAgainstOrphans, killLiveProcessGroups, liveProcessGroups } from '../process/live-groups.js';
 export * from './hook-environment.js';
 export { claudeDialect } from '../dialects/claude.js';
 export { vscodeDialect } from '../dialects/vscode.js';

@@ -6,7 +6,7 @@
  */
 import { access } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import { BRIDGE_AGENTS, DEFAULT_CLAUDE_BRIDGE_COMMAND, installClaudeBridge, InstallBridgeError, runBridge, type BridgeAgent } from '../../bridge/index.js';
+import { BRIDGE_AGENTS, DEFAULT_CLAUDE_BRIDGE_COMMAND, holdBridgeLifetime, installClaudeBridge, InstallBridgeError, runBridge, type BridgeAgent } from '../../bridge/index.js';
 import { HookEvent } from '../../core/index.js';
 import { messageOf } from '../../core/internal/message-of.js';
 import { formatProblem, type HookProblem } from '../../script/index.js';
@@ -100,6 +100,10 @@ The project's own HOOK.md hooks and its agent-hooks.config.* module run once tru
 untrusted or changed one is skipped — the module is not even imported — with a line on stderr, and the agent
 still gets its answer. Only the module's own file is pinned, not the files it imports.
 
+When the agent gives up on the bridge — SIGTERM, SIGINT or SIGHUP at its own hook timeout, or the agent gone — the
+bridge kills every hook process it started (their whole process groups) and exits 1; a hook still running after a
+second is also watched, so that even a SIGKILL of the bridge leaves none behind.
+
 Exit codes: what the agent should see — 0 with the answer, 1 when the input cannot be read or a hook failed;
 --install: 0, or 1 when the settings cannot be merged safely (nothing is written).`,
   async run(args, io) {
@@ -121,6 +125,9 @@ Exit codes: what the agent should see — 0 with the answer, 1 when the input ca
     if (!BRIDGE_AGENTS.includes(agent)) throw new UsageError(`--from must be one of ${BRIDGE_AGENTS.join(', ')}, not ${JSON.stringify(agent)}`);
     const fromEnv = PROJECT_ENV[agent].map((name) => io.env[name]).find((v) => v !== undefined && v !== '');
     const projectDir = resolve(io.cwd, values.project ?? fromEnv ?? '.');
+    // From here on the agent may give up on us (its hook timeout): then no hook process of ours may outlive us.
+    const controller = new AbortController();
+    const release = holdBridgeLifetime({ controller, onEnd: (reason) => io.err(`agent-hooks bridge: ${reason}`) });
     const input = await io.readStdin();
 
     // Only HOOK.md hooks: the agent already runs the hooks of its own config files, this bridge among them.
@@ -152,10 +159,12 @@ Exit codes: what the agent should see — 0 with the answer, 1 when the input ca
         stack = stack.withAll(await configModuleHooks(configFile));
       } catch (error) {
         io.err(`agent-hooks bridge: cannot load ${configFile}: ${messageOf(error)}`);
+        release();
         return ExitCode.problems;
       }
     }
-    const result = await runBridge({ agent, input, event: values.event, stack });
+    const result = await runBridge({ agent, input, event: values.event, stack, signal: controller.signal });
+    release();
     for (const note of result.notes) io.err(`agent-hooks: ${note.message}`);
     if (result.stdout !== '') io.out(result.stdout.trimEnd());
     if (result.stderr !== '') io.err(result.stderr.trimEnd());
