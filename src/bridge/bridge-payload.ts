@@ -83,7 +83,8 @@ function normalize(agent: BridgeAgent, payload: Record<string, unknown>, given: 
         event,
         eventName: written,
         fields: {
-          session_id: payload.sessionId,
+          // Copilot CLI 1.0.x writes some fields in snake_case (stop_hook_active, session_id) and others in camelCase.
+          session_id: payload.sessionId ?? payload.session_id,
           tool_name: payload.toolName,
           tool_input: parseJsonString(payload.toolArgs, 'toolArgs'),
           tool_response: result?.textResultForLlm,
@@ -91,7 +92,7 @@ function normalize(agent: BridgeAgent, payload: Record<string, unknown>, given: 
           prompt: payload.prompt,
           source: payload.source === 'new' ? 'startup' : payload.source,
           reason: payload.reason,
-          stop_hook_active: payload.stopHookActive,
+          stop_hook_active: payload.stop_hook_active ?? payload.stopHookActive,
           error_message: error?.message,
           error_class: error?.name,
           subagent_name: payload.agentName,
@@ -135,6 +136,10 @@ function normalize(agent: BridgeAgent, payload: Record<string, unknown>, given: 
  * which wins. Cursor's tool-specific events become tool calls: `beforeShellExecution` a `Shell` call with the
  * `command`, `beforeReadFile` a `Read` call, `afterFileEdit` a `Write` call.
  *
+ * Nothing is invented: a field the agent left out stays out (see `sampleContext`'s `strict`), the context's
+ * `origin` holds the payload as sent and the fields it had, and a payload without what its event needs (a tool
+ * event's `tool_name` and `tool_input`, a prompt's `prompt`) is refused.
+ *
  * @throws {@link BridgeInputError} naming what is wrong.
  */
 export function readBridgePayload(agent: BridgeAgent, payload: unknown, event?: string): BridgedEvent {
@@ -142,7 +147,9 @@ export function readBridgePayload(agent: BridgeAgent, payload: unknown, event?: 
   const { event: canonical, eventName, fields } = normalize(agent, payload, event);
   const clean = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== null));
   try {
-    return { ctx: sampleContext(canonical, clean), eventName };
+    // Strict: a hook sees what the agent sent and nothing else; what the event cannot do without must be there.
+    const ctx = sampleContext(canonical, clean, { strict: true }).withOrigin({ agent, eventName, payload, fields: new Set(Object.keys(clean)) });
+    return { ctx, eventName };
   } catch (error) {
     throw new BridgeInputError(error instanceof Error ? error.message : String(error));
   }

@@ -28,6 +28,16 @@ function eventName(event: HookEventName, written?: string): string {
   return HookEvent.toDialect(event, first) ?? HookEvent.toDialect(event, second) ?? event;
 }
 
+/**
+ * `value`, unless another agent sent the event (through the bridge) and sent none of `fields`: then `null`, so that
+ * a script never takes the context's neutral value (a step count of 0, a generated tool-use id) for the agent's word.
+ */
+function sent(ctx: AnyHookContext, value: unknown, ...fields: string[]): unknown {
+  const origin = ctx.origin;
+  if (origin === undefined || fields.some((field) => origin.fields.has(field))) return value;
+  return null;
+}
+
 /** The fields of the event's own family, named as the spec names them (and snake_case where it names none). */
 function eventFields(ctx: AnyHookContext): Record<string, unknown> {
   switch (ctx.event) {
@@ -38,7 +48,7 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> {
       return {
         tool_name: ctx.toolCall.name,
         tool_input: ctx.toolCall.args,
-        tool_use_id: ctx.toolCall.id,
+        tool_use_id: sent(ctx, ctx.toolCall.id, 'tool_use_id'),
         ...(ctx.event === 'PermissionRequest' && ctx.permissionReason !== undefined
           ? { permission_reason: ctx.permissionReason }
           : {}),
@@ -50,29 +60,33 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> {
     case 'AfterStop':
     case 'AfterAgent':
       return {
-        stop_reason: ctx.stopReason,
-        step_count: ctx.stepCount,
+        stop_reason: sent(ctx, ctx.stopReason, 'stop_reason'),
+        step_count: sent(ctx, ctx.stepCount, 'step_count', 'total_steps'),
         // The spec sends the assistant's final message as a message object, or null.
         final_message: ctx.finalMessage === undefined ? null : { role: 'assistant', content: ctx.finalMessage },
         // Lets a quality gate see that the agent is already working again because of a block (loop guard).
-        stop_hook_active: ctx.stopHookActive,
+        stop_hook_active: sent(ctx, ctx.stopHookActive, 'stop_hook_active'),
         ...(ctx.subagentName !== undefined ? { subagent_name: ctx.subagentName } : {}),
         ...(ctx.subagentType !== undefined ? { subagent_type: ctx.subagentType } : {}),
       };
     case 'SubagentStart':
-      return { subagent_name: ctx.name, subagent_type: ctx.type, task_description: ctx.task };
+      return {
+        subagent_name: sent(ctx, ctx.name, 'subagent_name', 'agent_name'),
+        subagent_type: ctx.type,
+        task_description: sent(ctx, ctx.task, 'task_description', 'task'),
+      };
     case 'SessionStart':
-      return { source: ctx.source };
+      return { source: sent(ctx, ctx.source, 'source') };
     case 'SessionEnd':
       // `exit_reason` and `total_steps` are the spec's names; `reason` is the name every other agent uses.
-      return { reason: ctx.reason ?? null, exit_reason: ctx.reason ?? null, total_steps: ctx.state.stepCount };
+      return { reason: ctx.reason ?? null, exit_reason: ctx.reason ?? null, total_steps: sent(ctx, ctx.state.stepCount, 'step_count', 'total_steps') };
     case 'UserPromptSubmit':
       return { prompt: ctx.prompt };
     case 'PreCompact':
     case 'PostCompact':
       return {
-        trigger: ctx.trigger,
-        message_count: ctx.messagesBefore.length,
+        trigger: sent(ctx, ctx.trigger, 'trigger'),
+        message_count: sent(ctx, ctx.messagesBefore.length, 'message_count'),
         ...(ctx.messagesAfter !== undefined ? { message_count_after: ctx.messagesAfter.length } : {}),
         ...(ctx.customInstructions !== undefined ? { custom_instructions: ctx.customInstructions } : {}),
       };
@@ -92,7 +106,7 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> {
     case 'Notification':
       return {
         message: ctx.message,
-        notification_type: ctx.notificationType,
+        notification_type: sent(ctx, ctx.notificationType, 'notification_type'),
         ...(ctx.title !== undefined ? { title: ctx.title } : {}),
       };
   }

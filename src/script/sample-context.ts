@@ -36,6 +36,13 @@ export interface SampleContextOptions {
   readonly toolName?: string | undefined;
   /** The tool's arguments (tool events only); win over the payload's `tool_input`. */
   readonly toolInput?: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * Read the payload as an agent's, inventing nothing (what the bridge does): no sample defaults; a field the event
+   * cannot do without (a tool event's `tool_name` and `tool_input`, a prompt's `prompt`, a notification's `message`,
+   * a failure's `error_message`) missing is an error naming it; any other field left out keeps its type's neutral
+   * value (no final message, step count 0, no tool-use id of the agent's). Default `false`.
+   */
+  readonly strict?: boolean | undefined;
 }
 
 /** The defaults of {@link sampleContext}: a small, plausible run of a coding agent. */
@@ -70,6 +77,19 @@ export const SAMPLE_DEFAULTS = Object.freeze({
   errorMessage: 'The model request failed: 503 Service Unavailable',
   /** The message of Notification. */
   notification: 'The agent is waiting for your input.',
+});
+
+/** What strict reading puts where a payload is silent: nothing that reads as if the agent had said it. */
+const NEUTRAL = Object.freeze({
+  sessionId: undefined,
+  agentId: 'agent',
+  subagentName: '',
+  task: '',
+  messagesBefore: 0,
+  messagesAfter: 0,
+  toolError: '',
+  toolOutput: null,
+  prompt: undefined,
 });
 
 const STOP_REASONS: readonly StopReason[] = ['no_tool_calls', 'tool_rejected', 'max_steps', 'hook_stop', 'prompt_blocked'];
@@ -206,8 +226,15 @@ export function sampleContext(event?: string, payload: unknown = {}, options: Sa
     throw new TypeError(`No event given: name one, or put its name in the payload's ${EVENT_FIELDS.join(' or ')} field.`);
   }
   const read = new PayloadReader(payload);
-  const d = SAMPLE_DEFAULTS;
-  const stepCount = read.count('step_count', 'total_steps') ?? (name === 'SessionStart' || name === 'ExecutionStart' || name === 'UserPromptSubmit' ? 0 : d.stepCount);
+  const strict = options.strict === true;
+  const d = strict ? NEUTRAL : SAMPLE_DEFAULTS;
+  /** A field the event cannot do without: its sample default, or in strict mode an error naming it. */
+  const needed = <T>(value: T | undefined, field: string, fallback: T): T => {
+    if (value !== undefined) return value;
+    if (strict) throw new TypeError(`The payload has no ${field}, which ${name} needs.`);
+    return fallback;
+  };
+  const stepCount = read.count('step_count', 'total_steps') ?? (strict || name === 'SessionStart' || name === 'ExecutionStart' || name === 'UserPromptSubmit' ? 0 : SAMPLE_DEFAULTS.stepCount);
   const state = AgentState.create({
     agentId: d.agentId,
     sessionId: read.string('session_id', 'sessionId') ?? d.sessionId,
@@ -217,14 +244,14 @@ export function sampleContext(event?: string, payload: unknown = {}, options: Sa
 
   const toolCall = (): ToolCall =>
     ToolCall.create(
-      options.toolName ?? read.string('tool_name', 'toolName') ?? d.toolName,
-      { ...(options.toolInput ?? read.object('tool_input', 'toolArgs') ?? d.toolInput) },
+      options.toolName ?? needed(read.string('tool_name', 'toolName'), 'tool_name', SAMPLE_DEFAULTS.toolName),
+      { ...(options.toolInput ?? needed(read.object('tool_input', 'toolArgs'), 'tool_input', SAMPLE_DEFAULTS.toolInput)) },
       read.string('tool_use_id', 'toolUseId'),
     );
   const stop = {
     stopReason: read.oneOf(STOP_REASONS, 'stop_reason') ?? 'no_tool_calls',
     stepCount,
-    finalMessage: finalMessage(read) ?? d.finalMessage,
+    finalMessage: finalMessage(read) ?? (strict ? undefined : SAMPLE_DEFAULTS.finalMessage),
     stopHookActive: read.boolean('stop_hook_active') ?? false,
   };
   const subagent = {
@@ -239,7 +266,7 @@ export function sampleContext(event?: string, payload: unknown = {}, options: Sa
       return ToolHookContext.permissionRequest(toolCall(), { ...init, reason: read.string('permission_reason') ?? 'A hook asked for approval of this call.' });
     case 'PostToolUse': {
       const output = read.value('tool_output', 'tool_response', 'toolResult');
-      return ToolHookContext.afterToolUse(ToolExecution.success(toolCall(), output ?? d.toolOutput), init);
+      return ToolHookContext.afterToolUse(ToolExecution.success(toolCall(), output ?? (strict ? null : SAMPLE_DEFAULTS.toolOutput)), init);
     }
     case 'PostToolUseFailure':
       return ToolHookContext.toolFailure(toolCall(), new Error(read.string('tool_error', 'error') ?? d.toolError), init);
@@ -260,9 +287,9 @@ export function sampleContext(event?: string, payload: unknown = {}, options: Sa
     case 'SessionStart':
       return SessionHookContext.onStart({ ...init, source: read.oneOf(SESSION_SOURCES, 'source') ?? 'startup' });
     case 'SessionEnd':
-      return SessionHookContext.onEnd({ ...init, reason: read.string('reason', 'exit_reason') ?? 'close' });
+      return SessionHookContext.onEnd({ ...init, reason: read.string('reason', 'exit_reason') ?? (strict ? undefined : 'close') });
     case 'UserPromptSubmit':
-      return PromptHookContext.onSubmit(read.string('prompt') ?? d.prompt, init);
+      return PromptHookContext.onSubmit(needed(read.string('prompt'), 'prompt', SAMPLE_DEFAULTS.prompt), init);
     case 'PreCompact':
     case 'PostCompact': {
       const before = conversation(read.count('message_count') ?? d.messagesBefore);
@@ -294,11 +321,11 @@ export function sampleContext(event?: string, payload: unknown = {}, options: Sa
         durationMs: read.number('duration_ms') ?? 4200,
       });
     case 'AgentFailed':
-      return FailureHookContext.onFailure(errorNamed(read.string('error_class'), read.string('error_message') ?? d.errorMessage), init);
+      return FailureHookContext.onFailure(errorNamed(read.string('error_class'), needed(read.string('error_message'), 'error_message', SAMPLE_DEFAULTS.errorMessage)), init);
     case 'Notification':
-      return NotificationHookContext.notify(read.string('message') ?? d.notification, {
+      return NotificationHookContext.notify(needed(read.string('message'), 'message', SAMPLE_DEFAULTS.notification), {
         ...init,
-        notificationType: read.string('notification_type') ?? 'idle_prompt',
+        notificationType: read.string('notification_type') ?? (strict ? '' : 'idle_prompt'),
         title: read.string('title'),
       });
   }

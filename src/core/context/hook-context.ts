@@ -16,6 +16,27 @@ export interface HookContextInit {
 }
 
 /**
+ * Where a context came from when another agent sent it (through `agent-hooks bridge`): which agent, the event as it
+ * named it, and its payload exactly as sent. A hook can read fields only that agent has (`transcript_path`,
+ * `permission_mode`, …) from {@link ContextOrigin.payload}, and tell a field the agent sent from one it left out: a
+ * context's typed fields hold neutral values (`stepCount` 0, no `finalMessage`) for what the agent did not send, and
+ * {@link ContextOrigin.fields} lists what it did send.
+ */
+export interface ContextOrigin {
+  /** The agent that sent the event: `claude`, `codex`, `gemini`, `copilot`, `vscode` or `cursor`. */
+  readonly agent: string;
+  /** The event as the agent named it (`PreToolUse`, `preToolUse`, `BeforeTool`, …). */
+  readonly eventName: string;
+  /** The payload as the agent sent it. */
+  readonly payload: Readonly<Record<string, unknown>>;
+  /**
+   * The fields the agent sent, under the snake_case names the context was read from (`tool_name`, `tool_input`,
+   * `stop_hook_active`, `final_message`, …): a field missing here was not sent, whatever the context holds for it.
+   */
+  readonly fields: ReadonlySet<string>;
+}
+
+/**
  * The base of every lifecycle context: the event, the agent's state and metadata. Contexts are immutable; every
  * `with…` method returns a copy of the same class.
  *
@@ -32,6 +53,11 @@ export abstract class HookContextBase<E extends HookEventName = HookEventName> {
   declare readonly state: AgentState;
   /** Metadata of this dispatch (and, through the runtime, of the run). */
   declare readonly metadata: Metadata;
+  /**
+   * Set when another agent sent this event (through the bridge): which agent, and what it sent. `undefined` for the
+   * events of an agent built here. Kept by every `with…` copy.
+   */
+  declare readonly origin: ContextOrigin | undefined;
 
   protected constructor(event: E, init: HookContextInit) {
     this.event = event;
@@ -57,6 +83,12 @@ export abstract class HookContextBase<E extends HookEventName = HookEventName> {
   }
 
   /** A copy with one metadata key set. */
+  /** A copy that says where it came from: see {@link ContextOrigin}. */
+  withOrigin(origin: ContextOrigin): this {
+    const frozen: ContextOrigin = Object.freeze({ ...origin, payload: frozenRecord(origin.payload), fields: new Set(origin.fields) });
+    return this.copyWith({ origin: frozen } as unknown as Partial<this>);
+  }
+
   withMetadata(key: string, value: unknown): this {
     return this.copyWith({ metadata: Object.freeze({ ...this.metadata, [key]: value }) } as Partial<this>);
   }
