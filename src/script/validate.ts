@@ -359,7 +359,7 @@ function unknownToolProblem(tool: string, frame: Frame): HookProblem | undefined
     field: 'matcher.tool',
     found: describeValue(tool),
     allowed: `a regex matching a tool an agent has, e.g. Shell, ReadFile, WriteFile, StrReplaceFile, Grep (any agent's name works too: Bash, run_shell_command)`,
-    message: `matcher.tool ${JSON.stringify(tool)} matches none of the tool names agent-hooks knows, so in the agents this hook would never fire. Use the HOOK.md name (tool: Shell matches every agent's shell tool), or ignore this warning if it names a tool of your own agent.`,
+    message: `${JSON.stringify(tool)} matches none of the tool names agent-hooks knows, so in the agents this hook would never fire. Use the HOOK.md name (tool: Shell matches every agent's shell tool), or ignore this warning if it names a tool of your own agent.`,
     severity: 'warning',
     code: 'unknown-tool',
   };

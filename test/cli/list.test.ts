@@ -53,6 +53,18 @@ describe('agent-hooks list', () => {
     expect(lines).toHaveLength(5);
   });
 
+  it('warns about a tool matcher that no agent’s tool can meet, and still lists the hook', async () => {
+    const { dir, hooks } = await project();
+    await scriptHook(hooks, 'typo', { matcher: { tool: '^Shel$' } });
+    await scriptHook(hooks, 'fine', { matcher: { tool: 'Shell' } });
+    const { code, json } = await runCliJson<Listing>(['list', '--trust-all', '--json'], { cwd: dir });
+    expect(code).toBe(0);
+    expect(json.hooks.map((h) => h.name).sort()).toEqual(['fine', 'typo']);
+    expect(json.problems).toEqual([expect.objectContaining({ severity: 'warning', code: 'unknown-tool', field: 'matcher.tool', hookName: 'typo' })]);
+    const validate = await runCli(['validate', join(hooks, 'typo')], { cwd: dir });
+    expect(validate.stdout + validate.stderr).toContain('matches none of the tool names');
+  });
+
   it('lists the hooks of agents’ config files beside HOOK.md hooks, with their problems', async () => {
     const { dir, hooks } = await project();
     await scriptHook(hooks, 'guard', {});
