@@ -145,7 +145,18 @@ export function readClaudeOutput(
   return { kind: 'proceed', reason: why, granted, ctx: modified, ...extras };
 }
 
+/** The agents whose payloads are Claude Code's shape: a bridged event of theirs reaches a Claude-style hook as sent. */
+const CLAUDE_SHAPED: ReadonlySet<string> = new Set(['claude', 'vscode', 'codex']);
+
 function payload(ctx: AnyHookContext, info: PayloadInfo): object {
+  const fields = claudeEventFields(ctx);
+  const origin = ctx.origin;
+  if (origin !== undefined && CLAUDE_SHAPED.has(origin.agent)) {
+    // Bridged: the agent's own payload (its transcript_path, cwd, permission_mode, and fields we do not model), with
+    // the event's fields as the hooks before this one left them (a rewritten tool_input), and nothing it did not send.
+    const current = Object.fromEntries(Object.entries(fields).filter(([key]) => Object.hasOwn(origin.payload, key)));
+    return { ...origin.payload, ...current, hook_event_name: info.eventName };
+  }
   return {
     session_id: ctx.state.sessionId ?? ctx.state.agentId,
     // There is no transcript file; scripts that read one find nothing rather than a wrong path.
@@ -153,7 +164,7 @@ function payload(ctx: AnyHookContext, info: PayloadInfo): object {
     cwd: info.workDir,
     permission_mode: 'default',
     hook_event_name: info.eventName,
-    ...claudeEventFields(ctx),
+    ...fields,
   };
 }
 
@@ -161,6 +172,8 @@ function payload(ctx: AnyHookContext, info: PayloadInfo): object {
  * Claude Code's dialect (`settings.json` command hooks).
  *
  * - stdin: `session_id`, `transcript_path` (null: there is no transcript file), `cwd`, `permission_mode`,
+ *   (bridged from Claude Code, VS Code or Codex: the agent's own payload as it sent it, with the event's fields as the
+ *   hooks before this one left them),
  *   `hook_event_name`, and the event's fields: `tool_name`, `tool_input`, `tool_use_id`, `tool_response`
  *   (PostToolUse), `error` (PostToolUseFailure), `prompt`, `stop_hook_active`, `agent_id`, `agent_type`, `source`,
  *   `reason`, `trigger`, `custom_instructions`, `message`, `notification_type`.

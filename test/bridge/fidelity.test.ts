@@ -73,3 +73,13 @@ describe('payload fidelity through the bridge', () => {
     expect(sentToScript).toMatchObject({ session_id: 's', stop_hook_active: false, final_message: null, step_count: null, stop_reason: null });
   });
 });
+
+describe('a Claude-style hook behind the bridge', () => {
+  it('gets Claude Code’s own payload — transcript_path, cwd, permission_mode, fields we do not model — with the rewritten input', async () => {
+    const { claudeDialect } = await import('agent-hooks');
+    const sent = { session_id: 's', transcript_path: '/home/u/.claude/projects/p/s.jsonl', cwd: '/work/p/src', permission_mode: 'acceptEdits', prompt_id: 'p1', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'toolu_1' };
+    const { ctx } = readBridgePayload('claude', sent);
+    const rewritten = (ctx as ToolHookContext).withArgs({ command: 'ls -a' });
+    expect(claudeDialect.payload(rewritten, { eventName: 'PreToolUse', workDir: '/work/p', hookName: 'h' })).toEqual({ ...sent, tool_input: { command: 'ls -a' } });
+  });
+});
