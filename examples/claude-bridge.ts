@@ -4,11 +4,11 @@
  *
  * In a real project: `npx agent-hooks bridge --install claude` writes the line, `npx agent-hooks trust` shows the
  * project's hooks and trusts them once you have read them, and Claude Code runs
- * `npx --no-install agent-hooks bridge --from claude` with its JSON payload on stdin. Here the same command line runs
- * from source, on a copy of the example project, with the payloads Claude Code sends.
+ * `"$CLAUDE_PROJECT_DIR"/node_modules/.bin/agent-hooks bridge --from claude` with its JSON payload on stdin. Here the
+ * same command line runs from source, on a copy of the example project, with the payloads Claude Code sends.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,9 @@ const cli = fileURLToPath(new URL('../src/cli/index.ts', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'agent-hooks-bridge-'));
 const project = join(scratch, 'project');
 cpSync(fileURLToPath(new URL('./claude-bridge/', import.meta.url)), project, { recursive: true });
+// What `npm install --save-dev agent-hooks` leaves in a project: node_modules/.bin/agent-hooks (here, the source).
+mkdirSync(join(project, 'node_modules', '.bin'), { recursive: true });
+writeFileSync(join(project, 'node_modules', '.bin', 'agent-hooks'), `#!/bin/sh\nexec ${JSON.stringify(tsx)} ${JSON.stringify(cli)} "$@"\n`, { mode: 0o755 });
 // Claude Code sets CLAUDE_PROJECT_DIR; an empty config home keeps your own user-level hooks out of the example.
 const env = { ...process.env, CLAUDE_PROJECT_DIR: project, XDG_CONFIG_HOME: join(scratch, 'config'), NO_COLOR: '1' };
 

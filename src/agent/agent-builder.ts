@@ -249,8 +249,8 @@ export class AgentBuilder {
    *
    * With a directory, or options that name no agent, it loads HOOK.md hooks: the project's (`<projectDir>/.agents/hooks`),
    * the user's (`~/.config/agents/hooks`, or `$XDG_CONFIG_HOME/agents/hooks`) and any `extraDirs`'. Name agents to
-   * load their config files too — `{ claude: true, copilot: true, vscode: true, gemini: true, cursor: true }` — each
-   * hook speaking its agent's protocol; HOOK.md hooks come along unless `hookmd: false`. Claude Code's prompt hooks
+   * load their config files too — `{ claude: true, copilot: true, vscode: true, gemini: true, cursor: true, codex:
+   * true }` — each hook speaking its agent's protocol; HOOK.md hooks come along unless `hookmd: false`. Claude Code's prompt hooks
    * are judged by the agent's model.
    *
    * Hooks load when the agent is built; `await agent.ready()` lists the problems of those that did not (they are also

@@ -1,16 +1,18 @@
 /**
  * The other half of a dialect: an outcome of our stack, written back as the answer a hook of that agent gives —
- * what `agent-hooks bridge` prints when Claude Code, Copilot, VS Code, Gemini CLI or Cursor runs it as their hook.
+ * what `agent-hooks bridge` prints when Claude Code, Copilot, VS Code, Gemini CLI, Cursor or Codex runs it as their
+ * hook.
  *
  * @module
  */
 import type { AnyHookContext, HookOutcome } from '../core/index.js';
+import { codexAnswer } from '../dialects/codex.js';
 
 /** The agents the bridge answers. */
-export type BridgeAgent = 'claude' | 'copilot' | 'vscode' | 'gemini' | 'cursor';
+export type BridgeAgent = 'claude' | 'copilot' | 'vscode' | 'gemini' | 'cursor' | 'codex';
 
 /** Every agent the bridge answers. */
-export const BRIDGE_AGENTS: readonly BridgeAgent[] = Object.freeze(['claude', 'copilot', 'vscode', 'gemini', 'cursor']);
+export const BRIDGE_AGENTS: readonly BridgeAgent[] = Object.freeze(['claude', 'copilot', 'vscode', 'gemini', 'cursor', 'codex']);
 
 /** What a hook process answers: its exit code, stdout and stderr. */
 export interface BridgeAnswer {
@@ -171,11 +173,13 @@ function cursorAnswer(outcome: HookOutcome, ctx: AnyHookContext): BridgeAnswer {
  * reason on stderr only where it reads nothing else (Copilot's events other than preToolUse and agentStop).
  *
  * - a block on a tool call: Claude Code and VS Code `permissionDecision: "deny"`, Copilot `permissionDecision:
- *   "deny"`, Gemini `decision: "deny"`, Cursor `permission: "deny"` — each with the reason;
+ *   "deny"`, Gemini `decision: "deny"`, Cursor `permission: "deny"`, Codex `permissionDecision: "deny"` (also for
+ *   a stop and an ask, which Codex refuses there) — each with the reason;
  * - a block of a stop gate: `decision: "block"` + `reason` (Claude Code, VS Code, Copilot), `decision: "deny"`
  *   (Gemini's AfterAgent retry), `followup_message` (Cursor);
  * - a stop: `continue: false` + `stopReason`;
- * - a rewritten input: `updatedInput`, `modifiedArgs`, `tool_input`, `updated_input`;
+ * - a rewritten input: `updatedInput`, `modifiedArgs`, `tool_input`, `updated_input`; for Codex `updatedInput` with
+ *   `permissionDecision: "allow"`, the only form it takes (see {@link codexAnswer});
  * - additional context and system messages in the agent's own fields.
  */
 export function bridgeAnswer(agent: BridgeAgent, outcome: HookOutcome, ctx: AnyHookContext, eventName: string): BridgeAnswer {
@@ -190,5 +194,8 @@ export function bridgeAnswer(agent: BridgeAgent, outcome: HookOutcome, ctx: AnyH
       return geminiAnswer(outcome, ctx, eventName);
     case 'cursor':
       return cursorAnswer(outcome, ctx);
+    case 'codex':
+      // Codex reads answers by strict per-event schemas: see codexAnswer for what each outcome becomes.
+      return codexAnswer(outcome, ctx, eventName);
   }
 }

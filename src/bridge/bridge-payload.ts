@@ -4,6 +4,7 @@
  * @module
  */
 import { HookEvent, type AnyHookContext, type EventDialect, type HookEventName } from '../core/index.js';
+import { readCodexPayload } from '../dialects/codex.js';
 import { CURSOR_EVENTS } from '../dialects/cursor.js';
 import { isRecord } from '../dialects/wire-output.js';
 import { sampleContext } from '../script/sample-context.js';
@@ -102,6 +103,8 @@ function normalize(agent: BridgeAgent, payload: Record<string, unknown>, given: 
         },
       };
     }
+    case 'codex':
+      return readCodexPayload(payload, given, (message) => new BridgeInputError(message));
     case 'cursor': {
       const written = given ?? payload.hook_event_name;
       if (typeof written !== 'string' || CURSOR_EVENTS[written] === undefined) {

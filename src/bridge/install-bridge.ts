@@ -1,103 +1,195 @@
 /**
- * Writing the bridge into Claude Code's project settings: merged into what is there, never over it, with a backup.
+ * Writing the bridge into an agent's project-level hook config: merged into what is there, never over it, with a
+ * backup.
  *
  * @module
  */
-import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { HookEvent, type HookEventName } from '../core/index.js';
+import { UnknownEventError } from '../core/index.js';
 import { parseConfigJson } from '../config/config-file.js';
 import { formatProblem } from '../script/problem.js';
 import { isRecord } from '../dialects/wire-output.js';
+import { bridgeCommandLine } from './bridge-command.js';
+import { InstallBridgeError } from './install-bridge-error.js';
+import { INSTALL_TARGETS, installEventName, type InstallAgent, type InstallTarget } from './install-targets.js';
+import { readProjectFile, replaceProjectFile } from './project-file.js';
 
-/** What {@link installClaudeBridge} needs. */
+export { InstallBridgeError } from './install-bridge-error.js';
+
+/** What {@link installBridge} needs. */
 export interface InstallBridgeOptions {
-  /** The project whose `.claude/settings.json` gets the bridge. */
+  /** The agent whose config gets the bridge. */
+  readonly agent: InstallAgent;
+  /** The project whose config file gets the bridge (see {@link INSTALL_TARGETS} for each agent's file). */
   readonly projectDir: string;
-  /** The events to bridge (any dialect's names); each must exist in Claude Code. */
+  /**
+   * The events to bridge, in any dialect's names (the agent's own names first: Gemini's `AfterAgent` is its stop
+   * gate). Those the agent does not have are skipped; at least one must remain.
+   */
   readonly events: readonly string[];
-  /** The command Claude Code runs (default: `npx --no-install agent-hooks bridge --from claude`). */
+  /**
+   * The command the agent runs (default: {@link bridgeCommandLine}). For Copilot, whose payloads name no event,
+   * ` --event NAME` is added for each event unless the command already has an `--event`.
+   */
   readonly command?: string | undefined;
-  /** The timeout Claude Code gives the bridge, in seconds (default 60). */
+  /** The running `agent-hooks` executable, used when the project has none in `node_modules/.bin` (default `process.argv[1]`). */
+  readonly executable?: string | undefined;
+  /**
+   * How long the agent lets the bridge run, in seconds, written in the agent's own unit. A new entry gets 60 when it is
+   * not given; an entry already there keeps its own unless it is given.
+   */
   readonly timeoutSeconds?: number | undefined;
 }
 
-/** What {@link installClaudeBridge} did. */
+/** What {@link installBridge} did. */
 export interface InstallBridgeResult {
-  /** The settings file. */
+  /** The agent. */
+  readonly agent: InstallAgent;
+  /** The config file. */
   readonly file: string;
   /** The copy of the file as it was, when it existed and was changed. */
   readonly backup: string | undefined;
-  /** The Claude Code events the bridge was added to. */
+  /** The events (the agent's names) the bridge was added to. */
   readonly added: readonly string[];
-  /** The events that already ran the same command, left as they were. */
+  /** The events whose bridge entry was brought up to date: another command line for the bridge, or the timeout given. */
+  readonly updated: readonly string[];
+  /** The events that already ran the same command (with the timeout given, if one was), left as they were. */
   readonly present: readonly string[];
+  /** The events asked for that the agent does not have, as they were named. */
+  readonly skipped: readonly string[];
+  /** The command written (for Copilot, each entry adds `--event NAME`). */
+  readonly command: string;
 }
 
-/** The command the bridge installs by default. */
-export const DEFAULT_CLAUDE_BRIDGE_COMMAND = 'npx --no-install agent-hooks bridge --from claude';
+/** The default of {@link InstallBridgeOptions.timeoutSeconds}. */
+const DEFAULT_TIMEOUT_SECONDS = 60;
 
-/** Thrown when the settings cannot be merged safely (not JSON, or `hooks` of the wrong shape); nothing is written. */
-export class InstallBridgeError extends Error {
-  /** Always `InstallBridgeError`. */
-  override readonly name = 'InstallBridgeError';
+/** A command that runs `agent-hooks bridge` however it is reached (a project's `.bin`, a path to `cli.js`, npx). */
+const BRIDGE = /(?:agent-hooks|cli\.[cm]?js)["']?\s+bridge\b/;
+const argument = (command: string, flag: string): string | undefined => new RegExp(`${flag}[=\\s]+["']?([\\w-]+)`).exec(command)?.[1];
+
+/** Whether `command` is this agent's bridge for the event `name`: the very command, or another line that runs it. */
+function isOurs(command: unknown, wanted: string, target: InstallTarget, name: string): boolean {
+  if (typeof command !== 'string') return false;
+  if (command === wanted) return true;
+  if (!BRIDGE.test(command) || argument(command, '--from') !== target.agent) return false;
+  const event = argument(command, '--event');
+  return !target.eventArgument || event === undefined || event === name;
+}
+
+/** The field of `handler` that holds its command: Copilot's `bash`, or `command`. */
+function commandFieldOf(handler: Record<string, unknown>, target: InstallTarget): string {
+  return target.commandField === 'bash' && handler.bash === undefined && handler.command !== undefined ? 'command' : target.commandField;
+}
+
+/** The field of `handler` that holds its timeout: the agent's own, or the other name it reads when only that is there. */
+function timeoutFieldOf(handler: Record<string, unknown>, target: InstallTarget): string {
+  const { field, alias } = target.timeout;
+  return alias !== undefined && handler[field] === undefined && handler[alias] !== undefined ? alias : field;
+}
+
+function newHandler(target: InstallTarget, command: string, timeout: number): Record<string, unknown> {
+  return { ...(target.typed ? { type: 'command' } : {}), [target.commandField]: command, [target.timeout.field]: timeout };
+}
+
+/** The agent's names for `events`, and the ones it does not have. */
+function eventNames(target: InstallTarget, events: readonly string[]): { names: string[]; skipped: string[] } {
+  const names: string[] = [];
+  const skipped: string[] = [];
+  for (const given of events) {
+    let name;
+    try {
+      name = installEventName(target.agent, given);
+    } catch (error) {
+      if (error instanceof UnknownEventError) throw new InstallBridgeError(`${error.message} Nothing was changed.`);
+      throw error;
+    }
+    if (name === undefined) skipped.push(given);
+    else if (!names.includes(name)) names.push(name);
+  }
+  if (names.length === 0) {
+    const known = Object.keys(target.events).join(', ');
+    const asked = events.length === 0 ? 'No event was named' : `${target.title} has none of ${events.join(', ')}`;
+    throw new InstallBridgeError(`${asked}, so there is nothing to bridge; its events are ${known}. Nothing was changed.`);
+  }
+  return { names, skipped };
 }
 
 /**
- * Adds `{ "type": "command", "command": "… bridge --from claude" }` to `.claude/settings.json` for each event, so that
- * Claude Code runs the project's HOOK.md hooks. Everything already in the file stays: other settings, other hooks,
- * other matcher groups. An event that already runs the command is left alone, so installing twice changes nothing.
- * The old file is first copied to `settings.json.bak`; the new one is written to a temporary file and renamed over it.
+ * Adds the bridge to `agent`'s project-level hook config for each event, so that the agent runs the project's HOOK.md
+ * hooks. Everything already in the file stays: other settings, other hooks, other matcher groups. An event whose
+ * entry already runs the bridge is brought up to date in place (a new command line or timeout) or left alone, so
+ * installing twice changes nothing. The old file is first copied to `FILE.bak`; the new one is written to a temporary
+ * file and renamed over it. The config file, its folders and its backup are never followed when they are links.
  *
- * @throws {@link InstallBridgeError} when the file is not valid JSON or its `hooks` is not an object of lists — the
- *   file is then left untouched.
+ * | agent | file | entry | timeout |
+ * |---|---|---|---|
+ * | `claude` | `.claude/settings.json` | `{ hooks: [{ type: "command", command, timeout }] }` | seconds |
+ * | `codex` | `.codex/hooks.json` | `{ hooks: [{ type: "command", command, timeout }] }` | seconds |
+ * | `gemini` | `.gemini/settings.json` | `{ hooks: [{ type: "command", command, timeout }] }` | milliseconds |
+ * | `copilot` | `.github/hooks/agent-hooks.json` (`version: 1`) | `{ type: "command", bash, timeoutSec }` | seconds |
+ * | `vscode` | `.github/hooks/agent-hooks-vscode.json` | `{ type: "command", command, timeout }` | seconds |
+ * | `cursor` | `.cursor/hooks.json` (`version: 1`) | `{ command, timeout }` | seconds |
+ *
+ * @throws {@link InstallBridgeError} when the file is not valid JSON or not of the agent's shape, when it (or a
+ *   folder on the way, or its backup's name) is a symbolic link, when no event is left to bridge, or when no command
+ *   line can be found — nothing is written then.
  */
-export async function installClaudeBridge(options: InstallBridgeOptions): Promise<InstallBridgeResult> {
-  const file = join(options.projectDir, '.claude', 'settings.json');
-  const command = options.command ?? DEFAULT_CLAUDE_BRIDGE_COMMAND;
-  const names = options.events.map((e) => {
-    const event: HookEventName = HookEvent.parse(e);
-    const name = HookEvent.toDialect(event, 'claude');
-    if (name === undefined) throw new InstallBridgeError(`Claude Code has no ${event} event to run the bridge on.`);
-    return name;
-  });
-  let text: string | undefined;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
+export async function installBridge(options: InstallBridgeOptions): Promise<InstallBridgeResult> {
+  const target = INSTALL_TARGETS[options.agent];
+  if (target === undefined) throw new InstallBridgeError(`Unknown agent ${JSON.stringify(options.agent)}; the bridge installs into ${Object.keys(INSTALL_TARGETS).join(', ')}.`);
+  const seconds = options.timeoutSeconds;
+  if (seconds !== undefined && (!Number.isSafeInteger(seconds) || seconds <= 0)) throw new InstallBridgeError(`The timeout must be a whole number of seconds above 0, not ${seconds}.`);
+  const inUnit = (s: number): number => (target.timeout.unit === 'ms' ? s * 1000 : s);
+  const timeout = seconds === undefined ? undefined : inUnit(seconds);
+  const { names, skipped } = eventNames(target, options.events);
+  const command = options.command ?? (await bridgeCommandLine(target.agent, options.projectDir, options.executable ?? process.argv[1]));
+  const commandFor = (name: string): string => (target.eventArgument && !/--event\b/.test(command) ? `${command} --event ${name}` : command);
+
+  const previous = await readProjectFile(options.projectDir, target.file);
+  const { file } = previous;
   let settings: Record<string, unknown> = {};
-  if (text !== undefined) {
-    const read = parseConfigJson(text, file);
+  if (previous.text !== undefined) {
+    const read = parseConfigJson(previous.text, file);
     if (read.status === 'invalid') throw new InstallBridgeError(`${formatProblem(read.problem)} Fix it first; nothing was changed.`);
     if (read.status === 'ok' && !isRecord(read.value)) throw new InstallBridgeError(`${file} does not hold a JSON object; nothing was changed.`);
     settings = read.status === 'ok' ? (read.value as Record<string, unknown>) : {};
   }
   const hooks = settings.hooks ?? {};
   if (!isRecord(hooks)) throw new InstallBridgeError(`${file}: "hooks" is not an object; nothing was changed.`);
+
   const added: string[] = [];
+  const updated: string[] = [];
   const present: string[] = [];
-  for (const name of [...new Set(names)]) {
-    const groups = hooks[name] ?? [];
-    if (!Array.isArray(groups)) throw new InstallBridgeError(`${file}: hooks.${name} is not a list; nothing was changed.`);
-    const has = groups.some((g) => isRecord(g) && Array.isArray(g.hooks) && g.hooks.some((h) => isRecord(h) && h.command === command));
-    if (has) {
+  for (const name of names) {
+    const wanted = commandFor(name);
+    const list = hooks[name] ?? [];
+    if (!Array.isArray(list)) throw new InstallBridgeError(`${file}: hooks.${name} is not a list; nothing was changed.`);
+    const handlers = target.layout === 'grouped' ? list.flatMap((g) => (isRecord(g) && Array.isArray(g.hooks) ? g.hooks : [])) : list;
+    const ours = handlers.find((h): h is Record<string, unknown> => isRecord(h) && isOurs(h[commandFieldOf(h, target)], wanted, target, name));
+    if (ours === undefined) {
+      const handler = newHandler(target, wanted, timeout ?? inUnit(DEFAULT_TIMEOUT_SECONDS));
+      hooks[name] = [...list, target.layout === 'grouped' ? { hooks: [handler] } : handler];
+      added.push(name);
+    } else if (ours[commandFieldOf(ours, target)] === wanted && (timeout === undefined || ours[timeoutFieldOf(ours, target)] === timeout)) {
       present.push(name);
-      continue;
+    } else {
+      ours[commandFieldOf(ours, target)] = wanted;
+      // Codex refuses a file naming both `timeout` and `timeoutSec`: the entry's own field is updated.
+      if (timeout !== undefined) ours[timeoutFieldOf(ours, target)] = timeout;
+      updated.push(name);
     }
-    hooks[name] = [...groups, { hooks: [{ type: 'command', command, timeout: options.timeoutSeconds ?? 60 }] }];
-    added.push(name);
   }
-  if (added.length === 0) return { file, backup: undefined, added, present };
-  await mkdir(dirname(file), { recursive: true });
-  let backup: string | undefined;
-  if (text !== undefined) {
-    backup = `${file}.bak`;
-    await copyFile(file, backup);
-  }
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify({ ...settings, hooks }, null, 2)}\n`);
-  await rename(temporary, file);
-  return { file, backup, added, present };
+  if (added.length === 0 && updated.length === 0) return { agent: target.agent, file, backup: undefined, added, updated, present, skipped, command };
+  const versioned = target.version !== undefined && settings.version === undefined ? { version: target.version } : {};
+  const backup = await replaceProjectFile(previous, `${JSON.stringify({ ...versioned, ...settings, hooks }, null, 2)}\n`);
+  return { agent: target.agent, file, backup, added, updated, present, skipped, command };
+}
+
+/**
+ * {@link installBridge} for Claude Code's `.claude/settings.json`.
+ *
+ * @deprecated Use `installBridge({ agent: 'claude', … })`.
+ */
+export function installClaudeBridge(options: Omit<InstallBridgeOptions, 'agent'>): Promise<InstallBridgeResult> {
+  return installBridge({ ...options, agent: 'claude' });
 }

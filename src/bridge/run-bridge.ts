@@ -36,7 +36,8 @@ export interface BridgeResult extends BridgeAnswer {
 /**
  * Reads `input` as `agent`'s hook payload, dispatches it through `stack`, waits for async hooks, and returns the
  * answer the agent reads. Input that cannot be read, or a hook that throws, gives exit 1 with the reason on stderr:
- * every agent treats that as a failed hook (Claude Code, Gemini CLI and Cursor go on; Copilot denies a tool call).
+ * every agent treats that as a failed hook (Claude Code, Gemini CLI, Cursor and Codex go on; Copilot denies a tool
+ * call).
  */
 export async function runBridge(options: BridgeOptions): Promise<BridgeResult> {
   const notes: HookNote[] = [];

@@ -60,7 +60,7 @@ export const hookMdSource: HookSourceFactory = (options) => ({
   },
 });
 
-/** The config files of Claude Code, Copilot, VS Code, Gemini CLI and Cursor, read once; each hook's kind is its agent. */
+/** The config files of Claude Code, Copilot, VS Code, Gemini CLI, Cursor and Codex, read once; each hook's kind is its agent. */
 const configSource: HookSourceFactory = (options) => ({
   label: 'config',
   load: async () => {
@@ -85,7 +85,10 @@ export interface HookRow {
   readonly events: readonly HookEventName[];
   /** Its priority in the stack: higher runs first. */
   readonly priority: number;
-  /** The kind of definition: `HOOK.md`, or the agent whose config file holds it (`claude`, `copilot`, `vscode`, `gemini`, `cursor`). */
+  /**
+   * The kind of definition: `HOOK.md`, or the agent whose config file holds it (`claude`, `copilot`, `vscode`, `gemini`,
+   * `cursor`, `codex`).
+   */
   readonly kind: string;
   /** Where that definition lives: `user`, `project`, `extra`, or what the source says. */
   readonly source: string | null;

@@ -24,10 +24,13 @@ import { UnsafeRegexError } from '../script/unsafe-regex-error.js';
  *   `NotebookEdit`), as in Claude Code.
  * - `anchored`: a regular expression that must match the whole name, `^(?:PATTERN)$` (Copilot).
  * - `regex`: an unanchored regular expression; `*` and `""` match everything (Gemini CLI, Cursor).
+ * - `codex`: Claude Code's rule, except that a `-` makes the value a regular expression: only letters, digits, `_`
+ *   and `|` make exact names (Codex CLI, `hooks/src/events/common.rs`).
  */
-export type MatcherRule = 'claude' | 'anchored' | 'regex';
+export type MatcherRule = 'claude' | 'anchored' | 'regex' | 'codex';
 
 const PLAIN_NAMES = /^[A-Za-z0-9_|-]+$/;
+const CODEX_PLAIN_NAMES = /^[A-Za-z0-9_|]+$/;
 
 /** What a matcher is matched against on a non-tool event, as Claude Code defines it. */
 function subjectOf(event: HookEventName): ((ctx: AnyHookContext) => string | undefined) | undefined {
@@ -60,7 +63,7 @@ export function matchesEverything(pattern: string | undefined): boolean {
  * backtrack catastrophically, naming the pattern as written (without Copilot's anchors).
  */
 function nameTest(pattern: string, rule: MatcherRule): string | RegExp {
-  if (rule === 'claude' && PLAIN_NAMES.test(pattern)) {
+  if ((rule === 'claude' && PLAIN_NAMES.test(pattern)) || (rule === 'codex' && CODEX_PLAIN_NAMES.test(pattern))) {
     // Exact names: the kernel's list syntax, which also lets the stack index the hook by tool name.
     if (pattern.split('|').some((name) => name === '')) {
       throw new MatcherSyntaxError(pattern, 'an empty name in a | list; write names separated by |, e.g. "Write|Edit".');

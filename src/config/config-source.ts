@@ -68,8 +68,8 @@ export interface ConfigLoadOptions {
   readonly files?: readonly (string | ConfigFileLocation)[] | undefined;
   /**
    * Whether the hooks of the project's files (`.claude/settings.json`, `.claude/settings.local.json`,
-   * `.github/hooks/*.json`, `.gemini/settings.json`, `.cursor/hooks.json`) must be trusted to load (see
-   * {@link TrustPolicy}). Default `'store'`: only the entries the user's trust store holds with their current content
+   * `.github/hooks/*.json`, `.gemini/settings.json`, `.cursor/hooks.json`, `.codex/hooks.json`) must be trusted to
+   * load (see {@link TrustPolicy}). Default `'store'`: only the entries the user's trust store holds with their current content
    * (the store is the one of `homeDir` when given), unless `AGENT_HOOKS_TRUST=all` is set. The user's own files and
    * `files` given here never need trust.
    */
@@ -348,7 +348,7 @@ export class ConfigCollector {
 }
 
 /** The names of a dialect's events, for a loader: every canonical event with a name in `dialect`. */
-export function eventNamesIn(dialect: 'claude' | 'copilot' | 'gemini' | 'cursor'): Record<string, HookEventName> {
+export function eventNamesIn(dialect: 'claude' | 'copilot' | 'gemini' | 'cursor' | 'codex'): Record<string, HookEventName> {
   const names: Record<string, HookEventName> = {};
   for (const event of HookEvent.all) {
     const name = HookEvent.toDialect(event, dialect);

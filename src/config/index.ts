@@ -1,5 +1,5 @@
 /**
- * Hooks from other agents' config files: Claude Code, GitHub Copilot, VS Code, Gemini CLI and Cursor.
+ * Hooks from other agents' config files: Claude Code, GitHub Copilot, VS Code, Gemini CLI, Cursor and Codex CLI.
  *
  * @module
  */
@@ -11,4 +11,5 @@ export * from './claude-config.js';
 export * from './github-config.js';
 export * from './gemini-config.js';
 export * from './cursor-config.js';
+export * from './codex-config.js';
 export * from './load-all.js';

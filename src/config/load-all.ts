@@ -1,6 +1,6 @@
 /**
  * Every hook a project would run, from every source: HOOK.md folders and the config files of Claude Code, Copilot,
- * VS Code, Gemini CLI and Cursor.
+ * VS Code, Gemini CLI, Cursor and Codex CLI.
  *
  * @module
  */
@@ -15,16 +15,17 @@ import { ProcessPool } from '../process/process-pool.js';
 import type { ScriptHook } from '../script/script-hook.js';
 import { resolveTrustPolicy, type TrustCheck, type TrustPolicy } from '../script/trust/trust-policy.js';
 import { loadClaudeHooks } from './claude-config.js';
+import { loadCodexHooks } from './codex-config.js';
 import type { ConfigHook, ConfigLoadOptions, LoadedConfigHooks } from './config-source.js';
 import { loadCursorHooks } from './cursor-config.js';
 import { loadGeminiHooks } from './gemini-config.js';
 import { loadGithubHooks } from './github-config.js';
 
 /** The sources a project's hooks come from. */
-export type HookSourceName = 'hookmd' | 'claude' | 'copilot' | 'vscode' | 'gemini' | 'cursor';
+export type HookSourceName = 'hookmd' | 'claude' | 'copilot' | 'vscode' | 'gemini' | 'cursor' | 'codex';
 
 /** Every source, in the order their hooks run at equal priority. */
-export const HOOK_SOURCES: readonly HookSourceName[] = Object.freeze(['hookmd', 'claude', 'copilot', 'vscode', 'gemini', 'cursor']);
+export const HOOK_SOURCES: readonly HookSourceName[] = Object.freeze(['hookmd', 'claude', 'copilot', 'vscode', 'gemini', 'cursor', 'codex']);
 
 /**
  * Which sources to load (each `true` or `false`) and how. A source left out is loaded when no source is named at all
@@ -58,6 +59,8 @@ export interface HookSourcesOptions
   readonly gemini?: boolean | undefined;
   /** Cursor's `hooks.json` files. */
   readonly cursor?: boolean | undefined;
+  /** Codex CLI's `hooks.json` files (`$CODEX_HOME/hooks.json`, `.codex/hooks.json`). */
+  readonly codex?: boolean | undefined;
 }
 
 /** One hook of a project, whatever its source. */
@@ -65,7 +68,7 @@ export type ProjectHook = ScriptHook | ConfigHook;
 
 /** What {@link loadAllHookConfigs} found. */
 export interface ProjectHooks {
-  /** Every hook, in the order they run at equal priority: HOOK.md, Claude Code, Copilot, VS Code, Gemini, Cursor. */
+  /** Every hook, in the order they run at equal priority: HOOK.md, Claude Code, Copilot, VS Code, Gemini, Cursor, Codex. */
   readonly hooks: readonly ProjectHook[];
   /** Every problem of every source, each naming its file and field. */
   readonly problems: readonly HookProblem[];
@@ -128,14 +131,15 @@ export async function loadAllHookConfigs(projectDir: string = process.cwd(), opt
   };
   const github = sources.filter((s): s is 'copilot' | 'vscode' => s === 'copilot' || s === 'vscode');
   const empty: LoadedConfigHooks = { hooks: [], problems: [], files: [], trustChecks: [] };
-  const [hookmd, claude, githubHooks, gemini, cursor] = await Promise.all([
+  const [hookmd, claude, githubHooks, gemini, cursor, codex] = await Promise.all([
     sources.includes('hookmd') ? discoverHooks(base) : undefined,
     sources.includes('claude') ? loadClaudeHooks(base) : empty,
     github.length > 0 ? loadGithubHooks(github, base) : empty,
     sources.includes('gemini') ? loadGeminiHooks(base) : empty,
     sources.includes('cursor') ? loadCursorHooks(base) : empty,
+    sources.includes('codex') ? loadCodexHooks(base) : empty,
   ]);
-  const configs = [claude, githubHooks, gemini, cursor];
+  const configs = [claude, githubHooks, gemini, cursor, codex];
   // Each source that checked trust reports a store it cannot read: once is enough.
   const seenStore = new Set<string>();
   const problems = [...(hookmd?.problems ?? []), ...configs.flatMap((c) => c.problems)].filter(
@@ -157,7 +161,7 @@ export function prioritized(hooks: readonly ProjectHook[]): PrioritizedHook[] {
 }
 
 /** Which agent's config format a file is in, from where it lives; `undefined` when its path does not say. */
-export function configKindOf(file: string): 'claude' | 'github' | 'gemini' | 'cursor' | undefined {
+export function configKindOf(file: string): 'claude' | 'github' | 'gemini' | 'cursor' | 'codex' | undefined {
   const parts = resolve(file).split(/[\\/]/);
   const base = parts[parts.length - 1] ?? '';
   const parent = parts[parts.length - 2] ?? '';
@@ -165,6 +169,7 @@ export function configKindOf(file: string): 'claude' | 'github' | 'gemini' | 'cu
   if (parent === '.claude' && /^settings(\.local)?\.json$/.test(base)) return 'claude';
   if (parent === '.gemini' && base === 'settings.json') return 'gemini';
   if (parent === '.cursor' && base === 'hooks.json') return 'cursor';
+  if (parent === '.codex' && base === 'hooks.json') return 'codex';
   if (parent === 'hooks' && (grandparent === '.github' || grandparent === '.copilot') && base.endsWith('.json')) return 'github';
   return undefined;
 }
@@ -172,13 +177,14 @@ export function configKindOf(file: string): 'claude' | 'github' | 'gemini' | 'cu
 /** Options of {@link loadHookConfigFile}. */
 export interface ConfigFileOptions extends Omit<ConfigLoadOptions, 'files'> {
   /** The file's format, when its path does not tell (`.claude/settings.json`, `.github/hooks/x.json`, …). */
-  readonly kind?: 'claude' | 'copilot' | 'vscode' | 'gemini' | 'cursor' | undefined;
+  readonly kind?: 'claude' | 'copilot' | 'vscode' | 'gemini' | 'cursor' | 'codex' | undefined;
 }
 
 /**
  * Loads the hooks of one config file, whatever agent it is for — what `agent-hooks validate` checks. The agent
  * follows from the path (`.claude/settings.json`, `.github/hooks/*.json`, `.gemini/settings.json`,
- * `.cursor/hooks.json`) or from `options.kind`; a file whose agent cannot be told is a problem.
+ * `.cursor/hooks.json`, `.codex/hooks.json`) or from `options.kind`; a file whose agent cannot be told is a problem.
+ * A Codex `hooks.json` elsewhere (the user's `$CODEX_HOME/hooks.json`) needs `kind: 'codex'`.
  */
 export async function loadHookConfigFile(file: string, options: ConfigFileOptions = {}): Promise<LoadedConfigHooks> {
   const kind = options.kind ?? configKindOf(file);
@@ -190,6 +196,8 @@ export async function loadHookConfigFile(file: string, options: ConfigFileOption
       return loadGeminiHooks(single);
     case 'cursor':
       return loadCursorHooks(single);
+    case 'codex':
+      return loadCodexHooks(single);
     case 'copilot':
     case 'vscode':
       return loadGithubHooks([kind], single);
@@ -205,7 +213,7 @@ export async function loadHookConfigFile(file: string, options: ConfigFileOption
             file: resolve(file),
             severity: 'error',
             code: 'unknown-config',
-            allowed: '.claude/settings.json, .claude/settings.local.json, .github/hooks/*.json, ~/.copilot/hooks/*.json, .gemini/settings.json, .cursor/hooks.json',
+            allowed: '.claude/settings.json, .claude/settings.local.json, .github/hooks/*.json, ~/.copilot/hooks/*.json, .gemini/settings.json, .cursor/hooks.json, .codex/hooks.json',
             message: 'Cannot tell which agent this file is for from its path; move it where that agent reads it, or name the agent (kind).',
           },
         ],
@@ -215,8 +223,8 @@ export async function loadHookConfigFile(file: string, options: ConfigFileOption
 
 /**
  * The config files of a project that exist: `.claude/settings.json`, `.claude/settings.local.json`,
- * `.github/hooks/*.json`, `.gemini/settings.json`, `.cursor/hooks.json` — what `agent-hooks validate` checks in a
- * project besides its HOOK.md folders.
+ * `.github/hooks/*.json`, `.gemini/settings.json`, `.cursor/hooks.json`, `.codex/hooks.json` — what `agent-hooks
+ * validate` checks in a project besides its HOOK.md folders.
  */
 export async function projectConfigFiles(projectDir: string): Promise<string[]> {
   const dir = resolve(projectDir);
@@ -230,6 +238,6 @@ export async function projectConfigFiles(projectDir: string): Promise<string[]> 
   return [
     ...(await existing(['.claude/settings.json', '.claude/settings.local.json'])),
     ...names.filter((n) => n.endsWith('.json')).sort().map((n) => join(github, n)),
-    ...(await existing(['.gemini/settings.json', '.cursor/hooks.json'])),
+    ...(await existing(['.gemini/settings.json', '.cursor/hooks.json', '.codex/hooks.json'])),
   ];
 }

@@ -47,8 +47,10 @@ export type ToolEventName = 'PreToolUse' | 'PermissionRequest' | 'PostToolUse' |
  * - `claude` — Claude Code `settings.json` (VS Code agent hooks use the same names).
  * - `copilot` — GitHub Copilot CLI / coding agent, lowerCamelCase.
  * - `gemini` — Gemini CLI `settings.json`.
+ * - `cursor` — Cursor `hooks.json`, lowerCamelCase.
+ * - `codex` — Codex CLI `hooks.json` (Claude Code's names for the events both have, and `PreModelRequest`).
  */
-export type EventDialect = 'canonical' | 'php' | 'hookmd' | 'hookmd-legacy' | 'claude' | 'copilot' | 'gemini' | 'cursor';
+export type EventDialect = 'canonical' | 'php' | 'hookmd' | 'hookmd-legacy' | 'claude' | 'copilot' | 'gemini' | 'cursor' | 'codex';
 
 /** Every dialect, in the order error messages list them. */
 export const EVENT_DIALECTS: readonly EventDialect[] = [
@@ -60,6 +62,7 @@ export const EVENT_DIALECTS: readonly EventDialect[] = [
   'copilot',
   'gemini',
   'cursor',
+  'codex',
 ];
 
 /** The context family an event belongs to; each family has one context class. */
@@ -183,6 +186,11 @@ const EVENT_INFO: Readonly<Record<HookEventName, EventInfo>> = Object.freeze({
  * - Cursor's names are its lowerCamelCase ones (`beforeSubmitPrompt` is UserPromptSubmit, `stop` is Stop). Its
  *   tool-specific events (`beforeShellExecution`, `beforeReadFile`, `afterFileEdit`, …) are PreToolUse or PostToolUse
  *   for some tools only; the Cursor config loader maps them, not this table.
+ * - Codex CLI (0.169) uses Claude Code's names for the events both have. Its `PreModelRequest` runs before each model
+ *   request of a turn, as a step begins: BeforeStep, like Gemini's BeforeModel. Its `PostModelRequest` runs between the
+ *   model's answer and the tools, before the step is over, so it is not AfterStep and has no counterpart; nor has
+ *   `Interrupt` (the user interrupted the turn), which can only show a message. Both are unknown names here. Codex has
+ *   no PostToolUseFailure (its PostToolUse also follows a command that exited non-zero) and no Notification.
  */
 const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialect, 'canonical'>, string>>>> = {
   SessionStart: {
@@ -192,6 +200,7 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     copilot: 'sessionStart',
     gemini: 'SessionStart',
     cursor: 'sessionStart',
+    codex: 'SessionStart',
   },
   SessionEnd: {
     'hookmd-legacy': 'session_end',
@@ -200,6 +209,7 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     copilot: 'sessionEnd',
     gemini: 'SessionEnd',
     cursor: 'sessionEnd',
+    codex: 'SessionEnd',
   },
   ExecutionStart: { php: 'ExecutionStart' },
   UserPromptSubmit: {
@@ -209,8 +219,9 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     copilot: 'userPromptSubmitted',
     gemini: 'BeforeAgent',
     cursor: 'beforeSubmitPrompt',
+    codex: 'UserPromptSubmit',
   },
-  BeforeStep: { php: 'BeforeStep', gemini: 'BeforeModel' },
+  BeforeStep: { php: 'BeforeStep', gemini: 'BeforeModel', codex: 'PreModelRequest' },
   PreToolUse: {
     php: 'PreToolUse',
     'hookmd-legacy': 'before_tool',
@@ -219,8 +230,9 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     copilot: 'preToolUse',
     gemini: 'BeforeTool',
     cursor: 'preToolUse',
+    codex: 'PreToolUse',
   },
-  PermissionRequest: { claude: 'PermissionRequest', copilot: 'permissionRequest' },
+  PermissionRequest: { claude: 'PermissionRequest', copilot: 'permissionRequest', codex: 'PermissionRequest' },
   PostToolUse: {
     php: 'PostToolUse',
     'hookmd-legacy': 'after_tool',
@@ -229,6 +241,7 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     copilot: 'postToolUse',
     gemini: 'AfterTool',
     cursor: 'postToolUse',
+    codex: 'PostToolUse',
   },
   PostToolUseFailure: {
     'hookmd-legacy': 'after_tool_failure',
@@ -244,6 +257,7 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     claude: 'SubagentStart',
     copilot: 'subagentStart',
     cursor: 'subagentStart',
+    codex: 'SubagentStart',
   },
   SubagentStop: {
     php: 'SubagentStop',
@@ -252,6 +266,7 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     claude: 'SubagentStop',
     copilot: 'subagentStop',
     cursor: 'subagentStop',
+    codex: 'SubagentStop',
   },
   PreCompact: {
     'hookmd-legacy': 'pre_compact',
@@ -260,8 +275,9 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     copilot: 'preCompact',
     gemini: 'PreCompress',
     cursor: 'preCompact',
+    codex: 'PreCompact',
   },
-  PostCompact: { hookmd: 'post-context-compact', claude: 'PostCompact' },
+  PostCompact: { hookmd: 'post-context-compact', claude: 'PostCompact', codex: 'PostCompact' },
   Stop: {
     php: 'Stop',
     'hookmd-legacy': 'before_stop',
@@ -270,6 +286,7 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     copilot: 'agentStop',
     gemini: 'AfterAgent',
     cursor: 'stop',
+    codex: 'Stop',
   },
   AfterStop: { hookmd: 'post-agent-turn-stop' },
   AfterAgent: { 'hookmd-legacy': 'after_agent', hookmd: 'post-agent-turn' },

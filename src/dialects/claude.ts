@@ -146,7 +146,7 @@ export function readClaudeOutput(
 }
 
 /** The agents whose payloads are Claude Code's shape: a bridged event of theirs reaches a Claude-style hook as sent. */
-const CLAUDE_SHAPED: ReadonlySet<string> = new Set(['claude', 'vscode', 'codex']);
+export const CLAUDE_SHAPED: ReadonlySet<string> = new Set(['claude', 'vscode', 'codex']);
 
 function payload(ctx: AnyHookContext, info: PayloadInfo): object {
   const fields = claudeEventFields(ctx);

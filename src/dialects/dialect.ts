@@ -55,7 +55,7 @@ export interface Decision {
 
 /**
  * One agent's command-hook protocol. Dialects are stateless: the HOOK.md one is `hookMdDialect`; Claude Code,
- * Copilot, Gemini and Cursor dialects are siblings of it.
+ * Copilot, Gemini, Cursor and Codex dialects are siblings of it.
  */
 export interface WireDialect {
   /** A short name for listings, e.g. `hookmd`. */

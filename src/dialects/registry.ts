@@ -4,6 +4,7 @@
  * @module
  */
 import { claudeDialect } from './claude.js';
+import { codexDialect } from './codex.js';
 import { copilotDialect } from './copilot.js';
 import { cursorDialect } from './cursor.js';
 import type { WireDialect } from './dialect.js';
@@ -12,10 +13,10 @@ import { hookMdDialect } from './hookmd.js';
 import { vscodeDialect } from './vscode.js';
 
 const DIALECTS: ReadonlyMap<string, WireDialect> = new Map(
-  [hookMdDialect, claudeDialect, copilotDialect, vscodeDialect, geminiDialect, cursorDialect].map((d) => [d.name, d]),
+  [hookMdDialect, claudeDialect, copilotDialect, vscodeDialect, geminiDialect, cursorDialect, codexDialect].map((d) => [d.name, d]),
 );
 
-/** The names of the dialects: `hookmd`, `claude`, `copilot`, `vscode`, `gemini`, `cursor`. */
+/** The names of the dialects: `hookmd`, `claude`, `copilot`, `vscode`, `gemini`, `cursor`, `codex`. */
 export const DIALECT_NAMES: readonly string[] = Object.freeze([...DIALECTS.keys()]);
 
 /** The dialect called `name`, or `undefined`. */

@@ -1,6 +1,6 @@
 /**
- * A command hook from an agent's config file (Claude Code, Copilot, VS Code, Gemini CLI, Cursor): a shell command
- * that speaks that agent's wire dialect.
+ * A command hook from an agent's config file (Claude Code, Copilot, VS Code, Gemini CLI, Cursor, Codex): a shell
+ * command that speaks that agent's wire dialect.
  *
  * @module
  */
@@ -11,7 +11,7 @@ import { ProcessHook, type ResolvedCommand } from './process-hook.js';
 import type { ProcessPoolLike } from '../process/process-pool.js';
 
 /** The agents whose config files hold command hooks. */
-export type ConfigKind = 'claude' | 'copilot' | 'vscode' | 'gemini' | 'cursor';
+export type ConfigKind = 'claude' | 'copilot' | 'vscode' | 'gemini' | 'cursor' | 'codex';
 
 /** The level a config file belongs to: the user's, the project's (shared), or the project's local one. */
 export type ConfigLevel = 'user' | 'project' | 'local';
@@ -57,6 +57,8 @@ export interface CommandHookSpec {
   readonly priority?: number | undefined;
   /** Whether a failure blocks (Cursor's `failClosed`). */
   readonly failClosed?: boolean | undefined;
+  /** Whether it runs in the background, never awaited for a decision (Codex's `async: true`). Default false. */
+  readonly async?: boolean | undefined;
   /** The project directory, absolute. */
   readonly projectDir: string;
   /** The working directory (default: the project directory). */
@@ -117,7 +119,7 @@ export class CommandHook extends ProcessHook {
       event: spec.event,
       matcher: spec.matcher,
       priority: spec.priority ?? 100,
-      async: false,
+      async: spec.async === true,
       failClosed: spec.failClosed === true,
       timeoutMs: spec.timeoutMs,
       dialect: spec.dialect,

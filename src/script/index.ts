@@ -31,6 +31,17 @@ export { vscodeDialect } from '../dialects/vscode.js';
 export { copilotDialect } from '../dialects/copilot.js';
 export { geminiDialect } from '../dialects/gemini.js';
 export {
+  codexAnswer,
+  codexDialect,
+  codexEventFields,
+  CODEX_EVENTS,
+  CodexPayloadError,
+  interpretCodex,
+  readCodexPayload,
+  type CodexAnswer,
+  type CodexPayloadReading,
+} from '../dialects/codex.js';
+export {
   createCursorDialect,
   cursorDialect,
   CURSOR_DEFAULT_LOOP_LIMIT,

@@ -7,7 +7,7 @@ import { HOOK_EVENTS, HookEvent, type EventDialect } from '../core/index.js';
 
 // HOOK.md authors meet their own spec's names first (in editor completion lists and in error messages), then the
 // older HOOK.md names, then the names they know from other agents.
-const ORDER: readonly EventDialect[] = ['hookmd', 'hookmd-legacy', 'canonical', 'claude', 'copilot', 'gemini', 'cursor', 'php'];
+const ORDER: readonly EventDialect[] = ['hookmd', 'hookmd-legacy', 'canonical', 'claude', 'copilot', 'gemini', 'cursor', 'codex', 'php'];
 
 function namesIn(dialects: readonly EventDialect[]): string[] {
   const names = new Set<string>();

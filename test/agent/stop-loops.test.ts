@@ -15,8 +15,8 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-type Dialect = 'hookmd' | 'claude' | 'vscode' | 'copilot' | 'gemini' | 'cursor';
-const DIALECTS: readonly Dialect[] = ['hookmd', 'claude', 'vscode', 'copilot', 'gemini', 'cursor'];
+type Dialect = 'hookmd' | 'claude' | 'vscode' | 'copilot' | 'gemini' | 'cursor' | 'codex';
+const DIALECTS: readonly Dialect[] = ['hookmd', 'claude', 'vscode', 'copilot', 'gemini', 'cursor', 'codex'];
 
 /** How a script of each dialect keeps the agent working at Stop (or SubagentStop), as that agent documents it. */
 const KEEP_WORKING: Record<Dialect, string> = {
@@ -26,6 +26,7 @@ const KEEP_WORKING: Record<Dialect, string> = {
   copilot: `echo '{"decision":"block","reason":"keep working"}'`,
   gemini: `echo '{"decision":"deny","reason":"keep working"}'`,
   cursor: `echo '{"followup_message":"keep working"}'`,
+  codex: `echo '{"decision":"block","reason":"keep working"}'`,
 };
 
 /** How a script of each dialect refuses a tool call. */
@@ -36,6 +37,7 @@ const DENY_TOOL: Record<Dialect, string> = {
   copilot: `echo '{"permissionDecision":"deny","permissionDecisionReason":"no tools"}'`,
   gemini: `echo '{"decision":"deny","reason":"no tools"}'`,
   cursor: `echo '{"permission":"deny","agent_message":"no tools"}'`,
+  codex: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no tools"}}'`,
 };
 
 /** The payload field that says whether a stop hook is already keeping the agent working. */

@@ -4,6 +4,7 @@ import {
   AgentState,
   bridgeAnswer,
   claudeDialect,
+  codexDialect,
   copilotDialect,
   cursorDialect,
   geminiDialect,
@@ -26,6 +27,7 @@ const DIALECT: Record<BridgeAgent, WireDialect> = {
   copilot: copilotDialect,
   gemini: geminiDialect,
   cursor: cursorDialect,
+  codex: codexDialect,
 };
 const state = AgentState.create({ sessionId: 's' });
 const call = ToolCall.create('bash', { command: 'rm -rf /' }, 'c1');
@@ -56,6 +58,10 @@ const outcomeOf = (kind: Kind, ctx: AnyHookContext, reason: string): HookOutcome
 /** What each agent makes of our outcome, where its protocol has no exact equivalent. */
 function expected(agent: BridgeAgent, event: string, kind: Kind): 'proceed' | 'block' | 'ask' | 'stop' {
   if (kind === 'proceed' || kind === 'allow') return 'proceed';
+  // Codex refuses ask and continue: false on PreToolUse, so both are a deny there.
+  if (agent === 'codex' && event === 'PreToolUse' && (kind === 'ask' || kind === 'stop')) return 'block';
+  // Nor can it halt a run from PostToolUse: continue: false there replaces the output, as a block does.
+  if (agent === 'codex' && event === 'PostToolUse' && kind === 'stop') return 'block';
   if (kind === 'ask') {
     if (event !== 'PreToolUse') return agent === 'gemini' ? 'block' : 'proceed';
     return agent === 'gemini' ? 'block' : 'ask';
@@ -73,7 +79,7 @@ describe('bridge answers', () => {
   it('read back through each agent’s own dialect, decide what our stack decided', () => {
     fc.assert(
       fc.property(
-        fc.constantFrom<BridgeAgent>('claude', 'vscode', 'copilot', 'gemini', 'cursor'),
+        fc.constantFrom<BridgeAgent>('claude', 'vscode', 'copilot', 'gemini', 'cursor', 'codex'),
         fc.constantFrom(...Object.keys(CONTEXTS)),
         fc.constantFrom<Kind>('proceed', 'allow', 'block', 'ask', 'stop'),
         fc.stringMatching(/^[A-Za-z][A-Za-z ,.]{0,30}[a-z]$/),
@@ -86,7 +92,8 @@ describe('bridge answers', () => {
           const want = expected(agent, event, kind);
           expect(decision.kind).toBe(want);
           if (want === kind && want !== 'proceed') expect(decision.reason).toBe(reason);
-          if (kind === 'allow' && event === 'PreToolUse') expect(decision.granted).toBe(true);
+          // Codex takes no grant without a rewrite on PreToolUse.
+          if (kind === 'allow' && event === 'PreToolUse' && agent !== 'codex') expect(decision.granted).toBe(true);
         },
       ),
       { numRuns: 400 },
@@ -94,7 +101,7 @@ describe('bridge answers', () => {
   });
 
   it('carry a rewritten tool input, additional context and a system message', () => {
-    for (const agent of ['claude', 'vscode', 'copilot', 'gemini', 'cursor'] as const) {
+    for (const agent of ['claude', 'vscode', 'copilot', 'gemini', 'cursor', 'codex'] as const) {
       const ctx = CONTEXTS.PreToolUse!();
       const outcome = HookOutcome.proceed((ctx as ToolHookContext).withArgs({ command: 'ls' }), {
         additionalContext: 'read-only checkout',

@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeDialect, sampleContext } from 'agent-hooks';
@@ -118,37 +118,6 @@ export default AgentBuilder.new().onBeforeToolUse((ctx) => HookOutcome.block('ty
     expect(noEvent.stderr).toContain('pass --event');
     const usage = await runCli(['bridge', '--trust-all', '--from', 'emacs'], { cwd: dir, input: '{}' });
     expect(usage.code).toBe(2);
-  });
-
-  it('--install claude merges the bridge into .claude/settings.json, keeps a backup, and changes nothing the second time', async () => {
-    const { dir, hooks } = await project();
-    await scriptHook(hooks, 'no-rm', { trigger: 'pre-tool-call' }, blockRmRf);
-    await scriptHook(hooks, 'gate', { trigger: 'Stop' });
-    await mkdir(join(dir, '.claude'));
-    const before = { model: 'opus', hooks: { PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: './lint.sh' }] }] } };
-    await writeFile(join(dir, '.claude', 'settings.json'), JSON.stringify(before));
-    const first = await runCliJson<{ added: string[]; present: string[]; backup: string; command: string }>(['bridge', '--install', 'claude', '--json'], { cwd: dir });
-    expect(first.code).toBe(0);
-    expect(first.json.added.sort()).toEqual(['PreToolUse', 'Stop']);
-    expect(JSON.parse(await readFile(first.json.backup, 'utf8'))).toEqual(before);
-    const after = JSON.parse(await readFile(join(dir, '.claude', 'settings.json'), 'utf8'));
-    expect(after.model).toBe('opus');
-    expect(after.hooks.PreToolUse[0]).toEqual(before.hooks.PreToolUse[0]);
-    expect(after.hooks.PreToolUse[1]).toEqual({ hooks: [{ type: 'command', command: 'npx --no-install agent-hooks bridge --from claude', timeout: 60 }] });
-    const second = await runCliJson<{ added: string[]; present: string[] }>(['bridge', '--install', 'claude', '--json'], { cwd: dir });
-    expect(second.json.added).toEqual([]);
-    expect(second.json.present.sort()).toEqual(['PreToolUse', 'Stop']);
-    expect(JSON.parse(await readFile(join(dir, '.claude', 'settings.json'), 'utf8'))).toEqual(after);
-  });
-
-  it('--install refuses settings that are not valid JSON, and writes nothing', async () => {
-    const { dir } = await project();
-    await mkdir(join(dir, '.claude'));
-    await writeFile(join(dir, '.claude', 'settings.json'), '{ "hooks": { ');
-    const out = await runCli(['bridge', '--install', 'claude', '--events', 'PreToolUse'], { cwd: dir });
-    expect(out.code).toBe(1);
-    expect(out.stderr).toMatch(/settings\.json:1:\d+: .*nothing was changed/);
-    expect(await readFile(join(dir, '.claude', 'settings.json'), 'utf8')).toBe('{ "hooks": { ');
   });
 
   it('is not loaded as a Claude Code hook by our own loader, so HOOK.md hooks never run twice', async () => {

@@ -21,7 +21,8 @@ describe('agent-hooks command line', () => {
     const lines = out.split('\n');
     expect(lines).toHaveLength(1 + HookEvent.all.length);
     expect(lines.find((l) => l.startsWith('PreToolUse '))).toMatch(/PreToolUse +yes +yes +yes +PreToolUse +pre-tool-call +before_tool +PreToolUse +preToolUse +BeforeTool/);
-    expect(lines.find((l) => l.startsWith('Stop '))).toMatch(/agentStop +AfterAgent +stop$/);
+    expect(lines.find((l) => l.startsWith('Stop '))).toMatch(/agentStop +AfterAgent +stop +Stop$/);
+    expect(lines.find((l) => l.startsWith('BeforeStep '))).toMatch(/BeforeModel +- +PreModelRequest$/);
   });
 
   it('prints the event table as JSON with --json', async () => {

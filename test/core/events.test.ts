@@ -12,44 +12,45 @@ interface Row {
   copilot?: string;
   gemini?: string;
   cursor?: string;
+  codex?: string;
 }
 
 const TABLE: readonly (readonly [HookEventName, Row])[] = [
-  ['SessionStart', { legacy: 'session_start', hookmd: 'pre-session', claude: 'SessionStart', copilot: 'sessionStart', gemini: 'SessionStart', cursor: 'sessionStart' }],
-  ['SessionEnd', { legacy: 'session_end', hookmd: 'post-session', claude: 'SessionEnd', copilot: 'sessionEnd', gemini: 'SessionEnd', cursor: 'sessionEnd' }],
+  ['SessionStart', { legacy: 'session_start', hookmd: 'pre-session', claude: 'SessionStart', copilot: 'sessionStart', gemini: 'SessionStart', cursor: 'sessionStart', codex: 'SessionStart' }],
+  ['SessionEnd', { legacy: 'session_end', hookmd: 'post-session', claude: 'SessionEnd', copilot: 'sessionEnd', gemini: 'SessionEnd', cursor: 'sessionEnd', codex: 'SessionEnd' }],
   ['ExecutionStart', { php: 'ExecutionStart' }],
   [
     'UserPromptSubmit',
-    { legacy: 'before_agent', hookmd: 'pre-agent-turn', claude: 'UserPromptSubmit', copilot: 'userPromptSubmitted', gemini: 'BeforeAgent', cursor: 'beforeSubmitPrompt' },
+    { legacy: 'before_agent', hookmd: 'pre-agent-turn', claude: 'UserPromptSubmit', copilot: 'userPromptSubmitted', gemini: 'BeforeAgent', cursor: 'beforeSubmitPrompt', codex: 'UserPromptSubmit' },
   ],
-  ['BeforeStep', { php: 'BeforeStep', gemini: 'BeforeModel' }],
+  ['BeforeStep', { php: 'BeforeStep', gemini: 'BeforeModel', codex: 'PreModelRequest' }],
   [
     'PreToolUse',
-    { php: 'PreToolUse', legacy: 'before_tool', hookmd: 'pre-tool-call', claude: 'PreToolUse', copilot: 'preToolUse', gemini: 'BeforeTool', cursor: 'preToolUse' },
+    { php: 'PreToolUse', legacy: 'before_tool', hookmd: 'pre-tool-call', claude: 'PreToolUse', copilot: 'preToolUse', gemini: 'BeforeTool', cursor: 'preToolUse', codex: 'PreToolUse' },
   ],
-  ['PermissionRequest', { claude: 'PermissionRequest', copilot: 'permissionRequest' }],
+  ['PermissionRequest', { claude: 'PermissionRequest', copilot: 'permissionRequest', codex: 'PermissionRequest' }],
   [
     'PostToolUse',
-    { php: 'PostToolUse', legacy: 'after_tool', hookmd: 'post-tool-call', claude: 'PostToolUse', copilot: 'postToolUse', gemini: 'AfterTool', cursor: 'postToolUse' },
+    { php: 'PostToolUse', legacy: 'after_tool', hookmd: 'post-tool-call', claude: 'PostToolUse', copilot: 'postToolUse', gemini: 'AfterTool', cursor: 'postToolUse', codex: 'PostToolUse' },
   ],
   [
     'PostToolUseFailure',
     { legacy: 'after_tool_failure', hookmd: 'post-tool-call-failure', claude: 'PostToolUseFailure', copilot: 'postToolUseFailure', cursor: 'postToolUseFailure' },
   ],
   ['AfterStep', { php: 'AfterStep' }],
-  ['SubagentStart', { legacy: 'subagent_start', hookmd: 'pre-subagent', claude: 'SubagentStart', copilot: 'subagentStart', cursor: 'subagentStart' }],
+  ['SubagentStart', { legacy: 'subagent_start', hookmd: 'pre-subagent', claude: 'SubagentStart', copilot: 'subagentStart', cursor: 'subagentStart', codex: 'SubagentStart' }],
   [
     'SubagentStop',
-    { php: 'SubagentStop', legacy: 'subagent_stop', hookmd: 'post-subagent', claude: 'SubagentStop', copilot: 'subagentStop', cursor: 'subagentStop' },
+    { php: 'SubagentStop', legacy: 'subagent_stop', hookmd: 'post-subagent', claude: 'SubagentStop', copilot: 'subagentStop', cursor: 'subagentStop', codex: 'SubagentStop' },
   ],
   [
     'PreCompact',
-    { legacy: 'pre_compact', hookmd: 'pre-context-compact', claude: 'PreCompact', copilot: 'preCompact', gemini: 'PreCompress', cursor: 'preCompact' },
+    { legacy: 'pre_compact', hookmd: 'pre-context-compact', claude: 'PreCompact', copilot: 'preCompact', gemini: 'PreCompress', cursor: 'preCompact', codex: 'PreCompact' },
   ],
-  ['PostCompact', { hookmd: 'post-context-compact', claude: 'PostCompact' }],
+  ['PostCompact', { hookmd: 'post-context-compact', claude: 'PostCompact', codex: 'PostCompact' }],
   [
     'Stop',
-    { php: 'Stop', legacy: 'before_stop', hookmd: 'pre-agent-turn-stop', claude: 'Stop', copilot: 'agentStop', gemini: 'AfterAgent', cursor: 'stop' },
+    { php: 'Stop', legacy: 'before_stop', hookmd: 'pre-agent-turn-stop', claude: 'Stop', copilot: 'agentStop', gemini: 'AfterAgent', cursor: 'stop', codex: 'Stop' },
   ],
   ['AfterStop', { hookmd: 'post-agent-turn-stop' }],
   ['AfterAgent', { legacy: 'after_agent', hookmd: 'post-agent-turn' }],
@@ -66,6 +67,7 @@ const COLUMN: Readonly<Record<Exclude<EventDialect, 'canonical'>, keyof Row>> = 
   copilot: 'copilot',
   gemini: 'gemini',
   cursor: 'cursor',
+  codex: 'codex',
 };
 
 const expectedName = (row: Row, dialect: EventDialect, event: HookEventName): string | undefined =>
@@ -178,6 +180,11 @@ describe('alias table', () => {
     expect(HookEvent.parse('subagent_stop', 'hookmd-legacy')).toBe('SubagentStop');
     expect(HookEvent.toDialect('PreToolUse', 'hookmd-legacy')).toBe('before_tool');
     expect(HookEvent.toDialect('PermissionRequest', 'gemini')).toBeUndefined();
+    // Codex's PreModelRequest begins a step; its PostModelRequest (before the tools run) and Interrupt have no event.
+    expect(HookEvent.parse('PreModelRequest', 'codex')).toBe('BeforeStep');
+    expect(HookEvent.tryParse('PostModelRequest', 'codex')).toBeUndefined();
+    expect(HookEvent.tryParse('Interrupt')).toBeUndefined();
+    expect(HookEvent.toDialect('PostToolUseFailure', 'codex')).toBeUndefined();
     expect(HookEvent.toDialect('ExecutionStart', 'claude')).toBeUndefined();
     expect(HookEvent.parse('BeforeModel', 'gemini')).toBe('BeforeStep');
     expect(HookEvent.tryParse('AfterModel')).toBeUndefined();

@@ -1,12 +1,23 @@
 /**
  * `agent-hooks bridge`: runs the project's HOOK.md hooks (and in-process hooks from `agent-hooks.config.*`) as the
- * hook of another agent, answering in that agent's own format; `--install claude` writes the line that does it.
+ * hook of another agent, answering in that agent's own format; `--install AGENT` writes the line that does it into
+ * that agent's project config.
  *
  * @module
  */
-import { access } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import { BRIDGE_AGENTS, DEFAULT_CLAUDE_BRIDGE_COMMAND, holdBridgeLifetime, installClaudeBridge, InstallBridgeError, runBridge, type BridgeAgent } from '../../bridge/index.js';
+import {
+  BRIDGE_AGENTS,
+  holdBridgeLifetime,
+  INSTALL_AGENTS,
+  INSTALL_TARGETS,
+  installBridge,
+  InstallBridgeError,
+  installEventName,
+  isInstallAgent,
+  runBridge,
+  type BridgeAgent,
+} from '../../bridge/index.js';
 import { HookEvent } from '../../core/index.js';
 import { messageOf } from '../../core/internal/message-of.js';
 import { formatProblem, type HookProblem } from '../../script/index.js';
@@ -24,30 +35,45 @@ const PROJECT_ENV: Readonly<Record<BridgeAgent, readonly string[]>> = {
   copilot: [],
   gemini: ['GEMINI_PROJECT_DIR', 'CLAUDE_PROJECT_DIR'],
   cursor: ['CURSOR_PROJECT_DIR'],
+  // Codex sets none: it runs every hook in the session's working directory, which is then the project.
+  codex: [],
 };
 
-const exists = (file: string) => access(file).then(() => true, () => false);
+/** `--timeout SECONDS`: a whole number above 0. */
+function timeoutOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) <= 0) throw new UsageError(`--timeout takes a whole number of seconds above 0, not ${JSON.stringify(value)}`);
+  return Number(value);
+}
 
-async function install(io: CliIO, projectDir: string, agent: string, events: string | undefined, command: string | undefined, json: boolean | undefined): Promise<number> {
-  if (agent !== 'claude') throw new UsageError(`--install writes Claude Code's settings only; for ${agent}, add the line the README shows to its config.`);
+interface InstallFlags {
+  readonly events?: string | undefined;
+  readonly command?: string | undefined;
+  readonly timeout?: string | undefined;
+  readonly json?: boolean | undefined;
+}
+
+async function install(io: CliIO, projectDir: string, agent: string, flags: InstallFlags): Promise<number> {
+  if (!isInstallAgent(agent)) throw new UsageError(`--install must be one of ${INSTALL_AGENTS.join(', ')}, not ${JSON.stringify(agent)}`);
+  const target = INSTALL_TARGETS[agent];
+  const timeoutSeconds = timeoutOf(flags.timeout);
   let names: string[];
-  if (events !== undefined) {
-    names = events.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  if (flags.events !== undefined) {
+    names = flags.events.split(',').map((e) => e.trim()).filter((e) => e !== '');
   } else {
     // Only the events are read, no hook runs: trust does not come into it.
     const project = await loadProjectHooks({ projectDir, hooksDirs: [], hostEnv: io.env, trust: 'all' }, [hookMdSource]);
     const used = new Set(project.stack.all().flatMap((entry) => [...(entry.events ?? [])]));
-    names = [...used].filter((e) => HookEvent.toDialect(e, 'claude') !== undefined);
-    if (names.length === 0) {
-      io.err('No HOOK.md hook of this project runs on an event Claude Code has: add hooks first, or name the events with --events PreToolUse,Stop.');
+    names = HookEvent.all.filter((e) => used.has(e));
+    if (!names.some((e) => installEventName(agent, e) !== undefined)) {
+      const on = names.length === 0 ? '' : ` (they run on ${names.join(', ')})`;
+      io.err(`No HOOK.md hook of this project runs on an event ${target.title} has${on}: add hooks first, or name the events with --events PreToolUse,Stop.`);
       return ExitCode.problems;
     }
   }
-  const local = join(projectDir, 'node_modules', '.bin', 'agent-hooks');
-  const line = command ?? ((await exists(local)) ? '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/agent-hooks bridge --from claude' : DEFAULT_CLAUDE_BRIDGE_COMMAND);
   let result;
   try {
-    result = await installClaudeBridge({ projectDir, events: names, command: line });
+    result = await installBridge({ agent, projectDir, events: names, command: flags.command, timeoutSeconds });
   } catch (error) {
     if (error instanceof InstallBridgeError) {
       io.err(error.message);
@@ -55,33 +81,36 @@ async function install(io: CliIO, projectDir: string, agent: string, events: str
     }
     throw error;
   }
-  if (json) {
-    printJson(io, { file: result.file, backup: result.backup ?? null, added: result.added, present: result.present, command: line });
+  if (result.skipped.length > 0) io.err(`Skipped ${result.skipped.join(', ')}: ${target.title} has no such event.`);
+  if (flags.json) {
+    const { agent: name, file, backup, added, updated, present, skipped, command } = result;
+    printJson(io, { agent: name, file, backup: backup ?? null, added, updated, present, skipped, command });
     return ExitCode.ok;
   }
-  if (result.added.length > 0) {
-    io.out(`Added the bridge to ${result.file} for ${result.added.join(', ')}.`);
-    if (result.backup !== undefined) io.out(`The previous file is kept as ${result.backup}.`);
-  }
+  if (result.added.length > 0) io.out(`Added the bridge to ${result.file} for ${result.added.join(', ')}.`);
+  if (result.updated.length > 0) io.out(`Brought the bridge up to date in ${result.file} for ${result.updated.join(', ')}.`);
+  if (result.backup !== undefined) io.out(`The previous file is kept as ${result.backup}.`);
   if (result.present.length > 0) io.out(`Already bridged: ${result.present.join(', ')}.`);
-  io.out(`Claude Code now runs: ${line}`);
+  const perEvent = target.eventArgument && !/--event\b/.test(result.command) ? ' --event <event>' : '';
+  io.out(`${target.title} now runs: ${result.command}${perEvent}`);
   return ExitCode.ok;
 }
 
 /**
  * Bridge mode prints exactly what the agent reads: its JSON answer on stdout (or nothing), a reason on stderr, and
- * its exit code. `--install claude` prints what it changed (`--json`: `{ file, backup, added, present, command }`).
+ * its exit code. `--install AGENT` prints what it changed (`--json`: `{ agent, file, backup, added, updated, present,
+ * skipped, command }`).
  */
 export const bridgeCommand: Command = {
   name: 'bridge',
-  synopsis: 'bridge --from claude|copilot|vscode|gemini|cursor [--event E] [--project DIR] [--config FILE] | bridge --install claude [--events E,…] [--command CMD]',
+  synopsis: 'bridge --from claude|copilot|vscode|gemini|cursor|codex [--event E] [--project DIR] [--config FILE] | bridge --install claude|codex|gemini|copilot|vscode|cursor [--events E,…] [--timeout S] [--command CMD]',
   summary: 'run the project’s HOOK.md hooks as another agent’s hook, answering in its own format',
   help: `Reads the agent's hook payload on stdin, dispatches it through the project's HOOK.md hooks (user and project)
 and the in-process hooks of agent-hooks.config.mjs / .js / .mts / .ts (or --config FILE), and answers as that agent's
 hook would: JSON on stdout, a reason on stderr, an exit code.
 
 Options:
-  --from AGENT       claude, copilot, vscode, gemini or cursor
+  --from AGENT       claude, copilot, vscode, gemini, cursor or codex
   --event E          the event, for Copilot's payloads, which name none (e.g. --event preToolUse)
   --project DIR      the project (default: the agent's project variable, e.g. CLAUDE_PROJECT_DIR, else the
                      current directory)
@@ -91,10 +120,19 @@ ${ENV_POLICY_HELP}
   --config FILE      the module of in-process hooks (default: agent-hooks.config.mjs, .js, .mts or .ts in the
                      project, once trusted; TypeScript needs tsx). An absolute FILE loads without trust: naming
                      it is your consent; a relative one is the project's file, and needs trust like the default
-  --install claude   add the bridge to .claude/settings.json for the events the hooks use (merged, with a backup)
-  --events E,…       with --install: the events to bridge
-  --command CMD      with --install: the command Claude Code runs
-  --json             with --install: print { file, backup, added, present, command }
+  --install AGENT    add the bridge to the agent's project config, merged into what is there (the old file kept
+                     as FILE.bak): claude .claude/settings.json, codex .codex/hooks.json, gemini
+                     .gemini/settings.json, copilot .github/hooks/agent-hooks.json, vscode
+                     .github/hooks/agent-hooks-vscode.json, cursor .cursor/hooks.json. It runs the project's
+                     node_modules/.bin/agent-hooks (through CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR or
+                     CURSOR_PROJECT_DIR where the agent sets one), else this agent-hooks by its full path
+  --events E,…       with --install: the events to bridge, in any dialect's names (default: those the project's
+                     HOOK.md hooks use); events the agent does not have are skipped, with a line on stderr
+  --timeout S        with --install: how long the agent gives the bridge, in seconds, written in the agent's
+                     own unit (milliseconds for Gemini CLI); without it a new entry gets 60 and one already there
+                     keeps its own
+  --command CMD      with --install: the command the agent runs (Copilot's entries add --event NAME)
+  --json             with --install: print { agent, file, backup, added, updated, present, skipped, command }
 
 The project's own HOOK.md hooks and its agent-hooks.config.* module run once trusted (agent-hooks trust); an
 untrusted or changed one is skipped — the module is not even imported — with a line on stderr, and the agent
@@ -105,7 +143,8 @@ bridge kills every hook process it started (their whole process groups) and exit
 second is also watched, so that even a SIGKILL of the bridge leaves none behind.
 
 Exit codes: what the agent should see — 0 with the answer, 1 when the input cannot be read or a hook failed;
---install: 0, or 1 when the settings cannot be merged safely (nothing is written).`,
+--install: 0, or 1 when the config cannot be merged safely — not JSON, not of the agent's shape, a symbolic link (the
+config, a folder on the way to it), no event left to bridge — and nothing is written.`,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {
       ...PROJECT_FLAGS,
@@ -116,12 +155,13 @@ Exit codes: what the agent should see — 0 with the answer, 1 when the input ca
       install: { type: 'string' },
       events: { type: 'string' },
       command: { type: 'string' },
+      timeout: { type: 'string' },
       json: { type: 'boolean' },
     });
     positionalsUpTo(positionals, 0);
-    if (values.install !== undefined) return install(io, resolve(io.cwd, values.project ?? '.'), values.install, values.events, values.command, values.json);
+    if (values.install !== undefined) return install(io, resolve(io.cwd, values.project ?? '.'), values.install, values);
     const agent = values.from as BridgeAgent | undefined;
-    if (agent === undefined) throw new UsageError('bridge needs --from AGENT (claude, copilot, vscode, gemini or cursor), or --install claude');
+    if (agent === undefined) throw new UsageError('bridge needs --from AGENT (claude, copilot, vscode, gemini, cursor or codex), or --install AGENT');
     if (!BRIDGE_AGENTS.includes(agent)) throw new UsageError(`--from must be one of ${BRIDGE_AGENTS.join(', ')}, not ${JSON.stringify(agent)}`);
     const fromEnv = PROJECT_ENV[agent].map((name) => io.env[name]).find((v) => v !== undefined && v !== '');
     const projectDir = resolve(io.cwd, values.project ?? fromEnv ?? '.');

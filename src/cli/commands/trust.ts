@@ -117,8 +117,8 @@ export const trustCommand: Command = {
   synopsis: 'trust [PATH…] [--all] [--project DIR] [--json] | trust --list [--project DIR] | trust --revoke [PATH…] [--project DIR]',
   summary: 'review the project’s hooks and trust them, so that they run; list or revoke what is trusted',
   help: `A project's own hooks — its .agents/hooks folders and the hooks of its .claude/settings*.json,
-.github/hooks/*.json, .gemini/settings.json and .cursor/hooks.json — run only once you trust them, and again
-after every change to what they run. So does its agent-hooks.config.* (in-process hooks module): the code
+.github/hooks/*.json, .gemini/settings.json, .cursor/hooks.json and .codex/hooks.json — run only once you trust
+them, and again after every change to what they run. So does its agent-hooks.config.* (in-process hooks module): the code
 agent-hooks bridge imports, pinned by its own text (the files it imports are not). User-level hooks and
 --hooks-dir folders need no trust.
 

@@ -52,7 +52,7 @@ async function validateConfigFile(file: string, into: Validation): Promise<void>
   into.problems.push(...loaded.problems);
 }
 
-/** The config files a project holds (Claude Code, Copilot, VS Code, Gemini CLI, Cursor). */
+/** The config files a project holds (Claude Code, Copilot, VS Code, Gemini CLI, Cursor, Codex). */
 async function validateProjectConfigs(projectDir: string, into: Validation): Promise<number> {
   const files = await projectConfigFiles(projectDir);
   for (const file of files) await validateConfigFile(file, into);
@@ -107,7 +107,7 @@ export const validateCommand: Command = {
   summary: 'check HOOK.md definitions and agent config files: names, ranges, unknown keys, regexes, scripts',
   help: `Each PATH is a HOOK.md, a hook folder, a project (its .agents/hooks and its agent config files are
 checked), a folder of hook folders, or an agent config file (.claude/settings.json, .github/hooks/*.json,
-.gemini/settings.json, .cursor/hooks.json). Without PATH, the current project is checked.
+.gemini/settings.json, .cursor/hooks.json, .codex/hooks.json). Without PATH, the current project is checked.
 
 Options:
   --project DIR   the project to check when no PATH is given (default: the current directory)

@@ -18,7 +18,7 @@ export interface TrustEntry {
   readonly path: string;
   /** For a config file's hook, the JSON path of its entry; absent for HOOK.md and a config module. */
   readonly field?: string | undefined;
-  /** The kind of definition: `HOOK.md`, `claude`, `copilot`, `vscode`, `gemini`, `cursor` or `config-module`. */
+  /** The kind of definition: `HOOK.md`, `claude`, `copilot`, `vscode`, `gemini`, `cursor`, `codex` or `config-module`. */
   readonly kind: string;
   /** The hook's name when it was trusted. */
   readonly name: string;

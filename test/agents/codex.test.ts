@@ -1,0 +1,4 @@
+import { codexDriver } from './drivers/codex.js';
+import { defineAgentSuite } from './support/suite.js';
+
+defineAgentSuite(codexDriver);

@@ -1,0 +1,4 @@
+import { copilotDriver } from './drivers/copilot.js';
+import { defineAgentSuite } from './support/suite.js';
+
+defineAgentSuite(copilotDriver);

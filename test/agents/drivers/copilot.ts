@@ -1,0 +1,58 @@
+/**
+ * GitHub Copilot CLI, headless (`copilot -p … --output-format json`), offline against the mock Anthropic Messages
+ * API as a custom provider (`COPILOT_PROVIDER_*`). It reads the project's `.github/hooks/*.json` in prompt mode
+ * without a trust prompt, so the file `agent-hooks bridge --install copilot` writes is all it needs.
+ *
+ * What this version does with its command hooks, as seen from hooks that record what they get:
+ * - it runs each one in the repository's root (outside a repository, in its own working directory), as the leader
+ *   of a process group of its own, with `COPILOT_PROJECT_DIR` and `CLAUDE_PROJECT_DIR` set; at `timeoutSec` it sends
+ *   SIGTERM to that group, SIGKILL two seconds later, and goes on as if the hook had said nothing;
+ * - a preToolUse hook that exits other than 0 or 2 denies the call ("hook errored"); exit 2 denies it with a reason
+ *   of its own, not the hook's stderr; on every other event a failing exit, 2 included, is only logged.
+ */
+import { join } from 'node:path';
+import { agentBin, agentsDir, runBounded, type AgentDriver, type AgentProject, type AgentRun } from '../support/harness.js';
+import type { MockServer } from '../support/mock-server.js';
+import { anthropicApi } from '../mock/anthropic.js';
+
+/** The model Copilot asks the provider for; the mock answers as whichever model it is asked for. */
+const MODEL = 'claude-sonnet-4.5';
+
+/**
+ * Where the CLI unpacks the JavaScript it carries (some 230 MB) on its first run: in the agents' install folder, so
+ * that it happens once per pinned version rather than once per temporary HOME.
+ */
+const packageCache = (): string => join(agentsDir(), 'copilot-cache');
+
+/** Bridges `events` into the project's `.github/hooks/agent-hooks.json` with the real CLI, as a user would. */
+function installBridge(project: AgentProject, events: readonly string[], timeoutSec: number): void {
+  project.cli('bridge', '--install', 'copilot', '--events', events.join(','), '--timeout', String(timeoutSec));
+}
+
+export const copilotDriver: AgentDriver = {
+  name: 'copilot',
+  // The camelCase payloads carry the model-facing name; only the PascalCase (Claude-compatible) ones say `Bash`.
+  shellTool: 'bash',
+  api: anthropicApi,
+  configure(project, _mock, { events, timeoutSec }) {
+    installBridge(project, events, timeoutSec);
+  },
+  run(project: AgentProject, mock: MockServer, prompt: string, timeoutMs: number): Promise<AgentRun> {
+    return runBounded(agentBin('copilot'), ['-p', prompt, '--output-format', 'json'], {
+      cwd: project.dir,
+      env: {
+        ...project.env,
+        COPILOT_PROVIDER_BASE_URL: mock.url,
+        COPILOT_PROVIDER_TYPE: 'anthropic',
+        COPILOT_OFFLINE: 'true',
+        COPILOT_MODEL: MODEL,
+        // Headless: nobody is there to approve a tool call, and a hook's deny must be the only thing refusing one.
+        COPILOT_ALLOW_ALL: 'true',
+        COPILOT_PKG_CACHE_HOME: packageCache(),
+        // Else a newer version found in the package cache would run instead of the pinned one.
+        COPILOT_AUTO_UPDATE: 'false',
+      },
+      timeoutMs,
+    });
+  },
+};
