@@ -13,6 +13,16 @@ export type InstallAgent = 'claude' | 'codex' | 'gemini' | 'copilot' | 'vscode' 
 /** Every agent {@link InstallAgent} names, in the order help texts list them. */
 export const INSTALL_AGENTS: readonly InstallAgent[] = Object.freeze(['claude', 'codex', 'gemini', 'copilot', 'vscode', 'cursor']);
 
+/** How an agent's handler says its timeout. */
+export interface InstallTimeout {
+  /** The field the timeout is written in. */
+  readonly field: 'timeout' | 'timeoutSec';
+  /** Its unit: seconds or milliseconds. */
+  readonly unit: 's' | 'ms';
+  /** Another field the agent also reads for it: an existing entry that uses it keeps it when its timeout is updated. */
+  readonly alias?: 'timeoutSec';
+}
+
 /** One agent's project-level hook file, and how an entry that runs a command is written in it. */
 export interface InstallTarget {
   /** The agent. */
@@ -38,7 +48,7 @@ export interface InstallTarget {
   /** The handler's field that holds the command. */
   readonly commandField: 'command' | 'bash';
   /** The handler's timeout field, its unit, and another name the agent also reads for it. */
-  readonly timeout: { readonly field: 'timeout' | 'timeoutSec'; readonly unit: 's' | 'ms'; readonly alias?: 'timeoutSec' };
+  readonly timeout: InstallTimeout;
   /** Whether each entry names its event on the command line (`--event NAME`): the agent's payloads name none. */
   readonly eventArgument: boolean;
   /** The agent's event names, each with the canonical event it is. */

@@ -82,13 +82,13 @@ export abstract class HookContextBase<E extends HookEventName = HookEventName> {
     return this.copyWith({ state } as Partial<this>);
   }
 
-  /** A copy with one metadata key set. */
   /** A copy that says where it came from: see {@link ContextOrigin}. */
   withOrigin(origin: ContextOrigin): this {
     const frozen: ContextOrigin = Object.freeze({ ...origin, payload: frozenRecord(origin.payload), fields: new Set(origin.fields) });
     return this.copyWith({ origin: frozen } as unknown as Partial<this>);
   }
 
+  /** A copy with one metadata key set. */
   withMetadata(key: string, value: unknown): this {
     return this.copyWith({ metadata: Object.freeze({ ...this.metadata, [key]: value }) } as Partial<this>);
   }
