@@ -7,22 +7,15 @@
  */
 import type { AnyHookContext, HookOutcome } from '../core/index.js';
 import { codexAnswer } from '../dialects/codex.js';
+import { replacedResult, rewrittenArgs, type BridgeAnswer } from '../dialects/outcome-changes.js';
+
+export type { BridgeAnswer } from '../dialects/outcome-changes.js';
 
 /** The agents the bridge answers. */
 export type BridgeAgent = 'claude' | 'copilot' | 'vscode' | 'gemini' | 'cursor' | 'codex';
 
 /** Every agent the bridge answers. */
 export const BRIDGE_AGENTS: readonly BridgeAgent[] = Object.freeze(['claude', 'copilot', 'vscode', 'gemini', 'cursor', 'codex']);
-
-/** What a hook process answers: its exit code, stdout and stderr. */
-export interface BridgeAnswer {
-  /** The exit code (0, or 2 where only exit 2 blocks). */
-  readonly exitCode: number;
-  /** The JSON answer, or empty. */
-  readonly stdout: string;
-  /** A reason for a block by exit code, or empty. */
-  readonly stderr: string;
-}
 
 const json = (value: Record<string, unknown>): BridgeAnswer => ({ exitCode: 0, stdout: `${JSON.stringify(value)}\n`, stderr: '' });
 const nothing: BridgeAnswer = Object.freeze({ exitCode: 0, stdout: '', stderr: '' });
@@ -40,22 +33,6 @@ function compact(value: Record<string, unknown>): Record<string, unknown> {
 
 const joined = (items: readonly string[]): string | undefined => (items.length === 0 ? undefined : items.join('\n\n'));
 
-/** The tool arguments the outcome's context carries, when a hook rewrote them. */
-function changedArgs(outcome: HookOutcome, ctx: AnyHookContext): Readonly<Record<string, unknown>> | undefined {
-  const next = outcome.context;
-  if (next === undefined || !('toolCall' in next) || !('toolCall' in ctx)) return undefined;
-  return next.toolCall.args === ctx.toolCall.args ? undefined : next.toolCall.args;
-}
-
-/** The tool result the outcome's context carries, when a PostToolUse hook replaced it. */
-function changedResult(outcome: HookOutcome, ctx: AnyHookContext): { value: unknown } | undefined {
-  const next = outcome.context;
-  if (next === undefined || ctx.event !== 'PostToolUse' || next.event !== 'PostToolUse') return undefined;
-  const before = ctx.execution?.result;
-  const after = next.execution?.result;
-  return after === before ? undefined : { value: after };
-}
-
 /** Claude Code's answer (and VS Code's, which reads the same fields). */
 function claudeAnswer(outcome: HookOutcome, ctx: AnyHookContext, eventName: string, vscode: boolean): BridgeAnswer {
   const systemMessage = outcome.systemMessage;
@@ -63,7 +40,7 @@ function claudeAnswer(outcome: HookOutcome, ctx: AnyHookContext, eventName: stri
   if (outcome.type === 'stop') return json(compact({ continue: false, stopReason: outcome.reason, systemMessage }));
   const tool = ctx.event === 'PreToolUse' || ctx.event === 'PermissionRequest';
   if (tool) {
-    const args = changedArgs(outcome, ctx);
+    const args = rewrittenArgs(outcome, ctx);
     const decision =
       outcome.type === 'block' ? 'deny' : outcome.type === 'ask' ? 'ask' : outcome.granted ? 'allow' : undefined;
     if (ctx.event === 'PermissionRequest' && !vscode) {
@@ -84,7 +61,7 @@ function claudeAnswer(outcome: HookOutcome, ctx: AnyHookContext, eventName: stri
     });
     return Object.keys(specific).length > 1 || systemMessage ? json(compact({ systemMessage, hookSpecificOutput: specific })) : nothing;
   }
-  const result = changedResult(outcome, ctx);
+  const result = replacedResult(outcome, ctx);
   const specific = compact({
     hookEventName: eventName,
     additionalContext,
@@ -109,7 +86,7 @@ function copilotAnswer(outcome: HookOutcome, ctx: AnyHookContext): BridgeAnswer 
       const body = compact({
         permissionDecision: decision,
         permissionDecisionReason: decision === 'deny' || decision === 'ask' ? outcome.reason : undefined,
-        modifiedArgs: changedArgs(outcome, ctx),
+        modifiedArgs: rewrittenArgs(outcome, ctx),
         additionalContext,
       });
       return Object.keys(body).length === 0 ? nothing : json(body);
@@ -118,7 +95,7 @@ function copilotAnswer(outcome: HookOutcome, ctx: AnyHookContext): BridgeAnswer 
     case 'SubagentStop':
       return outcome.type === 'block' ? json({ decision: 'block', reason: outcome.reason }) : nothing;
     case 'PostToolUse': {
-      const result = changedResult(outcome, ctx);
+      const result = replacedResult(outcome, ctx);
       if (outcome.type === 'block') return { exitCode: 2, stdout: '', stderr: `${outcome.reason ?? 'rejected by a hook'}\n` };
       const body = compact({ ...(result !== undefined ? { modifiedResult: result.value } : {}), additionalContext });
       return Object.keys(body).length === 0 ? nothing : json(body);
@@ -133,7 +110,7 @@ function copilotAnswer(outcome: HookOutcome, ctx: AnyHookContext): BridgeAnswer 
 function geminiAnswer(outcome: HookOutcome, ctx: AnyHookContext, eventName: string): BridgeAnswer {
   const systemMessage = outcome.systemMessage;
   if (outcome.type === 'stop') return json(compact({ continue: false, stopReason: outcome.reason, systemMessage }));
-  const args = changedArgs(outcome, ctx);
+  const args = rewrittenArgs(outcome, ctx);
   const decision = outcome.type === 'block' || outcome.type === 'ask' ? 'deny' : outcome.granted ? 'allow' : undefined;
   const specific = compact({ hookEventName: eventName, additionalContext: joined(outcome.additionalContext), tool_input: args });
   const body = compact({
@@ -159,10 +136,10 @@ function cursorAnswer(outcome: HookOutcome, ctx: AnyHookContext): BridgeAnswer {
   const permission =
     outcome.type === 'block' ? 'deny' : outcome.type === 'ask' ? (tool ? 'ask' : undefined) : outcome.granted && tool ? 'allow' : undefined;
   const body = compact({
-    permission: permission ?? (changedArgs(outcome, ctx) !== undefined ? 'allow' : undefined),
+    permission: permission ?? (rewrittenArgs(outcome, ctx) !== undefined ? 'allow' : undefined),
     user_message: userMessage,
     agent_message: permission === 'deny' || permission === 'ask' ? outcome.reason : undefined,
-    updated_input: changedArgs(outcome, ctx),
+    updated_input: rewrittenArgs(outcome, ctx),
   });
   return Object.keys(body).length === 0 ? nothing : json(body);
 }

@@ -148,24 +148,31 @@ export function readClaudeOutput(
 /** The agents whose payloads are Claude Code's shape: a bridged event of theirs reaches a Claude-style hook as sent. */
 export const CLAUDE_SHAPED: ReadonlySet<string> = new Set(['claude', 'vscode', 'codex']);
 
+/**
+ * For a context another agent of Claude Code's shape sent through the bridge: that agent's own payload (its
+ * transcript_path, cwd, permission_mode, and fields we do not model), with the event's `fields` as the hooks before
+ * this one left them (a rewritten tool_input) — but none the agent did not send. `undefined` for any other context.
+ */
+export function bridgedClaudePayload(ctx: AnyHookContext, fields: Record<string, unknown>, eventName: string): object | undefined {
+  const origin = ctx.origin;
+  if (origin === undefined || !CLAUDE_SHAPED.has(origin.agent)) return undefined;
+  const current = Object.fromEntries(Object.entries(fields).filter(([key]) => Object.hasOwn(origin.payload, key)));
+  return { ...origin.payload, ...current, hook_event_name: eventName };
+}
+
 function payload(ctx: AnyHookContext, info: PayloadInfo): object {
   const fields = claudeEventFields(ctx);
-  const origin = ctx.origin;
-  if (origin !== undefined && CLAUDE_SHAPED.has(origin.agent)) {
-    // Bridged: the agent's own payload (its transcript_path, cwd, permission_mode, and fields we do not model), with
-    // the event's fields as the hooks before this one left them (a rewritten tool_input), and nothing it did not send.
-    const current = Object.fromEntries(Object.entries(fields).filter(([key]) => Object.hasOwn(origin.payload, key)));
-    return { ...origin.payload, ...current, hook_event_name: info.eventName };
-  }
-  return {
-    session_id: ctx.state.sessionId ?? ctx.state.agentId,
-    // There is no transcript file; scripts that read one find nothing rather than a wrong path.
-    transcript_path: null,
-    cwd: info.workDir,
-    permission_mode: 'default',
-    hook_event_name: info.eventName,
-    ...fields,
-  };
+  return (
+    bridgedClaudePayload(ctx, fields, info.eventName) ?? {
+      session_id: ctx.state.sessionId ?? ctx.state.agentId,
+      // There is no transcript file; scripts that read one find nothing rather than a wrong path.
+      transcript_path: null,
+      cwd: info.workDir,
+      permission_mode: 'default',
+      hook_event_name: info.eventName,
+      ...fields,
+    }
+  );
 }
 
 /**

@@ -13,9 +13,10 @@
 import { HookEvent, type AnyHookContext, type HookEventName, type HookOutcome } from '../core/index.js';
 import type { ProcessResult } from './process-result.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
-import { CLAUDE_SHAPED, claudeEventFields } from './claude.js';
+import { bridgedClaudePayload, claudeEventFields } from './claude.js';
 import { failureDecision, processFailure, withStderr } from './failure.js';
 import { isRecord, NONE, PROCEED } from './wire-output.js';
+import { replacedResult, rewrittenArgs, type BridgeAnswer } from './outcome-changes.js';
 
 /** Codex's name for each canonical event it has (`PreModelRequest` is BeforeStep; see the alias table). */
 export const CODEX_EVENTS: Readonly<Record<string, HookEventName>> = Object.freeze(
@@ -106,14 +107,8 @@ function commonFields(ctx: AnyHookContext, info: PayloadInfo): Record<string, un
 
 function payload(ctx: AnyHookContext, info: PayloadInfo): object {
   const fields = codexEventFields(ctx);
-  const origin = ctx.origin;
-  if (origin !== undefined && CLAUDE_SHAPED.has(origin.agent)) {
-    // Bridged from Codex (or Claude Code, VS Code): the agent's own payload — its turn_id, model, transcript_path —
-    // with the event's fields as the hooks before this one left them, and nothing it did not send.
-    const current = Object.fromEntries(Object.entries(fields).filter(([key]) => Object.hasOwn(origin.payload, key)));
-    return { ...origin.payload, ...current, hook_event_name: info.eventName };
-  }
-  return { ...commonFields(ctx, info), ...fields };
+  // Bridged from Codex (or Claude Code, VS Code): the agent's own payload — its turn_id, model, transcript_path.
+  return bridgedClaudePayload(ctx, fields, info.eventName) ?? { ...commonFields(ctx, info), ...fields };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -450,20 +445,10 @@ export function readCodexPayload(
   };
 }
 
-/** What a hook process answers: its exit code, stdout and stderr (the bridge's `BridgeAnswer`). */
-export interface CodexAnswer {
-  /** Always 0: Codex reads a JSON answer on every event it lets a hook decide. */
-  readonly exitCode: number;
-  /** The JSON answer, or empty. */
-  readonly stdout: string;
-  /** Always empty. */
-  readonly stderr: string;
-}
-
-const NOTHING: CodexAnswer = Object.freeze({ exitCode: 0, stdout: '', stderr: '' });
+const NOTHING: BridgeAnswer = Object.freeze({ exitCode: 0, stdout: '', stderr: '' });
 
 /** The answer, without empty parts; nothing at all when nothing is left. */
-function answer(body: Record<string, unknown>): CodexAnswer {
+function answer(body: Record<string, unknown>): BridgeAnswer {
   const kept = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
   return Object.keys(kept).length === 0 ? NOTHING : { exitCode: 0, stdout: `${JSON.stringify(kept)}\n`, stderr: '' };
 }
@@ -472,21 +457,6 @@ function answer(body: Record<string, unknown>): CodexAnswer {
 function specificOutput(eventName: string, fields: Record<string, unknown>): Record<string, unknown> | undefined {
   const kept = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
   return Object.keys(kept).length === 0 ? undefined : { hookEventName: eventName, ...kept };
-}
-
-/** The tool arguments the outcome carries, when a hook rewrote them. */
-function rewrittenArgs(outcome: HookOutcome, ctx: AnyHookContext): Readonly<Record<string, unknown>> | undefined {
-  const next = outcome.context;
-  if (next === undefined || !('toolCall' in next) || !('toolCall' in ctx)) return undefined;
-  return next.toolCall.args === ctx.toolCall.args ? undefined : next.toolCall.args;
-}
-
-/** The tool result the outcome carries, when a PostToolUse hook replaced it. */
-function replacedResult(outcome: HookOutcome, ctx: AnyHookContext): { readonly value: unknown } | undefined {
-  const next = outcome.context;
-  if (next === undefined || ctx.event !== 'PostToolUse' || next.event !== 'PostToolUse') return undefined;
-  const after = next.execution?.result;
-  return after === ctx.execution?.result ? undefined : { value: after };
 }
 
 const asText = (value: unknown): string => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
@@ -518,7 +488,7 @@ const asText = (value: unknown): string => (typeof value === 'string' ? value : 
  *   PostToolUse, UserPromptSubmit, SessionStart, SubagentStart), joined by blank lines; system messages in
  *   `systemMessage`. SessionEnd and PreModelRequest answers are not read by Codex: nothing is written.
  */
-export function codexAnswer(outcome: HookOutcome, ctx: AnyHookContext, eventName: string): CodexAnswer {
+export function codexAnswer(outcome: HookOutcome, ctx: AnyHookContext, eventName: string): BridgeAnswer {
   // The answer must name the event as Codex does, whatever name the payload was read under.
   const name = HookEvent.toDialect(ctx.event, 'codex') ?? eventName;
   const systemMessage = outcome.systemMessage;

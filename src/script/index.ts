@@ -38,7 +38,6 @@ export {
   CodexPayloadError,
   interpretCodex,
   readCodexPayload,
-  type CodexAnswer,
   type CodexPayloadReading,
 } from '../dialects/codex.js';
 export {

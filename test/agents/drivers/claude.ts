@@ -12,14 +12,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { agentBin, runBounded, type AgentDriver, type AgentProject, type AgentRun } from '../support/harness.js';
+import { agentBin, installBridge, runBounded, type AgentDriver, type AgentProject, type AgentRun } from '../support/harness.js';
 import type { MockServer } from '../support/mock-server.js';
 import { anthropicApi } from '../mock/anthropic.js';
-
-/** Bridges `events` into the project's `.claude/settings.json` with the real CLI, as a user would. */
-function installBridge(project: AgentProject, events: readonly string[], timeoutSec: number): void {
-  project.cli('bridge', '--install', 'claude', '--events', events.join(','), '--timeout', String(timeoutSec));
-}
 
 /**
  * Claude Code's own scratch folder (per-session notes, shell output), which it would otherwise make under the
@@ -37,7 +32,7 @@ export const claudeDriver: AgentDriver = {
   shellTool: 'Bash',
   api: anthropicApi,
   configure(project, _mock, { events, timeoutSec }) {
-    installBridge(project, events, timeoutSec);
+    installBridge(project, 'claude', events, timeoutSec);
   },
   run(project: AgentProject, mock: MockServer, prompt: string, timeoutMs: number): Promise<AgentRun> {
     // `--allowedTools Bash`: print mode has nobody to ask, and it ignores the project's `permissions.allow`; the

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { agentBin, runBounded, type AgentDriver, type AgentProject, type AgentRun } from '../support/harness.js';
+import { agentBin, installBridge, runBounded, type AgentDriver, type AgentProject, type AgentRun } from '../support/harness.js';
 import type { MockServer } from '../support/mock-server.js';
 import { openAiResponsesApi } from '../mock/openai-responses.js';
 
@@ -58,7 +58,7 @@ export const codexDriver: AgentDriver = {
   api: openAiResponsesApi,
   configure(project, mock, { events, timeoutSec }) {
     writeConfig(project, mock);
-    project.cli('bridge', '--install', 'codex', '--events', events.join(','), '--timeout', String(timeoutSec));
+    installBridge(project, 'codex', events, timeoutSec);
   },
   run(project, _mock, prompt, timeoutMs): Promise<AgentRun> {
     return runBounded(

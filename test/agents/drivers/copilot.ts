@@ -11,7 +11,7 @@
  *   of its own, not the hook's stderr; on every other event a failing exit, 2 included, is only logged.
  */
 import { join } from 'node:path';
-import { agentBin, agentsDir, runBounded, type AgentDriver, type AgentProject, type AgentRun } from '../support/harness.js';
+import { agentBin, agentsDir, installBridge, runBounded, type AgentDriver, type AgentProject, type AgentRun } from '../support/harness.js';
 import type { MockServer } from '../support/mock-server.js';
 import { anthropicApi } from '../mock/anthropic.js';
 
@@ -24,18 +24,13 @@ const MODEL = 'claude-sonnet-4.5';
  */
 const packageCache = (): string => join(agentsDir(), 'copilot-cache');
 
-/** Bridges `events` into the project's `.github/hooks/agent-hooks.json` with the real CLI, as a user would. */
-function installBridge(project: AgentProject, events: readonly string[], timeoutSec: number): void {
-  project.cli('bridge', '--install', 'copilot', '--events', events.join(','), '--timeout', String(timeoutSec));
-}
-
 export const copilotDriver: AgentDriver = {
   name: 'copilot',
   // The camelCase payloads carry the model-facing name; only the PascalCase (Claude-compatible) ones say `Bash`.
   shellTool: 'bash',
   api: anthropicApi,
   configure(project, _mock, { events, timeoutSec }) {
-    installBridge(project, events, timeoutSec);
+    installBridge(project, 'copilot', events, timeoutSec);
   },
   run(project: AgentProject, mock: MockServer, prompt: string, timeoutMs: number): Promise<AgentRun> {
     return runBounded(agentBin('copilot'), ['-p', prompt, '--output-format', 'json'], {

@@ -110,6 +110,11 @@ export function makeProject(hooks: readonly string[]): AgentProject {
   return project;
 }
 
+/** Bridges `events` (canonical names) into the project's config for `agent` with the real CLI, as a user would. */
+export function installBridge(project: AgentProject, agent: AgentName, events: readonly string[], timeoutSec: number): void {
+  project.cli('bridge', '--install', agent, '--events', events.join(','), '--timeout', String(timeoutSec));
+}
+
 /** How one headless agent run ended. */
 export interface AgentRun {
   readonly exitCode: number | null;
