@@ -5,6 +5,7 @@
  */
 import { loadavg } from 'node:os';
 import { agentSuite } from './agent.js';
+import { agentBridgeSuite } from './agent-bridge.js';
 import { discoverySuite } from './discovery.js';
 import { dispatchSuite } from './dispatch.js';
 import { emptySuite } from './empty.js';
@@ -27,6 +28,7 @@ const suites: Record<string, () => Promise<Row[]>> = {
   memory: memorySuite,
   load: loadSuite,
   trust: trustSuite,
+  'agent-bridge': agentBridgeSuite,
 };
 
 const asked = process.argv.slice(2);

@@ -27,6 +27,10 @@ export interface RecordedRequest {
   readonly main: boolean;
   /** The turn it was answered with, when main. */
   readonly turn?: Turn | undefined;
+  /** When its last byte arrived (`performance.now()`, ms). */
+  readonly receivedAt: number;
+  /** When the answer's last byte was handed to the socket (`performance.now()`, ms); undefined if it never was. */
+  readonly answeredAt?: number | undefined;
 }
 
 /** What an adapter does with one request. */
@@ -55,6 +59,8 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 /** When the script runs out, the model ends the turn: an agent must never hang on a silent mock. */
 const FALLBACK: Turn = { text: 'Done.' };
 
@@ -73,13 +79,20 @@ export async function startMockServer(api: MockApi, turns: readonly Turn[]): Pro
       } catch {
         // Kept as text.
       }
-      const base = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body, text, main: false };
+      // Recorded as it arrives, and completed as the adapter and the response finish.
+      const record: Mutable<RecordedRequest> = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body, text, main: false, receivedAt: performance.now() };
+      requests.push(record);
+      res.on('finish', () => {
+        record.answeredAt = performance.now();
+      });
       Promise.resolve()
-        .then(() => api.handle(base, res, () => queue.shift() ?? FALLBACK))
+        .then(() => api.handle({ ...record }, res, () => queue.shift() ?? FALLBACK))
         .then(
-          (handled) => requests.push({ ...base, main: handled.main, turn: handled.turn }),
+          (handled) => {
+            record.main = handled.main;
+            record.turn = handled.turn;
+          },
           (error: unknown) => {
-            requests.push(base);
             if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
             res.end(JSON.stringify({ error: { message: String(error) } }));
           },

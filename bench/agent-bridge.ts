@@ -1,0 +1,102 @@
+/**
+ * What the bridge costs inside the real Claude Code: the time from the model's tool call to the tool result, read at
+ * the mock model server — from the moment the response carrying the `tool_use` was sent to the moment the next request,
+ * carrying the `tool_result`, arrived. Between the two Claude Code runs its PreToolUse hooks, the tool and its
+ * PostToolUse hooks; with no hooks configured it runs only the tool, which is the baseline. Sessions of each case are
+ * run in alternating order, round after round, so a drift in the machine's load hits every case alike.
+ *
+ * Needs the pinned agent CLIs (installed on first use, as `npm run test:agents` does) and a built `dist/cli.js`.
+ */
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { claudeDriver } from '../test/agents/drivers/claude.js';
+import { makeProject, type AgentProject } from '../test/agents/support/harness.js';
+import { startMockServer, type RecordedRequest, type Turn } from '../test/agents/support/mock-server.js';
+import { finishRow, median, stats, type Row } from './harness.js';
+
+/** Shell calls per session: each gives one sample. */
+const CALLS = 6;
+/** Sessions per case. */
+const ROUNDS = Number(process.env.AGENT_BRIDGE_ROUNDS ?? 4);
+
+interface Variant {
+  readonly name: string;
+  /** Canonical events bridged, none for the baseline. */
+  readonly events: readonly string[];
+}
+
+const BASELINE = 'no hooks';
+const VARIANTS: readonly Variant[] = [
+  { name: BASELINE, events: [] },
+  { name: 'bridge on PreToolUse, one HOOK.md hook', events: ['PreToolUse'] },
+  { name: 'bridge on PreToolUse and PostToolUse, one HOOK.md hook each', events: ['PreToolUse', 'PostToolUse'] },
+];
+
+/** A HOOK.md hook on the shell that reads its payload and lets the call proceed: the cheapest hook a user can write. */
+function writeHook(project: AgentProject, name: string, trigger: string): void {
+  const dir = join(project.dir, '.agents', 'hooks', name);
+  mkdirSync(join(dir, 'scripts'), { recursive: true });
+  writeFileSync(join(dir, 'HOOK.md'), `---\nname: ${name}\ndescription: Reads the payload and lets the call proceed.\ntrigger: ${trigger}\nmatcher:\n  tool: Shell\n---\n`);
+  writeFileSync(join(dir, 'scripts', 'run'), '#!/bin/sh\ncat >/dev/null\n');
+  chmodSync(join(dir, 'scripts', 'run'), 0o755);
+}
+
+/** The tool latencies of one session, in ms: one per shell call whose result came back. */
+function latencies(requests: readonly RecordedRequest[]): number[] {
+  const main = requests.filter((r) => r.main);
+  const out: number[] = [];
+  for (let i = 0; i + 1 < main.length; i++) {
+    const call = main[i]!;
+    if (call.turn === undefined || !('shell' in call.turn) || call.answeredAt === undefined) continue;
+    out.push(main[i + 1]!.receivedAt - call.answeredAt);
+  }
+  return out;
+}
+
+async function session(variant: Variant): Promise<number[]> {
+  const project = makeProject([]);
+  const turns: Turn[] = [...Array.from({ length: CALLS }, (_, i) => ({ shell: `echo call-${i}` })), { text: 'Done.' }];
+  const mock = await startMockServer(claudeDriver.api(), turns);
+  try {
+    if (variant.events.length > 0) {
+      if (variant.events.includes('PreToolUse')) writeHook(project, 'pre-shell', 'pre-tool-call');
+      if (variant.events.includes('PostToolUse')) writeHook(project, 'post-shell', 'post-tool-call');
+      project.cli('trust', '--all');
+      await claudeDriver.configure(project, mock, { events: variant.events, timeoutSec: 30 });
+    }
+    const run = await claudeDriver.run(project, mock, 'Run the commands.', 120_000);
+    const samples = latencies(mock.requests);
+    if (run.exitCode !== 0 || samples.length !== CALLS) {
+      throw new Error(`Claude Code session '${variant.name}' ended with exit ${run.exitCode} and ${samples.length}/${CALLS} tool results:\n${run.stderr.slice(-2000)}`);
+    }
+    return samples;
+  } finally {
+    await mock.close();
+    project.remove();
+  }
+}
+
+export async function agentBridgeSuite(): Promise<Row[]> {
+  const samples = new Map<string, number[]>(VARIANTS.map((v) => [v.name, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const variant of round % 2 === 0 ? VARIANTS : [...VARIANTS].reverse()) samples.get(variant.name)!.push(...(await session(variant)));
+  }
+  const suite = 'Bridge inside Claude Code (tool call to tool result)';
+  const base = median(samples.get(BASELINE)!);
+  return VARIANTS.map((variant) => {
+    const xs = samples.get(variant.name)!;
+    const timing = stats(xs);
+    const added = timing.median - base;
+    return finishRow({
+      suite,
+      name: variant.name,
+      unit: 'ms',
+      mean: timing.mean,
+      median: timing.median,
+      rme: timing.rme,
+      ...(variant.name === BASELINE
+        ? { note: `${xs.length} tool calls in ${ROUNDS} sessions` }
+        : { baseline: BASELINE, ratio: timing.median / base, note: `adds ${added.toFixed(0)} ms per tool call (medians; ${xs.length} calls)` }),
+    });
+  });
+}
