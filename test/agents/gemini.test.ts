@@ -1,0 +1,4 @@
+import { geminiDriver } from './drivers/gemini.js';
+import { defineAgentSuite } from './support/suite.js';
+
+defineAgentSuite(geminiDriver);
