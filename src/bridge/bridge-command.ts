@@ -16,6 +16,17 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
+/**
+ * The project folder as the command line names it: `"$CLAUDE_PROJECT_DIR"/`, or nothing where the agent sets no
+ * variable and runs hooks in the project. Gemini CLI replaces `$GEMINI_PROJECT_DIR` in the command's text with the
+ * path already shell-quoted, so inside double quotes a path with a space would keep its quotes and name no file; it
+ * leaves the braced form to the shell, which it gives the same variable.
+ */
+function projectReference(agent: InstallAgent, variable: string | undefined): string {
+  if (variable === undefined) return '';
+  return agent === 'gemini' ? `"\${${variable}}"/` : `"$${variable}"/`;
+}
+
 const isFile = (path: string): Promise<boolean> => stat(path).then((s) => s.isFile(), () => false);
 
 /**
@@ -33,8 +44,7 @@ export async function bridgeCommandLine(agent: InstallAgent, projectDir: string,
   const target = INSTALL_TARGETS[agent];
   const tail = `bridge --from ${agent}`;
   if (await isFile(join(projectDir, 'node_modules', '.bin', 'agent-hooks'))) {
-    const base = target.projectVariable === undefined ? '' : `"$${target.projectVariable}"/`;
-    return `${base}node_modules/.bin/agent-hooks ${tail}`;
+    return `${projectReference(agent, target.projectVariable)}node_modules/.bin/agent-hooks ${tail}`;
   }
   const advice = 'Install agent-hooks in the project (npm install --save-dev agent-hooks), or give the command with --command CMD.';
   if (executable === undefined) throw new InstallBridgeError(`The project has no node_modules/.bin/agent-hooks, and the running agent-hooks cannot be found. ${advice}`);

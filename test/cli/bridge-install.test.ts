@@ -30,7 +30,9 @@ async function withLocalInstall(dir: string): Promise<void> {
   await symlink(CLI, join(dir, 'node_modules', '.bin', 'agent-hooks'));
 }
 
-const local = (agent: string, variable?: string) => `${variable === undefined ? '' : `"$${variable}"/`}node_modules/.bin/agent-hooks bridge --from ${agent}`;
+// Gemini CLI replaces `$GEMINI_PROJECT_DIR` in the command's text with a shell-quoted path; the braced form it leaves alone.
+const local = (agent: string, variable?: string) =>
+  `${variable === undefined ? '' : agent === 'gemini' ? `"\${${variable}}"/` : `"$${variable}"/`}node_modules/.bin/agent-hooks bridge --from ${agent}`;
 
 describe('agent-hooks bridge --install AGENT', () => {
   // What the end-to-end suite runs for each agent: canonical names, a timeout in seconds.

@@ -64,7 +64,8 @@ export interface AgentProject {
  * installed in its `node_modules/.bin` (a link to the built CLI) and its hooks trusted in the project's own HOME.
  */
 export function makeProject(hooks: readonly string[]): AgentProject {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'agent-hooks-e2e-')));
+  // A space in the path: every command line the bridge writes must survive the way each agent runs it.
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'agent-hooks e2e-')));
   const home = join(root, 'home');
   const dir = join(root, 'project');
   const evidence = join(dir, '.evidence');
