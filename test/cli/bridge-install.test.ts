@@ -80,8 +80,8 @@ describe('agent-hooks bridge --install AGENT', () => {
     expect(out.stdout).toContain(`now runs: ${line}`);
   });
 
-  it('writes, for every agent, the very file the README shows', async () => {
-    const readme = await readFile(join(CLI, '..', '..', 'README.md'), 'utf8');
+  it('writes, for every agent, the very file the bridge’s documentation shows', async () => {
+    const readme = await readFile(join(CLI, '..', '..', 'docs', 'bridge.md'), 'utf8');
     const block = /This is what they write[\s\S]*?```jsonc\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(block, 'the jsonc block of the bridge section').toBeDefined();
     const shown = new Map<string, string>();

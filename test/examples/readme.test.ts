@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { discoverManifests, TOOL_VOCABULARY, TOOL_VOCABULARY_AGENTS } from 'agent-hooks';
+import { discoverHooks, discoverManifests, HookStack, TOOL_VOCABULARY, TOOL_VOCABULARY_AGENTS, ToolCall, ToolHookContext } from 'agent-hooks';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -15,9 +15,50 @@ const snippetFile = fileURLToPath(new URL('./readme-snippet.generated.ts', impor
 
 afterAll(() => rmSync(snippetFile, { force: true }));
 
+/** The body of the first block fenced as `lang` after the heading `title` in `text`. */
+function blockAfter(text: string, title: string, lang: string): string | undefined {
+  const section = text.slice(text.indexOf(title));
+  return new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(section)?.[1];
+}
+
 describe('README', () => {
+  const readme = () => readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+
+  it('the "Getting started" agent runs and prints what its last comment says', async () => {
+    const code = blockAfter(readme(), '## Getting started', 'ts');
+    expect(code, 'a ts code block under "Getting started"').toBeDefined();
+    const promised = /\/\/ (.+)\n$/.exec(code!)?.[1];
+    writeFileSync(snippetFile, code!);
+    const { stdout } = await run(tsx, [snippetFile], { cwd: root, timeout: 60_000 });
+    expect(stdout.trim()).toBe(promised);
+  });
+
+  it('the "Getting started" HOOK.md and script load, and refuse what they say they refuse in every agent', async () => {
+    const hookMd = blockAfter(readme(), '## Getting started', 'yaml');
+    const script = blockAfter(readme(), '## Getting started', 'sh');
+    expect([hookMd, script].every((b) => b !== undefined), 'a yaml and a sh block under "Getting started"').toBe(true);
+    const project = mkdtempSync(join(tmpdir(), 'agent-hooks-readme-'));
+    try {
+      const folder = join(project, '.agents', 'hooks', 'no-recursive-delete');
+      mkdirSync(join(folder, 'scripts'), { recursive: true });
+      writeFileSync(join(folder, 'HOOK.md'), hookMd!);
+      writeFileSync(join(folder, 'scripts', 'run'), script!, { mode: 0o755 });
+      const { hooks, problems } = await discoverHooks({ projectDir: project, userDir: false, trust: 'all' });
+      expect(problems).toEqual([]);
+      const stack = new HookStack(hooks);
+      for (const shell of ['Bash', 'bash', 'run_shell_command', 'Shell']) {
+        const refused = await stack.process(ToolHookContext.beforeToolUse(ToolCall.create(shell, { command: 'rm -rf build' })));
+        expect([shell, refused.isBlocked(), refused.reason]).toEqual([shell, true, 'rm -rf is refused']);
+        const allowed = await stack.process(ToolHookContext.beforeToolUse(ToolCall.create(shell, { command: 'ls' })));
+        expect([shell, allowed.isBlocked()]).toEqual([shell, false]);
+      }
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
   it('the "In thirty lines" example runs and decides what its comments say', async () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../docs/concepts.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf('## In thirty lines'));
     const code = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
     expect(code, 'a ts code block under "In thirty lines"').toBeDefined();
@@ -27,7 +68,7 @@ describe('README', () => {
   });
 
   it('the tool vocabulary table is the one matchers use, row for row', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../docs/concepts.md', import.meta.url), 'utf8');
     const table = readme.slice(readme.indexOf('<!-- tool-vocabulary:start -->'), readme.indexOf('<!-- tool-vocabulary:end -->'));
     const rows = table.split('\n').filter((line) => line.startsWith('| `'));
     const cells = (line: string) => line.split(' | ').map((c) => c.replace(/^\| |\|$/g, '').trim());
@@ -39,8 +80,8 @@ describe('README', () => {
   });
 
   it('the HOOK.md in "Script hooks" is valid, and its matcher means what it says', async () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('## Script hooks'));
+    const readme = readFileSync(new URL('../../docs/hook-md.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('# Script hooks'));
     const hookMd = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
     expect(hookMd, 'a yaml code block under "Script hooks"').toBeDefined();
     const project = mkdtempSync(join(tmpdir(), 'agent-hooks-readme-'));
