@@ -10,28 +10,31 @@ import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect
 import { exitCodeDecision } from './failure.js';
 import { OutputReader, PROCEED, parseJsonObject } from './wire-output.js';
 
-/** Copilot sends tool arguments as a JSON string; arguments that cannot be serialized are sent as `"{}"`. */
-function argsText(args: unknown): string {
-  return JSON.stringify(args) ?? '{}';
+/**
+ * The tool arguments as Copilot CLI 1.0 sends them: an object (its hooks reference once said a JSON string, and the
+ * bridge still reads either). Arguments that cannot be serialized are sent as `{}`.
+ */
+function argsOf(args: unknown): unknown {
+  return JSON.parse(JSON.stringify(args) ?? '{}') as unknown;
 }
 
 function eventFields(ctx: AnyHookContext): Record<string, unknown> {
   switch (ctx.event) {
     case 'PreToolUse':
     case 'PermissionRequest':
-      return { toolName: ctx.toolCall.name, toolArgs: argsText(ctx.toolCall.args) };
+      return { toolName: ctx.toolCall.name, toolArgs: argsOf(ctx.toolCall.args) };
     case 'PostToolUse': {
       const result = ctx.execution?.result;
       return {
         toolName: ctx.toolCall.name,
-        toolArgs: argsText(ctx.toolCall.args),
+        toolArgs: argsOf(ctx.toolCall.args),
         toolResult: { resultType: 'success', textResultForLlm: typeof result === 'string' ? result : (JSON.stringify(result) ?? '') },
       };
     }
     case 'PostToolUseFailure':
       return {
         toolName: ctx.toolCall.name,
-        toolArgs: argsText(ctx.toolCall.args),
+        toolArgs: argsOf(ctx.toolCall.args),
         toolResult: { resultType: 'failure', textResultForLlm: ctx.errorMessage ?? '' },
       };
     case 'UserPromptSubmit':
@@ -43,6 +46,10 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> {
     case 'Stop':
     case 'SubagentStop':
       return {
+        // Copilot's name for a turn the model ended, which is our no_tool_calls; any other reason as we name it.
+        stopReason: ctx.event !== 'Stop' ? undefined : ctx.stopReason === 'no_tool_calls' ? 'end_turn' : ctx.stopReason,
+        // Copilot CLI 1.0 sends the snake_case name; the camelCase one is what its earlier hooks read.
+        stop_hook_active: ctx.stopHookActive,
         stopHookActive: ctx.stopHookActive,
         ...(ctx.subagentName !== undefined ? { agentName: ctx.subagentName } : {}),
         ...(ctx.subagentType !== undefined ? { agentType: ctx.subagentType } : {}),
@@ -97,8 +104,9 @@ function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInf
  * GitHub Copilot's dialect for lowerCamelCase events (`preToolUse`, `agentStop`, …).
  *
  * - stdin: `sessionId`, `timestamp` (epoch milliseconds), `cwd`, and the event's fields in camelCase: `toolName`,
- *   `toolArgs` (the arguments as a JSON string, as Copilot sends them), `toolResult` (`resultType`,
- *   `textResultForLlm`), `prompt`, `source`, `reason`, `stopHookActive`, `error`, …
+ *   `toolArgs` (the arguments as an object, as Copilot CLI 1.0 sends them), `toolResult` (`resultType`,
+ *   `textResultForLlm`), `prompt`, `source`, `reason`, `stopReason` and `stop_hook_active` (with the older
+ *   `stopHookActive` beside it), `error`, …
  * - output: `permissionDecision` allow | deny | ask + `permissionDecisionReason` and `modifiedArgs` (preToolUse);
  *   `decision` block | allow + `reason` (agentStop, subagentStop); `modifiedResult` and `additionalContext`
  *   (postToolUse).

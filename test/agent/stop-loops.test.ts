@@ -42,7 +42,11 @@ const DENY_TOOL: Record<Dialect, string> = {
 
 /** The payload field that says whether a stop hook is already keeping the agent working. */
 function loopField(dialect: Dialect, payload: Record<string, unknown>): unknown {
-  if (dialect === 'copilot') return payload.stopHookActive;
+  if (dialect === 'copilot') {
+    // Copilot CLI 1.0's name, and the older one its earlier hooks read: both say the same.
+    expect(payload.stopHookActive).toBe(payload.stop_hook_active);
+    return payload.stop_hook_active;
+  }
   if (dialect === 'cursor') return payload.loop_count;
   return payload.stop_hook_active;
 }

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BridgeInputError, discoverHooks, HookStack, hookMdDialect, readBridgePayload, runBridge, type StopHookContext, type ToolHookContext } from 'agent-hooks';
+import { BridgeInputError, copilotDialect, discoverHooks, HookStack, hookMdDialect, readBridgePayload, runBridge, type StopHookContext, type ToolHookContext } from 'agent-hooks';
 import { catchError } from '../support/catch-error.js';
 import { tempDir, writeHook } from '../support/script-fixture.js';
 
@@ -81,5 +81,23 @@ describe('a Claude-style hook behind the bridge', () => {
     const { ctx } = readBridgePayload('claude', sent);
     const rewritten = (ctx as ToolHookContext).withArgs({ command: 'ls -a' });
     expect(claudeDialect.payload(rewritten, { eventName: 'PreToolUse', workDir: '/work/p', hookName: 'h' })).toEqual({ ...sent, tool_input: { command: 'ls -a' } });
+  });
+});
+
+describe('our Copilot dialect writes what Copilot CLI 1.0 sends', () => {
+  const fixture = async (name: string) => JSON.parse(await readFile(join(import.meta.dirname, 'fixtures', 'copilot', `${name}.json`), 'utf8')) as Record<string, unknown>;
+  /** Each key with the JSON type of its value. */
+  const shape = (payload: Record<string, unknown>) => Object.fromEntries(Object.entries(payload).map(([k, v]) => [k, v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v]));
+  // What Copilot knows and we cannot: its transcript file, and the first prompt of a session at its start.
+  const theirsOnly = new Set(['transcriptPath', 'initialPrompt']);
+
+  it.each(['preToolUse', 'postToolUse', 'agentStop', 'agentStop-continued', 'userPromptSubmitted', 'sessionStart', 'sessionEnd'])('%s: the same keys, with values of the same types', async (name) => {
+    const sent = await fixture(name);
+    const { ctx } = readBridgePayload('copilot', sent, name.replace(/-.*/, ''));
+    const written = copilotDialect.payload(ctx, { eventName: name.replace(/-.*/, ''), workDir: '/tmp/PROJECT', hookName: 'h' }) as Record<string, unknown>;
+    const expected = Object.fromEntries(Object.entries(shape(sent)).filter(([k]) => !theirsOnly.has(k)));
+    // The camelCase stop flag is ours alone, for hooks written against Copilot's earlier payloads.
+    const { stopHookActive: _older, ...ours } = shape(written);
+    expect(ours).toEqual(expected);
   });
 });

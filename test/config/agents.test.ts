@@ -74,11 +74,11 @@ describe('hooks written for other agents, in our agent', () => {
     expect(await readFile(join(project, 'where.log'), 'utf8')).toBe(`${join(project, 'hooks')} strict\n`);
   });
 
-  it('a Copilot hook gets camelCase input with toolArgs as a JSON string, and its modifiedArgs reach the tool', async () => {
+  it('a Copilot hook gets camelCase input with toolArgs as an object, as Copilot CLI 1.0 sends it, and its modifiedArgs reach the tool', async () => {
     const { project, write, script } = await setup();
     await script(
       'hooks/rewrite.js',
-      node(`  const args = JSON.parse(input.toolArgs);
+      node(`  const args = input.toolArgs;
   console.log(JSON.stringify({ permissionDecision: 'allow', modifiedArgs: { command: args.command + ' --dry-run' } }));`),
     );
     await write(project, '.github/hooks/policy.json', { version: 1, hooks: { preToolUse: [{ type: 'command', bash: 'node hooks/rewrite.js', matcher: 'bash' }] } });

@@ -51,7 +51,7 @@ const PAYLOAD_KEYS: [string, WireDialect, () => AnyHookContext, string[], string
   ['vscode Stop', vscodeDialect, stop, ['cwd', 'hookEventName', 'hook_event_name', 'sessionId', 'session_id', 'stop_hook_active', 'timestamp', 'transcript_path']],
   ['copilot preToolUse', copilotDialect, pre, ['cwd', 'sessionId', 'timestamp', 'toolArgs', 'toolName']],
   ['copilot postToolUse', copilotDialect, post, ['cwd', 'sessionId', 'timestamp', 'toolArgs', 'toolName', 'toolResult']],
-  ['copilot agentStop', copilotDialect, stop, ['cwd', 'sessionId', 'stopHookActive', 'timestamp']],
+  ['copilot agentStop', copilotDialect, stop, ['cwd', 'sessionId', 'stopHookActive', 'stopReason', 'stop_hook_active', 'timestamp']],
   ['copilot userPromptSubmitted', copilotDialect, prompt, ['cwd', 'prompt', 'sessionId', 'timestamp']],
   ['copilot sessionStart', copilotDialect, sessionStart, ['cwd', 'sessionId', 'source', 'timestamp']],
   ['gemini BeforeTool', geminiDialect, pre, ['cwd', 'hook_event_name', 'session_id', 'timestamp', 'tool_input', 'tool_name', 'tool_use_id', 'transcript_path']],
@@ -81,7 +81,8 @@ describe('stdin payloads', () => {
   it('use each agent’s value formats', () => {
     const copilot = payloadOf(copilotDialect, pre());
     expect(typeof copilot.timestamp).toBe('number');
-    expect(JSON.parse(copilot.toolArgs as string)).toEqual({ command: 'rm -rf /tmp/x', description: 'clean' });
+    // An object, as Copilot CLI 1.0 sends it.
+    expect(copilot.toolArgs).toEqual({ command: 'rm -rf /tmp/x', description: 'clean' });
     expect(payloadOf(copilotDialect, post()).toolResult).toEqual({ resultType: 'success', textResultForLlm: 'removed' });
     expect(payloadOf(vscodeDialect, pre()).timestamp).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(payloadOf(claudeDialect, pre())).toMatchObject({ session_id: 'sess-1', cwd: '/project', tool_input: { command: 'rm -rf /tmp/x' } });
@@ -94,6 +95,7 @@ describe('stdin payloads', () => {
     expect(payloadOf(vscodeDialect, stop(1)).stop_hook_active).toBe(true);
     expect(payloadOf(geminiDialect, stop(1)).stop_hook_active).toBe(true);
     expect(payloadOf(copilotDialect, stop(1)).stopHookActive).toBe(true);
+    expect(payloadOf(copilotDialect, stop(1)).stop_hook_active).toBe(true);
     expect(payloadOf(claudeDialect, stop(0)).stop_hook_active).toBe(false);
   });
 });
