@@ -4,15 +4,38 @@
  * @module
  */
 import { join } from 'node:path';
-import type { ConfigLevel } from '../script/command-hook.js';
+import { CallableMatcher, CompositeMatcher, type AnyHookContext, type HookEventName } from '../core/index.js';
+import type { CommandHook, ConfigLevel } from '../script/command-hook.js';
 import { geminiDialect } from '../dialects/gemini.js';
 import { isRecord } from '../dialects/wire-output.js';
 import { ConfigCollector, commandName, configPlaces, eventNamesIn, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from './config-source.js';
 
-/** Gemini CLI's default hook timeout, in milliseconds. */
+/**
+ * Gemini CLI's default hook timeout, in milliseconds.
+ *
+ * @internal
+ */
 export const GEMINI_HOOK_TIMEOUT_MS = 60_000;
 
 const EVENTS = eventNamesIn('gemini');
+
+// The failures Gemini CLI refuses before any hook runs: a call to a tool it does not have, and arguments that fail the
+// tool's schema (the model's, or a BeforeTool hook's rewrite). Only a tool that ran and failed reaches AfterTool.
+const REFUSED_BEFORE_HOOKS: ReadonlySet<string> = new Set(['UnknownToolError', 'ToolInputError']);
+
+const toolRan = new CallableMatcher(function toolRan(ctx: AnyHookContext) {
+  return ctx.event !== 'PostToolUseFailure' || !(ctx.error instanceof Error && REFUSED_BEFORE_HOOKS.has(ctx.error.name));
+});
+
+/**
+ * An AfterTool hook runs for a failed tool call too: Gemini CLI has no failure event and sends the call as an AfterTool
+ * whose tool_response holds the error. A command hook is built for one event; the failure event is added to it here.
+ */
+function alsoOnToolFailure(hook: CommandHook): CommandHook {
+  const events: readonly HookEventName[] = Object.freeze(['PostToolUse', 'PostToolUseFailure']);
+  Object.defineProperty(hook, 'events', { value: events, enumerable: true });
+  return hook;
+}
 
 /**
  * Loads Gemini CLI's hooks (user file, then project file): event → definitions `{matcher, sequential, hooks: [{type:
@@ -20,7 +43,9 @@ const EVENTS = eventNamesIn('gemini');
  * unanchored regex over tool names. `GEMINI_PROJECT_DIR` and `CLAUDE_PROJECT_DIR` are set, as Gemini CLI sets both.
  * A definition's hooks run one after another in the order written, so a hook sees the input the one before rewrote —
  * what Gemini CLI does with `sequential: true`; without it Gemini CLI starts them together, and the decisions merge
- * the same way (see the README's compatibility notes).
+ * the same way (see the README's compatibility notes). An AfterTool hook also runs when a tool that ran failed
+ * (PostToolUseFailure), as Gemini CLI runs it then, but not for a call refused before it ran (an unknown tool, or
+ * arguments that fail the tool's schema), which Gemini CLI runs no hook for.
  */
 export async function loadGeminiHooks(options: ConfigLoadOptions = {}): Promise<LoadedConfigHooks> {
   const out = new ConfigCollector(options);
@@ -46,8 +71,10 @@ export async function loadGeminiHooks(options: ConfigLoadOptions = {}): Promise<
         if (definition.sequential !== undefined && typeof definition.sequential !== 'boolean') {
           out.problem({ file, field: `${at}.sequential`, found: JSON.stringify(definition.sequential), allowed: 'true, false', severity: 'warning', code: 'invalid-config', message: '"sequential" must be a boolean; it is ignored.' });
         }
-        const matcher = out.matcher(definition.matcher, event, 'regex', file, `${at}.matcher`);
-        if (matcher === null) return;
+        const written = out.matcher(definition.matcher, event, 'regex', file, `${at}.matcher`);
+        if (written === null) return;
+        const afterTool = event === 'PostToolUse';
+        const matcher = !afterTool ? written : written === undefined ? toolRan : CompositeMatcher.and(written, toolRan);
         definition.hooks.forEach((hook: unknown, h) => {
           const hookAt = `${at}.hooks[${h}]`;
           if (!isRecord(hook) || (hook.type !== undefined && hook.type !== 'command')) {
@@ -58,27 +85,26 @@ export async function loadGeminiHooks(options: ConfigLoadOptions = {}): Promise<
             out.problem({ file, field: `${hookAt}.command`, severity: 'error', code: 'missing-field', message: 'A command hook needs a non-empty "command".' });
             return;
           }
-          out.add(
-            out.commandHook({
-              name: typeof hook.name === 'string' && hook.name.trim() !== '' ? hook.name : commandName(hook.command),
-              command: hook.command,
-              event,
-              eventName,
-              matcher,
-              dialect: geminiDialect,
-              timeoutMs: out.timeout(hook.timeout, 'ms', GEMINI_HOOK_TIMEOUT_MS, file, `${hookAt}.timeout`),
-              projectDir: places.projectDir,
-              env: { GEMINI_PROJECT_DIR: places.projectDir, CLAUDE_PROJECT_DIR: places.projectDir },
-              origin: {
-                kind: 'gemini',
-                level,
-                file,
-                field: `${hookAt}.command`,
-                matcher: typeof definition.matcher === 'string' ? definition.matcher : undefined,
-                definition: { event: eventName, matcher: definition.matcher, sequential: definition.sequential, hook },
-              },
-            }),
-          );
+          const command = out.commandHook({
+            name: typeof hook.name === 'string' && hook.name.trim() !== '' ? hook.name : commandName(hook.command),
+            command: hook.command,
+            event,
+            eventName,
+            matcher,
+            dialect: geminiDialect,
+            timeoutMs: out.timeout(hook.timeout, 'ms', GEMINI_HOOK_TIMEOUT_MS, file, `${hookAt}.timeout`),
+            projectDir: places.projectDir,
+            env: { GEMINI_PROJECT_DIR: places.projectDir, CLAUDE_PROJECT_DIR: places.projectDir },
+            origin: {
+              kind: 'gemini',
+              level,
+              file,
+              field: `${hookAt}.command`,
+              matcher: typeof definition.matcher === 'string' ? definition.matcher : undefined,
+              definition: { event: eventName, matcher: definition.matcher, sequential: definition.sequential, hook },
+            },
+          });
+          out.add(afterTool ? alsoOnToolFailure(command) : command);
         });
       });
     }

@@ -1,59 +1,263 @@
 /**
- * Gemini CLI's command-hook protocol.
+ * Gemini CLI's command-hook protocol, as Gemini CLI 0.61 speaks it: what its hooks are sent, and what it makes of
+ * their answers.
  *
  * @module
  */
-import { HookEvent, type AnyHookContext, type HookEventName } from '../core/index.js';
+import { HookEvent, ToolExecution, type AnyHookContext, type HookEventName, type Message, type StopHookContext } from '../core/index.js';
 import type { ProcessResult } from './process-result.js';
-import { claudeEventFields, interpretClaudeFamily } from './claude.js';
-import type { PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
+import { claudeEventFields } from './claude.js';
+import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
+import { failureDecision, processFailure, withStderr } from './failure.js';
+import { NONE, OutputReader, PROCEED, invalidOutput } from './wire-output.js';
 
-/** Events whose plain stdout Gemini CLI adds to the model's context. */
-const PLAIN_STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set(['UserPromptSubmit', 'SessionStart']);
+/** A tool result as text, as the run loop writes it into the conversation: what the model saw. */
+function asText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '';
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * The turn a Stop gate closes: its prompt — the user's, not the feedback of a blocked stop, which Gemini CLI never
+ * sends as `prompt` — and every answer of the model since, joined by newlines, as Gemini CLI gathers them.
+ */
+function turnOf(ctx: StopHookContext): { prompt: string; response: string } {
+  const messages = ctx.state.messages;
+  const users = messages.flatMap((m, i) => (m.role === 'user' ? [i] : []));
+  // Each kept-working stop added one user message after the prompt. Fewer: compaction took the prompt away.
+  const at = users[users.length - 1 - ctx.continuationCount];
+  const answers = messages.slice((at ?? -1) + 1).filter((m) => m.role === 'assistant' && m.content !== '');
+  return {
+    prompt: at === undefined ? '' : messages[at]!.content,
+    response: answers.length > 0 ? answers.map((m) => m.content).join('\n') : ctx.finalMessage || '[no response text]',
+  };
+}
+
+/** The conversation as BeforeModel's `llm_request.messages`: text only, tool calls and results left out. */
+function llmMessages(messages: readonly Message[]): { role: string; content: string }[] {
+  return messages
+    .filter((m) => m.role !== 'tool' && m.content !== '')
+    .map((m) => ({ role: m.role === 'assistant' ? 'model' : m.role, content: m.content }));
+}
 
 function eventFields(ctx: AnyHookContext): Record<string, unknown> {
   switch (ctx.event) {
-    case 'Stop':
+    case 'PreToolUse':
+    case 'PermissionRequest':
+      return { tool_name: ctx.toolCall.name, tool_input: ctx.toolCall.args };
+    case 'PostToolUse':
+    case 'PostToolUseFailure': {
+      // Gemini CLI has no failure event: a tool that failed is an AfterTool whose tool_response holds an `error`.
+      const execution = ctx.execution;
+      const text = execution.isError ? (execution.errorMessage ?? '') : asText(execution.result);
+      const tool_response = execution.isError
+        ? { llmContent: `Error: ${text}`, returnDisplay: text, error: { message: text, type: 'execution_failed' } }
+        : { llmContent: text, returnDisplay: text };
+      return { tool_name: ctx.toolCall.name, tool_input: ctx.toolCall.args, tool_response };
+    }
+    case 'UserPromptSubmit':
+      return { prompt: ctx.prompt };
+    case 'Stop': {
       // Gemini's AfterAgent gate: the turn's prompt and answer, and whether a retry is already under way.
-      return {
-        prompt: ctx.state.messages.findLast((m) => m.role === 'user')?.content ?? '',
-        prompt_response: ctx.finalMessage ?? '',
-        stop_hook_active: ctx.stopHookActive,
-      };
+      const turn = turnOf(ctx);
+      return { prompt: turn.prompt, prompt_response: turn.response, stop_hook_active: ctx.stopHookActive };
+    }
+    case 'BeforeStep':
+      // The model's name and settings are the model's own, not the agent's: none is known here.
+      return { llm_request: { model: '', messages: llmMessages(ctx.state.messages), config: {} } };
+    case 'SessionStart':
+      return { source: ctx.source };
+    case 'SessionEnd':
+      return { reason: ctx.reason ?? 'other' };
+    case 'PreCompact':
+      return { trigger: ctx.trigger };
     case 'Notification':
-      return { notification_type: ctx.notificationType, message: ctx.message, details: {} };
+      // Gemini CLI notifies only of a tool call waiting for approval, as `ToolPermission`.
+      return {
+        notification_type: ctx.notificationType === 'permission_prompt' ? 'ToolPermission' : ctx.notificationType,
+        message: ctx.message,
+        details: {},
+      };
     default:
+      // Events Gemini CLI does not have (SubagentStart, …), for a HOOK.md hook speaking its dialect.
       return claudeEventFields(ctx);
   }
 }
 
+/**
+ * For a context Gemini CLI sent through the bridge: its own payload (its transcript_path and fields we do not
+ * model), with what the hooks before this one changed — the tool input, the tool response, the prompt.
+ */
+function bridgedPayload(ctx: AnyHookContext, eventName: string): object | undefined {
+  const origin = ctx.origin;
+  if (origin === undefined || origin.agent !== 'gemini') return undefined;
+  const changed: Record<string, unknown> = {};
+  if ('toolCall' in ctx) changed.tool_input = ctx.toolCall.args;
+  // The bridge reads Gemini's whole tool_response as the result: it goes back as it is.
+  if (ctx.event === 'PostToolUse') changed.tool_response = ctx.execution.result;
+  if (ctx.event === 'UserPromptSubmit') changed.prompt = ctx.prompt;
+  const current = Object.fromEntries(Object.entries(changed).filter(([key]) => Object.hasOwn(origin.payload, key)));
+  return { ...origin.payload, ...current, hook_event_name: eventName };
+}
+
 function payload(ctx: AnyHookContext, info: PayloadInfo): object {
-  return {
-    session_id: ctx.state.sessionId ?? ctx.state.agentId,
-    transcript_path: null,
-    cwd: info.workDir,
-    hook_event_name: info.eventName,
-    timestamp: new Date().toISOString(),
-    ...eventFields(ctx),
-  };
+  return (
+    bridgedPayload(ctx, info.eventName) ?? {
+      session_id: ctx.state.sessionId ?? ctx.state.agentId,
+      // Gemini CLI sends "" when it records no transcript; there is none here.
+      transcript_path: '',
+      cwd: info.workDir,
+      hook_event_name: info.eventName,
+      timestamp: new Date().toISOString(),
+      ...eventFields(ctx),
+    }
+  );
+}
+
+/** What Gemini CLI acts on, event by event; the rest of an answer it ignores. */
+interface Honoured {
+  /** `continue: false` ends the run. */
+  readonly stop?: boolean;
+  /** `decision: "deny"` (or `"block"`) refuses the action. */
+  readonly block?: boolean;
+  /** `decision: "ask"` asks the user. */
+  readonly ask?: boolean;
+  /** `hookSpecificOutput.additionalContext` reaches the model. */
+  readonly context?: boolean;
+  /** `hookSpecificOutput.tool_input` replaces the tool's arguments. */
+  readonly toolInput?: boolean;
+}
+
+// Read from Gemini CLI 0.61's callers of each event (evaluateBeforeToolHook, executeToolWithHooks, the client's
+// BeforeAgent and AfterAgent handling, the non-interactive SessionStart): SessionEnd, PreCompress and Notification
+// answers change nothing but the system message it prints.
+const HONOURED: Partial<Record<HookEventName, Honoured>> = {
+  PreToolUse: { stop: true, block: true, ask: true, toolInput: true },
+  PermissionRequest: { stop: true, block: true, ask: true, toolInput: true },
+  PostToolUse: { stop: true, block: true, context: true },
+  PostToolUseFailure: { stop: true, block: true, context: true },
+  UserPromptSubmit: { stop: true, block: true, context: true },
+  Stop: { stop: true, block: true },
+  BeforeStep: { stop: true, block: true },
+  SessionStart: { context: true },
+  SessionEnd: {},
+  PreCompact: {},
+  Notification: {},
+};
+// Events Gemini CLI does not have: the fields every event shares.
+const ELSEWHERE: Honoured = { stop: true, block: true, context: true };
+
+const DECISIONS = ['allow', 'deny', 'block', 'ask'] as const;
+
+/** A Gemini CLI answer object — its JSON, or the one it makes of plain text — read for `ctx`'s event. */
+function readGeminiOutput(output: Record<string, unknown>, ctx: AnyHookContext, hook: WireHookInfo): Decision {
+  const honoured = HONOURED[ctx.event] ?? ELSEWHERE;
+  const r = new OutputReader(hook, ctx);
+  const specific = r.record(output, 'hookSpecificOutput') ?? {};
+  const systemMessage = r.text(output, 'systemMessage');
+  const decision = r.choice(output, 'decision', DECISIONS);
+  const carryOn = r.bool(output, 'continue');
+  // Gemini CLI's reason for a stop and for a deny alike: stopReason, else reason.
+  const reason = r.text(output, 'stopReason') ?? r.text(output, 'reason');
+  const context = honoured.context ? r.text(specific, 'additionalContext', 'hookSpecificOutput.additionalContext') : undefined;
+  const extras = { additionalContext: context === undefined ? NONE : [context], systemMessage, notes: r.notes };
+
+  if (honoured.stop && carryOn === false) return { kind: 'stop', reason: reason ?? `Hook '${hook.name}' stopped the run.`, ...extras };
+  if (honoured.block && (decision === 'deny' || decision === 'block')) {
+    const why = reason ?? `blocked by hook '${hook.name}'`;
+    if (ctx.event === 'PostToolUseFailure') {
+      // Gemini CLI replaces a failed tool's response too; our failure event cannot block, so the failure is replaced.
+      const rejected = ToolExecution.failure(ctx.toolCall, new Error(`Tool result rejected by a hook: ${why}`));
+      return { kind: 'proceed', ctx: ctx.withExecution(rejected), ...extras };
+    }
+    return { kind: 'block', reason: why, ...extras };
+  }
+  const modified = honoured.toolInput ? r.toolInput(specific.tool_input, 'hookSpecificOutput.tool_input') : undefined;
+  if (honoured.ask && decision === 'ask') {
+    // Gemini CLI shows the system message, not the reason, in the confirmation it asks for.
+    return { kind: 'ask', reason: systemMessage ?? reason ?? `Hook '${hook.name}' asks for approval.`, ctx: modified, ...extras };
+  }
+  return { kind: 'proceed', reason, granted: decision === 'allow', ctx: modified, ...extras };
+}
+
+/** Plain text, as Gemini CLI turns it into an answer by the exit code: 0 and 1 allow with a message, others deny. */
+function readPlainText(text: string, result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): Decision {
+  if (result.exitCode === 0) return readGeminiOutput({ decision: 'allow', systemMessage: text }, ctx, hook);
+  if (result.exitCode !== 1) return readGeminiOutput({ decision: 'deny', reason: text }, ctx, hook);
+  // Exit 1 is Gemini's non-blocking error: a warning here, which blocks only a hook that fails closed.
+  const failure = failureDecision({ code: 'exit-code', cause: withStderr('exited with code 1', result) }, result, ctx, hook);
+  if (failure.kind !== 'proceed') return failure;
+  const answer = readGeminiOutput({ decision: 'allow', systemMessage: `Warning: ${text}` }, ctx, hook);
+  return { ...answer, notes: [...failure.notes, ...answer.notes] };
 }
 
 /**
- * Gemini CLI's dialect.
+ * Reads a run as Gemini CLI 0.61's hook runner does (`HookRunner.executeCommandHook`, `convertPlainTextToHookOutput`):
+ * the answer is stdout, or stderr when stdout is empty; JSON is obeyed whatever the exit code; other text becomes an
+ * answer by the exit code; no output at all after a failing exit is a failure. A process that never reached an exit
+ * of its own (it could not start, timed out, was killed) is a failure whatever it printed.
+ */
+function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): Decision {
+  const exited = result.exitCode !== null && result.spawnError === undefined && !result.aborted && !result.timedOut && result.overflow === undefined;
+  const text = result.stdout.trim() || result.stderr.trim();
+  if (!exited || text === '') {
+    if (exited && result.exitCode === 0) return PROCEED;
+    // 126 and 127 are named as such (a missing command or interpreter) — when they leave nothing to read.
+    const failure = processFailure(result, hook) ?? { code: 'exit-code', cause: withStderr(`exited with code ${result.exitCode}`, result) };
+    return failureDecision(failure, result, ctx, hook);
+  }
+  let answer: unknown;
+  try {
+    answer = JSON.parse(text);
+    // A JSON string holding the answer's JSON is read once more.
+    if (typeof answer === 'string') answer = JSON.parse(answer);
+  } catch {
+    return readPlainText(text, result, ctx, hook);
+  }
+  if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
+    return invalidOutput('printed JSON that is not an object', result, ctx, hook);
+  }
+  return readGeminiOutput(answer as Record<string, unknown>, ctx, hook);
+}
+
+/**
+ * Gemini CLI's dialect, as Gemini CLI 0.61 applies it (its source is the authority where its docs differ).
  *
- * - stdin: `session_id`, `transcript_path` (null), `cwd`, `hook_event_name` (BeforeTool, AfterTool, BeforeAgent,
- *   AfterAgent, …), `timestamp` (ISO 8601), and the event's fields (`tool_name`, `tool_input`, `tool_response`,
- *   `prompt`, `prompt_response`, `stop_hook_active`, `source`, `reason`, `trigger`, …).
- * - output: `decision` allow | deny (`block` is an alias), `reason`, `continue: false` + `stopReason`,
- *   `systemMessage`, `hookSpecificOutput.additionalContext`, and `hookSpecificOutput.tool_input`, which is MERGED
- *   into the tool's arguments (fields it leaves out keep their values). A deny on AfterAgent (Stop) keeps the agent
- *   working with the reason as feedback.
- * - exit 2: block with stderr; other exits: a warning, the action goes on.
+ * - stdin: `session_id`, `transcript_path` (`""`: there is no transcript file), `cwd`, `hook_event_name` (BeforeTool,
+ *   AfterTool, BeforeAgent, AfterAgent, BeforeModel, PreCompress, SessionStart, SessionEnd, Notification),
+ *   `timestamp` (ISO 8601), and the event's fields: `tool_name` and `tool_input` (no tool-use id); AfterTool's
+ *   `tool_response` `{llmContent, returnDisplay}` — plus `error: {message, type}` when the tool failed, for Gemini CLI
+ *   has no failure event and sends a failed call as an AfterTool; AfterAgent's `prompt` (the turn's prompt, also on a
+ *   retry), `prompt_response` (the turn's answers, joined by newlines) and `stop_hook_active`; BeforeModel's
+ *   `llm_request` `{model, messages, config}` (text messages only; the model and its settings are not known here:
+ *   `""` and `{}`); `source`, `reason`, `trigger`; Notification's `notification_type` (`ToolPermission` for an
+ *   approval), `message`, `details`. From the bridge, Gemini CLI's own payload, with the tool input, tool response
+ *   and prompt as the hooks before this one left them.
+ * - the answer: stdout, or stderr when stdout is empty. JSON (an object, or a JSON string of one) is obeyed whatever
+ *   the exit code. Other text is, with exit 0, `decision: "allow"` with the text as `systemMessage`; with exit 1 the
+ *   same prefixed `Warning: ` (and a warning here; a hook that fails closed blocks); with any other exit — 2, 3, a
+ *   shell's 127 — `decision: "deny"` with the text as `reason`. A failing exit with no output is a failure: a
+ *   warning, and the action goes on unless the hook fails closed. So is a process that could not start, timed out or
+ *   was killed, whatever it printed.
+ * - fields: `continue: false` + `stopReason` ends the run (BeforeTool, AfterTool, BeforeAgent, AfterAgent,
+ *   BeforeModel); `decision: "deny"` or `"block"` + `reason` (or `stopReason`) refuses a tool call, replaces a tool
+ *   result with the reason (a failed one too), rejects a prompt, keeps the agent working past AfterAgent with the
+ *   reason as feedback; `decision: "ask"` on BeforeTool asks for approval, with the `systemMessage` as the question;
+ *   `hookSpecificOutput.tool_input` on BeforeTool REPLACES the tool's arguments (a field it leaves out is dropped,
+ *   though Gemini's docs say merged); `hookSpecificOutput.additionalContext` (a string) reaches the model from
+ *   AfterTool, BeforeAgent and SessionStart only; `systemMessage` is shown everywhere. Everything else — a decision
+ *   or `continue` on SessionStart, SessionEnd, PreCompress or Notification, context on BeforeTool or AfterAgent — is
+ *   ignored, as Gemini CLI ignores it.
  */
 export const geminiDialect: WireDialect = Object.freeze({
   name: 'gemini',
-  eventName: (event: HookEventName) => HookEvent.toDialect(event, 'gemini') ?? event,
+  // A failed tool call reaches a Gemini hook as AfterTool.
+  eventName: (event: HookEventName) => HookEvent.toDialect(event === 'PostToolUseFailure' ? 'PostToolUse' : event, 'gemini') ?? event,
   payload,
-  interpret: (result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo) =>
-    interpretClaudeFamily(result, ctx, hook, { mergeToolInput: true, plainStdoutIsContext: PLAIN_STDOUT_IS_CONTEXT }),
+  interpret,
 });

@@ -102,7 +102,7 @@ describe('hooks written for other agents, in our agent', () => {
     expect(await readFile(join(project, 'ran.log'), 'utf8')).toBe('linux\n');
   });
 
-  it('a Gemini CLI hook’s tool_input is merged into the arguments', async () => {
+  it('a Gemini CLI hook’s tool_input replaces the arguments, as Gemini CLI 0.61 does', async () => {
     const { project, write, script } = await setup();
     await script('hooks/flags.js', node(`  console.log(JSON.stringify({ decision: 'allow', hookSpecificOutput: { tool_input: { command: input.tool_input.command + ' -la' } } }));`));
     await write(project, '.gemini/settings.json', { hooks: { BeforeTool: [{ matcher: 'ba.h', hooks: [{ type: 'command', command: 'node hooks/flags.js', timeout: 10000 }] }] } });
@@ -110,7 +110,7 @@ describe('hooks written for other agents, in our agent', () => {
     const model = new ScriptedModel([{ toolCalls: [{ name: 'bash', args: { command: 'ls', description: 'list files' } }] }, 'done']);
     const agent = AgentBuilder.new().withModel(model).withTools(bash(calls)).withHooksFrom({ projectDir: project, trust: 'all', homeDir: false, userDir: false, gemini: true }).build();
     await agent.run('list');
-    expect(calls).toEqual([{ command: 'ls -la', description: 'list files' }]);
+    expect(calls).toEqual([{ command: 'ls -la' }]);
   });
 
   it('a Cursor stop hook keeps the agent working with its followup_message, up to its loop_limit', async () => {
