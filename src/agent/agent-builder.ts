@@ -33,6 +33,7 @@ import type { HookLoader, LoadedHooks } from './hook-loader.js';
 import type { HookProblem } from '../script/problem.js';
 import type { Subagent } from './subagent.js';
 import { SUBAGENT_INPUT, SUBAGENT_INPUT_SCHEMA } from './internal/subagent-input.js';
+import { alreadyMatched, handleMatched } from '../core/internal/matched.js';
 import { loadAllHookConfigs, prioritized, selectedSources, type HookSourcesOptions } from '../config/load-all.js';
 import { modelJudge } from './model-judge.js';
 import { ProcessPool, type ProcessPoolLike } from '../process/process-pool.js';
@@ -77,7 +78,11 @@ export interface AgentOptions {
 /** One registration: a hook with its priority, or a source of hooks loaded at build. */
 type Registration = PrioritizedHook | { readonly source: HookLoader };
 
-/** What {@link AgentBuilder.resolveHooks} returns. */
+/**
+ * What {@link AgentBuilder.resolveHooks} returns.
+ *
+ * @internal
+ */
 export interface ResolvedHooks {
   /** Every hook, in the order they run, guarded by the builder's `onHookError` policy. */
   readonly stack: HookStack;
@@ -85,7 +90,11 @@ export interface ResolvedHooks {
   readonly problems: readonly HookProblem[];
 }
 
-/** A configuration and what loading its hook sources reported. */
+/**
+ * A configuration and what loading its hook sources reported.
+ *
+ * @internal
+ */
 export interface ResolvedConfig {
   /** The configuration runs use. */
   readonly config: AgentConfig;
@@ -112,15 +121,21 @@ class EventScopedHook implements Hook {
       );
     }
     this.events = [event];
-    this.matcher = inner.matcher && matcher ? CompositeMatcher.and(inner.matcher, matcher) : (inner.matcher ?? matcher);
+    this.innerMatcher = Matcher.from(inner.matcher);
+    this.matcher = this.innerMatcher && matcher ? CompositeMatcher.and(this.innerMatcher, matcher) : (this.innerMatcher ?? matcher);
     this.name = inner.name ?? (inner.constructor !== Object ? inner.constructor.name : undefined);
     this.priority = inner.priority;
   }
 
   /** The wrapped hook's own priority. */
   readonly priority: number | undefined;
+  private readonly innerMatcher: HookMatcher | undefined;
 
   handle(ctx: AnyHookContext, next: NextFn, scope: HookScope): MaybePromise<HookOutcome> {
+    // This hook's matcher includes the inner hook's: when the stack found it matching, the inner one need not run again.
+    if (this.innerMatcher !== undefined && this.matcher !== undefined && alreadyMatched(this.matcher, ctx)) {
+      return handleMatched(this.inner, this.innerMatcher, ctx, next, scope);
+    }
     return this.inner.handle(ctx, next, scope);
   }
 }

@@ -65,7 +65,7 @@ class GuardedHook implements Hook {
     };
     const recover = (error: unknown): MaybePromise<HookOutcome> => {
       if (error !== null && typeof error === 'object' && downstream.has(error)) throw error;
-      const failure = error instanceof HookError ? error : HookError.fromThrown(error, { hookName: this.innerName, event: ctx.event });
+      const failure = HookError.isHookError(error) ? error : HookError.fromThrown(error, { hookName: this.innerName, event: ctx.event });
       if (this.policy === 'block') return HookOutcome.block(failure.message);
       scope.report({
         level: 'warning',
@@ -78,7 +78,8 @@ class GuardedHook implements Hook {
       return forwarded ?? next(ctx);
     };
     const check = (value: unknown): MaybePromise<HookOutcome> => {
-      if (value instanceof HookOutcome) return value;
+      // Another copy's outcome too: the stack adopts it.
+      if (HookOutcome.isOutcome(value)) return value;
       return recover(
         new HookError(`returned ${String(value)} instead of a HookOutcome`, { hookName: this.innerName, event: ctx.event }),
       );
@@ -94,7 +95,11 @@ class GuardedHook implements Hook {
   }
 }
 
-/** The same hooks, in the same order, each guarded by `policy` (the stack itself when the policy is `'fail'`). */
+/**
+ * The same hooks, in the same order, each guarded by `policy` (the stack itself when the policy is `'fail'`).
+ *
+ * @internal
+ */
 export function guardStack(stack: HookStack, policy: HookErrorPolicy): HookStack {
   if (policy === 'fail') return stack;
   return new HookStack(

@@ -5,6 +5,7 @@
  */
 import type { Message } from './message.js';
 import type { AgentStep } from './agent-step.js';
+import { BRAND, brand, brandKey, isInstance } from './internal/brand.js';
 import { frozenList, frozenRecord } from './internal/frozen.js';
 
 /** Free-form key/value data carried by a state or a context. */
@@ -30,6 +31,8 @@ export interface AgentStateInit {
 
 let generatedIds = 0;
 
+const AGENT_STATE = brandKey('AgentState');
+
 /**
  * An immutable snapshot of an agent: ids, step count, conversation and metadata.
  * `with…` methods return a new state; a step hook that returns a state replaces the agent's state.
@@ -50,6 +53,10 @@ export class AgentState {
   /** Data that lives as long as the run (or the session). */
   readonly metadata: Metadata;
 
+  static {
+    brand(this, AGENT_STATE);
+  }
+
   constructor(init: AgentStateInit) {
     this.agentId = init.agentId;
     this.parentAgentId = init.parentAgentId;
@@ -59,6 +66,19 @@ export class AgentState {
     this.steps = frozenList(init.steps);
     this.metadata = frozenRecord(init.metadata);
     Object.freeze(this);
+  }
+
+  /**
+   * Whether `value` is an agent state: of this copy of the package, or of another one (its ESM and CommonJS builds
+   * loaded side by side, or another installed version), which hooks and contexts accept just the same.
+   */
+  static isAgentState(value: unknown): value is AgentState {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[AGENT_STATE] === BRAND;
+  }
+
+  /** Makes `instanceof AgentState` true for the states of every copy of the package, as {@link AgentState.isAgentState}. */
+  static [Symbol.hasInstance]<T>(this: { readonly prototype: T }, value: unknown): value is T {
+    return isInstance(this, value);
   }
 
   /** A fresh state, with a generated agent id unless one is given. */

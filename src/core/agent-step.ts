@@ -46,6 +46,14 @@ export class AgentStep {
     Object.freeze(this);
   }
 
+  /**
+   * The same array as {@link AgentStep.executions}, under the name other agent SDKs use for it (the AI SDK's
+   * `step.toolResults`). Each item is a {@link ToolExecution}: the call, and its `result` or `error`.
+   */
+  get toolResults(): readonly ToolExecution[] {
+    return this.executions;
+  }
+
   /** Whether any tool call of this step failed. */
   hasErrors(): boolean {
     return this.executions.some((e) => e.isError);

@@ -41,7 +41,9 @@ export type ToolEventName = 'PreToolUse' | 'PermissionRequest' | 'PostToolUse' |
  * A naming scheme for events used by one agent or format.
  *
  * - `canonical` — this library's names (identical to Claude Code's where Claude Code has the event).
- * - `php` — the PHP AgentBuilder hook API.
+ * - `php` — the PHP AgentBuilder hook API: its `HookEvent` enum's case names (`HookEvent::PreToolUse`).
+ * - `php-value` — the string values of that enum (`'pre_tool_use'`), which PHP's `HookEvent::from()` reads and its
+ *   serialized events carry.
  * - `hookmd` — the Agent Hooks (HOOK.md) spec, current kebab-case names such as `pre-tool-call`.
  * - `hookmd-legacy` — the Agent Hooks spec's older snake_case names such as `before_tool`.
  * - `claude` — Claude Code `settings.json` (VS Code agent hooks use the same names).
@@ -50,12 +52,13 @@ export type ToolEventName = 'PreToolUse' | 'PermissionRequest' | 'PostToolUse' |
  * - `cursor` — Cursor `hooks.json`, lowerCamelCase.
  * - `codex` — Codex CLI `hooks.json` (Claude Code's names for the events both have, and `PreModelRequest`).
  */
-export type EventDialect = 'canonical' | 'php' | 'hookmd' | 'hookmd-legacy' | 'claude' | 'copilot' | 'gemini' | 'cursor' | 'codex';
+export type EventDialect = 'canonical' | 'php' | 'php-value' | 'hookmd' | 'hookmd-legacy' | 'claude' | 'copilot' | 'gemini' | 'cursor' | 'codex';
 
 /** Every dialect, in the order error messages list them. */
 export const EVENT_DIALECTS: readonly EventDialect[] = [
   'canonical',
   'php',
+  'php-value',
   'hookmd',
   'hookmd-legacy',
   'claude',
@@ -191,6 +194,12 @@ const EVENT_INFO: Readonly<Record<HookEventName, EventInfo>> = Object.freeze({
  *   model's answer and the tools, before the step is over, so it is not AfterStep and has no counterpart; nor has
  *   `Interrupt` (the user interrupted the turn), which can only show a message. Both are unknown names here. Codex has
  *   no PostToolUseFailure (its PostToolUse also follows a command that exited non-zero) and no Notification.
+ * - The PHP enum's values (`php-value`) are snake_case, like HOOK.md's older names, and two of them are spelled like
+ *   another dialect's name. Both collisions name the same event, so no name changes meaning: `subagent_stop` is
+ *   SubagentStop in PHP and in old HOOK.md, and `stop` is Stop in PHP and in Cursor. PHP's `stop` is the gate that may
+ *   keep the agent working (HOOK.md's `before_stop` / `pre-agent-turn-stop`), not HOOK.md's `post-agent-turn-stop`
+ *   observer (AfterStop) nor `after_agent` (AfterAgent). PHP's `before_step`/`after_step` are a step's (model call's)
+ *   events, not HOOK.md's `before_agent`/`after_agent` turn events, one letter away: they stay BeforeStep and AfterStep.
  */
 const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialect, 'canonical'>, string>>>> = {
   SessionStart: {
@@ -211,7 +220,7 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     cursor: 'sessionEnd',
     codex: 'SessionEnd',
   },
-  ExecutionStart: { php: 'ExecutionStart' },
+  ExecutionStart: { php: 'ExecutionStart', 'php-value': 'execution_start' },
   UserPromptSubmit: {
     'hookmd-legacy': 'before_agent',
     hookmd: 'pre-agent-turn',
@@ -221,9 +230,10 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     cursor: 'beforeSubmitPrompt',
     codex: 'UserPromptSubmit',
   },
-  BeforeStep: { php: 'BeforeStep', gemini: 'BeforeModel', codex: 'PreModelRequest' },
+  BeforeStep: { php: 'BeforeStep', 'php-value': 'before_step', gemini: 'BeforeModel', codex: 'PreModelRequest' },
   PreToolUse: {
     php: 'PreToolUse',
+    'php-value': 'pre_tool_use',
     'hookmd-legacy': 'before_tool',
     hookmd: 'pre-tool-call',
     claude: 'PreToolUse',
@@ -235,6 +245,7 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
   PermissionRequest: { claude: 'PermissionRequest', copilot: 'permissionRequest', codex: 'PermissionRequest' },
   PostToolUse: {
     php: 'PostToolUse',
+    'php-value': 'post_tool_use',
     'hookmd-legacy': 'after_tool',
     hookmd: 'post-tool-call',
     claude: 'PostToolUse',
@@ -250,7 +261,7 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     copilot: 'postToolUseFailure',
     cursor: 'postToolUseFailure',
   },
-  AfterStep: { php: 'AfterStep' },
+  AfterStep: { php: 'AfterStep', 'php-value': 'after_step' },
   SubagentStart: {
     'hookmd-legacy': 'subagent_start',
     hookmd: 'pre-subagent',
@@ -261,6 +272,7 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
   },
   SubagentStop: {
     php: 'SubagentStop',
+    'php-value': 'subagent_stop',
     'hookmd-legacy': 'subagent_stop',
     hookmd: 'post-subagent',
     claude: 'SubagentStop',
@@ -280,6 +292,7 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
   PostCompact: { hookmd: 'post-context-compact', claude: 'PostCompact', codex: 'PostCompact' },
   Stop: {
     php: 'Stop',
+    'php-value': 'stop',
     'hookmd-legacy': 'before_stop',
     hookmd: 'pre-agent-turn-stop',
     claude: 'Stop',
@@ -290,8 +303,8 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
   },
   AfterStop: { hookmd: 'post-agent-turn-stop' },
   AfterAgent: { 'hookmd-legacy': 'after_agent', hookmd: 'post-agent-turn' },
-  ExecutionEnd: { php: 'ExecutionEnd' },
-  AgentFailed: { php: 'AgentFailed', copilot: 'errorOccurred' },
+  ExecutionEnd: { php: 'ExecutionEnd', 'php-value': 'execution_end' },
+  AgentFailed: { php: 'AgentFailed', 'php-value': 'agent_failed', copilot: 'errorOccurred' },
   Notification: { claude: 'Notification', copilot: 'notification', gemini: 'Notification' },
 };
 
@@ -399,6 +412,7 @@ function aliasesOf(event: HookEventName): readonly EventAlias[] {
  *
  * ```ts
  * HookEvent.parse('before_tool');              // 'PreToolUse'
+ * HookEvent.parse('pre_tool_use');             // 'PreToolUse' (the PHP enum's value)
  * HookEvent.parse('AfterAgent', 'gemini');     // 'Stop' (Gemini's AfterAgent is a stop gate)
  * HookEvent.toDialect('PreToolUse', 'copilot'); // 'preToolUse'
  * ```

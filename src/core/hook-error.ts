@@ -4,7 +4,10 @@
  * @module
  */
 import type { HookEventName } from './events.js';
+import { BRAND, brand, brandKey, isInstance } from './internal/brand.js';
 import { messageOf } from './internal/message-of.js';
+
+const HOOK_ERROR = brandKey('HookError');
 
 /** Where a {@link HookError} comes from. */
 export interface HookErrorInit {
@@ -32,6 +35,26 @@ export class HookError extends Error {
   readonly event: HookEventName;
   /** The hook's priority in its stack, when known. */
   readonly priority: number | undefined;
+
+  static {
+    brand(this, HOOK_ERROR);
+  }
+
+  /**
+   * Whether `value` is a HookError: of this copy of the package, or of another one (its ESM and CommonJS builds loaded
+   * side by side, or another installed version), whose stacks and agents throw their own.
+   */
+  static isHookError(value: unknown): value is HookError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[HOOK_ERROR] === BRAND;
+  }
+
+  /**
+   * Makes `instanceof HookError` true for the HookErrors of every copy of the package, so a `catch` need not know
+   * which copy threw; for a subclass of yours it keeps its usual meaning.
+   */
+  static override [Symbol.hasInstance]<T>(this: { readonly prototype: T }, value: unknown): value is T {
+    return isInstance(this, value);
+  }
 
   /**
    * @param summary - what went wrong, as a verb phrase (`'failed'`, `'called next() more than once'`).

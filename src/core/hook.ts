@@ -6,7 +6,7 @@
 import type { AnyHookContext } from './context/any-hook-context.js';
 import type { HookEventName } from './events.js';
 import type { HookScope } from './hook-scope.js';
-import type { HookMatcher } from './matchers/hook-matcher.js';
+import type { MatcherLike } from './matchers/matcher.js';
 import type { HookOutcome } from './outcome.js';
 
 /** A value, or a promise of it. Hooks stay synchronous until one of them returns a promise. */
@@ -33,7 +33,8 @@ export type NextFn<C extends AnyHookContext = AnyHookContext> = (ctx?: C) => May
  * ```
  *
  * The stack honours two optional properties before it calls `handle`: `events` (the hook runs only for these) and
- * `matcher` (the hook runs only where it matches; elsewhere the chain goes on without it).
+ * `matcher` (the hook runs only where it matches; elsewhere the chain goes on without it). A `handle` called directly
+ * runs whatever it does: the built-in hook classes check their matcher there too, a class of yours decides for itself.
  */
 export interface Hook<C extends AnyHookContext = AnyHookContext> {
   /**
@@ -47,14 +48,22 @@ export interface Hook<C extends AnyHookContext = AnyHookContext> {
   readonly priority?: number | undefined;
   /** The events the hook runs for; all when absent. */
   readonly events?: readonly HookEventName[] | undefined;
-  /** Where the hook applies; everywhere when absent. */
-  readonly matcher?: HookMatcher | undefined;
+  /**
+   * Where the hook applies; everywhere when absent. Anything the builder's `matcher` option takes: a tool-name pattern
+   * (`'Bash'`, `'read_*'`, `'/^mcp__/'`), a RegExp, a `(ctx) => boolean` predicate, a {@link HookMatcher}, or a list
+   * of these. A stack turns it into a matcher once, when the hook is registered.
+   */
+  readonly matcher?: MatcherLike | undefined;
 }
 
 /** A hook written as a bare `(ctx, next)` function. */
 export type HookFn<C extends AnyHookContext = AnyHookContext> = (ctx: C, next: NextFn<C>, scope: HookScope) => MaybePromise<HookOutcome>;
 
-/** Whether `value` is a {@link Hook} (an object with a `handle` method). */
+/**
+ * Whether `value` is a {@link Hook} (an object with a `handle` method).
+ *
+ * @internal
+ */
 export function isHook(value: unknown): value is Hook {
   return value !== null && typeof value === 'object' && typeof (value as Hook).handle === 'function';
 }

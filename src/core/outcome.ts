@@ -4,6 +4,7 @@
  * @module
  */
 import type { AnyHookContext } from './context/any-hook-context.js';
+import { BRAND, brand, brandKey, ownClass } from './internal/brand.js';
 
 /**
  * The kinds of decision:
@@ -39,6 +40,19 @@ export interface HookOutcomeJSON {
   systemMessage?: string[];
 }
 
+/**
+ * The PHP AgentBuilder's array form of an outcome, from {@link HookOutcome.toArray}: the same keys and values as its
+ * `HookOutcome::toArray()`, for logs and tools that read that shape.
+ */
+export interface HookOutcomeArray {
+  /** The decision: `'proceed'`, `'block'` or `'stop'` as in PHP, or `'ask'`, which PHP does not have. */
+  type: OutcomeType;
+  /** Why (block, stop, ask; a grant may give one too); `null` when there is none, as PHP writes it. */
+  reason: string | null;
+  /** Whether the outcome carries a context to go on with. */
+  hasContext: boolean;
+}
+
 /** Thrown when an outcome is built from invalid arguments (a block or stop without a reason). */
 export class HookOutcomeError extends TypeError {
   /** Always `'HookOutcomeError'`. */
@@ -46,6 +60,9 @@ export class HookOutcomeError extends TypeError {
 }
 
 const NONE: readonly string[] = Object.freeze([]);
+
+const OUTCOME = brandKey('HookOutcome');
+const TYPES: ReadonlySet<unknown> = new Set<OutcomeType>(['proceed', 'block', 'stop', 'ask']);
 
 const list = (value: string | readonly string[] | undefined, field: string): readonly string[] => {
   if (value === undefined) return NONE;
@@ -85,6 +102,10 @@ export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
   readonly #additionalContext: readonly string[];
   readonly #systemMessages: readonly string[];
   readonly #granted: boolean;
+
+  static {
+    brand(this, OUTCOME);
+  }
 
   private constructor(
     type: OutcomeType,
@@ -189,9 +210,30 @@ export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
     );
   }
 
-  /** Whether `value` is an outcome. */
+  /**
+   * Whether `value` is an outcome: of this copy of the package, or of another one (its ESM and CommonJS builds loaded
+   * side by side, or another installed version), which the stack accepts from a hook just the same.
+   */
   static isOutcome(value: unknown): value is HookOutcome {
-    return value instanceof HookOutcome;
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[OUTCOME] === BRAND;
+  }
+
+  /** Makes `instanceof HookOutcome` true for the outcomes of every copy of the package, as {@link HookOutcome.isOutcome}. */
+  static [Symbol.hasInstance](value: unknown): value is HookOutcome {
+    return HookOutcome.isOutcome(value);
+  }
+
+  /**
+   * @internal `value` as an outcome of this copy: itself, or a copy of another copy's outcome read through its public
+   * getters (its private fields belong to its own class); `undefined` when `value` is no outcome, or one of a type
+   * this version does not know.
+   */
+  static adopt(value: unknown): HookOutcome | undefined {
+    if (value instanceof OwnOutcome) return value;
+    if (!HookOutcome.isOutcome(value)) return undefined;
+    const { type, reason, context, additionalContext, systemMessages, granted } = value;
+    if (!TYPES.has(type)) return undefined;
+    return new HookOutcome(type, reason, context, list(additionalContext, 'additionalContext'), list(systemMessages, 'systemMessage'), granted === true);
   }
 
   /**
@@ -200,6 +242,9 @@ export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
    * keeps every additional context and system message, `first`'s before `then`'s.
    */
   static merge<C extends AnyHookContext>(first: HookOutcome<C>, then: HookOutcome<C>): HookOutcome<C> {
+    // A hook class of one copy merges its decision with what the stack of another copy answered.
+    first = (HookOutcome.adopt(first) ?? first) as HookOutcome<C>;
+    then = (HookOutcome.adopt(then) ?? then) as HookOutcome<C>;
     const additionalContext = join(first.additionalContext, then.additionalContext);
     const systemMessages = join(first.systemMessages, then.systemMessages);
     if (first.type === 'block' || first.type === 'stop') {
@@ -274,6 +319,14 @@ export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
     };
   }
 
+  /**
+   * The outcome in the PHP AgentBuilder's array shape, `{ type, reason, hasContext }`. `reason` is `null`, not
+   * absent, when there is none, so the JSON has the same keys as PHP's. {@link HookOutcome.toJSON} carries more.
+   */
+  toArray(): HookOutcomeArray {
+    return { type: this.type, reason: this.reason ?? null, hasContext: this.context !== undefined };
+  }
+
   /** Shows the outcome's fields in `console.log` and `util.inspect` (they are private fields behind getters). */
   [Symbol.for('nodejs.util.inspect.custom')](): object {
     return { ...this.toJSON(), ...(this.context ? { context: this.context.event } : {}) };
@@ -292,6 +345,9 @@ export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
 
 const join = (a: readonly string[], b: readonly string[]): readonly string[] =>
   a.length === 0 ? b : b.length === 0 ? a : Object.freeze([...a, ...b]);
+
+// This copy's own outcomes, found without the brand check of HookOutcome's instanceof.
+const OwnOutcome = ownClass(HookOutcome);
 
 // A context-free proceed carries nothing, so one frozen instance serves every caller.
 const PROCEED: HookOutcome = HookOutcome.proceed(undefined, { additionalContext: [] });

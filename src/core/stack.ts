@@ -10,8 +10,11 @@ import { isHook, type Hook, type HookFn, type MaybePromise, type NextFn } from '
 import { HookScope, type DispatchOptions, type HookObserver } from './hook-scope.js';
 import { CallableHook } from './hooks/callable-hook.js';
 import { EventHook } from './hooks/event-hook.js';
-import type { HookMatcher } from './matchers/hook-matcher.js';
+import { isHookMatcher, type HookMatcher } from './matchers/hook-matcher.js';
+import { Matcher } from './matchers/matcher.js';
 import { HookOutcome } from './outcome.js';
+import { BRAND, brand, brandKey, isInstance, ownClass } from './internal/brand.js';
+import { handleMatched } from './internal/matched.js';
 import { messageOf } from './internal/message-of.js';
 import { isThenable } from './internal/thenable.js';
 
@@ -26,7 +29,7 @@ export interface HookEntry {
   readonly priority: number;
   /** Its name, for listings and errors. */
   readonly name: string;
-  /** Where it applies (the hook's own matcher). */
+  /** Where it applies: the hook's own matcher, made a {@link HookMatcher} when the hook declared a pattern or a predicate. */
   readonly matcher: HookMatcher | undefined;
   /** The events it can run for, when restricted (by the hook or its matcher). */
   readonly events: ReadonlySet<HookEventName> | undefined;
@@ -72,6 +75,11 @@ interface EventChains {
   /** Whether some hook is restricted to exact tool names, so chains differ per tool. */
   readonly byTool: Map<string, Chain> | undefined;
 }
+
+const STACK = brandKey('HookStack');
+// This copy's own outcomes and event hooks, found without the brand checks of their classes' instanceof.
+const OwnOutcome = ownClass(HookOutcome);
+const OwnEventHook = ownClass(EventHook);
 
 /** How many per-tool chains one event keeps; beyond it chains are built per dispatch, never leaking memory. */
 const MAX_TOOL_CHAINS = 4096;
@@ -126,6 +134,23 @@ export class HookStack {
   /** The events some hook can run for: what {@link HookStack.hasHooksFor} answers from. */
   private listened: ReadonlySet<HookEventName>;
   private readonly chains = new Map<HookEventName, EventChains>();
+
+  static {
+    brand(this, STACK);
+  }
+
+  /**
+   * Whether `value` is a stack: of this copy of the package, or of another one (its ESM and CommonJS builds loaded side
+   * by side, or another installed version); another copy's stack is used through its public methods.
+   */
+  static isHookStack(value: unknown): value is HookStack {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[STACK] === BRAND;
+  }
+
+  /** Makes `instanceof HookStack` true for the stacks of every copy of the package, as {@link HookStack.isHookStack}. */
+  static [Symbol.hasInstance]<T>(this: { readonly prototype: T }, value: unknown): value is T {
+    return isInstance(this, value);
+  }
 
   /** An empty stack, or one holding `hooks` (see {@link HookStack.withAll}). */
   constructor(hooks: readonly HookRegistration[] = []) {
@@ -182,7 +207,9 @@ export class HookStack {
 
   /** A new stack holding this stack's hooks, then `other`'s (registered after them, keeping their priorities). */
   concat(other: HookStack): HookStack {
-    return this.withAll(other.entries.slice().sort((a, b) => a.seq - b.seq).map((e) => ({ hook: e.hook, priority: e.priority })));
+    // Another copy's stack is read through all(): its run order registers its hooks in the same order among themselves.
+    const entries = other instanceof OwnStack ? other.entries.slice().sort((a, b) => a.seq - b.seq) : (other as HookStack).all();
+    return this.withAll(entries.map((e) => ({ hook: e.hook, priority: e.priority })));
   }
 
   /** Every hook, in the order they would run. */
@@ -280,7 +307,8 @@ export class HookStack {
         return at;
       }
       const went = this.decided(chain, i, entry, answer, ctx, run);
-      if (went instanceof HookOutcome || went instanceof Promise) return went;
+      // `decided` answers with this copy's outcomes only.
+      if (went instanceof OwnOutcome || went instanceof Promise) return went;
       if (went !== ctx) {
         chain = this.rechain(chain, i, entry, went);
         entries = chain.entries;
@@ -306,7 +334,7 @@ export class HookStack {
       }
       if (answer !== undefined && answer !== null) {
         const went = this.decided(chain, index, entry, answer, ctx, run);
-        if (went instanceof HookOutcome) return went;
+        if (went instanceof OwnOutcome) return went;
         if (went instanceof Promise) return await went;
         if (went !== ctx) {
           chain = this.rechain(chain, index, entry, went);
@@ -314,7 +342,7 @@ export class HookStack {
         }
       }
       const result = this.advance(chain, index + 1, ctx, run, at);
-      if (result instanceof HookOutcome) return result;
+      if (result instanceof OwnOutcome) return result;
       if (result !== at) return await (result as Promise<HookOutcome>);
     }
   }
@@ -349,7 +377,8 @@ export class HookStack {
     const next = this.nextFor(chain, i, entry, ctx, run);
     let result: MaybePromise<HookOutcome>;
     try {
-      result = entry.hook.handle(ctx, next, run.scope);
+      // The matcher was checked (or settled by the chain's index) on the way here; handleMatched tells the hook so.
+      result = entry.matcher === undefined ? entry.hook.handle(ctx, next, run.scope) : handleMatched(entry.hook, entry.matcher, ctx, next, run.scope);
     } catch (error) {
       throw wrap(error, entry, ctx);
     }
@@ -384,7 +413,7 @@ export class HookStack {
     const failed = (error: unknown): never => {
       const wrapped = wrap(error, entry, ctx);
       // Errors from the terminal or a later hook were reported where they happened.
-      if (wrapped instanceof HookError && wrapped.hookName === entry.name && !reported.has(wrapped)) {
+      if (HookError.isHookError(wrapped) && wrapped.hookName === entry.name && !reported.has(wrapped)) {
         reported.add(wrapped);
         observer.onHookError?.({ ...info, error: wrapped, durationMs: own() });
       }
@@ -397,7 +426,8 @@ export class HookStack {
     observer.onHookStart?.(info);
     let result: MaybePromise<HookOutcome>;
     try {
-      result = entry.hook.handle(ctx, timedNext, run.scope);
+      result =
+        entry.matcher === undefined ? entry.hook.handle(ctx, timedNext, run.scope) : handleMatched(entry.hook, entry.matcher, ctx, timedNext, run.scope);
     } catch (error) {
       return failed(error);
     }
@@ -491,6 +521,8 @@ export class HookStack {
   }
 }
 
+const OwnStack = ownClass(HookStack);
+
 const proceedTerminal: Terminal = (ctx) => HookOutcome.proceed(ctx);
 
 const NO_EVENTS: ReadonlySet<HookEventName> = new Set();
@@ -539,8 +571,25 @@ function normalize(registration: HookRegistration): { hook: Hook; priority: numb
   return { hook, priority };
 }
 
+/**
+ * A hook's matcher as a {@link HookMatcher}: a class may declare it as anything the builder's `matcher` option takes.
+ * Normalised once, when the hook is registered, so a dispatch only calls `matches`.
+ */
+function matcherOf(hook: Hook, name: string): HookMatcher | undefined {
+  const declared = hook.matcher;
+  if (declared === undefined || declared === null || isHookMatcher(declared)) return declared ?? undefined;
+  try {
+    return Matcher.from(declared);
+  } catch (error) {
+    // A pattern that does not compile says so itself (MatcherSyntaxError); a value of the wrong kind needs the hook named.
+    if (!(error instanceof TypeError)) throw error;
+    throw new TypeError(`The matcher of hook '${name}' is unusable: ${error.message}`, { cause: error });
+  }
+}
+
 function makeEntry(hook: Hook, priority: number, seq: number): Entry {
-  const matcher = hook.matcher;
+  const name = hookName(hook, `hook #${seq + 1}`);
+  const matcher = matcherOf(hook, name);
   const hints = matcher?.hints;
   const declared = hook.events ? new Set(hook.events.map((e) => HookEvent.parse(e))) : undefined;
   const events = intersectEvents(declared, hints?.events);
@@ -548,13 +597,14 @@ function makeEntry(hook: Hook, priority: number, seq: number): Entry {
     hook,
     priority,
     seq,
-    name: hookName(hook, `hook #${seq + 1}`),
+    name,
     matcher,
     events,
     toolNames: hints?.toolNames,
     check: matcher !== undefined && hints?.exact !== true,
-    // A subclass that overrides handle() gets what it asked for: its own handle, with a next function.
-    callback: hook instanceof EventHook && hook.handle === EventHook.prototype.handle ? (hook.callback as (ctx: AnyHookContext) => unknown) : undefined,
+    // A subclass that overrides handle() gets what it asked for: its own handle, with a next function. So does another
+    // copy's EventHook: its handle is the one of its own copy, whose outcomes `settle` adopts.
+    callback: hook instanceof OwnEventHook && hook.handle === EventHook.prototype.handle ? (hook.callback as (ctx: AnyHookContext) => unknown) : undefined,
   };
 }
 
@@ -567,7 +617,7 @@ function errorInit(entry: Entry, ctx: AnyHookContext) {
 }
 
 function wrap(error: unknown, entry: Entry, ctx: AnyHookContext): unknown {
-  if (error instanceof HookError) return error;
+  if (HookError.isHookError(error)) return error;
   if (error !== null && typeof error === 'object' && terminalErrors.has(error)) return error;
   return HookError.fromThrown(error, errorInit(entry, ctx));
 }
@@ -582,9 +632,11 @@ function markTerminal(error: unknown): unknown {
 const withDefaultContext = (outcome: HookOutcome, ctx: AnyHookContext): HookOutcome =>
   outcome.context === undefined ? outcome.withContext(ctx) : outcome;
 
-function terminalOutcome(outcome: unknown, ctx: AnyHookContext): HookOutcome {
-  if (!(outcome instanceof HookOutcome)) {
-    throw markTerminal(new TypeError(`The terminal returned ${String(outcome)} instead of a HookOutcome.`));
+// The hooks and the terminal may answer with another copy's outcome: from here on, only this copy's are passed on.
+function terminalOutcome(value: unknown, ctx: AnyHookContext): HookOutcome {
+  const outcome = value instanceof OwnOutcome ? value : HookOutcome.adopt(value);
+  if (outcome === undefined) {
+    throw markTerminal(new TypeError(`The terminal returned ${String(value)} instead of a HookOutcome.`));
   }
   return withDefaultContext(outcome, ctx);
 }
@@ -609,10 +661,11 @@ async function settleAsync(result: PromiseLike<HookOutcome>, entry: Entry, ctx: 
   return settle(outcome, entry, ctx);
 }
 
-function settle(outcome: unknown, entry: Entry, ctx: AnyHookContext): HookOutcome {
-  if (!(outcome instanceof HookOutcome)) {
+function settle(value: unknown, entry: Entry, ctx: AnyHookContext): HookOutcome {
+  const outcome = value instanceof OwnOutcome ? value : HookOutcome.adopt(value);
+  if (outcome === undefined) {
     throw new HookError(
-      `returned ${outcome === undefined ? 'undefined' : String(outcome)} instead of a HookOutcome`,
+      `returned ${value === undefined ? 'undefined' : String(value)} instead of a HookOutcome`,
       errorInit(entry, ctx),
       'return next(ctx) to go on, or HookOutcome.block/stop/ask to decide',
     );

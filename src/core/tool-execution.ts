@@ -4,7 +4,10 @@
  * @module
  */
 import type { ToolCall, ToolCallJSON } from './tool-call.js';
+import { BRAND, brand, brandKey, isInstance } from './internal/brand.js';
 import { messageOf } from './internal/message-of.js';
+
+const TOOL_EXECUTION = brandKey('ToolExecution');
 
 /** The plain-object form of a {@link ToolExecution}. */
 export interface ToolExecutionJSON {
@@ -38,6 +41,10 @@ export class ToolExecution {
   /** How long the tool ran, in milliseconds, when measured. */
   readonly durationMs: number | undefined;
 
+  static {
+    brand(this, TOOL_EXECUTION);
+  }
+
   private constructor(toolCall: ToolCall, result: unknown, error: unknown, isError: boolean, durationMs?: number) {
     this.toolCall = toolCall;
     this.result = result;
@@ -45,6 +52,19 @@ export class ToolExecution {
     this.isError = isError;
     this.durationMs = durationMs;
     Object.freeze(this);
+  }
+
+  /**
+   * Whether `value` is an execution: of this copy of the package, or of another one (its ESM and CommonJS builds loaded
+   * side by side, or another installed version), which hooks and contexts accept just the same.
+   */
+  static isToolExecution(value: unknown): value is ToolExecution {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[TOOL_EXECUTION] === BRAND;
+  }
+
+  /** Makes `instanceof ToolExecution` true for the executions of every copy of the package. */
+  static [Symbol.hasInstance]<T>(this: { readonly prototype: T }, value: unknown): value is T {
+    return isInstance(this, value);
   }
 
   /** A successful execution. */

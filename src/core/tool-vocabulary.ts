@@ -92,7 +92,11 @@ for (const tool of TOOL_VOCABULARY) {
   }
 }
 
-/** Every name the vocabulary knows, canonical and agents' own. */
+/**
+ * Every name the vocabulary knows, canonical and agents' own.
+ *
+ * @internal
+ */
 export const KNOWN_TOOL_NAMES: readonly string[] = Object.freeze([...CANONICAL.keys()]);
 
 /**

@@ -112,7 +112,7 @@ export class LoopHooks {
    */
   constructor(source: HookStack | AgentBuilder, options: LoopHooksOptions = {}) {
     if (source instanceof AgentBuilder) this.resolved = source.resolveHooks();
-    else if (source instanceof HookStack) this.resolved = Promise.resolve({ stack: guardStack(source, options.onHookError ?? 'fail'), problems: [] });
+    else if (HookStack.isHookStack(source)) this.resolved = Promise.resolve({ stack: guardStack(source, options.onHookError ?? 'fail'), problems: [] });
     else throw new TypeError(`Hooks come from a HookStack or an AgentBuilder, got ${describe(source)}.`);
     // A strict hook source's rejection surfaces at ready() and at each dispatch; never as an unhandled rejection.
     this.resolved.catch(() => {});
@@ -171,7 +171,8 @@ export class LoopHooks {
    * Runs one tool call through the hooks: PreToolUse (block, ask, rewrite), then PermissionRequest, Notification and
    * the approver after an ask, then `run` with the call as the hooks left it, then PostToolUse (reject, replace) or,
    * when `run` throws, PostToolUseFailure. Resolves with what the model should see; rejects with the tool's error when
-   * it failed and no hook replaced the failure.
+   * it failed and no hook replaced the failure, and with the signal's reason when the call is cancelled before `run`
+   * (which then never runs, whatever the hooks answered).
    */
   async runTool(call: ToolCall, run: ToolRunner, options: RunToolOptions = {}): Promise<unknown> {
     const dispatchOptions = this.dispatchOptions(options.signal);
@@ -199,6 +200,8 @@ export class LoopHooks {
       }
     }
 
+    // A hook cut short by a cancellation decided nothing: the tool must not run on what the stack answered.
+    options.signal?.throwIfAborted();
     const started = performance.now();
     let result: unknown;
     try {

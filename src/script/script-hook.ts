@@ -168,6 +168,6 @@ const isDrainable = (hook: Hook): hook is Hook & Drainable =>
  * agent session closes. Accepts a stack or a list of hooks.
  */
 export async function drainAll(hooks: HookStack | Iterable<Hook>): Promise<void> {
-  const list = hooks instanceof HookStack ? hooks.all().map((entry) => entry.hook) : [...hooks];
+  const list = HookStack.isHookStack(hooks) ? hooks.all().map((entry) => entry.hook) : [...hooks];
   await Promise.all(list.filter(isDrainable).map((hook) => hook.drain()));
 }

@@ -20,7 +20,7 @@ describe('agent-hooks command line', () => {
     expect(code).toBe(0);
     const lines = out.split('\n');
     expect(lines).toHaveLength(1 + HookEvent.all.length);
-    expect(lines.find((l) => l.startsWith('PreToolUse '))).toMatch(/PreToolUse +yes +yes +yes +PreToolUse +pre-tool-call +before_tool +PreToolUse +preToolUse +BeforeTool/);
+    expect(lines.find((l) => l.startsWith('PreToolUse '))).toMatch(/PreToolUse +yes +yes +yes +PreToolUse +pre_tool_use +pre-tool-call +before_tool +PreToolUse +preToolUse +BeforeTool/);
     expect(lines.find((l) => l.startsWith('Stop '))).toMatch(/agentStop +AfterAgent +stop +Stop$/);
     expect(lines.find((l) => l.startsWith('BeforeStep '))).toMatch(/BeforeModel +- +PreModelRequest$/);
   });

@@ -6,6 +6,7 @@ import { catchError } from '../support/catch-error.js';
 /** The DESIGN.md §3 alias table, spelled out row by row ('–' is undefined). */
 interface Row {
   php?: string;
+  phpValue?: string;
   legacy?: string;
   hookmd?: string;
   claude?: string;
@@ -18,30 +19,30 @@ interface Row {
 const TABLE: readonly (readonly [HookEventName, Row])[] = [
   ['SessionStart', { legacy: 'session_start', hookmd: 'pre-session', claude: 'SessionStart', copilot: 'sessionStart', gemini: 'SessionStart', cursor: 'sessionStart', codex: 'SessionStart' }],
   ['SessionEnd', { legacy: 'session_end', hookmd: 'post-session', claude: 'SessionEnd', copilot: 'sessionEnd', gemini: 'SessionEnd', cursor: 'sessionEnd', codex: 'SessionEnd' }],
-  ['ExecutionStart', { php: 'ExecutionStart' }],
+  ['ExecutionStart', { php: 'ExecutionStart', phpValue: 'execution_start' }],
   [
     'UserPromptSubmit',
     { legacy: 'before_agent', hookmd: 'pre-agent-turn', claude: 'UserPromptSubmit', copilot: 'userPromptSubmitted', gemini: 'BeforeAgent', cursor: 'beforeSubmitPrompt', codex: 'UserPromptSubmit' },
   ],
-  ['BeforeStep', { php: 'BeforeStep', gemini: 'BeforeModel', codex: 'PreModelRequest' }],
+  ['BeforeStep', { php: 'BeforeStep', phpValue: 'before_step', gemini: 'BeforeModel', codex: 'PreModelRequest' }],
   [
     'PreToolUse',
-    { php: 'PreToolUse', legacy: 'before_tool', hookmd: 'pre-tool-call', claude: 'PreToolUse', copilot: 'preToolUse', gemini: 'BeforeTool', cursor: 'preToolUse', codex: 'PreToolUse' },
+    { php: 'PreToolUse', phpValue: 'pre_tool_use', legacy: 'before_tool', hookmd: 'pre-tool-call', claude: 'PreToolUse', copilot: 'preToolUse', gemini: 'BeforeTool', cursor: 'preToolUse', codex: 'PreToolUse' },
   ],
   ['PermissionRequest', { claude: 'PermissionRequest', copilot: 'permissionRequest', codex: 'PermissionRequest' }],
   [
     'PostToolUse',
-    { php: 'PostToolUse', legacy: 'after_tool', hookmd: 'post-tool-call', claude: 'PostToolUse', copilot: 'postToolUse', gemini: 'AfterTool', cursor: 'postToolUse', codex: 'PostToolUse' },
+    { php: 'PostToolUse', phpValue: 'post_tool_use', legacy: 'after_tool', hookmd: 'post-tool-call', claude: 'PostToolUse', copilot: 'postToolUse', gemini: 'AfterTool', cursor: 'postToolUse', codex: 'PostToolUse' },
   ],
   [
     'PostToolUseFailure',
     { legacy: 'after_tool_failure', hookmd: 'post-tool-call-failure', claude: 'PostToolUseFailure', copilot: 'postToolUseFailure', cursor: 'postToolUseFailure' },
   ],
-  ['AfterStep', { php: 'AfterStep' }],
+  ['AfterStep', { php: 'AfterStep', phpValue: 'after_step' }],
   ['SubagentStart', { legacy: 'subagent_start', hookmd: 'pre-subagent', claude: 'SubagentStart', copilot: 'subagentStart', cursor: 'subagentStart', codex: 'SubagentStart' }],
   [
     'SubagentStop',
-    { php: 'SubagentStop', legacy: 'subagent_stop', hookmd: 'post-subagent', claude: 'SubagentStop', copilot: 'subagentStop', cursor: 'subagentStop', codex: 'SubagentStop' },
+    { php: 'SubagentStop', phpValue: 'subagent_stop', legacy: 'subagent_stop', hookmd: 'post-subagent', claude: 'SubagentStop', copilot: 'subagentStop', cursor: 'subagentStop', codex: 'SubagentStop' },
   ],
   [
     'PreCompact',
@@ -50,17 +51,18 @@ const TABLE: readonly (readonly [HookEventName, Row])[] = [
   ['PostCompact', { hookmd: 'post-context-compact', claude: 'PostCompact', codex: 'PostCompact' }],
   [
     'Stop',
-    { php: 'Stop', legacy: 'before_stop', hookmd: 'pre-agent-turn-stop', claude: 'Stop', copilot: 'agentStop', gemini: 'AfterAgent', cursor: 'stop', codex: 'Stop' },
+    { php: 'Stop', phpValue: 'stop', legacy: 'before_stop', hookmd: 'pre-agent-turn-stop', claude: 'Stop', copilot: 'agentStop', gemini: 'AfterAgent', cursor: 'stop', codex: 'Stop' },
   ],
   ['AfterStop', { hookmd: 'post-agent-turn-stop' }],
   ['AfterAgent', { legacy: 'after_agent', hookmd: 'post-agent-turn' }],
-  ['ExecutionEnd', { php: 'ExecutionEnd' }],
-  ['AgentFailed', { php: 'AgentFailed', copilot: 'errorOccurred' }],
+  ['ExecutionEnd', { php: 'ExecutionEnd', phpValue: 'execution_end' }],
+  ['AgentFailed', { php: 'AgentFailed', phpValue: 'agent_failed', copilot: 'errorOccurred' }],
   ['Notification', { claude: 'Notification', copilot: 'notification', gemini: 'Notification' }],
 ];
 
 const COLUMN: Readonly<Record<Exclude<EventDialect, 'canonical'>, keyof Row>> = {
   php: 'php',
+  'php-value': 'phpValue',
   hookmd: 'hookmd',
   'hookmd-legacy': 'legacy',
   claude: 'claude',

@@ -38,7 +38,7 @@ export class StateProcessorAdapter implements Hook {
   handle(ctx: AnyHookContext, next: NextFn): MaybePromise<HookOutcome> {
     const processed = this.processor.process(ctx.state);
     const go = (state: AgentState) => {
-      if (!(state instanceof AgentState)) throw new TypeError(`${this.name}: process() must return an AgentState, got ${String(state)}.`);
+      if (!AgentState.isAgentState(state)) throw new TypeError(`${this.name}: process() must return an AgentState, got ${String(state)}.`);
       return next(ctx.withState(state));
     };
     return processed instanceof Promise ? processed.then(go) : go(processed);

@@ -12,7 +12,7 @@ const ALIAS_DIALECTS = EVENT_DIALECTS.filter((d) => d !== 'canonical');
 
 /**
  * `--json` prints an array, one object per event in lifecycle order:
- * `{ event, family, canBlock, canStop, canAsk, names: { canonical, php, hookmd, 'hookmd-legacy', claude, copilot, gemini, cursor, codex } }`,
+ * `{ event, family, canBlock, canStop, canAsk, names: { canonical, php, 'php-value', hookmd, 'hookmd-legacy', claude, copilot, gemini, cursor, codex } }`,
  * each name `null` where that dialect lacks the event.
  */
 export const eventsCommand: Command = {

@@ -63,16 +63,11 @@ export interface HookContextMap {
 export type ContextFor<E extends HookEventName> = HookContextMap[E];
 
 /**
- * Any lifecycle context. `ctx.event` is the discriminant: `if (ctx.event === 'PreToolUse') ctx.toolCall` type-checks.
+ * Any lifecycle context. `ctx.event` is the discriminant, and it narrows the event's own fields too:
+ * `if (ctx.event === 'PostToolUse') ctx.execution.result` type-checks, because a PostToolUse context always carries
+ * its execution.
  */
-export type AnyHookContext =
-  | ToolHookContext
-  | StepHookContext
-  | StopHookContext
-  | ExecutionHookContext
-  | FailureHookContext
-  | SessionHookContext
-  | PromptHookContext
-  | SubagentHookContext
-  | CompactHookContext
-  | NotificationHookContext;
+// One member per event, so that narrowing by event reaches the fields that depend on it. The stop, execution and
+// session families are also listed whole: their fields do not depend on the event, and a context typed by its family
+// alone (`StopHookContext`) stays assignable, as it was before the members were split.
+export type AnyHookContext = HookContextMap[HookEventName] | StopHookContext | ExecutionHookContext | SessionHookContext;

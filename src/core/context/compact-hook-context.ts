@@ -5,6 +5,7 @@
  */
 import type { Message } from '../message.js';
 import { HookContextBase, type HookContextInit } from './hook-context.js';
+import { brand, brandKey } from '../internal/brand.js';
 
 /** The events around compaction of the conversation. */
 export type CompactEventName = 'PreCompact' | 'PostCompact';
@@ -24,34 +25,46 @@ export interface CompactHookContextInit extends HookContextInit {
   customInstructions?: string | undefined;
 }
 
-/** PreCompact and PostCompact: the conversation is shortened to fit the model's budget. */
-export class CompactHookContext<E extends CompactEventName = CompactEventName> extends HookContextBase<E> {
+/**
+ * The class behind {@link CompactHookContext}: its members are documented here. Construct contexts with
+ * `new CompactHookContext(…)` or its static methods, and name their type {@link CompactHookContext}, which narrows by
+ * event.
+ */
+export class CompactHookContextClass<E extends CompactEventName = CompactEventName> extends HookContextBase<E> {
+  static {
+    brand(this, brandKey('CompactHookContext'));
+  }
+
   /** Who asked for compaction. */
   readonly trigger: CompactTrigger;
   /** The conversation before compaction. */
   readonly messagesBefore: readonly Message[];
-  /** The conversation after compaction: set on PostCompact. */
-  readonly messagesAfter: readonly Message[] | undefined;
+  /** The conversation after compaction: always set on PostCompact (the type says so once the event is known). */
+  readonly messagesAfter: E extends 'PostCompact' ? readonly Message[] : readonly Message[] | undefined;
   /** Instructions given for the summary, if any. */
   readonly customInstructions: string | undefined;
 
   constructor(event: E, init: CompactHookContextInit) {
     super(event, init);
+    // The type promises the compacted conversation on PostCompact, so the constructor keeps the promise.
+    if (event === 'PostCompact' && init.messagesAfter === undefined) {
+      throw new TypeError('A PostCompact context needs messagesAfter (use CompactHookContext.after(…)).');
+    }
     this.trigger = init.trigger ?? 'auto';
     this.messagesBefore = Object.freeze([...init.messagesBefore]);
-    this.messagesAfter = init.messagesAfter ? Object.freeze([...init.messagesAfter]) : undefined;
+    this.messagesAfter = (init.messagesAfter ? Object.freeze([...init.messagesAfter]) : undefined) as this['messagesAfter'];
     this.customInstructions = init.customInstructions;
     Object.freeze(this);
   }
 
   /** A PreCompact context. */
   static before(init: Omit<CompactHookContextInit, 'messagesAfter'>): CompactHookContext<'PreCompact'> {
-    return new CompactHookContext('PreCompact', init);
+    return new CompactHookContextClass('PreCompact', init);
   }
 
   /** A PostCompact context. */
   static after(init: CompactHookContextInit & { messagesAfter: readonly Message[] }): CompactHookContext<'PostCompact'> {
-    return new CompactHookContext('PostCompact', init);
+    return new CompactHookContextClass('PostCompact', init);
   }
 
   /** A copy with other summary instructions (PreCompact). */
@@ -72,3 +85,20 @@ export class CompactHookContext<E extends CompactEventName = CompactEventName> e
     };
   }
 }
+
+// Contexts keep the name users know in stack traces and error messages.
+Object.defineProperty(CompactHookContextClass, 'name', { value: 'CompactHookContext' });
+
+/**
+ * PreCompact and PostCompact: the conversation is shortened to fit the model's budget.
+ *
+ * As a type, `CompactHookContext` is one member per event, so checking the event narrows the fields: after
+ * `ctx.event === 'PostCompact'`, `ctx.messagesAfter` is set. As a value it is the class
+ * ({@link CompactHookContextClass}).
+ */
+export type CompactHookContext<E extends CompactEventName = CompactEventName> = E extends CompactEventName
+  ? CompactHookContextClass<E>
+  : never;
+
+/** The compaction events' context class; see {@link CompactHookContext}. */
+export const CompactHookContext = CompactHookContextClass;

@@ -4,6 +4,7 @@
  * @module
  */
 import { HookContextBase, type HookContextInit } from './hook-context.js';
+import { brand, brandKey } from '../internal/brand.js';
 
 /** The events that open and close one run. */
 export type ExecutionEventName = 'ExecutionStart' | 'ExecutionEnd';
@@ -28,6 +29,10 @@ export interface ExecutionHookContextInit extends HookContextInit {
  * ExecutionEnd, so a pair of hooks can time a run.
  */
 export class ExecutionHookContext<E extends ExecutionEventName = ExecutionEventName> extends HookContextBase<E> {
+  static {
+    brand(this, brandKey('ExecutionHookContext'));
+  }
+
   /** The prompt the run was started with. */
   readonly prompt: string | undefined;
   /** How the run ended: set on ExecutionEnd. */
@@ -59,6 +64,11 @@ export class ExecutionHookContext<E extends ExecutionEventName = ExecutionEventN
   /** Whether this is ExecutionStart. */
   isStart(): this is ExecutionHookContext<'ExecutionStart'> {
     return this.event === 'ExecutionStart';
+  }
+
+  /** Whether this is ExecutionEnd, the event that carries the run's `status`, `reason` and `durationMs`. */
+  isEnd(): this is ExecutionHookContext<'ExecutionEnd'> {
+    return this.event === 'ExecutionEnd';
   }
 
   protected override ownFields(): Record<string, unknown> {

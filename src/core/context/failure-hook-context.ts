@@ -4,6 +4,7 @@
  * @module
  */
 import { HookContextBase, type HookContextInit } from './hook-context.js';
+import { brand, brandKey } from '../internal/brand.js';
 import { messageOf } from '../internal/message-of.js';
 
 /** The fields of a {@link FailureHookContext}. */
@@ -16,6 +17,10 @@ export interface FailureHookContextInit extends HookContextInit {
  * AgentFailed: the run hit an unrecoverable error. Hooks observe it (log, alert, clean up); the run still fails.
  */
 export class FailureHookContext extends HookContextBase<'AgentFailed'> {
+  static {
+    brand(this, brandKey('FailureHookContext'));
+  }
+
   /** What was thrown. */
   readonly error: unknown;
 

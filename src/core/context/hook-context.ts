@@ -5,7 +5,9 @@
  */
 import type { HookEventName } from '../events.js';
 import { AgentState, type Metadata } from '../agent-state.js';
+import { brand, brandKey, isInstance } from '../internal/brand.js';
 import { frozenRecord } from '../internal/frozen.js';
+import type { AnyHookContext } from './any-hook-context.js';
 
 /** The fields every context is built from. */
 export interface HookContextInit {
@@ -58,6 +60,28 @@ export abstract class HookContextBase<E extends HookEventName = HookEventName> {
    * events of an agent built here. Kept by every `with…` copy.
    */
   declare readonly origin: ContextOrigin | undefined;
+
+  static {
+    brand(this, brandKey('HookContextBase'));
+  }
+
+  /**
+   * Whether `value` is a context of this class: `HookContextBase.isContext(value)` for any context,
+   * `ToolHookContext.isContext(value)` for a tool event's. A context of another copy of the package (its ESM and
+   * CommonJS builds loaded side by side, or another installed version) counts: the stack takes it from a hook, and uses
+   * it through its public fields and its own `with…` methods.
+   */
+  static isContext<T extends HookContextBase>(this: { readonly prototype: T }, value: unknown): value is HookContextBase extends T ? AnyHookContext : T {
+    return isInstance(this, value);
+  }
+
+  /**
+   * Makes `instanceof` work across copies of the package as {@link HookContextBase.isContext} does: a StopHookContext
+   * is no ToolHookContext, whichever copy made it; for a subclass of yours it keeps its usual meaning.
+   */
+  static [Symbol.hasInstance]<T extends HookContextBase>(this: { readonly prototype: T }, value: unknown): value is HookContextBase extends T ? AnyHookContext : T {
+    return isInstance(this, value);
+  }
 
   protected constructor(event: E, init: HookContextInit) {
     this.event = event;

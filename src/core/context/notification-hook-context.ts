@@ -4,6 +4,7 @@
  * @module
  */
 import { HookContextBase, type HookContextInit } from './hook-context.js';
+import { brand, brandKey } from '../internal/brand.js';
 
 /** The fields of a {@link NotificationHookContext}. */
 export interface NotificationHookContextInit extends HookContextInit {
@@ -17,6 +18,10 @@ export interface NotificationHookContextInit extends HookContextInit {
 
 /** Notification: the agent tells the user something (a warning, that it is idle, that it needs permission). */
 export class NotificationHookContext extends HookContextBase<'Notification'> {
+  static {
+    brand(this, brandKey('NotificationHookContext'));
+  }
+
   /** The text shown to the user. */
   readonly message: string;
   /** What kind of notification. */

@@ -4,6 +4,7 @@
  * @module
  */
 import { HookContextBase, type HookContextInit } from './hook-context.js';
+import { brand, brandKey } from '../internal/brand.js';
 
 /** The fields of a {@link PromptHookContext}. */
 export interface PromptHookContextInit extends HookContextInit {
@@ -16,6 +17,10 @@ export interface PromptHookContextInit extends HookContextInit {
  * `proceed(ctx.withPrompt(p))`) or reject it with `block(reason)`.
  */
 export class PromptHookContext extends HookContextBase<'UserPromptSubmit'> {
+  static {
+    brand(this, brandKey('PromptHookContext'));
+  }
+
   /** The prompt (as rewritten by earlier hooks, if any). */
   readonly prompt: string;
 

@@ -4,6 +4,7 @@
  * @module
  */
 import { HookContextBase, type HookContextInit } from './hook-context.js';
+import { brand, brandKey } from '../internal/brand.js';
 
 /** The events that open and close a session. */
 export type SessionEventName = 'SessionStart' | 'SessionEnd';
@@ -21,6 +22,10 @@ export interface SessionHookContextInit extends HookContextInit {
 
 /** SessionStart and SessionEnd: a conversation of several runs. */
 export class SessionHookContext<E extends SessionEventName = SessionEventName> extends HookContextBase<E> {
+  static {
+    brand(this, brandKey('SessionHookContext'));
+  }
+
   /** Why the session starts. */
   readonly source: SessionSource;
   /** Why the session ends: set on SessionEnd. */

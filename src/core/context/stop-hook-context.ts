@@ -4,6 +4,7 @@
  * @module
  */
 import { HookContextBase, type HookContextInit } from './hook-context.js';
+import { brand, brandKey } from '../internal/brand.js';
 
 /** The events about an agent stopping. */
 export type StopEventName = 'Stop' | 'SubagentStop' | 'AfterStop' | 'AfterAgent';
@@ -39,6 +40,10 @@ export interface StopHookContextInit extends HookContextInit {
  * continuation, so a gate can avoid looping forever.
  */
 export class StopHookContext<E extends StopEventName = StopEventName> extends HookContextBase<E> {
+  static {
+    brand(this, brandKey('StopHookContext'));
+  }
+
   /** Why the agent is stopping. */
   readonly stopReason: StopReason;
   /** Steps completed so far. */
@@ -74,6 +79,19 @@ export class StopHookContext<E extends StopEventName = StopEventName> extends Ho
   /** A SubagentStop context. */
   static subagentStop(init: StopHookContextInit): StopHookContext<'SubagentStop'> {
     return new StopHookContext('SubagentStop', init);
+  }
+
+  /**
+   * Whether this is the agent's own Stop gate. False on SubagentStop (a subagent's gate) and on the AfterStop and
+   * AfterAgent observers, which fire once the agent has stopped and cannot keep it working.
+   */
+  isStop(): this is StopHookContext<'Stop'> {
+    return this.event === 'Stop';
+  }
+
+  /** Whether this is SubagentStop: a subagent, not the agent itself, is about to stop. */
+  isSubagentStop(): this is StopHookContext<'SubagentStop'> {
+    return this.event === 'SubagentStop';
   }
 
   override get subject(): string | undefined {

@@ -4,6 +4,7 @@
  * @module
  */
 import { HookContextBase, type HookContextInit } from './hook-context.js';
+import { brand, brandKey } from '../internal/brand.js';
 
 /** The fields of a {@link SubagentHookContext}. */
 export interface SubagentHookContextInit extends HookContextInit {
@@ -17,6 +18,10 @@ export interface SubagentHookContextInit extends HookContextInit {
 
 /** SubagentStart: a subagent is about to run a task. A block refuses to start it. */
 export class SubagentHookContext extends HookContextBase<'SubagentStart'> {
+  static {
+    brand(this, brandKey('SubagentHookContext'));
+  }
+
   /** The subagent's name. */
   readonly name: string;
   /** The subagent's type (its role). */

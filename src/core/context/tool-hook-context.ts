@@ -7,6 +7,7 @@ import type { ToolEventName } from '../events.js';
 import { ToolCall } from '../tool-call.js';
 import { ToolExecution } from '../tool-execution.js';
 import { HookContextBase, type HookContextInit } from './hook-context.js';
+import { brand, brandKey } from '../internal/brand.js';
 import { messageOf } from '../internal/message-of.js';
 
 /** The fields of a {@link ToolHookContext}. */
@@ -22,20 +23,21 @@ export interface ToolHookContextInit extends HookContextInit {
 }
 
 /**
- * PreToolUse, PermissionRequest, PostToolUse and PostToolUseFailure: one tool call, and for the later events what it
- * produced.
- *
- * ```ts
- * stack.with(new BeforeToolHook((ctx) => {
- *   if (String(ctx.toolCall.args.command).includes('rm -rf')) return HookOutcome.block('Dangerous command');
- * }, { matcher: 'bash' }));
- * ```
+ * The class behind {@link ToolHookContext}: its members are documented here. Construct contexts with
+ * `new ToolHookContext(…)` or its static methods, and name their type {@link ToolHookContext}, which narrows by event.
  */
-export class ToolHookContext<E extends ToolEventName = ToolEventName> extends HookContextBase<E> {
+export class ToolHookContextClass<E extends ToolEventName = ToolEventName> extends HookContextBase<E> {
+  static {
+    brand(this, brandKey('ToolHookContext'));
+  }
+
   /** The tool call (as rewritten by earlier hooks, if any). */
   readonly toolCall: ToolCall;
-  /** What the call produced: set on PostToolUse and PostToolUseFailure. */
-  readonly execution: ToolExecution | undefined;
+  /**
+   * What the call produced: always set on PostToolUse and PostToolUseFailure (the type says so once the event is
+   * known), `undefined` on the events before the call ran.
+   */
+  readonly execution: E extends 'PostToolUse' | 'PostToolUseFailure' ? ToolExecution : ToolExecution | undefined;
   /** The error the tool threw: set on PostToolUseFailure. */
   readonly error: unknown;
   /** Why approval is needed: set on PermissionRequest when a hook asked. */
@@ -43,9 +45,17 @@ export class ToolHookContext<E extends ToolEventName = ToolEventName> extends Ho
 
   constructor(event: E, init: ToolHookContextInit) {
     super(event, init);
-    if (!(init.toolCall instanceof ToolCall)) throw new TypeError(`A ${event} context needs a ToolCall.`);
+    // Another copy's ToolCall is as good (the ESM and CommonJS builds side by side): it is read through its public shape.
+    if (!ToolCall.isToolCall(init.toolCall)) throw new TypeError(`A ${event} context needs a ToolCall.`);
     this.toolCall = init.toolCall;
-    this.execution = init.execution;
+    let execution = init.execution;
+    // The type promises an execution on these events, so the constructor keeps the promise: a failure can be described
+    // by its error alone, a success cannot be made up.
+    if (execution === undefined && event === 'PostToolUseFailure') execution = ToolExecution.failure(init.toolCall, init.error);
+    if (execution === undefined && event === 'PostToolUse') {
+      throw new TypeError('A PostToolUse context needs the execution (use ToolHookContext.afterToolUse(execution)).');
+    }
+    this.execution = execution as this['execution'];
     this.error = init.error ?? (init.execution?.isError ? init.execution.error : undefined);
     this.permissionReason = init.permissionReason;
     Object.freeze(this);
@@ -55,7 +65,7 @@ export class ToolHookContext<E extends ToolEventName = ToolEventName> extends Ho
   // object literals (some 400 ns against 10), and a context is made for every dispatch.
   /** A PreToolUse context. */
   static beforeToolUse(toolCall: ToolCall, init: HookContextInit = {}): ToolHookContext<'PreToolUse'> {
-    return new ToolHookContext('PreToolUse', { state: init.state, metadata: init.metadata, toolCall });
+    return new ToolHookContextClass('PreToolUse', { state: init.state, metadata: init.metadata, toolCall });
   }
 
   /** A PermissionRequest context. */
@@ -63,17 +73,17 @@ export class ToolHookContext<E extends ToolEventName = ToolEventName> extends Ho
     toolCall: ToolCall,
     init: HookContextInit & { reason?: string } = {},
   ): ToolHookContext<'PermissionRequest'> {
-    return new ToolHookContext('PermissionRequest', { state: init.state, metadata: init.metadata, toolCall, permissionReason: init.reason });
+    return new ToolHookContextClass('PermissionRequest', { state: init.state, metadata: init.metadata, toolCall, permissionReason: init.reason });
   }
 
   /** A PostToolUse context for a successful execution. */
   static afterToolUse(execution: ToolExecution, init: HookContextInit = {}): ToolHookContext<'PostToolUse'> {
-    return new ToolHookContext('PostToolUse', { state: init.state, metadata: init.metadata, toolCall: execution.toolCall, execution });
+    return new ToolHookContextClass('PostToolUse', { state: init.state, metadata: init.metadata, toolCall: execution.toolCall, execution });
   }
 
   /** A PostToolUseFailure context. */
   static toolFailure(toolCall: ToolCall, error: unknown, init: HookContextInit = {}): ToolHookContext<'PostToolUseFailure'> {
-    return new ToolHookContext('PostToolUseFailure', {
+    return new ToolHookContextClass('PostToolUseFailure', {
       state: init.state,
       metadata: init.metadata,
       toolCall,
@@ -97,10 +107,10 @@ export class ToolHookContext<E extends ToolEventName = ToolEventName> extends Ho
     return this.toolCall.name;
   }
 
-  /** The error's message, on PostToolUseFailure. */
-  get errorMessage(): string | undefined {
-    if (this.error === undefined) return undefined;
-    return messageOf(this.error);
+  /** The error's message: always a string on PostToolUseFailure. */
+  get errorMessage(): E extends 'PostToolUseFailure' ? string : string | undefined {
+    const message = this.error === undefined && this.event !== 'PostToolUseFailure' ? undefined : messageOf(this.error);
+    return message as E extends 'PostToolUseFailure' ? string : string | undefined;
   }
 
   override get subject(): string {
@@ -109,7 +119,7 @@ export class ToolHookContext<E extends ToolEventName = ToolEventName> extends Ho
 
   /** A copy with another tool call: the rewrite later hooks see and the tool receives (PreToolUse). */
   withToolCall(toolCall: ToolCall): this {
-    if (!(toolCall instanceof ToolCall)) throw new TypeError('withToolCall() needs a ToolCall.');
+    if (!ToolCall.isToolCall(toolCall)) throw new TypeError('withToolCall() needs a ToolCall.');
     return this.copyWith({ toolCall } as Partial<this>);
   }
 
@@ -120,7 +130,7 @@ export class ToolHookContext<E extends ToolEventName = ToolEventName> extends Ho
 
   /** A copy with another execution result: what the model will see (PostToolUse). */
   withExecution(execution: ToolExecution): this {
-    if (!(execution instanceof ToolExecution)) throw new TypeError('withExecution() needs a ToolExecution.');
+    if (!ToolExecution.isToolExecution(execution)) throw new TypeError('withExecution() needs a ToolExecution.');
     return this.copyWith({ execution } as Partial<this>);
   }
 
@@ -138,3 +148,25 @@ export class ToolHookContext<E extends ToolEventName = ToolEventName> extends Ho
     };
   }
 }
+
+// Contexts keep the name users know in stack traces and error messages.
+Object.defineProperty(ToolHookContextClass, 'name', { value: 'ToolHookContext' });
+
+/**
+ * PreToolUse, PermissionRequest, PostToolUse and PostToolUseFailure: one tool call, and for the later events what it
+ * produced.
+ *
+ * As a type, `ToolHookContext` is one member per event (`ToolHookContext<'PreToolUse'> | …`), so checking the event
+ * narrows the fields: after `ctx.event === 'PostToolUse'`, `ctx.execution` is a `ToolExecution`. As a value it is the
+ * class ({@link ToolHookContextClass}): `new ToolHookContext(…)`, `ToolHookContext.afterToolUse(…)`, `instanceof`.
+ *
+ * ```ts
+ * stack.with(new BeforeToolHook((ctx) => {
+ *   if (String(ctx.toolCall.args.command).includes('rm -rf')) return HookOutcome.block('Dangerous command');
+ * }, { matcher: 'bash' }));
+ * ```
+ */
+export type ToolHookContext<E extends ToolEventName = ToolEventName> = E extends ToolEventName ? ToolHookContextClass<E> : never;
+
+/** The tool events' context class; see {@link ToolHookContext}. */
+export const ToolHookContext = ToolHookContextClass;

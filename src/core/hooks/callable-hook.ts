@@ -7,6 +7,7 @@ import type { AnyHookContext } from '../context/any-hook-context.js';
 import { HookEvent, type HookEventName } from '../events.js';
 import type { Hook, HookFn, MaybePromise, NextFn } from '../hook.js';
 import type { HookScope } from '../hook-scope.js';
+import { applies } from '../internal/matched.js';
 import type { HookMatcher } from '../matchers/hook-matcher.js';
 import { Matcher, type MatcherLike } from '../matchers/matcher.js';
 import type { HookOutcome } from '../outcome.js';
@@ -48,7 +49,13 @@ export class CallableHook<C extends AnyHookContext = AnyHookContext> implements 
     this.events = options.events ? Object.freeze(options.events.map((e) => HookEvent.parse(e))) : undefined;
   }
 
+  /**
+   * Calls the function where the matcher matches; elsewhere the chain goes on without it. Called directly, or by a hook
+   * that wraps this one, the hook still honours its matcher, as a stack does; a stack that has just checked the matcher
+   * does not have it evaluated twice.
+   */
   handle(ctx: C, next: NextFn<C>, scope: HookScope): MaybePromise<HookOutcome> {
+    if (!applies(this.matcher, ctx)) return next(ctx);
     return this.fn(ctx, next, scope);
   }
 }

@@ -8,9 +8,11 @@ import type { AnyHookContext, ContextFor } from '../context/any-hook-context.js'
 import { HookContextBase } from '../context/hook-context.js';
 import { HookEvent, type HookEventName } from '../events.js';
 import type { Hook, MaybePromise, NextFn } from '../hook.js';
+import { brand, brandKey, isInstance, ownClass } from '../internal/brand.js';
 import type { HookMatcher } from '../matchers/hook-matcher.js';
 import { Matcher, type MatcherLike } from '../matchers/matcher.js';
 import { continueChain } from '../internal/continue-chain.js';
+import { applies } from '../internal/matched.js';
 import { HookOutcome } from '../outcome.js';
 import { ToolCall } from '../tool-call.js';
 import { ToolExecution } from '../tool-execution.js';
@@ -43,6 +45,9 @@ export interface EventHookOptions {
   name?: string | undefined;
 }
 
+// This copy's own outcomes, found without the brand check of HookOutcome's instanceof.
+const OwnOutcome = ownClass(HookOutcome);
+
 const describe = (value: unknown): string => {
   if (value === null) return 'null';
   if (typeof value === 'object') return `an object (${value.constructor?.name ?? 'Object'})`;
@@ -70,6 +75,27 @@ export class EventHook<E extends HookEventName = HookEventName> implements Hook 
   readonly callback: EventCallback<E>;
   private readonly single: E | undefined;
 
+  static {
+    brand(this, brandKey('EventHook'));
+  }
+
+  /**
+   * Whether `value` is a hook of this class: `EventHook.isEventHook(value)` for any event hook, `StopHook.isEventHook(value)`
+   * for a Stop hook's. A hook of another copy of the package (its ESM and CommonJS builds loaded side by side, or
+   * another installed version) counts; a stack runs it as any other {@link Hook}, through its `handle`.
+   */
+  static isEventHook<T extends EventHook>(this: { readonly prototype: T }, value: unknown): value is T {
+    return isInstance(this, value);
+  }
+
+  /**
+   * Makes `instanceof` work across copies of the package as {@link EventHook.isEventHook} does: a StopHook is no
+   * BeforeToolHook, whichever copy made it; for a subclass of yours it keeps its usual meaning.
+   */
+  static [Symbol.hasInstance]<T>(this: { readonly prototype: T }, value: unknown): value is T {
+    return isInstance(this, value);
+  }
+
   constructor(events: E | readonly E[], callback: EventCallback<E>, options: EventHookOptions = {}) {
     const list = (typeof events === 'string' ? [events] : [...events]).map((e) => HookEvent.parse(e) as E);
     if (list.length === 0) throw new TypeError('An EventHook needs at least one event.');
@@ -86,8 +112,13 @@ export class EventHook<E extends HookEventName = HookEventName> implements Hook 
     return this.single !== undefined ? this.single === event : (this.events as readonly HookEventName[]).includes(event);
   }
 
+  /**
+   * Calls the callback when `ctx` is one of the hook's events and its matcher matches; elsewhere the chain goes on
+   * without it. Called directly, or by a hook that wraps this one, the hook still honours its matcher, as a stack does;
+   * a stack that has just checked the matcher does not have it evaluated twice.
+   */
   handle(ctx: AnyHookContext, next: NextFn): MaybePromise<HookOutcome> {
-    if (!this.handles(ctx.event)) return next(ctx);
+    if (!this.handles(ctx.event) || !applies(this.matcher, ctx)) return next(ctx);
     const value = this.callback(ctx as ContextFor<E>);
     if (value instanceof Promise) return value.then((v) => this.continueWith(v, ctx, next));
     return this.continueWith(value as EventCallbackResult<E>, ctx, next);
@@ -99,7 +130,8 @@ export class EventHook<E extends HookEventName = HookEventName> implements Hook 
    * @throws a TypeError naming what was returned when the answer means nothing on this event.
    */
   outcomeOf(value: unknown, ctx: AnyHookContext): HookOutcome {
-    return value instanceof HookOutcome ? value : HookOutcome.proceed(this.shorthand(value, ctx));
+    if (value instanceof OwnOutcome) return value;
+    return HookOutcome.adopt(value) ?? HookOutcome.proceed(this.shorthand(value, ctx));
   }
 
   private continueWith(value: EventCallbackResult<E>, ctx: AnyHookContext, next: NextFn): MaybePromise<HookOutcome> {
@@ -107,18 +139,19 @@ export class EventHook<E extends HookEventName = HookEventName> implements Hook 
     return continueChain(this.outcomeOf(value, ctx), ctx, next);
   }
 
+  // Values of another copy of the package are recognised by brand, and used through their public shape.
   private shorthand(value: unknown, ctx: AnyHookContext): AnyHookContext {
-    if (value instanceof HookContextBase) {
+    if (HookContextBase.isContext(value)) {
       if (value.event !== ctx.event) {
         throw new TypeError(`returned a ${value.event} context from a ${ctx.event} hook; return a context of the same event.`);
       }
       return value as AnyHookContext;
     }
-    if (value instanceof AgentState) return ctx.withState(value);
-    if (value instanceof ToolCall && (ctx.event === 'PreToolUse' || ctx.event === 'PermissionRequest')) {
+    if (AgentState.isAgentState(value)) return ctx.withState(value);
+    if (ToolCall.isToolCall(value) && (ctx.event === 'PreToolUse' || ctx.event === 'PermissionRequest')) {
       return (ctx as ContextFor<'PreToolUse'>).withToolCall(value);
     }
-    if (value instanceof ToolExecution && (ctx.event === 'PostToolUse' || ctx.event === 'PostToolUseFailure')) {
+    if (ToolExecution.isToolExecution(value) && (ctx.event === 'PostToolUse' || ctx.event === 'PostToolUseFailure')) {
       return (ctx as ContextFor<'PostToolUse'>).withExecution(value);
     }
     if (typeof value === 'string' && ctx.event === 'UserPromptSubmit') return ctx.withPrompt(value);

@@ -4,6 +4,7 @@
  * @module
  */
 import type { HookEventName } from '../events.js';
+import { brand, brandKey } from '../internal/brand.js';
 import { EventHook, type EventCallback, type EventHookOptions } from './event-hook.js';
 
 /** The class of the typed hooks of event `E`: `new BeforeToolHook(callback, { matcher, name })`. */
@@ -22,6 +23,8 @@ function eventHookClass<E extends HookEventName>(event: E, className: string): E
     }
   };
   Object.defineProperty(cls, 'name', { value: className });
+  // Its own brand, so that across copies of the package a StopHook is no BeforeToolHook.
+  brand(cls, brandKey(className));
   return cls;
 }
 

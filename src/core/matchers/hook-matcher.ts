@@ -33,7 +33,11 @@ export interface HookMatcher {
   toString(): string;
 }
 
-/** Whether `value` looks like a {@link HookMatcher}. */
+/**
+ * Whether `value` looks like a {@link HookMatcher}.
+ *
+ * @internal
+ */
 export function isHookMatcher(value: unknown): value is HookMatcher {
   return value !== null && typeof value === 'object' && typeof (value as HookMatcher).matches === 'function';
 }

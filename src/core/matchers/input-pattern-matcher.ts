@@ -8,6 +8,17 @@ import type { HookMatcher, MatcherHints } from './hook-matcher.js';
 import { compileRegex, statelessRegex } from './matcher-syntax-error.js';
 import { boundedTest } from './match-input-limit.js';
 import { TOOL_EVENTS } from '../events.js';
+import { boundedStringify } from '../internal/json-depth.js';
+import type { ToolCall } from '../tool-call.js';
+
+/** The input's JSON, or `undefined` when it cannot be made safely (nested too deep, a cycle, a BigInt). */
+function inputJson(call: ToolCall): string | undefined {
+  try {
+    return call.argsJson();
+  } catch {
+    return undefined;
+  }
+}
 
 /** Options of an {@link InputPatternMatcher}. */
 export interface InputPatternOptions {
@@ -26,7 +37,9 @@ export interface InputPatternOptions {
  *
  * The regex is tested against at most {@link MATCH_INPUT_LIMIT} characters: a longer input (or argument) is not
  * tested and counts as a match, so that no pattern can stall a dispatch and no padding can slip a call past the hook
- * it selects. Under `CompositeMatcher.not(…)` that means an over-long input does not match.
+ * it selects. An input that cannot be serialised (nested more than 256 levels deep, a cycle, a BigInt) counts as a
+ * match for the same reason: the hook runs, and a script hook refuses what it cannot be sent. Under
+ * `CompositeMatcher.not(…)` either means the input does not match.
  *
  * ```ts
  * new InputPatternMatcher(/rm\s+-rf/, { field: 'command' });
@@ -52,14 +65,18 @@ export class InputPatternMatcher implements HookMatcher {
   matches(ctx: AnyHookContext): boolean {
     if (!TOOL_EVENTS.has(ctx.event)) return false;
     const call = (ctx as Extract<AnyHookContext, { toolCall: unknown }>).toolCall;
-    if (this.path === undefined) return boundedTest(this.regex, call.argsJson());
+    if (this.path === undefined) {
+      const json = inputJson(call);
+      return json === undefined || boundedTest(this.regex, json);
+    }
     let value: unknown = call.args;
     for (const key of this.path) {
       if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return false;
       value = (value as Record<string, unknown>)[key];
     }
     if (value === undefined) return false;
-    return boundedTest(this.regex, typeof value === 'string' ? value : JSON.stringify(value));
+    const text = typeof value === 'string' ? value : boundedStringify(value);
+    return text === undefined || boundedTest(this.regex, text);
   }
 
   toString(): string {

@@ -21,7 +21,11 @@ export class MatcherSyntaxError extends SyntaxError {
 // Only real flags count, so that a path such as '/bin/bash' is not read as a regex with flags 'bash'.
 const REGEX_LITERAL = /^\/(.+)\/([dgimsuvy]*)$/s;
 
-/** Whether `pattern` is written as a regex literal, `/source/flags`. */
+/**
+ * Whether `pattern` is written as a regex literal, `/source/flags`.
+ *
+ * @internal
+ */
 export function isRegexLiteral(pattern: string): boolean {
   return REGEX_LITERAL.test(pattern);
 }
@@ -31,6 +35,8 @@ export function isRegexLiteral(pattern: string): boolean {
  * `test()` stateful, so the same matcher would answer differently on the same input.
  *
  * @throws {@link MatcherSyntaxError} naming the pattern.
+ *
+ * @internal
  */
 export function compileRegex(pattern: string, bare = false): RegExp {
   const literal = REGEX_LITERAL.exec(pattern);
@@ -52,7 +58,11 @@ export function compileRegex(pattern: string, bare = false): RegExp {
   }
 }
 
-/** A copy of `re` without the stateful `g`/`y` flags. */
+/**
+ * A copy of `re` without the stateful `g`/`y` flags.
+ *
+ * @internal
+ */
 export function statelessRegex(re: RegExp): RegExp {
   return re.global || re.sticky ? new RegExp(re.source, re.flags.replace(/[gy]/g, '')) : re;
 }
