@@ -105,6 +105,8 @@ export class Agent {
       // Problems are told once per agent, as warnings, so a bad hook definition never goes unnoticed.
       this.reported = true;
       for (const p of problems) {
+        // Information (the bridge skipped in an agent's config) is no warning: it stays in ready()'s problems.
+        if (p.severity === 'info') continue;
         this.events.emit('warning', { code: `hook-problem:${p.code}`, message: formatProblem(p), hookName: p.hookName });
       }
     }

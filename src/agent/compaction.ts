@@ -36,6 +36,8 @@ export function defaultSummary(messages: readonly Message[]): string {
 /**
  * The compacted conversation: a summary of the older messages, then the last `keepLast` messages. The cut never
  * separates tool results from the assistant message that called them.
+ *
+ * @internal
  */
 export async function compactMessages(
   messages: readonly Message[],

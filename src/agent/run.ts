@@ -44,7 +44,11 @@ import { frozenRecord } from '../core/internal/frozen.js';
 import { messageOf } from '../core/internal/message-of.js';
 import { ToolInputError, UnknownToolError, type Tool, type ToolDefinition } from './tool.js';
 
-/** Everything a run needs from its agent; immutable, so concurrent runs share it safely. */
+/**
+ * Everything a run needs from its agent; immutable, so concurrent runs share it safely.
+ *
+ * @internal
+ */
 export interface AgentConfig {
   /** The agent's name, when given. */
   readonly name: string | undefined;
@@ -70,7 +74,11 @@ export interface AgentConfig {
   readonly stopLoopLimit: number;
 }
 
-/** A subagent with the configuration its runs use. */
+/**
+ * A subagent with the configuration its runs use.
+ *
+ * @internal
+ */
 export interface ResolvedSubagent {
   /** Its definition. */
   readonly def: Subagent;
@@ -254,7 +262,7 @@ export class Run {
       await this.dispatch('BeforeStep', () => StepHookContext.beforeStep(index, this.ctxInit()));
       await this.maybeCompact('auto');
       const response = await this.callModel();
-      const toolCalls = (response.toolCalls ?? []).map((c) => (c instanceof ToolCall ? c : new ToolCall(c.name, c.args ?? {}, c.id)));
+      const toolCalls = (response.toolCalls ?? []).map((c) => (ToolCall.isToolCall(c) ? c : new ToolCall(c.name, c.args ?? {}, c.id)));
       this.text = response.text ?? '';
       this.addMessage({ role: 'assistant', content: this.text, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
       const executions = await this.runTools(toolCalls);
@@ -407,6 +415,8 @@ export class Run {
     if (!checked.ok) return this.toolFailed(original, checked.error);
 
     const pre = await this.dispatch('PreToolUse', () => ToolHookContext.beforeToolUse(original, this.ctxInit()));
+    // A hook cut short by the cancellation decided nothing: whatever the stack answered, the run ends here.
+    this.signal?.throwIfAborted();
     if (pre.type === 'block') return this.refuse(original, `Tool call blocked by a hook: ${pre.reason}`, 'hook');
     let call = pre.context?.event === 'PreToolUse' ? pre.context.toolCall : original;
 
@@ -429,12 +439,14 @@ export class Run {
       if (!checked.ok) return this.toolFailed(call, checked.error);
     }
     const { tool, sub, input } = checked;
+    // The last moment to honour a cancellation that came during the permission hooks or the approver.
+    this.signal?.throwIfAborted();
     const started = performance.now();
     let result: unknown;
     try {
       if (sub !== undefined) {
         const outcome = await this.runSubagent(call, sub);
-        if (outcome instanceof ToolExecution) return outcome;
+        if (ToolExecution.isToolExecution(outcome)) return outcome;
         result = outcome;
       } else {
         result = await tool!.execute(input, { toolCall: call, state: this.state, signal: this.signal });

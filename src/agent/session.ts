@@ -16,7 +16,11 @@ export interface SessionOptions {
   readonly metadata?: Metadata | undefined;
 }
 
-/** What a session needs from its agent. */
+/**
+ * What a session needs from its agent.
+ *
+ * @internal
+ */
 export interface SessionHost {
   /** Runs one turn from `state`. */
   execute(prompt: string, options: RunOptions, state: AgentState, sessionStart: boolean): Promise<RunResult>;

@@ -14,8 +14,29 @@ export type { BridgeAnswer } from '../dialects/outcome-changes.js';
 /** The agents the bridge answers. */
 export type BridgeAgent = 'claude' | 'copilot' | 'vscode' | 'gemini' | 'cursor' | 'codex';
 
-/** Every agent the bridge answers. */
+/**
+ * Every agent the bridge answers.
+ *
+ * @internal
+ */
 export const BRIDGE_AGENTS: readonly BridgeAgent[] = Object.freeze(['claude', 'copilot', 'vscode', 'gemini', 'cursor', 'codex']);
+
+/**
+ * The field of each agent's answer that its user sees, where the bridge puts a message for the user (a hook's
+ * `systemMessage`, the bridge's own notices): `systemMessage` for Claude Code, VS Code, Gemini CLI (which prints it
+ * as `Hook system message: …`) and Codex; `user_message` for Cursor. Copilot's answers have no such field:
+ * `undefined`.
+ *
+ * @internal
+ */
+export const USER_MESSAGE_FIELD: Readonly<Record<BridgeAgent, string | undefined>> = Object.freeze({
+  claude: 'systemMessage',
+  vscode: 'systemMessage',
+  gemini: 'systemMessage',
+  codex: 'systemMessage',
+  cursor: 'user_message',
+  copilot: undefined,
+});
 
 const json = (value: Record<string, unknown>): BridgeAnswer => ({ exitCode: 0, stdout: `${JSON.stringify(value)}\n`, stderr: '' });
 const nothing: BridgeAnswer = Object.freeze({ exitCode: 0, stdout: '', stderr: '' });
@@ -158,6 +179,8 @@ function cursorAnswer(outcome: HookOutcome, ctx: AnyHookContext): BridgeAnswer {
  * - a rewritten input: `updatedInput`, `modifiedArgs`, `tool_input`, `updated_input`; for Codex `updatedInput` with
  *   `permissionDecision: "allow"`, the only form it takes (see {@link codexAnswer});
  * - additional context and system messages in the agent's own fields.
+ *
+ * @internal
  */
 export function bridgeAnswer(agent: BridgeAgent, outcome: HookOutcome, ctx: AnyHookContext, eventName: string): BridgeAnswer {
   switch (agent) {

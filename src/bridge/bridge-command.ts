@@ -39,6 +39,8 @@ const isFile = (path: string): Promise<boolean> => stat(path).then((s) => s.isFi
  *   which must be a built `.js` file; it is run by this `node` when it is not executable itself.
  *
  * @throws {@link InstallBridgeError} when neither is there, or `executable` is not a built `.js` file.
+ *
+ * @internal
  */
 export async function bridgeCommandLine(agent: InstallAgent, projectDir: string, executable: string | undefined = process.argv[1]): Promise<string> {
   const target = INSTALL_TARGETS[agent];

@@ -10,7 +10,11 @@ import { isRecord } from '../dialects/wire-output.js';
 import { sampleContext } from '../script/sample-context.js';
 import type { BridgeAgent } from './bridge-answer.js';
 
-/** A payload read: the context to dispatch, and the event's name as the agent calls it (for the answer). */
+/**
+ * A payload read: the context to dispatch, and the event's name as the agent calls it (for the answer).
+ *
+ * @internal
+ */
 export interface BridgedEvent {
   /** The context, with the payload's fields. */
   readonly ctx: AnyHookContext;
@@ -18,7 +22,11 @@ export interface BridgedEvent {
   readonly eventName: string;
 }
 
-/** Thrown when a payload cannot be read: not JSON, not an object, no event, or a field of the wrong type. */
+/**
+ * Thrown when a payload cannot be read: not JSON, not an object, no event, or a field of the wrong type.
+ *
+ * @internal
+ */
 export class BridgeInputError extends Error {
   /** Always `BridgeInputError`. */
   override readonly name = 'BridgeInputError';
@@ -144,6 +152,8 @@ function normalize(agent: BridgeAgent, payload: Record<string, unknown>, given: 
  * event's `tool_name` and `tool_input`, a prompt's `prompt`) is refused.
  *
  * @throws {@link BridgeInputError} naming what is wrong.
+ *
+ * @internal
  */
 export function readBridgePayload(agent: BridgeAgent, payload: unknown, event?: string): BridgedEvent {
   if (!isRecord(payload)) throw new BridgeInputError('The hook input must be a JSON object.');

@@ -19,7 +19,11 @@ export { InstallBridgeError } from './install-bridge-error.js';
 export interface InstallBridgeOptions {
   /** The agent whose config gets the bridge. */
   readonly agent: InstallAgent;
-  /** The project whose config file gets the bridge (see {@link INSTALL_TARGETS} for each agent's file). */
+  /**
+   * The project whose config file gets the bridge: `.claude/settings.json`, `.codex/hooks.json`,
+   * `.gemini/settings.json`, `.github/hooks/agent-hooks.json`, `.github/hooks/agent-hooks-vscode.json` or
+   * `.cursor/hooks.json`.
+   */
   readonly projectDir: string;
   /**
    * The events to bridge, in any dialect's names (the agent's own names first: Gemini's `AfterAgent` is its stop
@@ -27,8 +31,10 @@ export interface InstallBridgeOptions {
    */
   readonly events: readonly string[];
   /**
-   * The command the agent runs (default: {@link bridgeCommandLine}). For Copilot, whose payloads name no event,
-   * ` --event NAME` is added for each event unless the command already has an `--event`.
+   * The command the agent runs (default: the project's `node_modules/.bin/agent-hooks bridge --from AGENT`, through
+   * the agent's project variable where it sets one, else {@link InstallBridgeOptions.executable} by its real path).
+   * For Copilot, whose payloads name no event, ` --event NAME` is added for each event unless the command already
+   * has an `--event`.
    */
   readonly command?: string | undefined;
   /** The running `agent-hooks` executable, used when the project has none in `node_modules/.bin` (default `process.argv[1]`). */

@@ -10,10 +10,18 @@ import { CURSOR_EVENTS } from '../dialects/cursor.js';
 /** The agents `agent-hooks bridge --install` writes a config file for. */
 export type InstallAgent = 'claude' | 'codex' | 'gemini' | 'copilot' | 'vscode' | 'cursor';
 
-/** Every agent {@link InstallAgent} names, in the order help texts list them. */
+/**
+ * Every agent {@link InstallAgent} names, in the order help texts list them.
+ *
+ * @internal
+ */
 export const INSTALL_AGENTS: readonly InstallAgent[] = Object.freeze(['claude', 'codex', 'gemini', 'copilot', 'vscode', 'cursor']);
 
-/** How an agent's handler says its timeout. */
+/**
+ * How an agent's handler says its timeout.
+ *
+ * @internal
+ */
 export interface InstallTimeout {
   /** The field the timeout is written in. */
   readonly field: 'timeout' | 'timeoutSec';
@@ -23,7 +31,11 @@ export interface InstallTimeout {
   readonly alias?: 'timeoutSec';
 }
 
-/** One agent's project-level hook file, and how an entry that runs a command is written in it. */
+/**
+ * One agent's project-level hook file, and how an entry that runs a command is written in it.
+ *
+ * @internal
+ */
 export interface InstallTarget {
   /** The agent. */
   readonly agent: InstallAgent;
@@ -127,14 +139,22 @@ const SHAPES: Readonly<Record<InstallAgent, TargetShape>> = {
   },
 };
 
-/** Each agent's hook file and entry shape. */
+/**
+ * Each agent's hook file and entry shape.
+ *
+ * @internal
+ */
 export const INSTALL_TARGETS: Readonly<Record<InstallAgent, InstallTarget>> = Object.freeze(
   Object.fromEntries(
     Object.entries(SHAPES).map(([agent, { extraEvents, ...shape }]) => [agent, Object.freeze({ ...shape, agent, events: { ...inverse(shape.names), ...extraEvents } })]),
   ) as Record<InstallAgent, InstallTarget>,
 );
 
-/** Whether `name` is one of the agents `--install` knows. */
+/**
+ * Whether `name` is one of the agents `--install` knows.
+ *
+ * @internal
+ */
 export const isInstallAgent = (name: string): name is InstallAgent => (INSTALL_AGENTS as readonly string[]).includes(name);
 
 /**
@@ -142,6 +162,8 @@ export const isInstallAgent = (name: string): name is InstallAgent => (INSTALL_A
  * gate and Cursor's `beforeShellExecution` stays itself — or `undefined` when the agent has no such event.
  *
  * @throws {@link UnknownEventError} for a name no dialect knows.
+ *
+ * @internal
  */
 export function installEventName(agent: InstallAgent, name: string): string | undefined {
   const target = INSTALL_TARGETS[agent];

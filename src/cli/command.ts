@@ -27,6 +27,11 @@ export interface Command {
   readonly help: string;
   /** Runs it with the arguments after its name; resolves with the exit code. Throws {@link UsageError} for usage. */
   run(args: readonly string[], io: CliIO): Promise<number>;
+  /**
+   * The exit code of a usage error (default {@link ExitCode.usage}). The bridge's is 1: the agents that run it read
+   * exit 2 as a block, so a mistyped flag in their config would refuse every tool call and never let them stop.
+   */
+  readonly usageExitCode?: number;
 }
 
 /** The command line is wrong: printed with the command's usage, exit code 2. */

@@ -24,8 +24,11 @@ export interface ConfigModule {
 
 /** How a project's config module stands against the trust store. */
 export interface ConfigModuleTrust {
-  /** Its check: `trusted` (it may be imported), `untrusted` or `changed` (it may not). */
-  readonly check: TrustCheck<ConfigModule>;
+  /**
+   * Its check: `trusted` (it may be imported), `untrusted` or `changed` (it may not); `undefined` when it cannot be
+   * fingerprinted (a FIFO, unreadable), so it can be neither trusted nor imported.
+   */
+  readonly check: TrustCheck<ConfigModule> | undefined;
   /** The warning that says it is not imported and how to trust it, when it is not trusted; and the store's problem. */
   readonly problems: readonly HookProblem[];
 }
@@ -43,7 +46,17 @@ export async function findConfigModule(projectDir: string): Promise<string | und
  * {@link configModuleFingerprint}), so the project files it imports are not.
  */
 export async function checkConfigModule(file: string, projectDir: string, store: TrustStore): Promise<ConfigModuleTrust> {
-  const [read, fingerprint] = await Promise.all([store.load(), configModuleFingerprint(file)]);
+  const [read, fingerprint] = await Promise.all([store.load(), configModuleFingerprint(file).catch((error: unknown) => error as Error)]);
+  if (fingerprint instanceof Error) {
+    const problem: HookProblem = {
+      file,
+      hookName: `${basename(file)} (in-process hooks module)`,
+      severity: 'warning',
+      code: 'unpinnable-hook',
+      message: `The in-process hooks module ${basename(file)} cannot be pinned by trust, so it is not loaded: ${fingerprint.message}`,
+    };
+    return { check: undefined, problems: read.problem === undefined ? [problem] : [read.problem, problem] };
+  }
   const verdict = trustVerdict(read.entries, fingerprint);
   const check: TrustCheck<ConfigModule> = { hook: { name: fingerprint.name, file: fingerprint.path }, status: verdict.status, fingerprint, changes: verdict.changes };
   const problems: HookProblem[] = read.problem === undefined ? [] : [read.problem];
@@ -85,8 +98,8 @@ async function importConfigModule(file: string): Promise<unknown> {
   }
 }
 
-const isStack = (value: unknown): value is HookStack => value instanceof HookStack;
-// Another copy of the package (a config that imports it from elsewhere) has other classes: recognise it by shape.
+const isStack = (value: unknown): value is HookStack => HookStack.isHookStack(value);
+// Another copy of the package (a config that imports it from elsewhere) has other classes: recognise a builder by shape.
 const isBuilder = (value: unknown): value is Pick<AgentBuilder, 'resolveHooks'> =>
   value instanceof AgentBuilder || (value !== null && typeof value === 'object' && typeof (value as AgentBuilder).resolveHooks === 'function');
 

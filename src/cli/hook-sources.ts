@@ -4,9 +4,10 @@
  *
  * @module
  */
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { HookStack, type Hook, type HookEntry, type HookEventName, type HookMatcher } from '../core/index.js';
 import type { HookLoader, LoadedHooks } from '../agent/index.js';
-import { discoverHooks, ScriptHook, type HookEnv, type HookEnvironment, type HookProblem, type TrustCheck, type TrustStore } from '../script/index.js';
+import { applyTrust, discoverHooks, ScriptHook, type HookEnv, type HookEnvironment, type HookProblem, type TrustCheck, type TrustStore } from '../script/index.js';
 import { loadAllHookConfigs } from '../config/index.js';
 import type { CommandHookOrigin } from '../script/command-hook.js';
 
@@ -14,7 +15,7 @@ import type { CommandHookOrigin } from '../script/command-hook.js';
 export interface SourceOptions {
   /** The project directory (absolute). */
   readonly projectDir: string;
-  /** More folders of HOOK.md hook folders (`--hooks-dir`), relative to the project. */
+  /** More folders of HOOK.md hook folders (`--hooks-dir`), relative to the project (whose hooks then need trust). */
   readonly hooksDirs: readonly string[];
   /**
    * The command line's environment: where the user's folders, home and trust store are (`XDG_CONFIG_HOME`, `HOME`).
@@ -45,18 +46,35 @@ export interface SourceLoader extends HookLoader {
  */
 export type HookSourceFactory = (options: SourceOptions) => SourceLoader;
 
-/** HOOK.md folders: the user's, the project's, and `--hooks-dir` folders. */
+/**
+ * The `--hooks-dir` folders whose hooks need trust: those named relative to the project. A command line written once
+ * for every project (an agent's user-level config running the bridge) names, with a relative path, a folder of each
+ * repository it is run in — which the repository controls. An absolute path names one folder, chosen by whoever
+ * wrote it; the same rule as the bridge's `--config`.
+ */
+function projectHooksDirs(projectDir: string, hooksDirs: readonly string[]): ReadonlySet<string> {
+  return new Set(hooksDirs.filter((dir) => !isAbsolute(dir)).map((dir) => resolve(projectDir, dir)));
+}
+
+/** HOOK.md folders: the user's, the project's, and `--hooks-dir` folders (a relative one's hooks need trust). */
 export const hookMdSource: HookSourceFactory = (options) => ({
   label: 'HOOK.md',
   load: async () => {
-    const { hooks, problems, trustChecks } = await discoverHooks({
+    const found = await discoverHooks({
       projectDir: options.projectDir,
       extraDirs: options.hooksDirs,
       hostEnv: options.hostEnv,
       environment: options.environment,
       trust: options.trust,
     });
-    return { hooks: hooks.map((hook) => ({ hook, priority: hook.priority })), problems, trustChecks };
+    const inProject = projectHooksDirs(options.projectDir, options.hooksDirs);
+    const gate = await applyTrust(found.hooks, (hook) => hook.manifest.source === 'extra' && inProject.has(dirname(hook.manifest.dir)), options.trust, options.projectDir);
+    return {
+      hooks: gate.hooks.map((hook) => ({ hook, priority: hook.priority })),
+      // A store that cannot be read was reported by discovery already.
+      problems: [...found.problems, ...gate.problems.filter((p) => p.code !== 'corrupt-trust-store' || !found.problems.some((q) => q.code === p.code))],
+      trustChecks: [...found.trustChecks, ...gate.checks],
+    };
   },
 });
 
@@ -102,7 +120,8 @@ export interface HookRow {
   readonly file: string | null;
   /**
    * `trusted` for a project hook the trust store trusts; `untrusted` or `changed` for one it does not (those are
-   * skipped); `null` for a hook that needs no trust (user level, `--hooks-dir`, in-process) or under `--trust-all`.
+   * skipped); `null` for a hook that needs no trust (user level, an absolute `--hooks-dir`, in-process) or under
+   * `--trust-all`.
    */
   readonly trust: TrustCheck['status'] | null;
 }

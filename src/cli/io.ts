@@ -32,6 +32,11 @@ export interface CliIO {
   readonly interactive?: boolean | undefined;
   /** Asks a question on the terminal and resolves with the answer (used only when `interactive`). */
   readonly ask?: ((question: string) => Promise<string>) | undefined;
+  /**
+   * Resolves once everything written to standard output and error so far has been handed to the system (absent:
+   * nothing is buffered). The bridge calls it after its answer, before it waits for anything else.
+   */
+  readonly flush?: (() => Promise<void>) | undefined;
 }
 
 /**
@@ -58,7 +63,13 @@ export function cliIO(partial: Partial<Omit<CliIO, 'style'>> & { color?: boolean
     style: pc.createColors(partial.color ?? false),
     interactive: partial.interactive ?? process.stdin.isTTY === true,
     ask: partial.ask ?? askOnTerminal,
+    flush: partial.flush ?? flushStdio,
   };
+}
+
+// A write's callback runs once the writes before it are done, so an empty one marks the end of what was written.
+async function flushStdio(): Promise<void> {
+  await Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write('', () => resolve()))));
 }
 
 async function askOnTerminal(question: string): Promise<string> {

@@ -1,7 +1,8 @@
 /**
  * The `agent-hooks` command line: the command table, the usage, and `main`.
  *
- * Exit codes: 0 success, 1 problems found (a hook definition with an error, a hook that failed), 2 usage error.
+ * Exit codes: 0 success, 1 problems found (a hook definition with an error, a hook that failed), 2 usage error —
+ * except `bridge`, which never exits 2 of its own accord (agents read 2 as a block): its usage errors exit 1.
  *
  * @module
  */
@@ -92,7 +93,7 @@ export async function main(argv: readonly string[], io: CliIO = cliIO()): Promis
     }
     if (error instanceof UsageError) {
       io.err(`agent-hooks ${command.name}: ${error.message}\n\nUsage: agent-hooks ${command.synopsis}\nRun 'agent-hooks ${command.name} --help' for more.`);
-      return ExitCode.usage;
+      return command.usageExitCode ?? ExitCode.usage;
     }
     throw error;
   }

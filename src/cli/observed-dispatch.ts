@@ -101,8 +101,13 @@ export async function observedDispatch(stack: HookStack, ctx: AnyHookContext): P
 export function modifiedInput(ctx: AnyHookContext, outcome: HookOutcome | undefined): Readonly<Record<string, unknown>> | undefined {
   if (!HookEvent.isToolEvent(ctx.event) || !('toolCall' in ctx)) return undefined;
   const after = outcome?.context;
-  if (after === undefined || !('toolCall' in after)) return undefined;
-  return after.toolCall.argsJson() === ctx.toolCall.argsJson() ? undefined : after.toolCall.args;
+  if (after === undefined || !('toolCall' in after) || after.toolCall.args === ctx.toolCall.args) return undefined;
+  try {
+    return after.toolCall.argsJson() === ctx.toolCall.argsJson() ? undefined : after.toolCall.args;
+  } catch {
+    // Input too deep to serialise cannot be compared; a hook that handed back other arguments changed it.
+    return after.toolCall.args;
+  }
 }
 
 /** Whether a note says that a hook failed (crashed, timed out, answered nonsense), rather than just informing. */

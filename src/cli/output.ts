@@ -32,19 +32,32 @@ export function displayPath(file: string, cwd: string): string {
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
 }
 
-/** One problem per line, errors red and warnings yellow, paths relative to the current directory. */
+/** One problem per line, errors red, warnings yellow and information cyan, paths relative to the current directory. */
 export function problemLines(style: Style, problems: readonly HookProblem[], cwd: string): string[] {
   return problems.map((p) => {
-    const label = p.severity === 'error' ? style.red('error') : style.yellow('warning');
+    const label = p.severity === 'error' ? style.red('error') : p.severity === 'warning' ? style.yellow('warning') : style.cyan('info');
     return `${label} ${formatProblem({ ...p, file: displayPath(p.file, cwd) })}`;
   });
 }
 
-/** `2 errors, 1 warning`. */
+/** Whether a problem is only information: shown, but neither an error nor a warning. */
+export const isInfo = (p: HookProblem): boolean => p.severity === 'info';
+
+/** `2 errors, 1 warning`, and `, 1 info` when there is information. */
 export function problemCounts(problems: readonly HookProblem[]): string {
   const errors = problems.filter((p) => p.severity === 'error').length;
-  const warnings = problems.length - errors;
-  return `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
+  const warnings = problems.filter((p) => p.severity === 'warning').length;
+  const infos = problems.filter(isInfo).length;
+  return `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}${infos > 0 ? `, ${infos} info` : ''}`;
+}
+
+/**
+ * The problems section of `list` and `run`: headed `Problems` with the counts, or `Info` when there is only
+ * information, so that a note is not presented as something to fix.
+ */
+export function problemSection(style: Style, problems: readonly HookProblem[], cwd: string): string {
+  const heading = problems.every(isInfo) ? style.bold('Info') : `${style.bold('Problems')} (${problemCounts(problems)})`;
+  return `${heading}\n${problemLines(style, problems, cwd).join('\n')}`;
 }
 
 /** Whether a problem says a project hook was skipped because it is not trusted (or changed since it was). */

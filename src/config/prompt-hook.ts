@@ -4,6 +4,7 @@
  * @module
  */
 import {
+  HookEvent,
   HookOutcome,
   type AnyHookContext,
   type HookEventName,
@@ -12,6 +13,7 @@ import {
   type NextFn,
 } from '../core/index.js';
 import { continueChain } from '../core/internal/continue-chain.js';
+import { jsonDepthProblem } from '../core/internal/json-depth.js';
 import { messageOf } from '../core/internal/message-of.js';
 import type { CommandHookOrigin } from '../script/command-hook.js';
 import { claudeDialect } from '../dialects/claude.js';
@@ -40,7 +42,11 @@ export interface PromptHookSpec {
   readonly origin: CommandHookOrigin;
 }
 
-/** The model's verdict: Claude Code's `{ "ok": false, "reason": … }`, or the older `{ "decision": "block", … }`. */
+/**
+ * The model's verdict: Claude Code's `{ "ok": false, "reason": … }`, or the older `{ "decision": "block", … }`.
+ *
+ * @internal
+ */
 export interface PromptVerdict {
   /** Whether the action may go on. */
   readonly ok: boolean;
@@ -48,7 +54,11 @@ export interface PromptVerdict {
   readonly reason: string | undefined;
 }
 
-/** The first JSON object in a model's answer (models like to wrap JSON in prose or a code fence). */
+/**
+ * The first JSON object in a model's answer (models like to wrap JSON in prose or a code fence).
+ *
+ * @internal
+ */
 export function readVerdict(text: string): PromptVerdict | undefined {
   const start = text.indexOf('{');
   const end = text.lastIndexOf('}');
@@ -103,10 +113,21 @@ export class PromptHook implements ConfigHook {
     this.prompt = spec.prompt;
   }
 
-  /** The prompt for `ctx`: `$ARGUMENTS` replaced by the event as Claude Code would send it to a command hook. */
+  /**
+   * The prompt for `ctx`: `$ARGUMENTS` replaced by the event as Claude Code would send it to a command hook.
+   *
+   * @throws RangeError when the event nests objects or arrays more than 256 levels deep (or in a cycle).
+   */
   promptFor(ctx: AnyHookContext): string {
     const eventName = claudeDialect.eventName(ctx.event);
-    const input = JSON.stringify(claudeDialect.payload(ctx, { eventName, workDir: this.spec.projectDir, hookName: this.name }));
+    // The input is measured before the payload is built from it, the payload before it is serialised: no step recurses
+    // as deep as the input goes.
+    const args = 'toolCall' in ctx ? jsonDepthProblem(ctx.toolCall.args) : undefined;
+    if (args !== undefined) throw new RangeError(args);
+    const payload = claudeDialect.payload(ctx, { eventName, workDir: this.spec.projectDir, hookName: this.name });
+    const deep = jsonDepthProblem(payload);
+    if (deep !== undefined) throw new RangeError(deep);
+    const input = JSON.stringify(payload);
     const text = this.prompt.includes('$ARGUMENTS') ? this.prompt.replaceAll('$ARGUMENTS', input) : `${this.prompt}\n\n${input}`;
     return text + ANSWER_FORMAT;
   }
@@ -128,10 +149,25 @@ export class PromptHook implements ConfigHook {
       scope.report({ level: 'warning', hookName: this.name, event: ctx.event, code, message, ...(data ? { data } : {}) });
       return undefined;
     };
+    // As for script hooks: neither a cancelled run nor an input the model could not be shown lets a refusable action on.
+    const info = HookEvent.info(ctx.event);
+    const refuse = (code: string, cause: string): PromptVerdict => {
+      const reason = `Prompt hook '${this.name}' ${cause}, so the action is refused.`;
+      warn(code, reason);
+      return { ok: false, reason };
+    };
+    let prompt: string;
+    try {
+      prompt = this.promptFor(ctx);
+    } catch (error) {
+      if (info.canBlock && info.family !== 'stop') return refuse('invalid-input', `could not be sent the event as JSON: ${messageOf(error)}`);
+      return warn('invalid-input', `Prompt hook '${this.name}' could not be sent the event as JSON: ${messageOf(error)}; failing open, so the action goes on.`);
+    }
     let answer: string;
     try {
-      answer = await raceAbort(this.spec.judge(this.promptFor(ctx), signal), signal);
+      answer = await raceAbort(this.spec.judge(prompt, signal), signal);
     } catch (error) {
+      if (scope.signal?.aborted === true && info.canBlock) return refuse('aborted', 'was cancelled: the run was aborted');
       if (timeout.aborted) return warn('timeout', `Prompt hook '${this.name}' got no answer within ${this.timeoutMs} ms; failing open, so the action goes on.`);
       return warn('judge-error', `Prompt hook '${this.name}' could not ask the model (${messageOf(error)}); failing open, so the action goes on.`);
     }

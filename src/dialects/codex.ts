@@ -18,7 +18,11 @@ import { failureDecision, processFailure, withStderr } from './failure.js';
 import { isRecord, NONE, PROCEED } from './wire-output.js';
 import { replacedResult, rewrittenArgs, type BridgeAnswer } from './outcome-changes.js';
 
-/** Codex's name for each canonical event it has (`PreModelRequest` is BeforeStep; see the alias table). */
+/**
+ * Codex's name for each canonical event it has (`PreModelRequest` is BeforeStep; see the alias table).
+ *
+ * @internal
+ */
 export const CODEX_EVENTS: Readonly<Record<string, HookEventName>> = Object.freeze(
   Object.fromEntries(
     HookEvent.all.flatMap((event) => {
@@ -35,7 +39,11 @@ const codexName = (event: HookEventName): string => HookEvent.toDialect(event, '
 // The payload
 // ---------------------------------------------------------------------------------------------------------------
 
-/** The event's own fields, in Codex's names and order. */
+/**
+ * The event's own fields, in Codex's names and order.
+ *
+ * @internal
+ */
 export function codexEventFields(ctx: AnyHookContext): Record<string, unknown> {
   switch (ctx.event) {
     case 'PreToolUse':
@@ -337,6 +345,8 @@ function readOutput(output: Record<string, unknown>, result: ProcessResult, ctx:
  *   have, or of the wrong type, makes the whole answer a failure; stdout that is not JSON is context for the model on
  *   UserPromptSubmit, SessionStart and SubagentStart, a failure on Stop and SubagentStop (and anywhere it starts like
  *   JSON), and ignored elsewhere.
+ *
+ * @internal
  */
 export function interpretCodex(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): Decision {
   const failure = processFailure(result, hook);
@@ -379,8 +389,9 @@ export function interpretCodex(result: ProcessResult, ctx: AnyHookContext, hook:
  *   `last_assistant_message` (Stop, SubagentStop), `agent_id`, `agent_type`, `agent_transcript_path`, `source`,
  *   `trigger`, `reason` (SessionEnd, always `other`). SessionStart and SessionEnd have no `turn_id`; SessionEnd,
  *   PreCompact and PostCompact no `permission_mode`. Bridged from Codex: its own payload as it sent it.
- * - answer: see {@link interpretCodex}. A rewrite (`updatedInput`) counts only with `permissionDecision: "allow"`,
- *   and does not grant the call: Codex still sends the rewritten call through its sandbox and approval.
+ * - answer: read as Codex reads it, strictly against each event's schema (see the Codex CLI section of the guide to
+ *   hooks from other agents). A rewrite (`updatedInput`) counts only with `permissionDecision: "allow"`, and does
+ *   not grant the call: Codex still sends the rewritten call through its sandbox and approval.
  */
 export const codexDialect: WireDialect = Object.freeze({
   name: 'codex',
@@ -393,13 +404,21 @@ export const codexDialect: WireDialect = Object.freeze({
 // The bridge: a Codex payload in, our outcome back as a Codex answer
 // ---------------------------------------------------------------------------------------------------------------
 
-/** Thrown by {@link readCodexPayload} for a payload that is not a Codex hook's, unless the caller names its own error. */
+/**
+ * Thrown by {@link readCodexPayload} for a payload that is not a Codex hook's, unless the caller names its own error.
+ *
+ * @internal
+ */
 export class CodexPayloadError extends Error {
   /** Always `CodexPayloadError`. */
   override readonly name = 'CodexPayloadError';
 }
 
-/** A Codex payload read for the bridge: the event, Codex's name for it, and the fields in the bridge's snake_case. */
+/**
+ * A Codex payload read for the bridge: the event, Codex's name for it, and the fields in the bridge's snake_case.
+ *
+ * @internal
+ */
 export interface CodexPayloadReading {
   /** The canonical event. */
   readonly event: HookEventName;
@@ -418,6 +437,8 @@ export interface CodexPayloadReading {
  *
  * @param invalid - makes the error thrown for a payload that cannot be read (default: a {@link CodexPayloadError}).
  * @throws what `invalid` makes, naming the event or field that is wrong.
+ *
+ * @internal
  */
 export function readCodexPayload(
   payload: Record<string, unknown>,
@@ -487,6 +508,8 @@ const asText = (value: unknown): string => (typeof value === 'string' ? value : 
  * - Additional context goes in `hookSpecificOutput.additionalContext` on the events that have it (PreToolUse,
  *   PostToolUse, UserPromptSubmit, SessionStart, SubagentStart), joined by blank lines; system messages in
  *   `systemMessage`. SessionEnd and PreModelRequest answers are not read by Codex: nothing is written.
+ *
+ * @internal
  */
 export function codexAnswer(outcome: HookOutcome, ctx: AnyHookContext, eventName: string): BridgeAnswer {
   // The answer must name the event as Codex does, whatever name the payload was read under.

@@ -157,6 +157,8 @@ export function createCursorDialect(options: CursorDialectOptions = {}): WireDia
 /**
  * Cursor's event names and the events they run on. The tool-specific ones (`beforeShellExecution`, …) are PreToolUse
  * or PostToolUse restricted to the tools they concern (see the Cursor loader).
+ *
+ * @internal
  */
 export const CURSOR_EVENTS: Readonly<Record<string, HookEventName>> = Object.freeze({
   sessionStart: 'SessionStart',

@@ -27,6 +27,8 @@ export interface WireHookInfo {
   readonly timeoutMs?: number | undefined;
   /** The output cap the process ran under, in bytes, for messages. */
   readonly maxOutputBytes?: number | undefined;
+  /** Whether the hook runs in the background, where nothing it decides counts: a failure is then only reported. */
+  readonly async?: boolean | undefined;
 }
 
 /** The kinds of decision a script can come to; the same as an outcome's. */

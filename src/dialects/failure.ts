@@ -80,8 +80,27 @@ export function processFailure(result: ProcessResult, hook: WireHookInfo): Proce
 }
 
 /**
+ * Why a failure refuses the action whatever the hook's fail mode, or `undefined` when the fail mode decides. Failing
+ * open means "a broken guard does not stop the work"; it never means "do what the guard was not asked about":
+ * - `aborted`: the run was cancelled while the hook ran or waited for a slot. A cancelled run must act on nothing, so
+ *   wherever a block means something the action is refused.
+ * - `invalid-input`: the event could not be serialised for the hook (nested too deep, a cycle, a BigInt), so the hook
+ *   never saw what it guards. Where a block refuses something (a tool call, a permission, a prompt, a result, a
+ *   subagent) it is refused; on a Stop gate a block would keep the agent working instead, so the fail mode decides.
+ */
+function refusal(failure: ProcessFailure, ctx: AnyHookContext, hook: WireHookInfo): string | undefined {
+  if (hook.async === true) return undefined;
+  const info = HookEvent.info(ctx.event);
+  if (!info.canBlock) return undefined;
+  if (failure.code === 'aborted') return 'a cancelled run acts on nothing';
+  if (failure.code === 'invalid-input' && info.family !== 'stop') return 'what the hook cannot see is refused';
+  return undefined;
+}
+
+/**
  * What a failure decides: the action goes on, with a warning (fail open, the HOOK.md and Claude Code default), or
- * it is blocked with a reason naming the hook and the cause (fail closed).
+ * it is blocked with a reason naming the hook and the cause (fail closed). A cancelled run, and an event the hook
+ * could not be sent, are refused whatever the fail mode (see the failure table in docs/failures.md).
  */
 export function failureDecision(
   failure: ProcessFailure,
@@ -89,7 +108,12 @@ export function failureDecision(
   ctx: AnyHookContext,
   hook: WireHookInfo,
 ): Decision {
-  const verdict = hook.failClosed ? 'failing closed, so the action is blocked' : 'failing open, so the action goes on';
+  const refused = hook.failClosed ? undefined : refusal(failure, ctx, hook);
+  const verdict = hook.failClosed
+    ? 'failing closed, so the action is blocked'
+    : refused !== undefined
+      ? `${refused}, so the action is blocked`
+      : 'failing open, so the action goes on';
   // Causes may end in a sentence of their own (stderr, a loader's message); one full stop is enough.
   const cause = failure.cause.replace(/[.\s]+$/, '');
   const note = {
@@ -113,6 +137,7 @@ export function failureDecision(
   if (hook.failClosed) {
     return { kind: 'block', reason: `Hook '${hook.name}' ${cause} (it fails closed).`, additionalContext: [], notes: [note] };
   }
+  if (refused !== undefined) return { kind: 'block', reason: `Hook '${hook.name}' ${cause} (${refused}).`, additionalContext: [], notes: [note] };
   return { kind: 'proceed', additionalContext: [], notes: [note] };
 }
 

@@ -16,10 +16,18 @@ const DIALECTS: ReadonlyMap<string, WireDialect> = new Map(
   [hookMdDialect, claudeDialect, copilotDialect, vscodeDialect, geminiDialect, cursorDialect, codexDialect].map((d) => [d.name, d]),
 );
 
-/** The names of the dialects: `hookmd`, `claude`, `copilot`, `vscode`, `gemini`, `cursor`, `codex`. */
+/**
+ * The names of the dialects: `hookmd`, `claude`, `copilot`, `vscode`, `gemini`, `cursor`, `codex`.
+ *
+ * @internal
+ */
 export const DIALECT_NAMES: readonly string[] = Object.freeze([...DIALECTS.keys()]);
 
-/** The dialect called `name`, or `undefined`. */
+/**
+ * The dialect called `name`, or `undefined`.
+ *
+ * @internal
+ */
 export function dialectNamed(name: string): WireDialect | undefined {
   return DIALECTS.get(name);
 }

@@ -25,7 +25,11 @@ interface OrphanGuard {
 
 let orphanGuard: OrphanGuard | undefined;
 
-/** The default time before a watchdog is started: most hooks are done long before, and pay nothing for it. */
+/**
+ * The default time before a watchdog is started: most hooks are done long before, and pay nothing for it.
+ *
+ * @internal
+ */
 export const DEFAULT_ORPHAN_WATCH_AFTER_MS = 1000;
 
 /**
@@ -40,7 +44,11 @@ export function trackGroup(pgid: number, signalChild: (signal: NodeJS.Signals) =
   };
 }
 
-/** The ids of the process groups still running (each the pid of the hook process that leads it). */
+/**
+ * The ids of the process groups still running (each the pid of the hook process that leads it).
+ *
+ * @internal
+ */
 export function liveProcessGroups(): readonly number[] {
   return [...live.keys()];
 }
@@ -49,6 +57,8 @@ export function liveProcessGroups(): readonly number[] {
  * Ends every process group this process started and has not seen end: SIGTERM to each, then SIGKILL to those still
  * running after `graceMs` (default 200: the caller is going away, and an agent that already gave up on it will not
  * wait long). Resolves once every group is gone, or has been sent SIGKILL and had a moment to go.
+ *
+ * @internal
  */
 export async function killLiveProcessGroups(graceMs = 200): Promise<void> {
   const groups = [...live.values()];
@@ -74,6 +84,8 @@ export async function killLiveProcessGroups(graceMs = 200): Promise<void> {
  * hook's group ends first. It covers what no signal handler can: an agent that kills its hook (here, the bridge)
  * with SIGKILL. POSIX only; a no-op on Windows. Returns the function that turns the guard off again (for groups
  * started after it; watchdogs already running go on until their group ends).
+ *
+ * @internal
  */
 export function guardAgainstOrphans(options: { readonly afterMs?: number | undefined } = {}): () => void {
   if (process.platform === 'win32') return () => {};

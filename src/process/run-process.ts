@@ -29,7 +29,11 @@ const REAP_MS = 500;
 const POLL_MS = 20;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** What to run and within which bounds. */
+/**
+ * What to run and within which bounds.
+ *
+ * @internal
+ */
 export interface ProcessSpec {
   /** The program and its arguments (argv). Never a shell string: nothing here is parsed by a shell. */
   readonly command: readonly string[];
@@ -62,6 +66,8 @@ export interface ProcessSpec {
  * const result = await runProcess({ command: ['./scripts/run'], stdin: JSON.stringify(payload), timeoutMs: 30_000 });
  * if (result.exitCode === 2) console.log(result.stderr);
  * ```
+ *
+ * @internal
  */
 export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   return new Promise((resolve) => new ProcessRun(spec, resolve).start());

@@ -21,11 +21,20 @@ import { compileManifestRegex } from './manifest-regex.js';
 // Tool arguments are JSON-like; deeper nesting than this is not worth walking on every dispatch.
 const MAX_DEPTH = 16;
 
-function someString(value: unknown, test: (s: string) => boolean, depth: number): boolean {
-  if (typeof value === 'string') return test(value);
-  if (value === null || typeof value !== 'object' || depth >= MAX_DEPTH) return false;
-  for (const item of Array.isArray(value) ? value : Object.values(value)) {
-    if (someString(item, test, depth + 1)) return true;
+// A list of what is left to look at rather than recursion, and each object once: neither the depth of the input nor
+// an object it refers to from many places can make one match cost more than a walk over the input.
+function someString(value: unknown, test: (s: string) => boolean): boolean {
+  const pending: [item: unknown, depth: number][] = [[value, 0]];
+  const seen = new Set<object>();
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (typeof item === 'string') {
+      if (test(item)) return true;
+      continue;
+    }
+    if (item === null || typeof item !== 'object' || depth >= MAX_DEPTH || seen.has(item)) continue;
+    seen.add(item);
+    for (const child of Array.isArray(item) ? item : Object.values(item)) pending.push([child, depth + 1]);
   }
   return false;
 }
@@ -42,7 +51,7 @@ function inputMatcher(pattern: string): HookMatcher {
   return CompositeMatcher.or(
     new InputPatternMatcher(re),
     new CallableMatcher(function anyArgument(ctx: AnyHookContext) {
-      return 'toolCall' in ctx && someString(ctx.toolCall.args, test, 0);
+      return 'toolCall' in ctx && someString(ctx.toolCall.args, test);
     }),
   );
 }
@@ -56,6 +65,8 @@ function inputMatcher(pattern: string): HookMatcher {
  * (validation drops it with an `ignored-matcher` warning; the hook is not silently disabled).
  *
  * @throws Error naming the hook, its file and the field when a regex does not compile.
+ *
+ * @internal
  */
 export function manifestMatcher(manifest: HookManifest): HookMatcher | undefined {
   const spec = manifest.matcher;

@@ -19,6 +19,7 @@ import {
   type NextFn,
 } from '../core/index.js';
 import { continueChain } from '../core/internal/continue-chain.js';
+import { jsonDepthProblem } from '../core/internal/json-depth.js';
 import { messageOf } from '../core/internal/message-of.js';
 import type { Decision, WireDialect, WireHookInfo } from '../dialects/dialect.js';
 import { failureDecision } from '../dialects/failure.js';
@@ -35,6 +36,14 @@ async function scriptVanished(script: string, result: ProcessResult): Promise<bo
   } catch {
     return true;
   }
+}
+
+/** Why the tool input or result of `ctx` cannot be serialised safely; `undefined` for other events, and when it can. */
+function toolDepthProblem(ctx: AnyHookContext): string | undefined {
+  if (!('toolCall' in ctx)) return undefined;
+  const problem = jsonDepthProblem(ctx.toolCall.args);
+  if (problem !== undefined || ctx.execution === undefined) return problem;
+  return jsonDepthProblem(ctx.execution.result);
 }
 
 /** What a {@link ScriptExit} reports for every process a process hook ran. */
@@ -182,6 +191,7 @@ export abstract class ProcessHook implements Hook {
       failClosed: this.failClosed,
       timeoutMs: settings.timeoutMs,
       maxOutputBytes: settings.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+      async: settings.async,
     };
   }
 
@@ -255,12 +265,19 @@ export abstract class ProcessHook implements Hook {
     // is built once the lookup is back, after the dispatch has returned.
     if (isAsync) await lookup;
     let stdin: string | undefined;
-    let unsendable: unknown;
+    let unsendable: string | undefined;
     try {
       const info = { eventName: this.eventName, workDir: this.projectDir, hookName: this.name };
-      stdin = JSON.stringify(this.dialect.payload(ctx, info));
+      // Checked before a dialect walks the input (some stringify it on their own) and again on the whole payload, so
+      // no serialiser here recurses as deep as the input goes.
+      unsendable = toolDepthProblem(ctx);
+      if (unsendable === undefined) {
+        const payload = this.dialect.payload(ctx, info);
+        unsendable = jsonDepthProblem(payload);
+        if (unsendable === undefined) stdin = JSON.stringify(payload);
+      }
     } catch (error) {
-      unsendable = error;
+      unsendable = messageOf(error);
     }
     const env = this.environment.compose(this.settings.env, this.runEnv());
     const command = await lookup;
@@ -268,8 +285,9 @@ export abstract class ProcessHook implements Hook {
       return failureDecision({ code: command.code, cause: command.cause }, undefined, ctx, hook);
     }
     if (stdin === undefined) {
-      // Tool arguments holding a BigInt or a cycle cannot be sent; that is this run's failure, not the dispatch's.
-      const cause = `could not be sent the event as JSON (${messageOf(unsendable)})`;
+      // Tool arguments nested too deep, holding a BigInt or a cycle cannot be sent; that is this run's failure, not the
+      // dispatch's, and failureDecision refuses the call: the guard never saw it.
+      const cause = `could not be sent the event as JSON: ${unsendable ?? 'it is not serialisable'}`;
       return failureDecision({ code: 'invalid-input', cause }, undefined, ctx, hook);
     }
     // The slot is taken right before the spawn, so the timeout (which starts at the spawn) never counts the wait. A
@@ -301,6 +319,8 @@ export abstract class ProcessHook implements Hook {
   private startAsync(ctx: AnyHookContext, scope: HookScope): void {
     const run = this.decide(ctx, scope, true).then(
       (decision) => {
+        // A run cancelled under it answered nothing worth saying it ignored: the 'aborted' note said what happened.
+        if (scope.signal?.aborted === true) return;
         const ignored = [
           decision.kind === 'proceed' ? undefined : `${decision.kind} decision`,
           decision.ctx === undefined ? undefined : 'modified input',

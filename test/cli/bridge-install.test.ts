@@ -305,10 +305,11 @@ describe('agent-hooks bridge --install AGENT', () => {
 
   it('takes --timeout as whole seconds above 0, and an agent it knows', async () => {
     const { dir } = await project();
-    expect((await runCli(['bridge', '--install', 'claude', '--events', 'Stop', '--timeout', '1.5'], { cwd: dir })).code).toBe(2);
-    expect((await runCli(['bridge', '--install', 'claude', '--events', 'Stop', '--timeout', '0'], { cwd: dir })).code).toBe(2);
+    // The bridge's usage errors exit 1, --install's too: its help promises 0 or 1.
+    expect((await runCli(['bridge', '--install', 'claude', '--events', 'Stop', '--timeout', '1.5'], { cwd: dir })).code).toBe(1);
+    expect((await runCli(['bridge', '--install', 'claude', '--events', 'Stop', '--timeout', '0'], { cwd: dir })).code).toBe(1);
     const unknown = await runCli(['bridge', '--install', 'emacs'], { cwd: dir });
-    expect(unknown.code).toBe(2);
+    expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('--install must be one of claude, codex, gemini, copilot, vscode, cursor');
   });
 });

@@ -4,10 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { AgentBuilder, ProcessHook, ScriptedModel, defineTool, type AgentWarning, type ScriptExit } from 'agent-hooks';
-import { tempDir } from '../support/script-fixture.js';
+import { AgentBuilder, ProcessHook, ProcessPool, ScriptedModel, defineTool, type AgentWarning, type ScriptExit } from 'agent-hooks';
+import { join } from 'node:path';
+import { readPid, tempDir } from '../support/script-fixture.js';
 import { afterLoad, carrierFault, expectNothingLeft, printMeasures, withoutUnhandledRejections, writeFaultProject, type Measure } from './harness.js';
-import { AGENT_ROWS, carriersOf, FAULT_TIMEOUT_MS, faultRow, KILL_GRACE_MS, LARGE_PAYLOAD_BYTES, type Carrier, type FaultRow } from './matrix.js';
+import { AGENT_ROWS, carriersOf, FAULT_TIMEOUT_MS, faultRow, HOOK_PID_FILE, KILL_GRACE_MS, LARGE_PAYLOAD_BYTES, type Carrier, type FaultRow } from './matrix.js';
 
 const KILL_BOUND_MS = FAULT_TIMEOUT_MS + KILL_GRACE_MS + 2500;
 
@@ -42,6 +43,8 @@ async function faultAgent(row: FaultRow, carrier: Carrier, mode: 'open' | 'close
       claude: carrier === 'claude',
       killGraceMs: KILL_GRACE_MS,
       failClosed: mode === 'closed',
+      // A cancelled row's hooks get a pool of one slot, so that a run can be made to wait for it.
+      ...(row.cancelled ? { processPool: new ProcessPool({ maxConcurrent: 1 }) } : {}),
       checkEntries: project.fault.uncheckedEntry !== true,
     })
     .build();
@@ -75,6 +78,33 @@ describe.concurrent('fault matrix: one hook in the agent loop', () => {
       const { project, agent, model, execute, hook, exits, warnings } = await faultAgent(row, carrier, mode);
       const fault = carrierFault(row, carrier);
 
+      if (row.kind === 'cancelled') {
+        // The hook runs, then waits for a slot; each time the run is cancelled under it and the tool never runs.
+        const cancel = new AbortController();
+        void readPid(join(project.dir, HOOK_PID_FILE), 10_000).then(() => cancel.abort(new Error('user cancelled')), () => {});
+        const error = await agent.run('go', { signal: cancel.signal }).then(() => undefined, (e: unknown) => e);
+        expect((error as Error | undefined)?.message).toBe('user cancelled');
+        const held = await hook.processPool.acquire();
+        const queued = new AbortController();
+        const waiting = agent.run('go', { signal: queued.signal }).then(() => undefined, (e: unknown) => e);
+        while (hook.processPool.queued === 0) await new Promise((r) => setTimeout(r, 5));
+        queued.abort(new Error('user cancelled while queued'));
+        expect(((await waiting) as Error | undefined)?.message).toBe('user cancelled while queued');
+        held();
+        expect(execute).not.toHaveBeenCalled();
+        // The queued run spawned nothing.
+        expect(exits).toHaveLength(2);
+        expect(exits[1]).toMatchObject({ pid: undefined, aborted: true });
+        const mine = warnings.filter((w) => w.hookName === hook.name);
+        expect(mine.map((w) => w.code)).toEqual([fault.code, fault.code]);
+        for (const w of mine) expect(w.message).toMatch(fault.cause);
+        await expectNothingLeft(exits);
+        await project.heal();
+        const next = await agent.run('again');
+        expect(next.status).toBe('completed');
+        expect(execute).toHaveBeenCalledTimes(1);
+        return;
+      }
       const started = performance.now();
       const result = await agent.run('go');
       const ms = performance.now() - started;

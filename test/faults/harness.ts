@@ -6,7 +6,7 @@
 import { mkdir, readdir, readFile, rm, chmod, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
-import { discoverHooks, loadClaudeHooks, ProcessHook, type ScriptExit } from 'agent-hooks';
+import { discoverHooks, loadClaudeHooks, ProcessHook, type ProcessPool, type ScriptExit } from 'agent-hooks';
 import { isRunning, readPid, writeExecutable } from '../support/script-fixture.js';
 import { FAULT_TIMEOUT_MS, KILL_GRACE_MS, NO_TIMEOUT_MS, type Carrier, type CarrierFault, type FaultRow } from './matrix.js';
 
@@ -86,8 +86,9 @@ export async function afterLoad(project: FaultProject): Promise<void> {
 /**
  * Loads the project's one hook as an agent would: `discoverHooks` for HOOK.md (fail-closed from the HOOK.md), or
  * `loadClaudeHooks` (fail-closed for all hooks of the loader). The fault's own change after loading is then applied.
+ * `processPool` gives the hook a pool of its own (default: the shared one).
  */
-export async function loadFaultHook(project: FaultProject, carrier: Carrier, mode: FailMode): Promise<ProcessHook> {
+export async function loadFaultHook(project: FaultProject, carrier: Carrier, mode: FailMode, processPool?: ProcessPool): Promise<ProcessHook> {
   const loaded =
     carrier === 'hookmd'
       ? await discoverHooks({
@@ -97,8 +98,9 @@ export async function loadFaultHook(project: FaultProject, carrier: Carrier, mod
           trust: 'all',
           killGraceMs: KILL_GRACE_MS,
           checkEntries: project.fault.uncheckedEntry !== true,
+          processPool,
         })
-      : await loadClaudeHooks({ projectDir: project.dir, homeDir: false, trust: 'all', killGraceMs: KILL_GRACE_MS, failClosed: mode === 'closed' });
+      : await loadClaudeHooks({ projectDir: project.dir, homeDir: false, trust: 'all', killGraceMs: KILL_GRACE_MS, failClosed: mode === 'closed', processPool });
   expect(loaded.problems).toEqual([]);
   expect(loaded.hooks).toHaveLength(1);
   const hook = loaded.hooks[0]!;

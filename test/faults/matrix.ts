@@ -16,6 +16,8 @@ export const OUTPUT_CAP_BYTES = 1024 * 1024;
 export const LARGE_PAYLOAD_BYTES = 4 * 1024 * 1024;
 /** Chunks of 1 MiB the flooding script tries to print: 100 MB. */
 export const FLOOD_CHUNKS = 100;
+/** Where, in the project, a script of a {@link FaultRow.cancelled} row writes its pid once it runs. */
+export const HOOK_PID_FILE = 'hook.pid';
 
 /**
  * How a fault is read, whatever the fail mode:
@@ -23,8 +25,10 @@ export const FLOOD_CHUNKS = 100;
  *   with a reason naming the hook and the fault (and the same note).
  * - `deny`: a deliberate block (exit 2). Blocked either way, with no note.
  * - `answer`: the process answered; its answer counts either way, with no note.
+ * - `cancelled`: the run was cancelled under the hook. Blocked either way, with an `aborted` note: a cancelled run acts
+ *   on nothing, so failing open never lets the action go on (the agent's run ends with the signal's reason).
  */
-export type FaultKind = 'failure' | 'deny' | 'answer';
+export type FaultKind = 'failure' | 'deny' | 'answer' | 'cancelled';
 
 /** The two kinds of process hook a row runs through. */
 export type Carrier = 'hookmd' | 'claude';
@@ -71,6 +75,11 @@ export interface FaultRow {
   readonly largePayload?: boolean;
   /** Whether the script floods its output: its stdout is cut at {@link OUTPUT_CAP_BYTES}. */
   readonly floods?: boolean;
+  /**
+   * Whether the run is cancelled under the hook: the script writes its pid to {@link HOOK_PID_FILE} in the project and
+   * waits, and the test aborts the dispatch's (or the run's) signal once it is there.
+   */
+  readonly cancelled?: boolean;
   /** The HOOK.md hook's part. */
   readonly hookmd: CarrierFault;
   /** The Claude Code command hook's part, where it adds something. */
@@ -284,6 +293,19 @@ export const FAULTS: readonly FaultRow[] = [
       spawnsNothing: true,
     },
   },
+  {
+    id: 'run-cancelled',
+    fault: 'is running, or waiting for a process slot, when the run is cancelled',
+    kind: 'cancelled',
+    cancelled: true,
+    hookmd: { code: 'aborted', cause: /was cancelled: the run was aborted/, script: sh(`cat > /dev/null\necho $$ > "$AGENT_HOOKS_PROJECT_DIR/${HOOK_PID_FILE}"\nexec sleep 1000`) },
+    claude: {
+      code: 'aborted',
+      cause: /was cancelled: the run was aborted/,
+      script: sh(`cat > /dev/null\necho $$ > "$AGENT_HOOKS_PROJECT_DIR/${HOOK_PID_FILE}"\nexec sleep 1000`),
+      command: claudeCommand(),
+    },
+  },
 ];
 
 /** The rows that also run through the agent loop (AgentBuilder + ScriptedModel). */
@@ -295,6 +317,7 @@ export const AGENT_ROWS: readonly string[] = [
   'never-reads-stdin',
   'floods-100mb',
   'deleted-after-discovery',
+  'run-cancelled',
 ];
 
 /** The row with this id. */
@@ -322,6 +345,10 @@ export const OUTCOME_TEXT: Readonly<Record<FaultKind, { open: string; closed: st
   answer: {
     open: 'its answer counts; no note',
     closed: 'its answer counts; no note',
+  },
+  cancelled: {
+    open: 'blocked, never run: the run ends with the signal’s reason',
+    closed: 'blocked, the same way',
   },
 };
 

@@ -3,9 +3,10 @@
  * something) in a real process, dispatched through a real HookStack, failing open and failing closed.
  */
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentState, HookOutcome, HookStack, ToolCall, ToolHookContext, type AnyHookContext, type HookNote, type ScriptExit } from 'agent-hooks';
-import { tempDir } from '../support/script-fixture.js';
+import { AgentState, HookOutcome, HookStack, ProcessPool, ToolCall, ToolHookContext, type AnyHookContext, type HookNote, type ScriptExit } from 'agent-hooks';
+import { readPid, tempDir } from '../support/script-fixture.js';
 import {
   carrierFault,
   expectNothingLeft,
@@ -16,7 +17,7 @@ import {
   writeFaultProject,
   type Measure,
 } from './harness.js';
-import { carriersOf, FAULT_TIMEOUT_MS, FAULTS, FLOOD_CHUNKS, KILL_GRACE_MS, LARGE_PAYLOAD_BYTES, OUTPUT_CAP_BYTES, type FaultRow } from './matrix.js';
+import { carriersOf, FAULT_TIMEOUT_MS, FAULTS, FLOOD_CHUNKS, HOOK_PID_FILE, KILL_GRACE_MS, LARGE_PAYLOAD_BYTES, OUTPUT_CAP_BYTES, type FaultRow } from './matrix.js';
 
 // The kill takes the grace period at most, then the runner waits up to half a second for the group to die and a moment
 // for the pipes to drain; the rest is slack for a loaded machine. A bound on correctness, not on speed.
@@ -41,7 +42,7 @@ const toolCall = (row: FaultRow, n: number) =>
   );
 
 /** One dispatch: its outcome, the notes, whether the terminal (the action) was reached, and how long it took. */
-async function dispatch(stack: HookStack, ctx: AnyHookContext) {
+async function dispatch(stack: HookStack, ctx: AnyHookContext, signal?: AbortSignal) {
   const notes: HookNote[] = [];
   let reached = false;
   const started = performance.now();
@@ -51,7 +52,7 @@ async function dispatch(stack: HookStack, ctx: AnyHookContext) {
       reached = true;
       return HookOutcome.proceed(c);
     },
-    { onNote: (note) => notes.push(note) },
+    { onNote: (note) => notes.push(note), signal },
   );
   return { outcome, notes, reached, ms: performance.now() - started };
 }
@@ -66,18 +67,47 @@ describe.concurrent('fault matrix: one hook in a HookStack', () => {
     await withoutUnhandledRejections(async () => {
       const project = await writeFaultProject(`${root}/${++seq}-${row.id}-${carrier}-${mode}`, row, carrier, mode);
       const fault = carrierFault(row, carrier);
-      const hook = await loadFaultHook(project, carrier, mode);
+      // A cancelled row's hook has a pool of one slot, so that a run can be made to wait for it.
+      const hook = await loadFaultHook(project, carrier, mode, row.cancelled ? new ProcessPool({ maxConcurrent: 1 }) : undefined);
       const exits: ScriptExit[] = [];
       hook.emitter.on('exit', (exit) => exits.push(exit));
       const stack = new HookStack().with(hook, hook.priority);
 
-      // 1. The outcome under this fail mode.
-      const { outcome, notes, reached, ms } = await dispatch(stack, toolCall(row, 1));
+      // 1. The outcome under this fail mode; a cancelled row's run is aborted once its script runs.
+      const cancel = new AbortController();
+      if (row.cancelled) void readPid(join(project.dir, HOOK_PID_FILE), 10_000).then(() => cancel.abort(new Error('user cancelled')), () => {});
+      const { outcome, notes, reached, ms } = await dispatch(stack, toolCall(row, 1), row.cancelled ? cancel.signal : undefined);
       measures.push({ driver: 'stack', row: row.id, carrier, mode, code: notes[0]?.code ?? 'none', outcome: outcome.type, ms });
       if (row.kind === 'answer') {
         expect(outcome.type).toBe('proceed');
         expect(reached).toBe(true);
         expect(notes).toEqual([]);
+      } else if (row.kind === 'cancelled') {
+        // Failing open or closed, a cancelled run never reaches the action.
+        expect(outcome.type).toBe('block');
+        expect(reached).toBe(false);
+        expect(outcome.reason).toContain(`Hook '${hook.name}'`);
+        expect(outcome.reason).toMatch(fault.cause);
+        expect(notes).toHaveLength(1);
+        expect(notes[0]).toMatchObject({ level: 'warning', code: fault.code, hookName: hook.name, event: 'PreToolUse' });
+        expect(notes[0]!.message).toContain('so the action is blocked');
+        expect(ms).toBeLessThan(KILL_BOUND_MS);
+
+        // The same, while the run waits for a process slot: nothing is spawned, and the slot is never taken.
+        const held = await hook.processPool.acquire();
+        const queued = new AbortController();
+        const waiting = dispatch(stack, toolCall(row, 3), queued.signal);
+        while (hook.processPool.queued === 0) await new Promise((r) => setTimeout(r, 5));
+        queued.abort(new Error('user cancelled'));
+        const waited = await waiting;
+        held();
+        expect(waited.outcome.type).toBe('block');
+        expect(waited.reached).toBe(false);
+        expect(waited.notes.map((n) => n.code)).toEqual([fault.code]);
+        expect(exits).toHaveLength(2);
+        expect(exits[1]).toMatchObject({ pid: undefined, aborted: true });
+        exits.pop();
+        expect(hook.processPool.stats()).toMatchObject({ active: 0, queued: 0 });
       } else if (row.kind === 'deny') {
         expect(outcome.type).toBe('block');
         expect(outcome.reason).toMatch(fault.cause);

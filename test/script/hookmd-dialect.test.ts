@@ -162,7 +162,6 @@ describe('HOOK.md output', () => {
       [exited(null, '', '', { signal: 'SIGTERM', overflow: 'stdout' }), 'output-overflow', 'more than 1024 bytes to stdout'],
       [exited(null, '', '', { spawnError: { code: 'ENOENT', message: 'x was not found' }, pid: undefined }), 'spawn-error', 'x was not found'],
       [exited(127, '', 'sh: 1: jq: not found'), 'spawn-error', 'interpreter or command not found'],
-      [exited(null, '', '', { aborted: true, signal: 'SIGTERM' }), 'aborted', 'aborted'],
     ];
     for (const [result, code, text] of cases) {
       const d = interpret(result);
@@ -174,6 +173,13 @@ describe('HOOK.md output', () => {
       expect(d.notes[0]!.message, code).toContain('failing open');
     }
     expect(interpret(exited(1, '', 'boom')).notes[0]!.data).toMatchObject({ exitCode: 1, stderr: 'boom', durationMs: 12 });
+  });
+
+  it('a run cancelled under the hook is refused even failing open: a cancelled run acts on nothing', () => {
+    const d = interpret(exited(null, '', '', { aborted: true, signal: 'SIGTERM' }));
+    expect(d).toMatchObject({ kind: 'block', reason: "Hook 'guard' was cancelled: the run was aborted (a cancelled run acts on nothing)." });
+    expect(d.notes).toEqual([expect.objectContaining({ level: 'warning', code: 'aborted', hookName: 'guard' })]);
+    expect(d.notes[0]!.message).toContain('so the action is blocked');
   });
 
   it('exit 127 is never a deliberate deny', () => {

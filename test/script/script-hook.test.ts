@@ -199,10 +199,12 @@ describe('ScriptHook: what the script answers', () => {
     expect(notes[0]!.message).toContain('scripts/run');
   });
 
-  it('an event that cannot be sent as JSON fails this run, not the dispatch, and spawns nothing', async () => {
+  it('an event that cannot be sent as JSON fails this run, not the dispatch, spawns nothing, and refuses the call', async () => {
     const marker = join(root, 'bigint-marker');
     const { outcome, notes } = await dispatch(await scriptHook(`touch "${marker}"`), pre('Shell', { count: 10n }));
-    expect(outcome.type).toBe('proceed');
+    // The guard never saw the call: failing open must not mean running what it could not check.
+    expect(outcome.type).toBe('block');
+    expect(outcome.reason).toContain('could not be sent the event as JSON');
     expect(notes[0]).toMatchObject({ level: 'warning', code: 'invalid-input' });
     expect(existsSync(marker)).toBe(false);
   });
@@ -328,7 +330,8 @@ describe('ScriptHook: bounded processes', () => {
     const started = performance.now();
     const { outcome, notes } = await dispatch(await scriptHook('sleep 30'), pre(), { signal: controller.signal });
     expect(performance.now() - started).toBeLessThan(3000);
-    expect(outcome.type).toBe('proceed');
+    // Failing open is for a broken hook, not for a cancelled run: the call is refused.
+    expect(outcome.type).toBe('block');
     expect(notes[0]).toMatchObject({ code: 'aborted' });
   });
 });

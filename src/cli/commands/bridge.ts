@@ -8,6 +8,8 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import {
   BRIDGE_AGENTS,
+  BRIDGE_ASYNC_DRAIN_MS,
+  drainAfterAnswer,
   holdBridgeLifetime,
   INSTALL_AGENTS,
   INSTALL_TARGETS,
@@ -18,7 +20,8 @@ import {
   runBridge,
   type BridgeAgent,
 } from '../../bridge/index.js';
-import { HookEvent } from '../../core/index.js';
+import { SessionNotices, sessionNoticesFile } from '../../bridge/session-notices.js';
+import { HookEvent, type AnyHookContext } from '../../core/index.js';
 import { messageOf } from '../../core/internal/message-of.js';
 import { formatProblem, type HookProblem } from '../../script/index.js';
 import { ENV_POLICY_FLAGS, ENV_POLICY_HELP, environmentOf, parseFlags, positionalsUpTo, PROJECT_FLAGS, TRUST_ALL_HELP, trustPolicyOf } from '../args.js';
@@ -26,7 +29,8 @@ import { ExitCode, UsageError, type Command } from '../command.js';
 import { checkConfigModule, configModuleHooks, findConfigModule } from '../config-module.js';
 import { hookMdSource, loadProjectHooks } from '../hook-sources.js';
 import type { CliIO } from '../io.js';
-import { printJson } from '../output.js';
+import { isTrustProblem, printJson } from '../output.js';
+import { skippedHooksNotice } from '../skipped-hooks-notice.js';
 
 /** The variable each agent sets to the project directory. */
 const PROJECT_ENV: Readonly<Record<BridgeAgent, readonly string[]>> = {
@@ -105,6 +109,7 @@ export const bridgeCommand: Command = {
   name: 'bridge',
   synopsis: 'bridge --from claude|copilot|vscode|gemini|cursor|codex [--event E] [--project DIR] [--config FILE] | bridge --install claude|codex|gemini|copilot|vscode|cursor [--events E,…] [--timeout S] [--command CMD]',
   summary: 'run the project’s HOOK.md hooks as another agent’s hook, answering in its own format',
+  usageExitCode: ExitCode.problems,
   help: `Reads the agent's hook payload on stdin, dispatches it through the project's HOOK.md hooks (user and project)
 and the in-process hooks of agent-hooks.config.mjs / .js / .mts / .ts (or --config FILE), and answers as that agent's
 hook would: JSON on stdout, a reason on stderr, an exit code.
@@ -114,7 +119,9 @@ Options:
   --event E          the event, for Copilot's payloads, which name none (e.g. --event preToolUse)
   --project DIR      the project (default: the agent's project variable, e.g. CLAUDE_PROJECT_DIR, else the
                      current directory)
-  --hooks-dir DIR    another folder of HOOK.md hook folders, relative to the project (repeatable)
+  --hooks-dir DIR    another folder of HOOK.md hook folders (repeatable). A relative DIR is the project's
+                     folder, and its hooks need trust like .agents/hooks (agent-hooks trust --hooks-dir DIR);
+                     an absolute one names a folder you chose, and loads without trust
 ${TRUST_ALL_HELP}
 ${ENV_POLICY_HELP}
   --config FILE      the module of in-process hooks (default: agent-hooks.config.mjs, .js, .mts or .ts in the
@@ -136,15 +143,24 @@ ${ENV_POLICY_HELP}
 
 The project's own HOOK.md hooks and its agent-hooks.config.* module run once trusted (agent-hooks trust); an
 untrusted or changed one is skipped — the module is not even imported — with a line on stderr, and the agent
-still gets its answer. Only the module's own file is pinned, not the files it imports.
+still gets its answer. Only the module's own file is pinned, not the files it imports. The user is told which
+hooks were skipped, and how to trust them, once per agent session: in the answer's message for the user
+(systemMessage; Cursor's user_message), or on stderr for Copilot, whose answers have none. The sessions already
+told are kept in bridge-notices.json in the cache folder (AGENT_HOOKS_CACHE_DIR, else ~/.cache/agent-hooks);
+with AGENT_HOOKS_CACHE_DIR=off the user is told on every call.
 
 When the agent gives up on the bridge — SIGTERM, SIGINT or SIGHUP at its own hook timeout, or the agent gone — the
 bridge kills every hook process it started (their whole process groups) and exits 1; a hook still running after a
 second is also watched, so that even a SIGKILL of the bridge leaves none behind.
 
-Exit codes: what the agent should see — 0 with the answer, 1 when the input cannot be read or a hook failed;
---install: 0, or 1 when the config cannot be merged safely — not JSON, not of the agent's shape, a symbolic link (the
-config, a folder on the way to it), no event left to bridge — and nothing is written.`,
+Async hooks (async: true) never hold back the answer: it is written first, then they get ${BRIDGE_ASYNC_DRAIN_MS / 1000} seconds to finish
+(the agent reads the answer only once the bridge exits, and must not hit its own timeout waiting), and those still
+running then are stopped with their process groups.
+
+Exit codes: what the agent should see — 0 with the answer, 1 when the input cannot be read, a hook failed or the
+command line is wrong (never 2, which agents read as a block); --install: 0, or 1 when the command line is wrong or
+the config cannot be merged safely — not JSON, not of the agent's shape, a symbolic link (the config, a folder on the
+way to it), no event left to bridge — and nothing is written.`,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {
       ...PROJECT_FLAGS,
@@ -167,7 +183,8 @@ config, a folder on the way to it), no event left to bridge — and nothing is w
     const projectDir = resolve(io.cwd, values.project ?? fromEnv ?? '.');
     // From here on the agent may give up on us (its hook timeout): then no hook process of ours may outlive us.
     const controller = new AbortController();
-    const release = holdBridgeLifetime({ controller, onEnd: (reason) => io.err(`agent-hooks bridge: ${reason}`) });
+    let answered: number | undefined;
+    const release = holdBridgeLifetime({ controller, onEnd: (reason) => io.err(`agent-hooks bridge: ${reason}`), exitCode: () => answered ?? ExitCode.problems });
     const input = await io.readStdin();
 
     // Only HOOK.md hooks: the agent already runs the hooks of its own config files, this bridge among them.
@@ -175,10 +192,12 @@ config, a folder on the way to it), no event left to bridge — and nothing is w
     const trust = trustPolicyOf(io, values['trust-all']);
     const project = await loadProjectHooks({ projectDir, hooksDirs: values['hooks-dir'] ?? [], hostEnv: io.env, environment: environmentOf(values), trust }, [hookMdSource]);
     const said = new Set<string>();
+    const skipped: HookProblem[] = [];
     const tell = (problem: HookProblem): void => {
       const line = `agent-hooks: ${formatProblem(problem)}`;
       if (!said.has(line)) io.err(line);
       said.add(line);
+      if (isTrustProblem(problem)) skipped.push(problem);
     };
     project.problems.forEach(tell);
     let stack = project.stack;
@@ -191,7 +210,7 @@ config, a folder on the way to it), no event left to bridge — and nothing is w
       if (configFile !== undefined && trust !== 'all') {
         const { check, problems } = await checkConfigModule(configFile, projectDir, trust);
         problems.forEach(tell);
-        if (check.status !== 'trusted') configFile = undefined;
+        if (check?.status !== 'trusted') configFile = undefined;
       }
     }
     if (configFile !== undefined) {
@@ -203,11 +222,37 @@ config, a folder on the way to it), no event left to bridge — and nothing is w
         return ExitCode.problems;
       }
     }
-    const result = await runBridge({ agent, input, event: values.event, stack, signal: controller.signal });
-    release();
-    for (const note of result.notes) io.err(`agent-hooks: ${note.message}`);
+    // Agents keep a hook's stderr out of sight: the user hears of skipped hooks in the answer, once per session.
+    const notice = skippedHooksNotice(skipped, projectDir);
+    const notices = new SessionNotices(sessionNoticesFile(io.env));
+    const session = (ctx: AnyHookContext): string | undefined => (ctx.state.sessionId === undefined ? undefined : `${agent}:${ctx.state.sessionId}`);
+    const result = await runBridge({
+      agent,
+      input,
+      event: values.event,
+      stack,
+      signal: controller.signal,
+      notice: notice === undefined ? undefined : (ctx) => (notices.due(session(ctx), notice) ? notice : undefined),
+      drainAsync: false,
+    });
+    if (notice !== undefined && result.notice !== undefined && result.ctx !== undefined) notices.given(session(result.ctx), notice);
+    // The agent gave up on us meanwhile (see holdBridgeLifetime): what the cancelled hooks came to is no answer.
+    if (controller.signal.aborted) return ExitCode.problems;
+    const early = result.notes.length;
+    for (const note of result.notes.slice(0, early)) io.err(`agent-hooks: ${note.message}`);
     if (result.stdout !== '') io.out(result.stdout.trimEnd());
     if (result.stderr !== '') io.err(result.stderr.trimEnd());
+    // The answer goes out first: async hooks may take longer than the agent waits, and then it would read none. They
+    // get a bounded time after it, and until then the agent giving up still takes their processes with us.
+    answered = result.exitCode;
+    await io.flush?.();
+    const finished = await drainAfterAnswer(stack, controller, BRIDGE_ASYNC_DRAIN_MS);
+    release();
+    // On a failing exit, stderr is the reason the agent acts on: nothing more may be added to it.
+    if (result.exitCode === 0) {
+      for (const note of result.notes.slice(early)) io.err(`agent-hooks: ${note.message}`);
+      if (!finished) io.err(`agent-hooks bridge: async hooks still running ${BRIDGE_ASYNC_DRAIN_MS / 1000} s after the answer were stopped.`);
+    }
     return result.exitCode;
   },
 };

@@ -11,6 +11,7 @@ import { projectHooksDir, validateFrontmatter } from '../../script/index.js';
 import { parseEvent, parseFlags, positionalsUpTo, projectDirOf } from '../args.js';
 import { ExitCode, UsageError, type Command } from '../command.js';
 import { displayPath } from '../output.js';
+import { scaffoldDescription } from '../scaffold-description.js';
 
 /** The script languages `--lang` offers, and the entry each one is written to (see `SCRIPT_ENTRY_NAMES`). */
 const LANGS = {
@@ -49,27 +50,36 @@ ${description}
 
 - exit 0, no output: the action goes on;
 - exit 2: the action is blocked, and stderr is the reason;
-- exit 0 with JSON on stdout: \`{"decision": "deny", "reason": "…"}\` blocks${rewritesInput(event) ? ', `{"decision": "allow", "modified_input": {…}}` rewrites the tool input' : ''}, \`additional_context\` is passed to the model;
-- any other exit code, a crash or a timeout: a failure; the action goes on, with a warning.
+- exit 0 with JSON on stdout: \`{"decision": "deny", "reason": "…"}\` blocks${rewritesInput(event) ? ', `{"modified_input": {…}}` rewrites the tool input' : ''}, \`additional_context\` is passed to the model;
+${rewritesInput(event) ? ALLOW_NOTE : ''}- any other exit code, a crash or a timeout: a failure; the action goes on, with a warning.
 `;
 }
 
+/** An allow is an approval, not a way to say "go on": authors copying the scaffold must know what it waives. */
+const ALLOW_NOTE = `- \`"decision": "allow"\` approves the call outright: the agent then skips its own permission prompt for it
+  (Claude Code does, through the bridge). Leave it out to let the agent's permission rules judge the call, rewritten
+  or not, as the scaffold does.
+`;
+
 const SH_REWRITE = `
 # ...or let it go on with a rewritten tool input. A real hook builds it from tool_input (jq is handy for that).
+# No "decision": "allow" here: that would approve the call and skip the agent's own permission prompt for it (Claude
+# Code does, through the bridge), so the rewritten command would run unasked. Without it the agent still judges it.
 case "$input" in
   *'"command":"npm install"'*)
-    printf '%s\\n' '{"decision": "allow", "modified_input": {"command": "npm install --ignore-scripts"}, "additional_context": "Install scripts were turned off by a hook."}'
+    printf '%s\\n' '{"modified_input": {"command": "npm install --ignore-scripts"}, "additional_context": "Install scripts were turned off by a hook."}'
     exit 0
     ;;
 esac
 `;
 
 const NODE_REWRITE = `
-  // ...or let it go on with a rewritten tool input.
+  // ...or let it go on with a rewritten tool input. No decision: 'allow' here: that would approve the call and skip
+  // the agent's own permission prompt for it (Claude Code does, through the bridge), so the rewritten command would
+  // run unasked. Without it the agent still judges it.
   const command = event.tool_input?.command;
   if (typeof command === 'string' && /^npm install\\b/.test(command) && !command.includes('--ignore-scripts')) {
     console.log(JSON.stringify({
-      decision: 'allow',
       modified_input: { ...event.tool_input, command: \`\${command} --ignore-scripts\` },
       additional_context: 'Install scripts were turned off by a hook.',
     }));
@@ -78,11 +88,12 @@ const NODE_REWRITE = `
 `;
 
 const PY_REWRITE = `
-# ...or let it go on with a rewritten tool input.
+# ...or let it go on with a rewritten tool input. No "decision": "allow" here: that would approve the call and skip
+# the agent's own permission prompt for it (Claude Code does, through the bridge), so the rewritten command would
+# run unasked. Without it the agent still judges it.
 command = (tool_input or {}).get("command")
 if isinstance(command, str) and re.match(r"npm install\\b", command) and "--ignore-scripts" not in command:
     print(json.dumps({
-        "decision": "allow",
         "modified_input": {**tool_input, "command": command + " --ignore-scripts"},
         "additional_context": "Install scripts were turned off by a hook.",
     }))
@@ -200,7 +211,7 @@ The name takes lowercase letters, digits and single hyphens. An existing hook fo
     if (!Object.hasOwn(LANGS, lang)) throw new UsageError(`--lang must be one of ${Object.keys(LANGS).join(', ')}, got ${JSON.stringify(lang)}`);
     const trigger = values.event ?? 'pre-tool-call';
     const event = parseEvent(trigger);
-    const description = values.description ?? `Describe what ${name} checks, in a sentence or two.`;
+    const description = values.description ?? scaffoldDescription(name);
     const dir = join(projectHooksDir(projectDirOf(io, values.project)), name);
     const file = join(dir, 'HOOK.md');
 

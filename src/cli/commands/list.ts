@@ -7,7 +7,7 @@
 import { parseEvent, parseFlags, positionalsUpTo, projectDirOf, PROJECT_FLAGS, TRUST_ALL_HELP, trustPolicyOf } from '../args.js';
 import { ExitCode, type Command } from '../command.js';
 import { loadProjectHooks, type HookRow } from '../hook-sources.js';
-import { displayPath, hasErrors, isTrustProblem, printJson, problemCounts, problemJson, problemLines, table } from '../output.js';
+import { displayPath, hasErrors, isTrustProblem, printJson, problemJson, problemSection, table } from '../output.js';
 
 /**
  * `--json` prints `{ hooks, untrusted, problems }`:
@@ -81,10 +81,7 @@ Exit 1 when a hook definition has an error.`,
     }
     // Untrusted hooks are listed above; the other problems below.
     const problems = project.problems.filter((p) => !isTrustProblem(p));
-    if (problems.length > 0) {
-      io.out(`\n${s.bold('Problems')} (${problemCounts(problems)})`);
-      io.out(problemLines(s, problems, io.cwd).join('\n'));
-    }
+    if (problems.length > 0) io.out(`\n${problemSection(s, problems, io.cwd)}`);
     return code;
   },
 };

@@ -9,7 +9,7 @@ import { ExitCode, type Command } from '../command.js';
 import { dispatchExitCode, eventLine, fields, noteJson, noteLines, outcomeFields, outcomeJson } from '../dispatch-report.js';
 import { loadProjectHooks } from '../hook-sources.js';
 import { observedDispatch, type HookRun } from '../observed-dispatch.js';
-import { hasErrors, printJson, problemCounts, problemJson, problemLines, roundMs, table, warnUntrusted } from '../output.js';
+import { hasErrors, printJson, problemJson, problemSection, roundMs, table, warnUntrusted } from '../output.js';
 import { EVENT_INPUT_FLAGS, EVENT_INPUT_HELP, eventContext } from '../sample-input.js';
 
 /** How long one hook took: its process's time when it ran one, else its own time in the chain. */
@@ -32,7 +32,8 @@ export const runCommand: Command = {
   --event E         the event, any dialect's name (default: the input's event_type)
 ${EVENT_INPUT_HELP}
   --project DIR     the project (default: the current directory)
-  --hooks-dir DIR   another folder of HOOK.md hook folders, relative to the project (repeatable)
+  --hooks-dir DIR   another folder of HOOK.md hook folders, relative to the project (repeatable); the
+                    hooks of a relative one need trust, as the project's own do
 ${TRUST_ALL_HELP}
 ${ENV_POLICY_HELP}
   --json            print { event, outcome, decision, reason, modifiedInput, additionalContext, systemMessages,
@@ -109,10 +110,7 @@ Exit 0 whatever the hooks decided; 1 when a hook failed or a hook definition has
     }
     const notes = noteLines(s, dispatch.notes);
     if (notes.length > 0) io.out(`\n${notes.join('\n')}`);
-    if (shownProblems.length > 0) {
-      io.out(`\n${s.bold('Problems')} (${problemCounts(shownProblems)})`);
-      io.out(problemLines(s, shownProblems, io.cwd).join('\n'));
-    }
+    if (shownProblems.length > 0) io.out(`\n${problemSection(s, shownProblems, io.cwd)}`);
     return code;
   },
 };

@@ -94,7 +94,8 @@ Options:
   --event E         the event (default: the input's event_type, else the hook's trigger)
 ${EVENT_INPUT_HELP}
   --project DIR     the project: where the hook is looked up, and the script's working directory
-  --hooks-dir DIR   another folder of HOOK.md hook folders, relative to the project (repeatable)
+  --hooks-dir DIR   another folder of HOOK.md hook folders, relative to the project (repeatable); the
+                    hooks of a relative one need trust, as the project's own do
 ${TRUST_ALL_HELP}
 ${ENV_POLICY_HELP}
   --json            print { hook, event, ran, outcome, decision, reason, modifiedInput, additionalContext,

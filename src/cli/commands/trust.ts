@@ -28,6 +28,8 @@ interface TrustRow {
    */
   readonly runs: string;
   readonly changes: readonly string[];
+  /** What its command names that trust does not pin (a file outside the project, a path built from a variable). */
+  readonly unpinned: readonly string[];
 }
 
 /** What a hook runs, as the user would recognise it. */
@@ -53,6 +55,7 @@ async function rowOf(check: TrustCheck<Hook | ConfigModule>, io: CliIO): Promise
     status: check.status,
     runs: module ? 'imported by agent-hooks bridge' : await runsOf(check.hook as Hook, io),
     changes: check.changes,
+    unpinned: fingerprint.unpinned ?? [],
   };
 }
 
@@ -72,6 +75,8 @@ function printRows(io: CliIO, rows: readonly TrustRow[], first: string): void {
     ),
   );
   for (const r of rows) if (r.changes.length > 0) io.out(s.yellow(`${r.name}: ${r.changes.join(', ')} since it was trusted`));
+  // Trusting pins what the command names in the project; what it names elsewhere can change without untrusting it.
+  for (const r of rows) if (r.unpinned.length > 0) io.out(s.yellow(`${r.name}: trust does not pin ${r.unpinned.join(', ')}; review what that runs yourself`));
 }
 
 const entryJson = (e: TrustEntry) => ({ path: e.path, field: e.field ?? null, kind: e.kind, name: e.name, sha256: e.sha256, files: e.files, trustedAt: e.trustedAt });
@@ -101,29 +106,35 @@ async function listEntries(io: CliIO, store: TrustStore, projectDir: string | un
 }
 
 /**
- * `--json` prints `{ store, hooks: [{ name, kind, file, field, status, runs, changes }], trusted }`: `hooks` are the
- * project hooks that are not trusted (`untrusted`, or `changed` since they were), `trusted` those this run trusted.
+ * `--json` prints `{ store, hooks: [{ name, kind, file, field, status, runs, changes, unpinned }], trusted }`: `hooks`
+ * are the project hooks that are not trusted (`untrusted`, or `changed` since they were), `trusted` those this run
+ * trusted; `unpinned` lists what a hook's command names that trust does not pin.
  * `--list --json` prints `{ store, entries: [{ path, field, kind, name, sha256, files, trustedAt }] }`;
  * `--revoke --json` prints `{ store, revoked: [ …entries ] }`.
  *
  * Exit 0 when no project hook is left untrusted; 1 when some are (not confirmed, or standard input is not a
- * terminal and `--all` was not given), or the store cannot be read.
+ * terminal and `--all` was not given, or a hook cannot be fingerprinted: a FIFO or unreadable file in it, said on
+ * stderr), or the store cannot be read.
  */
 // A module of in-process hooks named as a PATH (the bridge's --config FILE).
 const MODULE_FILE = /\.(m?js|m?ts|cjs)$/;
 
 export const trustCommand: Command = {
   name: 'trust',
-  synopsis: 'trust [PATH…] [--all] [--project DIR] [--json] | trust --list [--project DIR] | trust --revoke [PATH…] [--project DIR]',
+  synopsis: 'trust [PATH…] [--all] [--project DIR] [--hooks-dir DIR]… [--json] | trust --list [--project DIR] | trust --revoke [PATH…] [--project DIR]',
   summary: 'review the project’s hooks and trust them, so that they run; list or revoke what is trusted',
   help: `A project's own hooks — its .agents/hooks folders and the hooks of its .claude/settings*.json,
 .github/hooks/*.json, .gemini/settings.json, .cursor/hooks.json and .codex/hooks.json — run only once you trust
 them, and again after every change to what they run. So does its agent-hooks.config.* (in-process hooks module): the code
-agent-hooks bridge imports, pinned by its own text (the files it imports are not). User-level hooks and
---hooks-dir folders need no trust.
+agent-hooks bridge imports, pinned by its own text (the files it imports are not). So do the hooks of a
+--hooks-dir folder named relative to the project (a command line used in every project, such as the bridge's,
+names a folder each repository controls): pass the same --hooks-dir here to review and trust them. User-level
+hooks and an absolute --hooks-dir need no trust.
 
 Without --all, lists the project's hooks that are not trusted (or changed since they were): name, kind, file,
-what each runs and what changed; on a terminal it then asks whether to trust them. When standard input is not a
+what each runs and what changed, and what a command names that trust does not pin (a file outside the project,
+a path built from a variable); on a terminal it then asks whether to trust them. A hook that cannot be pinned
+(a FIFO or an unreadable file in it) is named on stderr and cannot be trusted. When standard input is not a
 terminal, it lists them, trusts nothing and exits 1: review the list, then pass --all.
 
 Options:
@@ -131,6 +142,8 @@ Options:
                     agent-hooks.config.mjs, or the module a bridge is given with a relative --config)
   --all             trust every project hook that is not trusted yet, without asking, and print each one
   --project DIR     the project (default: the current directory)
+  --hooks-dir DIR   also the hooks of this folder of HOOK.md hook folders, relative to the project, as the
+                    bridge (or list, run, test) is given it (repeatable)
   --list            print what the trust store holds (with --project: that project's entries only)
   --revoke          remove the project's entries (or those of PATH…) from the trust store
   --json            print JSON (see below) instead of tables; never asks
@@ -139,12 +152,13 @@ The trust store is $XDG_CONFIG_HOME/agent-hooks/trust.json (default ~/.config/ag
 pinned by its file and the SHA-256 of what it runs. In CI, skip trust with --trust-all or AGENT_HOOKS_TRUST=all on
 the commands that run hooks.
 
---json prints { store, hooks: [{ name, kind, file, field, status, runs, changes }], trusted: [names] };
+--json prints { store, hooks: [{ name, kind, file, field, status, runs, changes, unpinned }], trusted: [names] };
 with --list { store, entries }, with --revoke { store, revoked }.
 Exit 0 when no project hook is left untrusted; 1 when some are, or the store cannot be read.`,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {
       project: { type: 'string' },
+      'hooks-dir': { type: 'string', multiple: true },
       all: { type: 'boolean' },
       list: { type: 'boolean' },
       revoke: { type: 'boolean' },
@@ -179,7 +193,7 @@ Exit 0 when no project hook is left untrusted; 1 when some are, or the store can
       return ExitCode.ok;
     }
 
-    const project = await loadProjectHooks({ projectDir, hooksDirs: [], hostEnv: io.env, trust: store });
+    const project = await loadProjectHooks({ projectDir, hooksDirs: values['hooks-dir'] ?? [], hostEnv: io.env, trust: store });
     // The modules of in-process hooks the bridge would import from the project, trusted like the hooks: the one it
     // finds, and any named here (for a bridge given one with a relative --config).
     const found = await findConfigModule(projectDir);
@@ -188,7 +202,11 @@ Exit 0 when no project hook is left untrusted; 1 when some are, or the store can
     const modules = await Promise.all(moduleFiles.map((file) => checkConfigModule(file, projectDir, store)));
     const storeProblem = [...project.problems, ...modules.flatMap((m) => m.problems)].find((p) => p.code === 'corrupt-trust-store');
     if (storeProblem !== undefined) io.err(`agent-hooks trust: ${formatProblem(storeProblem)}`);
-    const allChecks: TrustCheck<Hook | ConfigModule>[] = [...project.trustChecks, ...modules.map((m) => m.check)];
+    // A hook that cannot be fingerprinted cannot be trusted either: say so, and which part is at fault.
+    const unpinnable = [...project.problems, ...modules.flatMap((m) => m.problems)].filter((p) => p.code === 'unpinnable-hook' && selected(p.file));
+    for (const problem of unpinnable) io.err(`agent-hooks trust: ${formatProblem(problem)}`);
+    const done = unpinnable.length === 0 ? ExitCode.ok : ExitCode.problems;
+    const allChecks: TrustCheck<Hook | ConfigModule>[] = [...project.trustChecks, ...modules.flatMap((m) => (m.check === undefined ? [] : [m.check]))];
     const checks = allChecks.filter((c) => selected(c.fingerprint.path));
     const pending = checks.filter((c) => c.status !== 'trusted');
     const rows = await Promise.all(pending.map((c) => rowOf(c, io)));
@@ -197,18 +215,18 @@ Exit 0 when no project hook is left untrusted; 1 when some are, or the store can
     if (pending.length === 0) {
       if (values.json) printJson(io, { store: store.path, hooks: [], trusted: [] });
       else io.out(checks.length === 0 ? `No project hooks to trust in ${projectDir}.` : `All ${checks.length} project hook${checks.length === 1 ? ' is' : 's are'} trusted.`);
-      return ExitCode.ok;
+      return done;
     }
     if (values.all) {
       const backup = await trust();
       if (backup !== undefined) io.err(`agent-hooks trust: the trust store could not be read; a copy of it is kept as ${backup}`);
       if (values.json) {
         printJson(io, { store: store.path, hooks: rows, trusted: rows.map((r) => r.name) });
-        return ExitCode.ok;
+        return done;
       }
       printRows(io, rows, 'before');
       io.out(`\nTrusted ${rows.length} hook${rows.length === 1 ? '' : 's'} in ${store.path}.`);
-      return ExitCode.ok;
+      return done;
     }
     if (values.json) {
       printJson(io, { store: store.path, hooks: rows, trusted: [] });
@@ -229,6 +247,6 @@ Exit 0 when no project hook is left untrusted; 1 when some are, or the store can
     const backup = await trust();
     if (backup !== undefined) io.err(`agent-hooks trust: the trust store could not be read; a copy of it is kept as ${backup}`);
     io.out(`Trusted ${rows.length} hook${rows.length === 1 ? '' : 's'} in ${store.path}.`);
-    return ExitCode.ok;
+    return done;
   },
 };

@@ -11,7 +11,8 @@ import { loadHookConfigFile, projectConfigFiles } from '../../config/index.js';
 import { parseFlags, projectDirOf } from '../args.js';
 import { ExitCode, type Command } from '../command.js';
 import type { CliIO } from '../io.js';
-import { displayPath, hasErrors, printJson, problemCounts, problemJson, problemLines } from '../output.js';
+import { isScaffoldDescription } from '../scaffold-description.js';
+import { displayPath, hasErrors, isInfo, printJson, problemCounts, problemJson, problemLines } from '../output.js';
 
 /** One definition checked. */
 interface Checked {
@@ -41,6 +42,19 @@ async function validateFolder(dir: string, into: Validation): Promise<boolean> {
   if (!load.found) return false;
   into.checked.push({ name: basename(dir), file: join(dir, 'HOOK.md'), ok: !hasErrors(load.problems) });
   into.problems.push(...load.problems);
+  const manifest = load.manifest;
+  // Only here, not in the loader: the placeholder is valid, and agents should run the hook; its author should not ship it.
+  if (manifest !== undefined && isScaffoldDescription(manifest.description)) {
+    into.problems.push({
+      file: manifest.file,
+      field: 'description',
+      found: JSON.stringify(manifest.description),
+      severity: 'warning',
+      code: 'placeholder-description',
+      hookName: manifest.name,
+      message: 'The description is still the placeholder agent-hooks init wrote: say what this hook checks and why, for whoever reviews or trusts it.',
+    });
+  }
   return true;
 }
 
@@ -108,13 +122,15 @@ export const validateCommand: Command = {
   help: `Each PATH is a HOOK.md, a hook folder, a project (its .agents/hooks and its agent config files are
 checked), a folder of hook folders, or an agent config file (.claude/settings.json, .github/hooks/*.json,
 .gemini/settings.json, .cursor/hooks.json, .codex/hooks.json). Without PATH, the current project is checked.
+A HOOK.md whose description is still the placeholder agent-hooks init wrote gets a warning.
 
 Options:
   --project DIR   the project to check when no PATH is given (default: the current directory)
   --json          print { checked: [{ name, file, ok }],
                   problems: [{ severity, code, file, line, hookName, field, found, allowed, message }] }
 
-Exit 1 when any problem is an error; warnings are printed and do not fail.`,
+Exit 1 when any problem is an error; warnings and information (severity info, such as the agent-hooks bridge
+found in an agent's config and skipped) are printed and do not fail.`,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, { project: { type: 'string' }, json: { type: 'boolean' } });
     const result: Validation = { checked: [], problems: [] };
@@ -144,7 +160,7 @@ function report(io: CliIO, { checked, problems }: Validation, defaultDir: string
   }
   const width = Math.max(...checked.map((hook) => hook.name.length));
   for (const hook of checked) {
-    const own = problems.filter((p) => p.file === hook.file || p.file.startsWith(`${dirname(hook.file)}/`));
+    const own = problems.filter((p) => !isInfo(p) && (p.file === hook.file || p.file.startsWith(`${dirname(hook.file)}/`)));
     const mark = !hook.ok ? s.red('✗') : own.length > 0 ? s.yellow('!') : s.green('✓');
     io.out(`${mark} ${s.bold(hook.name.padEnd(width))}  ${s.dim(displayPath(hook.file, io.cwd))}`);
   }
