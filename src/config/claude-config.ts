@@ -18,14 +18,26 @@ import {
 } from './config-source.js';
 import { PromptHook } from './prompt-hook.js';
 
-/** Claude Code's default timeout for command hooks, in milliseconds. */
+/**
+ * Claude Code's default timeout for command hooks, in milliseconds.
+ *
+ * @internal
+ */
 export const CLAUDE_COMMAND_TIMEOUT_MS = 60_000;
-/** Claude Code's default timeout for prompt hooks, in milliseconds. */
+/**
+ * Claude Code's default timeout for prompt hooks, in milliseconds.
+ *
+ * @internal
+ */
 export const CLAUDE_PROMPT_TIMEOUT_MS = 30_000;
 
 const EVENTS = eventNamesIn('claude');
 
-/** The settings files Claude Code reads, in the order they merge: user, project, local. */
+/**
+ * The settings files Claude Code reads, in the order they merge: user, project, local.
+ *
+ * @internal
+ */
 export function claudeSettingsFiles(options: ConfigLoadOptions = {}): ConfigFileLocation[] {
   const explicit = explicitFiles(options);
   if (explicit !== undefined) return explicit;
@@ -44,8 +56,9 @@ export function claudeSettingsFiles(options: ConfigLoadOptions = {}): ConfigFile
  * matcher groups, each group's handlers. `type: "command"` handlers run through the shell with `CLAUDE_PROJECT_DIR`
  * set (timeout in seconds, default 60); `type: "prompt"` handlers are judged by `options.judge` (the agent's model),
  * and reported as a problem without one. A command that appears more than once for the same event and matcher — in
- * one file or across them — runs once, as in Claude Code. Matchers follow Claude Code's rules (see
- * {@link MatcherRule}).
+ * one file or across them — runs once, as in Claude Code. Matchers follow Claude Code's rules: `*`, `""` or none
+ * match everything, a value of only letters, digits, `_`, `-` and `|` is an exact name or a `|` list of them, and
+ * anything else is an unanchored regex.
  *
  * ```ts
  * const { hooks, problems } = await loadClaudeHooks({ projectDir: process.cwd() });

@@ -11,9 +11,17 @@ import type { ConfigLevel } from '../script/command-hook.js';
 import type { HookEnv } from '../script/hook-dirs.js';
 import { ConfigCollector, commandName, configPlaces, explicitFiles, type ConfigFileLocation, type ConfigLoadOptions, type LoadedConfigHooks } from './config-source.js';
 
-/** Codex's timeout for a command hook that names none, in milliseconds (`timeout` is in seconds; 600 by default). */
+/**
+ * Codex's timeout for a command hook that names none, in milliseconds (`timeout` is in seconds; 600 by default).
+ *
+ * @internal
+ */
 export const CODEX_HOOK_TIMEOUT_MS = 600_000;
-/** Codex's ceiling on a SessionEnd hook, in milliseconds: it runs while the session closes. */
+/**
+ * Codex's ceiling on a SessionEnd hook, in milliseconds: it runs while the session closes.
+ *
+ * @internal
+ */
 export const CODEX_SESSION_END_TIMEOUT_MS = 3_000;
 
 /** Codex events that have no counterpart among ours: Codex runs them, this loader cannot. */
@@ -36,6 +44,8 @@ export interface CodexLoadOptions extends ConfigLoadOptions {
 /**
  * Where Codex keeps the user's files: `codexHome`, else `CODEX_HOME`, else `.codex` in the home; `undefined` when
  * user files are skipped (`homeDir: false`).
+ *
+ * @internal
  */
 export function codexHomeDir(options: CodexLoadOptions = {}): string | undefined {
   const places = configPlaces(options);
@@ -46,7 +56,11 @@ export function codexHomeDir(options: CodexLoadOptions = {}): string | undefined
   return fromEnv !== undefined && fromEnv !== '' ? resolve(fromEnv) : join(places.homeDir, '.codex');
 }
 
-/** The hook files Codex reads, in the order their hooks are listed: the user's, then the project's. */
+/**
+ * The hook files Codex reads, in the order their hooks are listed: the user's, then the project's.
+ *
+ * @internal
+ */
 export function codexHookFiles(options: CodexLoadOptions = {}): ConfigFileLocation[] {
   const explicit = explicitFiles(options);
   if (explicit !== undefined) return explicit;

@@ -4,11 +4,17 @@
  *
  * @module
  */
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { jsonDepthProblem } from '../core/internal/json-depth.js';
 import { messageOf } from '../core/internal/message-of.js';
 import type { HookProblem } from '../script/problem.js';
 
-/** What reading one config file gave. */
+/**
+ * What reading one config file gave.
+ *
+ * @internal
+ */
 export type ConfigFileRead =
   | {
       /** There is no such file: normal, nothing to report. */
@@ -34,9 +40,13 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
   return { line: lines.length, column: (lines[lines.length - 1]?.length ?? 0) + 1 };
 }
 
+/** How deep {@link jsonErrorOffset} follows nesting: far past any real config file, far short of the stack's end. */
+const MAX_SCANNED_DEPTH = 1024;
+
 /**
  * The offset of the first character that makes `text` invalid JSON (its length when the text ends too early). V8's
- * messages carry a position for some errors only, so the text is scanned once more to find it.
+ * messages carry a position for some errors only, so the text is scanned once more to find it. Nesting deeper than
+ * 1024 levels counts as invalid where it goes past that depth.
  */
 export function jsonErrorOffset(text: string): number {
   let i = 0;
@@ -67,14 +77,34 @@ export function jsonErrorOffset(text: string): number {
       } else i++;
     }
   };
+  // Sticky, so that reading a number does not copy the rest of the text each time.
+  const NUMBER = /-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
   const number = (): void => {
-    const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
+    NUMBER.lastIndex = i;
+    const match = NUMBER.exec(text);
     if (!match) fail();
     i += match![0].length;
   };
+  // The scan recurses once per level: past this depth the text is refused there, never the stack overflowed.
+  let depth = 0;
   const value = (): void => {
     space();
     const ch = text[i];
+    if (ch === '{' || ch === '[') {
+      if (depth >= MAX_SCANNED_DEPTH) fail();
+      depth++;
+      container(ch);
+      depth--;
+      return;
+    }
+    if (ch === '"') return string();
+    if (ch === 't') return literal('true');
+    if (ch === 'f') return literal('false');
+    if (ch === 'n') return literal('null');
+    if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) return number();
+    fail();
+  };
+  const container = (ch: '{' | '['): void => {
     if (ch === '{') {
       i++;
       space();
@@ -105,12 +135,6 @@ export function jsonErrorOffset(text: string): number {
         else fail();
       }
     }
-    if (ch === '"') return string();
-    if (ch === 't') return literal('true');
-    if (ch === 'f') return literal('false');
-    if (ch === 'n') return literal('null');
-    if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) return number();
-    fail();
   };
   try {
     value();
@@ -121,12 +145,17 @@ export function jsonErrorOffset(text: string): number {
   }
 }
 
-/** Parses `text` (the contents of `file`) as JSON; a syntax error becomes a problem with its line and column. */
+/**
+ * Parses `text` (the contents of `file`) as JSON; a syntax error becomes a problem with its line and column.
+ *
+ * @internal
+ */
 export function parseConfigJson(text: string, file: string): ConfigFileRead {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body.trim().length === 0) return { status: 'ok', value: {} };
+  let value: unknown;
   try {
-    return { status: 'ok', value: JSON.parse(body) };
+    value = JSON.parse(body);
   } catch (error) {
     const { line, column } = lineAndColumn(body, jsonErrorOffset(body));
     return {
@@ -141,13 +170,32 @@ export function parseConfigJson(text: string, file: string): ConfigFileRead {
       },
     };
   }
+  // Entries are hashed and sent to hooks as JSON: a file nested past what can be serialised safely is refused whole.
+  const deep = jsonDepthProblem(value);
+  if (deep !== undefined) {
+    return { status: 'invalid', problem: { file, severity: 'error', code: 'invalid-json', message: `The file cannot be read safely: ${deep}; none of this file's hooks were loaded.` } };
+  }
+  return { status: 'ok', value };
 }
 
-/** Reads and parses a JSON config file; a file that does not exist is `missing`, not a problem. */
+/**
+ * Reads and parses a JSON config file; a file that does not exist is `missing`, not a problem.
+ *
+ * @internal
+ */
 export async function readConfigFile(file: string): Promise<ConfigFileRead> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    // Non-blocking, and a regular file only: a project's settings file that is a FIFO must not hang the load.
+    const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    try {
+      if (!(await handle.stat()).isFile()) {
+        return { status: 'invalid', problem: { file, severity: 'error', code: 'unreadable', message: 'Cannot read the file: it is not a regular file. Replace it with one.' } };
+      }
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { status: 'missing' };

@@ -26,6 +26,8 @@ import { UnsafeRegexError } from '../script/unsafe-regex-error.js';
  * - `regex`: an unanchored regular expression; `*` and `""` match everything (Gemini CLI, Cursor).
  * - `codex`: Claude Code's rule, except that a `-` makes the value a regular expression: only letters, digits, `_`
  *   and `|` make exact names (Codex CLI, `hooks/src/events/common.rs`).
+ *
+ * @internal
  */
 export type MatcherRule = 'claude' | 'anchored' | 'regex' | 'codex';
 
@@ -94,6 +96,8 @@ export function eventTakesMatcher(event: HookEventName): boolean {
  *
  * @throws {@link MatcherSyntaxError} for a regex that does not compile; {@link UnsafeRegexError} (a subclass) for one
  * that can backtrack catastrophically.
+ *
+ * @internal
  */
 export function configMatcher(pattern: string | undefined, event: HookEventName, rule: MatcherRule): HookMatcher | undefined {
   if (pattern === undefined || matchesEverything(pattern)) return undefined;

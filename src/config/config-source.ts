@@ -18,6 +18,8 @@ import { configMatcher, eventTakesMatcher, matchesEverything, type MatcherRule }
 import { isRecord } from '../dialects/wire-output.js';
 import { readConfigFile } from './config-file.js';
 import { applyTrust, resolveTrustPolicy, type TrustCheck, type TrustPolicy } from '../script/trust/trust-policy.js';
+import type { TrustStore } from '../script/trust/trust-store.js';
+import { deferringRegexSafety } from '../script/internal/regex-safety.js';
 
 /**
  * Asks a language model one question and returns its text answer: what a `type: "prompt"` hook needs. An agent built
@@ -110,6 +112,8 @@ export interface ConfigHook extends Hook {
   readonly name: string;
   /** The one event it runs for. */
   readonly events: readonly HookEventName[];
+  /** Where it applies, compiled from the config file's matcher when it was loaded. */
+  readonly matcher: HookMatcher | undefined;
   /** Where it was defined. */
   readonly origin: CommandHookOrigin;
   /** The priority to register it at. */
@@ -156,11 +160,20 @@ export class ConfigCollector {
   readonly files: string[] = [];
   private readonly processPool: ProcessPool;
   private readonly environment: HookEnvironment;
+  private readonly policy: 'all' | TrustStore;
+  /** Matchers compiled for their syntax only, to analyse once it is known that a hook using them may run. */
+  private readonly unchecked: { pattern: string; event: HookEventName; rule: MatcherRule; file: string; field: string }[] = [];
 
   constructor(readonly options: ConfigLoadOptions) {
     // One pool and one environment for every hook of this load, not one per hook.
     this.processPool = ProcessPool.from(options.processPool);
     this.environment = HookEnvironment.from(options);
+    this.policy = resolveTrustPolicy(options.trust, { homeDir: options.homeDir });
+  }
+
+  /** Whether hooks of this load may be refused by trust, so that their matchers are analysed only after the check. */
+  private get trustFirst(): boolean {
+    return this.options.files === undefined && this.policy !== 'all';
   }
 
   /** Records a problem. */
@@ -177,7 +190,8 @@ export class ConfigCollector {
       this.problem({
         file: hook.origin.file,
         field: hook.origin.field,
-        severity: 'warning',
+        // Installing the bridge is the intended setup, not a mistake: a warning here would never go away.
+        severity: 'info',
         code: 'bridge-skipped',
         message: 'This is the agent-hooks bridge, which runs the HOOK.md hooks this agent already loads directly; it is skipped so that they do not run twice.',
       });
@@ -207,9 +221,12 @@ export class ConfigCollector {
 
   /**
    * The kernel matcher for an entry, or `null` (with a problem) when it does not compile. A matcher on an event that
-   * has nothing to match is ignored with a warning, never turned into "match nothing".
+   * has nothing to match is ignored with a warning, never turned into "match nothing". When the load checks trust
+   * (no explicit `files`, a policy other than `'all'`) and `defer` is left true, a regex is compiled for its syntax
+   * only here, and analysed for catastrophic backtracking in {@link ConfigCollector.result}, for the hooks that may
+   * run: those are refused then if it is unsafe.
    */
-  matcher(pattern: unknown, event: HookEventName, rule: MatcherRule, file: string, field: string): HookMatcher | undefined | null {
+  matcher(pattern: unknown, event: HookEventName, rule: MatcherRule, file: string, field: string, defer = true): HookMatcher | undefined | null {
     if (pattern === undefined || pattern === null) return undefined;
     if (typeof pattern !== 'string') {
       this.problem({ file, field, found: JSON.stringify(pattern), allowed: 'a string', severity: 'error', code: 'invalid-matcher', message: 'A matcher must be a string.' });
@@ -228,7 +245,11 @@ export class ConfigCollector {
       return undefined;
     }
     try {
-      return configMatcher(pattern, event, rule);
+      if (!defer || !this.trustFirst) return configMatcher(pattern, event, rule);
+      // A hook that will not run must not cost the regex checker's time: its safety is judged in result(), after trust.
+      const matcher = deferringRegexSafety(() => configMatcher(pattern, event, rule));
+      this.unchecked.push({ pattern, event, rule, file, field });
+      return matcher;
     } catch (error) {
       if (error instanceof UnsafeRegexError) {
         const message = `The matcher '${error.pattern}' ${error.risk}: ${error.fix}.`;
@@ -338,12 +359,22 @@ export class ConfigCollector {
    * were given explicitly, or the policy is `'all'`). Throws in strict mode when a problem is an error.
    */
   async result(): Promise<LoadedConfigHooks> {
-    const policy = resolveTrustPolicy(this.options.trust, { homeDir: this.options.homeDir });
     const explicit = this.options.files !== undefined;
-    const gate = await applyTrust(this.hooks, (hook) => !explicit && hook.origin.level !== 'user', policy, configPlaces(this.options).projectDir);
+    const gate = await applyTrust(this.hooks, (hook) => !explicit && hook.origin.level !== 'user', this.policy, configPlaces(this.options).projectDir);
     const problems = [...this.problems, ...gate.problems];
+    const refused = new Set<ConfigHook>();
+    for (const check of this.unchecked) {
+      // The hooks an entry's matcher applies to are defined under that entry.
+      const entry = check.field.slice(0, -'.matcher'.length);
+      const users = gate.hooks.filter((h) => h.origin.file === check.file && (h.origin.field === entry || h.origin.field.startsWith(`${entry}.`)));
+      if (users.length === 0) continue;
+      const before = this.problems.length;
+      if (this.matcher(check.pattern, check.event, check.rule, check.file, check.field, false) !== null) continue;
+      problems.push(...this.problems.splice(before));
+      for (const hook of users) refused.add(hook);
+    }
     if (this.options.strict && problems.some((p) => p.severity === 'error')) throw new HookLoadError(problems);
-    return { hooks: gate.hooks, problems, files: this.files, trustChecks: gate.checks };
+    return { hooks: gate.hooks.filter((h) => !refused.has(h)), problems, files: this.files, trustChecks: gate.checks };
   }
 }
 

@@ -10,7 +10,11 @@ import { COMMAND_FIELDS, createCursorDialect, CURSOR_EVENTS, PATH_FIELDS } from 
 import { isRecord } from '../dialects/wire-output.js';
 import { ConfigCollector, commandName, configPlaces, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from './config-source.js';
 
-/** The timeout of a Cursor hook without one, in milliseconds. */
+/**
+ * The timeout of a Cursor hook without one, in milliseconds.
+ *
+ * @internal
+ */
 export const CURSOR_HOOK_TIMEOUT_MS = 30_000;
 
 const hasString = (args: Readonly<Record<string, unknown>>, fields: readonly string[]): boolean =>

@@ -12,7 +12,11 @@ import { vscodeDialect } from '../dialects/vscode.js';
 import { isRecord } from '../dialects/wire-output.js';
 import { ConfigCollector, commandName, configPlaces, eventNamesIn, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from './config-source.js';
 
-/** The default timeout of Copilot and VS Code command hooks, in milliseconds. */
+/**
+ * The default timeout of Copilot and VS Code command hooks, in milliseconds.
+ *
+ * @internal
+ */
 export const GITHUB_HOOK_TIMEOUT_MS = 30_000;
 
 const COPILOT_EVENTS = eventNamesIn('copilot');
@@ -31,6 +35,8 @@ async function jsonFiles(dir: string): Promise<string[]> {
 /**
  * Which agent a hook file is written for: a file with `version` (Copilot's format) or any `bash`/`powershell` entry
  * is Copilot's; otherwise it is VS Code's.
+ *
+ * @internal
  */
 export function githubHookFileKind(config: Record<string, unknown>): 'copilot' | 'vscode' {
   if (config.version !== undefined) return 'copilot';

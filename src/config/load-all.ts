@@ -24,7 +24,11 @@ import { loadGithubHooks } from './github-config.js';
 /** The sources a project's hooks come from. */
 export type HookSourceName = 'hookmd' | 'claude' | 'copilot' | 'vscode' | 'gemini' | 'cursor' | 'codex';
 
-/** Every source, in the order their hooks run at equal priority. */
+/**
+ * Every source, in the order their hooks run at equal priority.
+ *
+ * @internal
+ */
 export const HOOK_SOURCES: readonly HookSourceName[] = Object.freeze(['hookmd', 'claude', 'copilot', 'vscode', 'gemini', 'cursor', 'codex']);
 
 /**
@@ -83,7 +87,11 @@ export interface ProjectHooks {
   readonly trustChecks: readonly TrustCheck<ProjectHook>[];
 }
 
-/** The sources `options` selects (see {@link HookSourcesOptions}). */
+/**
+ * The sources `options` selects (see {@link HookSourcesOptions}).
+ *
+ * @internal
+ */
 export function selectedSources(options: HookSourcesOptions): HookSourceName[] {
   const named = HOOK_SOURCES.filter((s) => options[s] !== undefined);
   if (named.length === 0) return [...HOOK_SOURCES];
@@ -155,12 +163,20 @@ export async function loadAllHookConfigs(projectDir: string = process.cwd(), opt
   };
 }
 
-/** The hooks with the priorities to register them at. */
+/**
+ * The hooks with the priorities to register them at.
+ *
+ * @internal
+ */
 export function prioritized(hooks: readonly ProjectHook[]): PrioritizedHook[] {
   return hooks.map((hook) => ({ hook, priority: hook.priority }));
 }
 
-/** Which agent's config format a file is in, from where it lives; `undefined` when its path does not say. */
+/**
+ * Which agent's config format a file is in, from where it lives; `undefined` when its path does not say.
+ *
+ * @internal
+ */
 export function configKindOf(file: string): 'claude' | 'github' | 'gemini' | 'cursor' | 'codex' | undefined {
   const parts = resolve(file).split(/[\\/]/);
   const base = parts[parts.length - 1] ?? '';
@@ -225,6 +241,8 @@ export async function loadHookConfigFile(file: string, options: ConfigFileOption
  * The config files of a project that exist: `.claude/settings.json`, `.claude/settings.local.json`,
  * `.github/hooks/*.json`, `.gemini/settings.json`, `.cursor/hooks.json`, `.codex/hooks.json` — what `agent-hooks
  * validate` checks in a project besides its HOOK.md folders.
+ *
+ * @internal
  */
 export async function projectConfigFiles(projectDir: string): Promise<string[]> {
   const dir = resolve(projectDir);

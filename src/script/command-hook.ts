@@ -84,7 +84,11 @@ export interface CommandHookSpec {
   readonly killGraceMs?: number | undefined;
 }
 
-/** The argv that runs `command` in `shell` on this platform. */
+/**
+ * The argv that runs `command` in `shell` on this platform.
+ *
+ * @internal
+ */
 export function shellCommand(command: string, shell: CommandHookSpec['shell'] = 'sh'): readonly string[] {
   if (shell === 'powershell') {
     return [process.platform === 'win32' ? 'powershell.exe' : 'pwsh', '-NoProfile', '-NonInteractive', '-Command', command];
@@ -110,8 +114,12 @@ export class CommandHook extends ProcessHook {
   readonly origin: CommandHookOrigin;
   /** The working directory the command runs in (absolute). */
   readonly cwd: string;
+  /**
+   * The variables the hook sets for its command: the entry's `env` and its agent's (`CLAUDE_PROJECT_DIR`, …). Trust
+   * pins the project files these name, as it pins those of the command (`BASH_ENV` names a file bash runs first).
+   */
+  readonly env: Readonly<Record<string, string>>;
   private readonly argv: readonly string[];
-  private readonly extraEnv: Readonly<Record<string, string>>;
 
   constructor(spec: CommandHookSpec) {
     super({
@@ -137,7 +145,7 @@ export class CommandHook extends ProcessHook {
     this.origin = spec.origin;
     this.cwd = spec.cwd ?? spec.projectDir;
     this.argv = Object.freeze(shellCommand(spec.command, spec.shell));
-    this.extraEnv = { ...spec.env };
+    this.env = Object.freeze({ ...spec.env });
   }
 
   /** The shell and the command. */
@@ -147,6 +155,6 @@ export class CommandHook extends ProcessHook {
 
   /** The entry's `env` and the agent's variables, plus `AGENT_HOOKS_PROJECT_DIR` and `AGENT_HOOKS_EVENT`. */
   protected runEnv(): Readonly<Record<string, string>> {
-    return { ...this.extraEnv, AGENT_HOOKS_PROJECT_DIR: this.projectDir, AGENT_HOOKS_EVENT: this.eventName };
+    return { ...this.env, AGENT_HOOKS_PROJECT_DIR: this.projectDir, AGENT_HOOKS_EVENT: this.eventName };
   }
 }

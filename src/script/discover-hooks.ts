@@ -5,8 +5,11 @@
  */
 import { resolve } from 'node:path';
 import { HookStack, type Hook } from '../core/index.js';
-import { discoverManifests, type DiscoveryOptions, type DiscoveryResult } from './discovery.js';
+import type { DiscoveryOptions, DiscoveryResult } from './discovery.js';
 import { HookEnvironment } from './hook-environment.js';
+import { findManifests } from './internal/find-manifests.js';
+import { deferredMatcherProblems } from './internal/matcher-problems.js';
+import { deferringRegexSafety } from './internal/regex-safety.js';
 import type { HookManifest } from './manifest.js';
 import { HookLoadError, type HookProblem } from './problem.js';
 import { ProcessPool } from '../process/process-pool.js';
@@ -41,7 +44,9 @@ export interface DiscoveredHooks extends DiscoveryResult {
  * Finds HOOK.md hooks (user level, project level, extra folders) and makes each a {@link ScriptHook} that runs with
  * the project as its working directory. Bad definitions are returned as `problems` and the others still load, unless
  * `strict` is set. A project hook loads only once trusted (`agent-hooks trust`, or {@link TrustStore.trust}) and
- * while unchanged since, unless `trust: 'all'`; the others are reported as warnings.
+ * while unchanged since, unless `trust: 'all'`; the others are reported as warnings. A project hook named like one of
+ * the user's takes its place only once it is trusted and valid (its matcher regexes are analysed after the trust
+ * check, so an untrusted hook costs no analysis): until then the user's hook runs.
  *
  * ```ts
  * const { hooks, problems } = await discoverHooks({ projectDir: process.cwd() });
@@ -49,16 +54,20 @@ export interface DiscoveredHooks extends DiscoveryResult {
  * ```
  */
 export async function discoverHooks(options: DiscoverHooksOptions = {}): Promise<DiscoveredHooks> {
-  const found = await discoverManifests(options);
   const projectDir = resolve(options.projectDir ?? process.cwd());
+  const policy = resolveTrustPolicy(options.trust, { hostEnv: options.hostEnv });
+  // Under a store, a project hook's matcher regexes are analysed only once it is trusted: one that will not run must
+  // not cost the checker's time on every load.
+  const deferred = policy !== 'all';
+  const found = await findManifests(options, deferred);
   const problems: HookProblem[] = [...found.problems];
   // One pool and one environment for every hook of this call, not one per hook.
   const shared = { ...options, projectDir, processPool: ProcessPool.from(options.processPool), environment: HookEnvironment.from(options) };
-  const build = (manifest: HookManifest): ScriptHook | undefined => {
+  const build = (manifest: HookManifest, into: HookProblem[] = problems): ScriptHook | undefined => {
     try {
       return new ScriptHook(manifest, shared);
     } catch (error) {
-      problems.push({
+      into.push({
         file: manifest.file,
         hookName: manifest.name,
         severity: 'error',
@@ -68,28 +77,58 @@ export async function discoverHooks(options: DiscoverHooksOptions = {}): Promise
       return undefined;
     }
   };
-  const hooks = found.manifests.map(build).filter((h): h is ScriptHook => h !== undefined);
-  const policy = resolveTrustPolicy(options.trust, { hostEnv: options.hostEnv });
-  const gate = await applyTrust(hooks, (hook) => hook.manifest.source === 'project', policy, projectDir);
+  const others = new Map<HookManifest, ScriptHook | undefined>();
+  for (const manifest of found.manifests) if (manifest.source !== 'project') others.set(manifest, build(manifest));
 
-  // A project hook that is not trusted does not get to switch off the user's hook of the same name: that one runs.
-  const refused = new Set(gate.checks.filter((c) => c.status !== 'trusted').map((c) => c.hook.name));
-  const restored = found.overridden.filter((m) => refused.has(m.name));
-  const overridden = found.overridden.filter((m) => !refused.has(m.name));
-  const user = [...gate.hooks.filter((h) => h.manifest.source === 'user'), ...restored.map(build).filter((h): h is ScriptHook => h !== undefined)];
+  // Trust is checked on the manifests, before anything of a project hook is built: a project hook may take the place
+  // of the user's hook of the same name only once it is trusted, and valid too.
+  const project = found.manifests.filter((m) => m.source === 'project');
+  const gate = await applyTrust(
+    project.map((manifest) => ({ name: manifest.name, manifest })),
+    () => true,
+    policy,
+    projectDir,
+  );
+  const rejected = new Map<string, HookProblem[]>();
+  const accepted = new Map<HookManifest, ScriptHook>();
+  for (const { manifest } of gate.hooks) {
+    const own: HookProblem[] = deferred ? deferredMatcherProblems(manifest) : [];
+    const hook = own.some((p) => p.severity === 'error') ? undefined : build(manifest, own);
+    if (hook === undefined) {
+      rejected.set(manifest.name, own);
+    } else {
+      accepted.set(manifest, hook);
+      problems.push(...own);
+    }
+  }
+  const checks = gate.checks.map((check): TrustCheck<ScriptHook> | undefined => {
+    const hook = accepted.get(check.hook.manifest) ?? deferringRegexSafety(() => build(check.hook.manifest, []));
+    return hook === undefined ? undefined : { ...check, hook };
+  });
+
+  // A project hook that does not run does not get to switch off the user's hook of the same name: that one runs.
+  const taken = new Set([...accepted.keys()].map((m) => m.name));
+  const restored = found.overridden.filter((m) => !taken.has(m.name));
+  const overridden = found.overridden.filter((m) => taken.has(m.name));
+  const user = [...found.manifests.filter((m) => m.source === 'user').map((m) => others.get(m)), ...restored.map((m) => build(m))].filter(
+    (h): h is ScriptHook => h !== undefined,
+  );
   // In discovery's order: by folder name, in code units.
   user.sort((a, b) => (a.manifest.dir < b.manifest.dir ? -1 : a.manifest.dir > b.manifest.dir ? 1 : 0));
-  for (const problem of gate.problems) {
+  const inItsPlace = (when: string) => (problem: HookProblem): HookProblem => {
     const mine = restored.find((m) => m.name === problem.hookName);
-    problems.push(mine === undefined ? problem : { ...problem, message: `${problem.message} Until then, your own hook '${mine.name}' (${mine.file}) runs in its place.` });
-  }
+    return mine === undefined ? problem : { ...problem, message: `${problem.message} ${when}, your own hook '${mine.name}' (${mine.file}) runs in its place.` };
+  };
+  for (const own of rejected.values()) problems.push(...own.map((p) => (p.severity === 'error' ? inItsPlace('Meanwhile')(p) : p)));
+  problems.push(...gate.problems.map(inItsPlace('Until then')));
   if (options.strict && problems.some((p) => p.severity === 'error')) throw new HookLoadError(problems);
+  const extra = found.manifests.filter((m) => m.source === 'extra').map((m) => others.get(m));
   return {
     ...found,
     overridden: Object.freeze(overridden),
-    hooks: [...user, ...gate.hooks.filter((h) => h.manifest.source !== 'user')],
+    hooks: [...user, ...accepted.values(), ...extra.filter((h): h is ScriptHook => h !== undefined)],
     problems,
-    trustChecks: gate.checks,
+    trustChecks: checks.filter((c): c is TrustCheck<ScriptHook> => c !== undefined),
   };
 }
 

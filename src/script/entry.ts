@@ -7,10 +7,18 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HookProblem } from './problem.js';
 
-/** The entry names, in the order the spec tries them. */
+/**
+ * The entry names, in the order the spec tries them.
+ *
+ * @internal
+ */
 export const SCRIPT_ENTRY_NAMES = Object.freeze(['scripts/run', 'scripts/run.sh', 'scripts/run.py'] as const);
 
-/** The program that runs a hook, and how to start it. */
+/**
+ * The program that runs a hook, and how to start it.
+ *
+ * @internal
+ */
 export interface ScriptEntry {
   /** The entry file (absolute when the hook folder was). */
   readonly path: string;
@@ -22,13 +30,21 @@ export interface ScriptEntry {
   readonly command: readonly string[];
 }
 
-/** An entry was found: the entry itself, tagged so that it narrows against {@link ScriptEntryMissing}. */
+/**
+ * An entry was found: the entry itself, tagged so that it narrows against {@link ScriptEntryMissing}.
+ *
+ * @internal
+ */
 export interface ScriptEntryFound extends ScriptEntry {
   /** Discriminant: an entry was found. */
   readonly ok: true;
 }
 
-/** No runnable entry. */
+/**
+ * No runnable entry.
+ *
+ * @internal
+ */
 export interface ScriptEntryMissing {
   /** Discriminant: nothing can run. */
   readonly ok: false;
@@ -70,6 +86,8 @@ async function probe(path: string, withoutModeBits: boolean): Promise<{ executab
  * A `scripts/run` that is not executable is a `not-executable` problem rather than a reason to fall through to
  * `run.sh`: having no extension, it has no interpreter to fall back on, and its author plainly meant it to be the
  * entry. No entry at all is a `no-entry` problem reported against the folder's HOOK.md.
+ *
+ * @internal
  */
 export async function resolveScriptEntry(dir: string): Promise<ScriptEntryFound | ScriptEntryMissing> {
   const [run, sh, py] = SCRIPT_ENTRY_NAMES.map((name) => join(dir, name)) as [string, string, string];

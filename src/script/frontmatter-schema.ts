@@ -12,6 +12,8 @@ import { HOOK_TRIGGER_NAMES } from './trigger-names.js';
 /**
  * The reference validator's rule for `name`: lowercase letters and digits in groups joined by single hyphens, so the
  * name is also a safe folder name and a stable identifier in logs.
+ *
+ * @internal
  */
 export const HOOK_NAME_PATTERN: RegExp = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -44,6 +46,8 @@ const regexString = (field: string, what: string) =>
  *
  * `trigger` is an enum of every alias rather than a string with a refinement, so that the JSON Schema derived from
  * it gives editors the full list; turning the name into a canonical event is left to the validator.
+ *
+ * @internal
  */
 export const HookFrontmatterSchema = z
   .strictObject({

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { close, open, read } from 'node:fs';
+import { close, constants, open, read } from 'node:fs';
 import { open as openHandle } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { parseDocument } from 'yaml';
@@ -14,16 +14,24 @@ import type { HookProblem } from './problem.js';
 /**
  * The most a frontmatter may take, delimiters included. The spec expects ~100 tokens of metadata; the cap keeps a
  * HOOK.md that forgot its closing `---` from being read to the end, however large its body.
+ *
+ * @internal
  */
 export const FRONTMATTER_MAX_BYTES = 64 * 1024;
 
 /**
  * How much is read at a time: one small read covers a typical frontmatter (the spec expects ~100 tokens), and at most
  * this much of the body is read with it. A larger frontmatter takes a few more reads.
+ *
+ * @internal
  */
 export const FRONTMATTER_CHUNK_BYTES = 512;
 
-/** The frontmatter block of a HOOK.md, found without reading the body. */
+/**
+ * The frontmatter block of a HOOK.md, found without reading the body.
+ *
+ * @internal
+ */
 export interface FrontmatterBlock {
   /** Discriminant: the block was found. */
   readonly ok: true;
@@ -37,7 +45,11 @@ export interface FrontmatterBlock {
   readonly bytesRead: number;
 }
 
-/** Why a HOOK.md's frontmatter could not be had. */
+/**
+ * Why a HOOK.md's frontmatter could not be had.
+ *
+ * @internal
+ */
 export interface FrontmatterFailure {
   /** Discriminant: no usable frontmatter. */
   readonly ok: false;
@@ -47,7 +59,11 @@ export interface FrontmatterFailure {
   readonly bytesRead: number;
 }
 
-/** A parsed frontmatter, not yet validated. */
+/**
+ * A parsed frontmatter, not yet validated.
+ *
+ * @internal
+ */
 export interface ParsedFrontmatter {
   /** Discriminant: the YAML parsed. */
   readonly ok: true;
@@ -61,7 +77,11 @@ export interface ParsedFrontmatter {
   readonly bytesRead: number;
 }
 
-/** Options of {@link readFrontmatter}. */
+/**
+ * Options of {@link readFrontmatter}.
+ *
+ * @internal
+ */
 export interface ReadFrontmatterOptions {
   /** The largest frontmatter accepted, in bytes. Default {@link FRONTMATTER_MAX_BYTES}. */
   readonly maxBytes?: number;
@@ -143,12 +163,15 @@ class ChunkReader {
  *
  * Never throws: a missing file is a `missing-file` problem (discovery skips such folders), any other I/O error is
  * `unreadable`.
+ *
+ * @internal
  */
 export async function readFrontmatter(file: string, options: ReadFrontmatterOptions = {}): Promise<FrontmatterBlock | FrontmatterFailure> {
   const maxBytes = options.maxBytes ?? FRONTMATTER_MAX_BYTES;
   let fd: number;
   try {
-    fd = await openFile(file, 'r');
+    // Non-blocking, so that a HOOK.md which is a FIFO reads as empty instead of waiting for a writer forever.
+    fd = await openFile(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     return failure(ioProblem(file, error), 0);
   }
@@ -240,6 +263,8 @@ const yamlReason = (message: string): string => message.split('\n')[0]!.replace(
  * wants; alias expansion is bounded by the `yaml` package, so a hostile file cannot blow up memory. The plain
  * `key: value` frontmatters most hooks have take a fast path that gives the same result as `yaml` in a hundredth of
  * the time; anything else goes to `yaml`.
+ *
+ * @internal
  */
 export function parseFrontmatter(block: FrontmatterBlock, file: string): ParsedFrontmatter | FrontmatterFailure {
   const simple = parseSimpleYaml(block.text);
@@ -290,6 +315,8 @@ export function parseFrontmatter(block: FrontmatterBlock, file: string): ParsedF
  * `bodyOffset` is the one recorded at discovery; a file edited since should be discovered again.
  *
  * @throws the file system's error when the file cannot be read: by now the hook is running, and its runner decides.
+ *
+ * @internal
  */
 export async function readHookBody(manifest: Pick<HookManifest, 'file' | 'bodyOffset'>): Promise<string> {
   const handle = await openHandle(manifest.file, 'r');

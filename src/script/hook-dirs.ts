@@ -12,6 +12,8 @@ export type HookEnv = Readonly<Record<string, string | undefined>>;
 /**
  * The user-level hooks folder: `$XDG_CONFIG_HOME/agents/hooks`, else `~/.config/agents/hooks`. A relative
  * `XDG_CONFIG_HOME` is ignored, as the XDG spec requires, so that the folder does not depend on the current directory.
+ *
+ * @internal
  */
 export function userHooksDir(env: HookEnv = process.env): string {
   const xdg = env['XDG_CONFIG_HOME'];
@@ -20,7 +22,11 @@ export function userHooksDir(env: HookEnv = process.env): string {
   return join(home, '.config', 'agents', 'hooks');
 }
 
-/** The project-level hooks folder: `<projectDir>/.agents/hooks`. */
+/**
+ * The project-level hooks folder: `<projectDir>/.agents/hooks`.
+ *
+ * @internal
+ */
 export function projectHooksDir(projectDir: string = process.cwd()): string {
   return join(resolve(projectDir), '.agents', 'hooks');
 }

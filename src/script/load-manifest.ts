@@ -6,11 +6,16 @@
 import { basename, join, resolve } from 'node:path';
 import { resolveScriptEntry } from './entry.js';
 import { parseFrontmatter, readFrontmatter } from './frontmatter.js';
+import { deferringRegexSafety } from './internal/regex-safety.js';
 import type { HookManifest, HookSource } from './manifest.js';
 import type { HookProblem } from './problem.js';
 import { validateFrontmatter } from './validate.js';
 
-/** Options of {@link loadManifest}. */
+/**
+ * Options of {@link loadManifest}.
+ *
+ * @internal
+ */
 export interface LoadManifestOptions {
   /** The level the folder belongs to. Default `'project'`. */
   readonly source?: HookSource | undefined;
@@ -19,9 +24,20 @@ export interface LoadManifestOptions {
    * rather than when the hook first fires. Only file metadata is read. Default true.
    */
   readonly checkEntry?: boolean | undefined;
+  /**
+   * Compile the matcher regexes for their syntax only, leaving out the analysis that refuses a regex able to
+   * backtrack catastrophically (and the `unknown-tool` warning, which tests the regex), for a caller that decides
+   * first whether the hook may run at all: a {@link ScriptHook} built from the manifest makes that analysis then, and
+   * throws on such a regex. Default false.
+   */
+  readonly deferRegexSafety?: boolean | undefined;
 }
 
-/** What loading one hook folder gave. */
+/**
+ * What loading one hook folder gave.
+ *
+ * @internal
+ */
 export interface ManifestLoad {
   /** The manifest, or `undefined` when an error prevents loading the hook. */
   readonly manifest: HookManifest | undefined;
@@ -37,6 +53,8 @@ export interface ManifestLoad {
  * Loads the hook in folder `dir`: reads its HOOK.md frontmatter (not the body), validates it, and checks its script
  * entry. Problems of all three stages are reported together, so one run shows everything that needs fixing. Never
  * throws.
+ *
+ * @internal
  */
 export async function loadManifest(dir: string, options: LoadManifestOptions = {}): Promise<ManifestLoad> {
   const folder = resolve(dir);
@@ -51,7 +69,11 @@ export async function loadManifest(dir: string, options: LoadManifestOptions = {
   const parsed = read.ok ? parseFrontmatter(read, file) : read;
   problems.push(...parsed.problems);
   if (parsed.ok) {
-    const validation = validateFrontmatter(parsed.data, { file, dir: folder, source: options.source, bodyOffset: parsed.bodyOffset });
+    const location = { file, dir: folder, source: options.source, bodyOffset: parsed.bodyOffset };
+    const validation =
+      options.deferRegexSafety === true
+        ? deferringRegexSafety(() => validateFrontmatter(parsed.data, location))
+        : validateFrontmatter(parsed.data, location);
     problems.push(...validation.problems);
     manifest = validation.manifest;
   }

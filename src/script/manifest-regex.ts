@@ -4,7 +4,7 @@
  * @module
  */
 import { MatcherSyntaxError } from '../core/index.js';
-import { regexSafety } from './internal/regex-safety.js';
+import { regexSafety, regexSafetyDeferred } from './internal/regex-safety.js';
 import { UnsafeRegexError } from './unsafe-regex-error.js';
 
 /**
@@ -24,6 +24,8 @@ import { UnsafeRegexError } from './unsafe-regex-error.js';
  *
  * @throws {@link MatcherSyntaxError} naming the pattern and the engine's complaint; {@link UnsafeRegexError} (a
  * subclass) naming the pattern, how slow it can be and how to fix it.
+ *
+ * @internal
  */
 export function compileManifestRegex(source: string): RegExp {
   let regex: RegExp;
@@ -33,6 +35,7 @@ export function compileManifestRegex(source: string): RegExp {
     const reason = error instanceof Error ? error.message : String(error);
     throw new MatcherSyntaxError(source, `${reason}. Escape special characters with \\ to match them literally.`);
   }
+  if (regexSafetyDeferred()) return regex;
   const verdict = regexSafety(source);
   if (!verdict.safe) throw new UnsafeRegexError(source, verdict.complexity, verdict.degree, verdict.by === 'shape');
   return regex;

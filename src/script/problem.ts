@@ -4,6 +4,9 @@
  * @module
  */
 
+/** How much a {@link HookProblem} matters: `error` > `warning` > `info`. */
+export type HookProblemSeverity = 'error' | 'warning' | 'info';
+
 /**
  * One problem with one hook definition. Loaders never throw on bad input: they return every problem they found next
  * to the hooks that did load, so one bad hook never hides the others.
@@ -19,8 +22,12 @@ export interface HookProblem {
   readonly allowed?: string | undefined;
   /** One sentence: what is wrong and how to fix it. */
   readonly message: string;
-  /** `error`: the hook was not loaded. `warning`: it was loaded, but something looks wrong. */
-  readonly severity: 'error' | 'warning';
+  /**
+   * `error`: the hook was not loaded. `warning`: it was loaded, but something looks wrong. `info`: nothing is wrong,
+   * but the loader did something worth knowing (it skipped the agent-hooks bridge in an agent's config, which would
+   * run the hooks it loads a second time); shown, never counted as a warning, never failing a check.
+   */
+  readonly severity: HookProblemSeverity;
   /** A stable, machine-readable kind, e.g. `missing-field`, `unknown-trigger`, `yaml-syntax`, `no-entry`. */
   readonly code: string;
   /** The hook's name, when it is known. */

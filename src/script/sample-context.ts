@@ -187,6 +187,8 @@ function errorNamed(name: string | undefined, message: string): Error {
  * as its canonical name; `undefined` when it names none.
  *
  * @throws {@link UnknownEventError} when it names an event that does not exist.
+ *
+ * @internal
  */
 export function sampleEventOf(payload: unknown): HookEventName | undefined {
   if (!isRecord(payload)) return undefined;
@@ -213,7 +215,7 @@ export function sampleEventOf(payload: unknown): HookEventName | undefined {
  * const outcome = await stack.process(ctx);
  * ```
  *
- * @param event - the event; when `undefined`, the one the payload names (see {@link sampleEventOf}).
+ * @param event - the event; when `undefined`, the one the payload names (its `event_type`, `hook_event_name` or `hookEventName`).
  * @throws {@link UnknownEventError} for an unknown event name; `TypeError` naming the field when the payload is not an
  *   object, a field has the wrong type, or there is no event at all.
  */

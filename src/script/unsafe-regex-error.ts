@@ -5,7 +5,11 @@
  */
 import { MatcherSyntaxError } from '../core/index.js';
 
-/** How the matching time of a refused regex grows with the length of its input. */
+/**
+ * How the matching time of a refused regex grows with the length of its input.
+ *
+ * @internal
+ */
 export type UnsafeRegexComplexity = 'exponential' | 'polynomial';
 
 /**
@@ -15,6 +19,8 @@ export type UnsafeRegexComplexity = 'exponential' | 'polynomial';
  *
  * A subclass of {@link MatcherSyntaxError}, so that code which handles a pattern that does not compile handles this one
  * too.
+ *
+ * @internal
  */
 export class UnsafeRegexError extends MatcherSyntaxError {
   /** Always `'UnsafeRegexError'`. */

@@ -6,17 +6,22 @@
  */
 import { basename, dirname } from 'node:path';
 import type { z } from 'zod';
-import { HookEvent, KNOWN_TOOL_NAMES, TOOL_EVENTS, UnknownEventError, type HookEventName } from '../core/index.js';
+import { DIALECT_NAMES, dialectNamed } from '../dialects/registry.js';
+import { HookEvent, TOOL_EVENTS, UnknownEventError, type HookEventName } from '../core/index.js';
 import { HOOK_NAME_PATTERN, HookFrontmatterSchema } from './frontmatter-schema.js';
 import { HOOK_FRONTMATTER_LIMITS } from './internal/frontmatter-limits.js';
 import { closestName } from './internal/closest-name.js';
 import { describeValue } from './internal/describe-value.js';
-import { compileManifestRegex } from './manifest-regex.js';
+import { MATCHER_ALLOWED, unknownToolProblem } from './internal/matcher-problems.js';
 import type { HookManifest, HookSource, ManifestMatcher } from './manifest.js';
 import type { HookProblem } from './problem.js';
 import { HOOKMD_TRIGGER_NAMES } from './trigger-names.js';
 
-/** Where a frontmatter came from; only `file` is required. */
+/**
+ * Where a frontmatter came from; only `file` is required.
+ *
+ * @internal
+ */
 export interface ManifestLocation {
   /** The HOOK.md file (absolute), named by every problem. */
   readonly file: string;
@@ -31,6 +36,8 @@ export interface ManifestLocation {
 /**
  * The result of validating one frontmatter. `manifest` is set exactly when no problem is an error; warnings may come
  * with a manifest.
+ *
+ * @internal
  */
 export interface ManifestValidation {
   /** The manifest, or `undefined` when an error prevents loading the hook. */
@@ -51,8 +58,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
   description: `text of ${DESCRIPTION.min} to ${DESCRIPTION.max} characters`,
   trigger: `a HOOK.md event (${HOOKMD_TRIGGER_NAMES.join(', ')}), or an alias such as before_tool or PreToolUse`,
   matcher: 'a mapping with tool and/or pattern',
-  'matcher.tool': 'a regular expression over the tool name, e.g. Shell or Write|Edit',
-  'matcher.pattern': 'a regular expression over the tool input (as JSON)',
+  ...MATCHER_ALLOWED,
   timeout: `an integer from ${TIMEOUT.min} to ${TIMEOUT.max} (milliseconds)`,
   async: 'true or false',
   priority: `an integer from ${PRIORITY.min} to ${PRIORITY.max}`,
@@ -255,6 +261,8 @@ function problemsOf(complaint: z.core.$ZodIssue, frame: Frame): HookProblem[] {
  *
  * An empty frontmatter (`null`) is read as an empty mapping, so it reports the three missing required fields rather
  * than a type error.
+ *
+ * @internal
  */
 export function validateFrontmatter(data: unknown, location: ManifestLocation): ManifestValidation {
   const file = location.file;
@@ -296,6 +304,21 @@ export function validateFrontmatter(data: unknown, location: ManifestLocation): 
       code: 'name-mismatch',
     });
   }
+  // Checked here rather than when the hook is built, so that a hook which cannot run never gets as far as taking the
+  // place of the user's hook of the same name.
+  const dialect = valueAt(data, ['metadata', 'dialect']);
+  if (dialect !== undefined && (typeof dialect !== 'string' || dialectNamed(dialect) === undefined)) {
+    problems.push({
+      file,
+      hookName,
+      field: 'metadata.dialect',
+      found: describeValue(dialect),
+      allowed: DIALECT_NAMES.join(', '),
+      message: `metadata.dialect is ${typeof dialect === 'string' ? `'${dialect}'` : describeValue(dialect)}; use one of ${DIALECT_NAMES.join(', ')}, or leave it out for the HOOK.md protocol.`,
+      severity: 'error',
+      code: 'unknown-dialect',
+    });
+  }
   if (!parsed.success || problems.length > 0) return { manifest: undefined, problems };
 
   const fm = parsed.data;
@@ -318,7 +341,7 @@ export function validateFrontmatter(data: unknown, location: ManifestLocation): 
     matcher = undefined;
   }
   if (matcher?.tool !== undefined) {
-    const unknown = unknownToolProblem(matcher.tool, frame);
+    const unknown = unknownToolProblem(matcher.tool, file, hookName);
     if (unknown !== undefined) problems.push(unknown);
   }
   const manifest: HookManifest = Object.freeze({
@@ -338,30 +361,3 @@ export function validateFrontmatter(data: unknown, location: ManifestLocation): 
   });
   return { manifest, problems };
 }
-
-/**
- * A warning when `matcher.tool` can match no tool any agent has: the hook would never fire in Claude Code, Codex,
- * Gemini CLI, Copilot, Cursor or VS Code — most often a name of one agent's spelling (`^bash$`, which Claude Code calls
- * `Bash`) or a typo. A pattern that mentions MCP is left alone: MCP tools are named after their servers.
- */
-function unknownToolProblem(tool: string, frame: Frame): HookProblem | undefined {
-  if (tool === '' || /mcp/i.test(tool)) return undefined;
-  let re: RegExp;
-  try {
-    re = compileManifestRegex(tool);
-  } catch {
-    return undefined;
-  }
-  if (KNOWN_TOOL_NAMES.some((name) => re.test(name))) return undefined;
-  return {
-    file: frame.file,
-    hookName: frame.hookName,
-    field: 'matcher.tool',
-    found: describeValue(tool),
-    allowed: `a regex matching a tool an agent has, e.g. Shell, ReadFile, WriteFile, StrReplaceFile, Grep (any agent's name works too: Bash, run_shell_command)`,
-    message: `${JSON.stringify(tool)} matches none of the tool names agent-hooks knows, so in the agents this hook would never fire. Use the HOOK.md name (tool: Shell matches every agent's shell tool), or ignore this warning if it names a tool of your own agent.`,
-    severity: 'warning',
-    code: 'unknown-tool',
-  };
-}
-

@@ -323,3 +323,25 @@ export function judgeRegex(source: string, flags: string, budgetMs: number): Reg
   if (complexity.degree > MAX_ACCEPTED_DEGREE) return { safe: false, complexity: 'polynomial', degree: complexity.degree, by: 'checked' };
   return { safe: true, by: 'checked' };
 }
+
+let deferred = 0;
+
+/**
+ * Runs `build` with matcher regexes compiled for their syntax only: the safety analysis of {@link regexSafety} is
+ * skipped, and must be made (by compiling again) before such a regex is tested against anything. Loaders build the
+ * hooks that still await a trust check this way, so a hook that will not run costs no checker time. Synchronous on
+ * purpose: nothing else can run, and compile unchecked, while `build` does.
+ */
+export function deferringRegexSafety<T>(build: () => T): T {
+  deferred++;
+  try {
+    return build();
+  } finally {
+    deferred--;
+  }
+}
+
+/** Whether the code running now was called from {@link deferringRegexSafety}. */
+export function regexSafetyDeferred(): boolean {
+  return deferred > 0;
+}

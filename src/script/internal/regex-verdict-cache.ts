@@ -5,8 +5,8 @@
  * @module
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { agentHooksCacheDir } from './cache-dir.js';
 import type { RegexVerdict } from './regex-safety.js';
 
 interface CacheFile {
@@ -18,23 +18,15 @@ interface CacheFile {
 const MAX_ENTRIES = 2000;
 
 /**
- * The cache file: `$AGENT_HOOKS_CACHE_DIR/regex-verdicts.json`, else under `$XDG_CACHE_HOME/agent-hooks` (absolute
- * only, as the XDG spec says), `%LOCALAPPDATA%\agent-hooks` on Windows, or `~/.cache/agent-hooks`. An
- * `AGENT_HOOKS_CACHE_DIR` that is not an absolute path (`off`) turns the cache off: `undefined`.
+ * The cache file: `regex-verdicts.json` in {@link agentHooksCacheDir}; `undefined` when the cache is off
+ * (`AGENT_HOOKS_CACHE_DIR=off`).
  */
 export function verdictCacheFile(
   env: Readonly<Record<string, string | undefined>> = process.env,
   platform: NodeJS.Platform = process.platform,
 ): string | undefined {
-  const name = 'regex-verdicts.json';
-  const explicit = env['AGENT_HOOKS_CACHE_DIR'];
-  if (explicit !== undefined) return isAbsolute(explicit) ? join(explicit, name) : undefined;
-  const xdg = env['XDG_CACHE_HOME'];
-  if (xdg !== undefined && isAbsolute(xdg)) return join(xdg, 'agent-hooks', name);
-  const local = env['LOCALAPPDATA'];
-  if (platform === 'win32' && local !== undefined && isAbsolute(local)) return join(local, 'agent-hooks', name);
-  const home = env['HOME'] !== undefined && env['HOME'] !== '' ? env['HOME'] : homedir();
-  return join(home, '.cache', 'agent-hooks', name);
+  const dir = agentHooksCacheDir(env, platform);
+  return dir === undefined ? undefined : join(dir, 'regex-verdicts.json');
 }
 
 /**

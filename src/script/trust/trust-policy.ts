@@ -5,7 +5,7 @@
  */
 import type { HookEnv } from '../hook-dirs.js';
 import type { HookProblem } from '../problem.js';
-import { trustFingerprint, type ConfigTrustSubject, type HookMdTrustSubject, type TrustFingerprint } from './trust-fingerprint.js';
+import { trustFingerprint, TrustFingerprintError, type ConfigTrustSubject, type HookMdTrustSubject, type TrustFingerprint } from './trust-fingerprint.js';
 import { TrustStore, trustVerdict, type TrustStatus, type TrustStoreLocation } from './trust-store.js';
 
 /**
@@ -20,12 +20,18 @@ import { TrustStore, trustVerdict, type TrustStatus, type TrustStoreLocation } f
  */
 export type TrustPolicy = 'all' | 'store' | TrustStore;
 
-/** The environment variable that turns trust off when no policy is given in code. */
+/**
+ * The environment variable that turns trust off when no policy is given in code.
+ *
+ * @internal
+ */
 export const TRUST_ENV_VARIABLE = 'AGENT_HOOKS_TRUST';
 
 /**
  * A policy resolved: `'all'`, or the store to check against. `scope` says where the user's store is;
  * `AGENT_HOOKS_TRUST` is read from its `hostEnv` when it has one, else from `process.env`. Nothing is read from disk.
+ *
+ * @internal
  */
 export function resolveTrustPolicy(policy: TrustPolicy | undefined, scope: TrustStoreLocation = {}): 'all' | TrustStore {
   if (policy instanceof TrustStore) return policy;
@@ -49,17 +55,28 @@ export interface TrustCheck<H = unknown> {
   readonly changes: readonly string[];
 }
 
-/** What {@link applyTrust} kept and left out. */
+/**
+ * What {@link applyTrust} kept and left out.
+ *
+ * @internal
+ */
 export interface TrustGateResult<H> {
   /** The hooks that may run, in their order: those that need no trust, and the trusted ones. */
   readonly hooks: H[];
   /** Every hook that needed trust, with its status (none under the policy `'all'`). */
   readonly checks: TrustCheck<H>[];
-  /** An `untrusted-hook` or `changed-hook` warning per hook left out, and the store's problem if it cannot be read. */
+  /**
+   * An `untrusted-hook`, `changed-hook` or `unpinnable-hook` warning per hook left out, and the store's problem if it
+   * cannot be read.
+   */
   readonly problems: HookProblem[];
 }
 
-/** The problem that says a hook was left out, and how to trust it. */
+/**
+ * The problem that says a hook was left out, and how to trust it.
+ *
+ * @internal
+ */
 export function trustProblem(check: TrustCheck<HookMdTrustSubject | ConfigTrustSubject>, projectDir: string): HookProblem {
   const fix = `run 'npx agent-hooks trust' in ${projectDir} to review and trust it`;
   const { fingerprint, status } = check;
@@ -77,10 +94,26 @@ export function trustProblem(check: TrustCheck<HookMdTrustSubject | ConfigTrustS
   };
 }
 
+/** The problem that says a hook cannot be fingerprinted, so it does not run: which part, why, and what to do. */
+function unpinnableProblem(hook: HookMdTrustSubject | ConfigTrustSubject, error: unknown, projectDir: string): HookProblem {
+  const what = error instanceof TrustFingerprintError ? error.message : `it cannot be read to be pinned (${error instanceof Error ? error.message : String(error)}).`;
+  const definition = 'manifest' in hook ? { file: hook.manifest.file } : { file: hook.origin.file, field: hook.origin.field };
+  return {
+    ...definition,
+    hookName: hook.name,
+    severity: 'warning',
+    code: 'unpinnable-hook',
+    message: `Hook '${hook.name}' comes from the project and cannot be trusted as it is, so it does not run: ${what} Then run 'npx agent-hooks trust' in ${projectDir}.`,
+  };
+}
+
 /**
  * Keeps the hooks that may run: each hook for which `needsTrust` is true runs only when `policy` is `'all'` or the
  * store trusts it with its current content; the others are left out, each with a problem. The store is read only
- * when some hook needs trust, and fingerprints are made only for those hooks.
+ * when some hook needs trust, and fingerprints are made only for those hooks. A hook that cannot be fingerprinted (a
+ * part of it is a FIFO, a device, unreadable) is left out with an `unpinnable-hook` problem and no check.
+ *
+ * @internal
  */
 export async function applyTrust<H extends HookMdTrustSubject | ConfigTrustSubject>(
   hooks: readonly H[],
@@ -88,10 +121,25 @@ export async function applyTrust<H extends HookMdTrustSubject | ConfigTrustSubje
   policy: 'all' | TrustStore,
   projectDir: string,
 ): Promise<TrustGateResult<H>> {
-  const pending = policy === 'all' ? [] : hooks.filter(needsTrust);
-  if (pending.length === 0 || policy === 'all') return { hooks: [...hooks], checks: [], problems: [] };
-  const [read, fingerprints] = await Promise.all([policy.load(), Promise.all(pending.map((hook) => trustFingerprint(hook)))]);
+  const needing = policy === 'all' ? [] : hooks.filter(needsTrust);
+  if (needing.length === 0 || policy === 'all') return { hooks: [...hooks], checks: [], problems: [] };
+  // One hook that cannot be fingerprinted is left out alone: the others, the user's own among them, still load.
+  const attempts = await Promise.all([policy.load(), ...needing.map((hook) => trustFingerprint(hook).catch((error: unknown) => unpinnableProblem(hook, error, projectDir)))]);
+  const read = attempts[0] as Awaited<ReturnType<TrustStore['load']>>;
   const problems: HookProblem[] = read.problem === undefined ? [] : [read.problem];
+  const unpinnable = new Set<H>();
+  const pending: H[] = [];
+  const fingerprints: TrustFingerprint[] = [];
+  needing.forEach((hook, i) => {
+    const attempt = attempts[i + 1] as TrustFingerprint | HookProblem;
+    if ('sha256' in attempt) {
+      pending.push(hook);
+      fingerprints.push(attempt);
+    } else {
+      unpinnable.add(hook);
+      problems.push(attempt);
+    }
+  });
   const verdicts = fingerprints.map((fingerprint) => trustVerdict(read.entries, fingerprint));
   // A trusted config entry that moved (a hook inserted above it) is still trusted where it is now: the entry that
   // took its old place is new, not changed.
@@ -102,7 +150,7 @@ export async function applyTrust<H extends HookMdTrustSubject | ConfigTrustSubje
     const moved = verdict.previous !== undefined && trusted.has(`${verdict.previous.path}\u0000${verdict.previous.sha256}`);
     return { hook, fingerprint, status: moved ? 'untrusted' : verdict.status, changes: moved ? [] : verdict.changes };
   });
-  const refused = new Set<H>();
+  const refused = new Set<H>(unpinnable);
   for (const check of checks) {
     if (check.status === 'trusted') continue;
     refused.add(check.hook);

@@ -78,7 +78,7 @@ const LOCK_STALE_MS = 30_000;
 
 /**
  * The trust store's file: `$XDG_CONFIG_HOME/agent-hooks/trust.json`, else `~/.config/agent-hooks/trust.json` — the
- * same rules as the user's hooks folder ({@link userHooksDir}). A relative `XDG_CONFIG_HOME` is ignored.
+ * same rules as the user's hooks folder (`$XDG_CONFIG_HOME/agents/hooks`). A relative `XDG_CONFIG_HOME` is ignored.
  */
 export function trustStorePath(location: TrustStoreLocation = {}): string {
   const homeDir = location.homeDir === false ? undefined : location.homeDir;
@@ -113,6 +113,8 @@ const samePlace = (entry: { path: string; field?: string | undefined }, other: {
  * How a hook stands against the entries of a store. It is trusted when an entry for its file holds its content
  * (for a config hook: any entry of that file with the same content, so an entry moved within the file stays trusted);
  * changed when an entry for the same HOOK.md, or the same entry of a config file, holds other content; else untrusted.
+ *
+ * @internal
  */
 export function trustVerdict(entries: readonly TrustEntry[], fingerprint: TrustFingerprint): TrustVerdict {
   let earlier: TrustEntry | undefined;
@@ -197,7 +199,7 @@ export class TrustStore {
     return (await this.load()).entries;
   }
 
-  /** How a hook stands: trusted, changed since it was trusted, or untrusted (see {@link trustVerdict}). */
+  /** How a hook stands: trusted, changed since it was trusted, or untrusted (see {@link TrustVerdict}). */
   async verdict(fingerprint: TrustFingerprint): Promise<TrustVerdict> {
     return trustVerdict(await this.entries(), fingerprint);
   }

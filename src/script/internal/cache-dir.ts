@@ -1,0 +1,27 @@
+/**
+ * Where agent-hooks keeps what one process learns for the next: the regex checker's verdicts, the bridge's
+ * notices already given.
+ *
+ * @module
+ */
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+
+/**
+ * The user's cache folder for agent-hooks: `$AGENT_HOOKS_CACHE_DIR`, else `$XDG_CACHE_HOME/agent-hooks` (absolute
+ * only, as the XDG spec says), `%LOCALAPPDATA%\agent-hooks` on Windows, or `~/.cache/agent-hooks`. An
+ * `AGENT_HOOKS_CACHE_DIR` that is not an absolute path (`off`) turns every cache off: `undefined`.
+ */
+export function agentHooksCacheDir(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
+  const explicit = env['AGENT_HOOKS_CACHE_DIR'];
+  if (explicit !== undefined) return isAbsolute(explicit) ? explicit : undefined;
+  const xdg = env['XDG_CACHE_HOME'];
+  if (xdg !== undefined && isAbsolute(xdg)) return join(xdg, 'agent-hooks');
+  const local = env['LOCALAPPDATA'];
+  if (platform === 'win32' && local !== undefined && isAbsolute(local)) return join(local, 'agent-hooks');
+  const home = env['HOME'] !== undefined && env['HOME'] !== '' ? env['HOME'] : homedir();
+  return join(home, '.cache', 'agent-hooks');
+}
