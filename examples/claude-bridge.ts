@@ -37,7 +37,8 @@ const settings = JSON.parse(readFileSync(join(project, '.claude', 'settings.json
 console.log(`settings.json hooks: ${JSON.stringify(settings.hooks)}\n`);
 
 // 2. Trust: the bridge runs a project's hooks only once you trust them (an untrusted one is skipped, with a line on
-//    stderr). `agent-hooks trust` lists each hook and what it runs, and asks; --all trusts them without asking — here,
+//    stderr and, once per session, a systemMessage that tells the user). `agent-hooks trust` lists each hook and what
+//    it runs, and asks; --all trusts them without asking — here,
 //    in the example's own config home, since the project is this repository's.
 console.log(`${agentHooks(['trust', '--all']).stdout}\n`);
 

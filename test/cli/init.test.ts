@@ -43,7 +43,8 @@ describe('agent-hooks init', () => {
       expect(readdirSync(join(hooks, 'guard', 'scripts'))).toEqual([ENTRIES[lang].slice('scripts/'.length)]);
 
       const validated = await runCliJson<{ checked: { ok: boolean }[]; problems: unknown[] }>(['validate', '.agents/hooks/guard', '--json'], { cwd: dir });
-      expect(validated).toMatchObject({ code: 0, json: { checked: [{ ok: true }], problems: [] } });
+      // It loads; only its placeholder description is left to write.
+      expect(validated).toMatchObject({ code: 0, json: { checked: [{ ok: true }], problems: [{ code: 'placeholder-description' }] } });
 
       const fire = async (command: string) => {
         // As the hint says: by its path, which runs a new hook before it is trusted.
