@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { resultText } from '../core/internal/as-text.js';
 import type { EventEmitter } from 'eventemitter3';
 import {
   AgentState,
@@ -131,15 +132,6 @@ export class ToolRefusedError extends Error {
   }
 }
 
-const stringify = (value: unknown): string => {
-  if (typeof value === 'string') return value;
-  if (value === undefined) return '';
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-};
 
 
 const addUsage = (a: Usage | undefined, b: Usage | undefined): Usage | undefined => {
@@ -457,7 +449,7 @@ export class Run {
       return this.toolFailed(call, error, performance.now() - started);
     }
     const execution = ToolExecution.success(call, result, performance.now() - started);
-    const post = await this.answering(call, () => stringify(result), () =>
+    const post = await this.answering(call, () => resultText(result), () =>
       this.dispatch('PostToolUse', () => ToolHookContext.afterToolUse(execution, this.ctxInit())),
     );
     if (post.type === 'block') {
@@ -465,7 +457,7 @@ export class Run {
       return execution;
     }
     const final = post.context?.event === 'PostToolUse' && post.context.execution ? post.context.execution : execution;
-    this.addToolMessage(call, final.isError ? `Error: ${final.errorMessage}` : stringify(final.result));
+    this.addToolMessage(call, final.isError ? `Error: ${final.errorMessage}` : resultText(final.result));
     return final;
   }
 
@@ -499,7 +491,7 @@ export class Run {
     );
     const execution =
       failure.context?.event === 'PostToolUseFailure' && failure.context.execution ? failure.context.execution : ToolExecution.failure(call, error, durationMs);
-    this.addToolMessage(call, execution.isError ? `Error: ${execution.errorMessage ?? messageOf(error)}` : stringify(execution.result));
+    this.addToolMessage(call, execution.isError ? `Error: ${execution.errorMessage ?? messageOf(error)}` : resultText(execution.result));
     return execution;
   }
 

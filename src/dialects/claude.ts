@@ -66,8 +66,6 @@ const BEHAVIOURS = ['allow', 'deny'] as const;
 
 /** How one dialect of the Claude family reads an answer; the family shares the rest. */
 export interface ClaudeReading {
-  /** Whether `hookSpecificOutput.tool_input` is merged into the tool input (Gemini), besides `updatedInput`. */
-  readonly mergeToolInput?: boolean | undefined;
   /** The events whose plain (non-JSON) stdout is context for the model (default: UserPromptSubmit, SessionStart). */
   readonly plainStdoutIsContext?: ReadonlySet<HookEventName> | undefined;
 }
@@ -131,9 +129,6 @@ export function readClaudeOutput(
     (typeof specific.decision === 'string' ? r.choice(specific, 'decision', DECISIONS, at('decision')) : undefined);
 
   let modified = r.toolInput(specific.updatedInput, at('updatedInput')) ?? r.toolInput(nested?.updatedInput, at('decision.updatedInput'));
-  if (reading.mergeToolInput && specific.tool_input !== undefined) {
-    modified = r.toolInput(specific.tool_input, at('tool_input'), true) ?? modified;
-  }
   if ('updatedMCPToolOutput' in specific) modified = r.toolResult(specific.updatedMCPToolOutput, at('updatedMCPToolOutput'));
 
   const verdict = permission ?? behaviour ?? decision;

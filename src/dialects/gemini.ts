@@ -7,20 +7,11 @@
 import { HookEvent, ToolExecution, type AnyHookContext, type HookEventName, type Message, type StopHookContext } from '../core/index.js';
 import type { ProcessResult } from './process-result.js';
 import { claudeEventFields } from './claude.js';
+import { resultText } from '../core/internal/as-text.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 import { failureDecision, processFailure, withStderr } from './failure.js';
 import { NONE, OutputReader, PROCEED, invalidOutput } from './wire-output.js';
 
-/** A tool result as text, as the run loop writes it into the conversation: what the model saw. */
-function asText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === undefined) return '';
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
 
 /**
  * The turn a Stop gate closes: its prompt — the user's, not the feedback of a blocked stop, which Gemini CLI never
@@ -54,7 +45,7 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> {
     case 'PostToolUseFailure': {
       // Gemini CLI has no failure event: a tool that failed is an AfterTool whose tool_response holds an `error`.
       const execution = ctx.execution;
-      const text = execution.isError ? (execution.errorMessage ?? '') : asText(execution.result);
+      const text = execution.isError ? (execution.errorMessage ?? '') : resultText(execution.result);
       const tool_response = execution.isError
         ? { llmContent: `Error: ${text}`, returnDisplay: text, error: { message: text, type: 'execution_failed' } }
         : { llmContent: text, returnDisplay: text };

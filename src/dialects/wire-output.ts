@@ -118,9 +118,9 @@ export class OutputReader {
 
   /**
    * New tool arguments for the context (PreToolUse and PermissionRequest only), or `undefined` with a note where
-   * they mean nothing or are not an object. With `merge`, the fields are merged into the current arguments (Gemini).
+   * they mean nothing or are not an object.
    */
-  toolInput(value: unknown, field: string, merge = false): AnyHookContext | undefined {
+  toolInput(value: unknown, field: string): AnyHookContext | undefined {
     if (value === undefined || value === null) return undefined;
     const ctx = this.ctx;
     if (ctx.event !== 'PreToolUse' && ctx.event !== 'PermissionRequest') {
@@ -131,7 +131,7 @@ export class OutputReader {
       this.ignored(field, `as ${Array.isArray(value) ? 'an array' : typeof value}, not an object of tool arguments`);
       return undefined;
     }
-    return ctx.withArgs(merge ? { ...ctx.toolCall.args, ...value } : value);
+    return ctx.withArgs(value);
   }
 
   /** A replacement tool result (PostToolUse only), or `undefined` with a note elsewhere. */
