@@ -1,9 +1,11 @@
 /**
  * In-process dispatch: a PreToolUse context through N = 1, 10, 100 proceeding callbacks with matchers, against the
  * same N hooks in koa-compose, hookable (`callHook`), tapable's AsyncSeriesBailHook and a hand-written `for` loop
- * awaiting each one, all measured in the same run. Once with synchronous callbacks, once with `async` ones.
+ * awaiting each one, all measured in the same run. Once with synchronous callbacks, once with `async` ones. Then
+ * N `async (ctx, next)` middlewares, each checking the command and awaiting `next()`, against the same middlewares in
+ * koa-compose.
  */
-import { ToolCall, ToolHookContext } from '../src/index.js';
+import { HookOutcome, HookStack, ToolCall, ToolHookContext, type HookFn } from '../src/index.js';
 import { forLoop, hookable, hookStack, koa, tapableAsync } from './baselines.js';
 import { measure, ratioTarget, timingRow, type Case, type Row } from './harness.js';
 
@@ -41,5 +43,27 @@ export async function dispatchSuite(): Promise<Row[]> {
       }
     }
   }
+  for (const n of [1, 10, 100]) {
+    const stack = middlewareStack(n);
+    const cases: Case[] = [
+      { name: KOA, op: koa(n, 'async').bind(null, ctx), async: true },
+      { name: OURS, op: () => stack.process(ctx), async: true },
+    ];
+    const m = await measure(cases, { batch: n >= 100 ? 50 : n >= 10 ? 300 : 1000 });
+    const suite = `Dispatch, ${n} async (ctx, next) middleware${n > 1 ? 's' : ''}`;
+    const base = { name: KOA, timing: m.get(KOA)! };
+    rows.push(timingRow(suite, KOA, base.timing), timingRow(suite, OURS, m.get(OURS)!, base, ratioTarget(1.0, KOA)));
+  }
   return rows;
+}
+
+/** N `async (ctx, next)` middlewares doing what the koa-compose ones do: check the command, then await `next()`. */
+function middlewareStack(n: number): HookStack {
+  type Ctx = ToolHookContext<'PreToolUse'>;
+  const middleware: HookFn = async (ctx, next) => {
+    const c = ctx as Ctx;
+    if (c.toolCall.name === 'bash' && c.toolCall.args['command'] === 'rm -rf /') return HookOutcome.block('dangerous');
+    return await next();
+  };
+  return new HookStack(Array.from({ length: n }, (_, i) => ({ hook: middleware, priority: i % 3 })));
 }

@@ -12,6 +12,7 @@ import { CallableHook } from './hooks/callable-hook.js';
 import { EventHook } from './hooks/event-hook.js';
 import { isHookMatcher, type HookMatcher } from './matchers/hook-matcher.js';
 import { Matcher } from './matchers/matcher.js';
+import { MATCH_INPUT_LIMIT } from './matchers/match-input-limit.js';
 import { HookOutcome } from './outcome.js';
 import { BRAND, brand, brandKey, isInstance, ownClass } from './internal/brand.js';
 import { handleMatched } from './internal/matched.js';
@@ -511,6 +512,11 @@ export class HookStack {
   }
 
   private buildToolChain(chains: EventChains, byTool: Map<string, Chain>, toolName: string): Chain {
+    // A regex counts a name too long to test as a match, so for such a name every matcher decides, hints or not: a
+    // chain of every entry, each checked, and not kept (a long name in a map would hold on to its memory).
+    if (toolName.length > MATCH_INPUT_LIMIT) {
+      return { entries: chains.all.entries.map((e) => (e.check || e.matcher === undefined ? e : { ...e, check: true })), toolName, event: chains };
+    }
     const chain = {
       entries: chains.all.entries.filter((e) => e.toolNames === undefined || e.toolNames.has(toolName)),
       toolName,
@@ -651,14 +657,19 @@ async function finishAsync(result: PromiseLike<HookOutcome>, ctx: AnyHookContext
   return terminalOutcome(outcome, ctx);
 }
 
-async function settleAsync(result: PromiseLike<HookOutcome>, entry: Entry, ctx: AnyHookContext): Promise<HookOutcome> {
-  let outcome: HookOutcome;
-  try {
-    outcome = await result;
-  } catch (error) {
-    throw wrap(error, entry, ctx);
-  }
-  return settle(outcome, entry, ctx);
+/**
+ * An asynchronous hook's result, settled: its rejection named after it, its value checked. This is one promise
+ * reaction per asynchronous hook on top of what koa-compose does, and it cannot go: the hook around this one awaits
+ * what `next` returned, and must get the HookError naming this hook (not the raw error, which it could catch and
+ * misread) and a checked outcome. A `then` rather than an async function: no function frame to suspend and resume.
+ */
+function settleAsync(result: PromiseLike<HookOutcome>, entry: Entry, ctx: AnyHookContext): Promise<HookOutcome> {
+  return (result instanceof Promise ? result : Promise.resolve(result)).then(
+    (outcome) => settle(outcome, entry, ctx),
+    (error: unknown) => {
+      throw wrap(error, entry, ctx);
+    },
+  );
 }
 
 function settle(value: unknown, entry: Entry, ctx: AnyHookContext): HookOutcome {

@@ -80,8 +80,10 @@ describe('ToolNameMatcher', () => {
     expect(accepted(new ToolNameMatcher('mcp__*'), NAMES)).toEqual(['mcp__github__create_issue']);
     const braces = new ToolNameMatcher('{read,write}_file');
     expect(accepted(braces, NAMES)).toEqual(['read_file', 'write_file']);
-    expect(braces.hints.toolNames).toBeUndefined();
-    expect(braces.hints.exact).toBeUndefined();
+    // Braces of plain names match a fixed list: indexed by it, with every other name of those tools.
+    expect(braces.hints.toolNames).toEqual(new Set([...toolAliases('read_file'), ...toolAliases('write_file')]));
+    expect(braces.hints.exact).toBe(true);
+    expect(new ToolNameMatcher('read_*').hints.toolNames).toBeUndefined();
   });
 
   it("a '|' list of exact names ('bash|shell') matches any of them and hints the exact set", () => {

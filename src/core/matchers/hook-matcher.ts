@@ -14,7 +14,11 @@ import type { HookEventName } from '../events.js';
 export interface MatcherHints {
   /** The matcher can only match these events. */
   readonly events?: ReadonlySet<HookEventName> | undefined;
-  /** The matcher can only match tool events whose tool has one of these exact names. */
+  /**
+   * The matcher can only match tool events whose tool has one of these exact names. A stack trusts this only for names
+   * of at most `MATCH_INPUT_LIMIT` (16 KiB) characters: for a longer one (which a regex counts as a match without testing
+   * it) it calls {@link HookMatcher.matches} of every hook.
+   */
   readonly toolNames?: ReadonlySet<string> | undefined;
   /**
    * The hints describe the matcher completely: a context whose event (and tool name, when `toolNames` is set) is

@@ -3,15 +3,18 @@
  *
  * @module
  */
-import micromatch from 'micromatch';
+import type Micromatch from 'micromatch';
+import { lazyModule } from '../internal/lazy-module.js';
 import type { AnyHookContext } from '../context/any-hook-context.js';
 import { TOOL_EVENTS } from '../events.js';
 import type { HookMatcher, MatcherHints } from './hook-matcher.js';
 import { compileRegex, isRegexLiteral, MatcherSyntaxError, statelessRegex } from './matcher-syntax-error.js';
 import { messageOf } from '../internal/message-of.js';
 import { boundedTest } from './match-input-limit.js';
-import { toolAliases } from '../tool-vocabulary.js';
+import { KNOWN_TOOL_NAMES, toolAliases } from '../tool-vocabulary.js';
+import { literalNames } from '../internal/literal-names.js';
 
+const micromatch = lazyModule<typeof Micromatch>('micromatch');
 const GLOB_CHARS = /[*?[\]{}()!+@]/;
 const LIST_SAFE = /^[^()[\]{}]*\|[^()[\]{}]*$/;
 
@@ -19,6 +22,33 @@ type Test = (name: string) => boolean;
 
 /** `test` applied to the agent's own name, then to the tool's other names (its canonical one first), if it has any. */
 const withAliases = (test: Test): Test => (name) => test(name) || toolAliases(name).some((alias) => alias !== name && test(alias));
+
+/**
+ * Every name that {@link withAliases} of a test accepting exactly `names` accepts: the names themselves, and each name
+ * the vocabulary knows one of whose other names is among them.
+ */
+function withAliasNames(names: Iterable<string>): Set<string> {
+  const all = new Set(names);
+  for (const known of KNOWN_TOOL_NAMES) {
+    if (!all.has(known) && toolAliases(known).some((alias) => all.has(alias))) all.add(known);
+  }
+  return all;
+}
+
+/**
+ * The hints of a regex (or glob, as the regex micromatch compiles it) over the tool name: exact names when it only
+ * matches a fixed list of them (`/^(Write|Edit)$/`), so that the stack can index it as it indexes plain names; else
+ * tool events only. The regex itself still decides in `matches`: the names are what it matches, not a second rule.
+ */
+function regexHints(regexes: readonly RegExp[], plain: Iterable<string> = []): MatcherHints {
+  const names = new Set<string>(plain);
+  for (const re of regexes) {
+    const literal = literalNames(re);
+    if (literal === undefined) return { events: TOOL_EVENTS };
+    for (const name of literal) names.add(name);
+  }
+  return { events: TOOL_EVENTS, toolNames: withAliasNames(names), exact: true };
+}
 
 /**
  * Matches tool events by the tool's name. The pattern rules (those of the PHP AgentBuilder, plus `|` lists):
@@ -36,6 +66,9 @@ const withAliases = (test: Test): Test => (name) => test(name) || toolAliases(na
  * and `bash` all match Claude Code's `Bash`, Gemini CLI's `run_shell_command` and Copilot CLI's `bash`. A name the
  * vocabulary does not know (a tool of your own, an MCP tool) matches as written.
  *
+ * A regex or glob that can only match a fixed list of names (`/^(Write|Edit)$/`, `^(?:Bash)$`, `{Write,Edit}`) costs a
+ * stack what plain names cost: the stack indexes the hook by those names, and never runs it for another tool.
+ *
  * A tool-name matcher never matches a non-tool event. A regex or glob is tested against at most
  * {@link MATCH_INPUT_LIMIT} characters; a longer name counts as a match.
  *
@@ -44,7 +77,11 @@ const withAliases = (test: Test): Test => (name) => test(name) || toolAliases(na
 export class ToolNameMatcher implements HookMatcher {
   /** The pattern as given. */
   readonly pattern: string;
-  /** Tool events, and the exact names when the pattern is a plain name or a list of plain names. */
+  /**
+   * Tool events, and the exact names when the pattern can only match a fixed list of names: plain names, a regex
+   * anchored at both ends over plain alternatives (`/^(Write|Edit)$/`, without the `i` or `m` flag), a glob of plain
+   * alternatives (`{Write,Edit}`); the stack then indexes the hook by those names.
+   */
   readonly hints: MatcherHints;
   private readonly test: Test | undefined;
 
@@ -53,7 +90,7 @@ export class ToolNameMatcher implements HookMatcher {
       const re = statelessRegex(pattern);
       this.pattern = String(pattern);
       this.test = withAliases((name) => boundedTest(re, name));
-      this.hints = { events: TOOL_EVENTS };
+      this.hints = regexHints([re]);
       return;
     }
     if (typeof pattern !== 'string') {
@@ -67,7 +104,7 @@ export class ToolNameMatcher implements HookMatcher {
     } else if (isRegexLiteral(trimmed)) {
       const re = compileRegex(trimmed);
       this.test = withAliases((name) => boundedTest(re, name));
-      this.hints = { events: TOOL_EVENTS };
+      this.hints = regexHints([re]);
     } else {
       const items = LIST_SAFE.test(trimmed) ? trimmed.split('|').map((s) => s.trim()) : [trimmed];
       if (items.some((s) => s === '')) {
@@ -80,9 +117,10 @@ export class ToolNameMatcher implements HookMatcher {
         this.test = (name) => names.has(name);
         this.hints = { events: TOOL_EVENTS, toolNames: names, exact: true };
       } else {
-        const tests = globs.map((glob) => compileGlob(pattern, glob));
+        const regexes = globs.map((glob) => compileGlob(pattern, glob));
+        const tests = regexes.map((re): Test => (name) => boundedTest(re, name));
         this.test = withAliases((name) => names.has(name) || tests.some((t) => t(name)));
-        this.hints = { events: TOOL_EVENTS };
+        this.hints = regexHints(regexes, names);
       }
     }
   }
@@ -102,10 +140,9 @@ export class ToolNameMatcher implements HookMatcher {
   }
 }
 
-function compileGlob(pattern: string, glob: string): Test {
+function compileGlob(pattern: string, glob: string): RegExp {
   try {
-    const re = micromatch.makeRe(glob, { dot: true });
-    return (name) => boundedTest(re, name);
+    return micromatch().makeRe(glob, { dot: true });
   } catch (error) {
     throw new MatcherSyntaxError(pattern, `not a valid glob (${messageOf(error)}).`);
   }

@@ -5,6 +5,7 @@
  */
 import { generateText, jsonSchema, tool, type CallSettings, type FinishReason, type LanguageModel, type Tool as AiTool } from 'ai';
 import type { Model, ModelRequest, ModelResponse } from '../../agent/index.js';
+import { IncrementalPrompt, isV3 } from './internal/incremental-prompt.js';
 import { argsOf, toModelMessages } from './internal/messages.js';
 
 /** What {@link aiSdkModel} passes to every `generateText` call besides the conversation and the tools. */
@@ -51,7 +52,10 @@ export class AiSdkModelError extends Error {
  * providers, gateway ids), converts the conversation for the provider, and retries rate limits and server errors
  * (`settings.maxRetries`, default 2).
  *
- * - The conversation: system messages (hooks' additional context) stay system messages; tool results are text.
+ * - The conversation: system messages (hooks' additional context) stay system messages; tool results are text. With
+ *   a model object (specification v3, as every AI SDK 6 provider makes), each message is converted and validated once,
+ *   not at every step: a step costs the same at the 200th step as at the 10th, but for the provider's own work. A
+ *   model id string or a v2 model gets the whole conversation at every step.
  * - Tools: their JSON Schema (the input side of the zod schema) is what the model sees. The SDK only checks that the
  *   input is JSON; the agent validates it with the zod schema, so an invalid input is a tool failure the model is told
  *   about (PostToolUseFailure), not a crash. A call to a tool that does not exist is handed on the same way.
@@ -73,18 +77,34 @@ export function aiSdkModel(model: LanguageModel, options: AiSdkModelOptions = {}
   }
   const name = options.name ?? (typeof model === 'string' ? model : `${model.provider}:${model.modelId}`);
   const settings = options.settings ?? {};
+  const prompts = isV3(model) ? new IncrementalPrompt() : undefined;
+  // A tool definition is the same object from step to step: its AI SDK tool is made once.
+  const sdkTools = new WeakMap<ModelRequest['tools'][number], AiTool>();
+  const sdkTool = (def: ModelRequest['tools'][number]): AiTool => {
+    let made = sdkTools.get(def);
+    if (made === undefined) {
+      made = tool({ description: def.description, inputSchema: jsonSchema(def.inputSchema as Parameters<typeof jsonSchema>[0]) });
+      sdkTools.set(def, made);
+    }
+    return made;
+  };
   return {
     name,
     async generate(request: ModelRequest): Promise<AiSdkModelResponse> {
       const tools: Record<string, AiTool> = {};
-      for (const def of request.tools) {
-        tools[def.name] = tool({ description: def.description, inputSchema: jsonSchema(def.inputSchema as Parameters<typeof jsonSchema>[0]) });
-      }
+      for (const def of request.tools) tools[def.name] = sdkTool(def);
+      // Only what the conversation gained since the last step is converted (and validated) by generateText; the
+      // model of the call puts the rest, converted before, in front. See IncrementalPrompt.
+      const step = prompts !== undefined && isV3(model) ? prompts.step(model, request.system, request.messages) : undefined;
       const result = await generateText({
         ...settings,
-        model,
-        ...(request.system !== undefined ? { system: request.system } : {}),
-        messages: toModelMessages(request.messages),
+        ...(step !== undefined
+          ? { model: step.model, messages: toModelMessages(step.fresh) }
+          : {
+              model: prompts !== undefined && isV3(model) ? prompts.whole(model, request.messages, request.system) : model,
+              ...(request.system !== undefined ? { system: request.system } : {}),
+              messages: toModelMessages(request.messages),
+            }),
         // The agent's own system messages (hooks' additional context, compaction summaries) are not user input.
         allowSystemInMessages: true,
         ...(request.tools.length > 0 ? { tools } : {}),

@@ -6,7 +6,7 @@
 import type { LanguageModelMiddleware } from 'ai';
 import { ToolCall, type Usage } from '../../core/index.js';
 import { LoopHooks, type HookSource, type LoopHooksOptions } from '../loop-hooks.js';
-import { argsOf, fromModelMessages } from './internal/messages.js';
+import { argsOf, IncrementalMessages } from './internal/messages.js';
 
 type WrapGenerate = NonNullable<LanguageModelMiddleware['wrapGenerate']>;
 type GenerateResult = Awaited<ReturnType<WrapGenerate>>;
@@ -67,12 +67,14 @@ const toolCallOf = (part: { toolCallId: string; toolName: string; input: string 
 export function hooksMiddleware(hooks: HookSource, options?: LoopHooksOptions): LanguageModelMiddleware {
   const loop = LoopHooks.from(hooks, options);
   const stopped = () => loop.stopReason !== undefined;
+  // The prompt of each call repeats the last one's and adds the step's messages: only those are converted.
+  const conversation = new IncrementalMessages();
 
   return {
     specificationVersion: 'v3',
 
     async transformParams({ params }): Promise<CallOptions> {
-      loop.setMessages(fromModelMessages(params.prompt));
+      loop.setMessages(conversation.convert(params.prompt));
       if (stopped()) return params;
       await loop.beforeStep(params.abortSignal);
       const context = loop.takeContext();

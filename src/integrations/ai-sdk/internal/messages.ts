@@ -90,20 +90,86 @@ const outputText = (output: LoosePart['output']): string => {
 /** The AI SDK's messages (or a provider prompt) as our conversation, for the state hooks see. Files are left out. */
 export function fromModelMessages(messages: readonly LooseMessage[]): Message[] {
   const out: Message[] = [];
-  for (const message of messages) {
-    const parts: readonly LoosePart[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
-    const text = parts.flatMap((p) => (p.type === 'text' ? [p.text ?? ''] : [])).join('');
-    if (message.role === 'system' || message.role === 'user') {
-      out.push({ role: message.role, content: text });
-    } else if (message.role === 'assistant') {
-      const toolCalls = parts.flatMap((p) => (p.type === 'tool-call' ? [new ToolCall(p.toolName ?? 'unknown', argsOf(p.input), p.toolCallId)] : []));
-      out.push({ role: 'assistant', content: text, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
-    }
-    if (message.role === 'tool' || message.role === 'assistant') {
-      for (const p of parts) {
-        if (p.type === 'tool-result') out.push({ role: 'tool', content: outputText(p.output), toolCallId: p.toolCallId ?? '', name: p.toolName ?? '' });
+  for (const message of messages) convertInto(out, message);
+  return out;
+}
+
+/**
+ * {@link fromModelMessages} for a conversation that grows from call to call, as a loop's prompts do: each call gets
+ * new message objects (the AI SDK converts its prompt afresh for every model call), so a message is compared with the
+ * one at the same place in the last prompt, on the fields the conversion reads — objects by identity — and its
+ * conversion reused when they are the same. A call costs comparisons for what it had before, conversions only for
+ * what is new.
+ *
+ * @internal
+ */
+export class IncrementalMessages {
+  private last: readonly LooseMessage[] = [];
+  private converted: (readonly Message[])[] = [];
+
+  /** The conversation of `messages`: what `fromModelMessages(messages)` returns. */
+  convert(messages: readonly LooseMessage[]): Message[] {
+    const last = this.last;
+    const converted: (readonly Message[])[] = new Array(messages.length);
+    const out: Message[] = [];
+    for (let i = 0; i < messages.length; i++) {
+      const message = messages[i]!;
+      let mine: readonly Message[];
+      if (i < last.length && sameMessage(message, last[i]!)) mine = this.converted[i]!;
+      else {
+        const fresh: Message[] = [];
+        convertInto(fresh, message);
+        mine = fresh;
       }
+      converted[i] = mine;
+      for (const m of mine) out.push(m);
+    }
+    this.last = messages;
+    this.converted = converted;
+    return out;
+  }
+}
+
+const samePart = (a: LoosePart, b: LoosePart): boolean =>
+  a === b ||
+  (a.type === b.type &&
+    a.text === b.text &&
+    a.toolCallId === b.toolCallId &&
+    a.toolName === b.toolName &&
+    a.input === b.input &&
+    (a.output === b.output ||
+      (a.output !== undefined &&
+        b.output !== undefined &&
+        a.output.type === b.output.type &&
+        a.output.reason === b.output.reason &&
+        (a.output.value === b.output.value || (a.output.type === 'content' && sameContent(a.output.value, b.output.value))))));
+
+function sameContent(a: unknown, b: unknown): boolean {
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+  return a.every((p: LoosePart, i) => p.type === (b[i] as LoosePart).type && p.text === (b[i] as LoosePart).text);
+}
+
+function sameMessage(a: LooseMessage, b: LooseMessage): boolean {
+  if (a === b) return true;
+  if (a.role !== b.role) return false;
+  if (typeof a.content === 'string' || typeof b.content === 'string') return a.content === b.content;
+  if (a.content.length !== b.content.length) return false;
+  for (let i = 0; i < a.content.length; i++) if (!samePart(a.content[i]!, b.content[i]!)) return false;
+  return true;
+}
+
+function convertInto(out: Message[], message: LooseMessage): void {
+  const parts: readonly LoosePart[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+  const text = parts.flatMap((p) => (p.type === 'text' ? [p.text ?? ''] : [])).join('');
+  if (message.role === 'system' || message.role === 'user') {
+    out.push({ role: message.role, content: text });
+  } else if (message.role === 'assistant') {
+    const toolCalls = parts.flatMap((p) => (p.type === 'tool-call' ? [new ToolCall(p.toolName ?? 'unknown', argsOf(p.input), p.toolCallId)] : []));
+    out.push({ role: 'assistant', content: text, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
+  }
+  if (message.role === 'tool' || message.role === 'assistant') {
+    for (const p of parts) {
+      if (p.type === 'tool-result') out.push({ role: 'tool', content: outputText(p.output), toolCallId: p.toolCallId ?? '', name: p.toolName ?? '' });
     }
   }
-  return out;
 }
