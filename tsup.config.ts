@@ -13,7 +13,13 @@ const frontmatterSchema: NonNullable<Options['plugins']>[number] = {
   },
 };
 
-const library = { index: 'src/index.ts', 'ai-sdk': 'src/integrations/ai-sdk/index.ts', 'openai-agents': 'src/integrations/openai-agents/index.ts' };
+const library = {
+  index: 'src/index.ts',
+  'ai-sdk': 'src/integrations/ai-sdk/index.ts',
+  'openai-agents': 'src/integrations/openai-agents/index.ts',
+  'claude-agent-sdk': 'src/integrations/claude-agent-sdk/index.ts',
+  langchain: 'src/integrations/langchain/index.ts',
+};
 
 export default defineConfig([
   {

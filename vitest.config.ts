@@ -8,6 +8,8 @@ export default defineConfig({
       // Subpaths first: an alias also matches the ids under it.
       'agent-hooks/ai-sdk': fileURLToPath(new URL('./src/integrations/ai-sdk/index.ts', import.meta.url)),
       'agent-hooks/openai-agents': fileURLToPath(new URL('./src/integrations/openai-agents/index.ts', import.meta.url)),
+      'agent-hooks/claude-agent-sdk': fileURLToPath(new URL('./src/integrations/claude-agent-sdk/index.ts', import.meta.url)),
+      'agent-hooks/langchain': fileURLToPath(new URL('./src/integrations/langchain/index.ts', import.meta.url)),
       'agent-hooks/otel': fileURLToPath(new URL('./src/integrations/otel/index.ts', import.meta.url)),
       'agent-hooks': fileURLToPath(new URL('./src/index.ts', import.meta.url)),
     },

@@ -233,6 +233,21 @@ export class LoopHooks {
     await this.dispatch('AfterStep', () => StepHookContext.afterStep(step, this.init()), this.dispatchOptions(signal));
   }
 
+  /**
+   * Dispatches any event of the conversation, for the integrations whose framework reports more than tool and model
+   * calls (a session, a prompt, a stop gate): `make` builds the context from the conversation's state and metadata,
+   * and the outcome is remembered like any other (metadata, context, messages, a stop).
+   *
+   * @internal
+   */
+  fire<E extends HookEventName>(
+    event: E,
+    make: (init: { state: AgentState; metadata: Metadata }) => AnyHookContext & { event: E },
+    signal?: AbortSignal,
+  ): Promise<HookOutcome<AnyHookContext & { event: E }>> {
+    return this.dispatch(event, () => make(this.init()), this.dispatchOptions(signal));
+  }
+
   /** Keeps the conversation the hooks see up to date (the middleware calls it with each model call's prompt). */
   setMessages(messages: readonly Message[]): void {
     this.state = this.state.withMessages(messages);

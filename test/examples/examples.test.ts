@@ -45,6 +45,23 @@ const expectations: Record<string, (stdout: string) => void> = {
     if (process.env['OPENAI_API_KEY']) expect(real).toMatch(/^Your own generateText loop \(OpenAI /);
     else expect(real).toBe('OPENAI_API_KEY is not set: skipped the run against a real model. Set it to run the loop against OpenAI.');
   },
+  'langchain.ts': (out) => {
+    expect(out).toContain('tool call_rm: Tool call blocked by a hook: Destructive command refused');
+    expect(out).toContain('tool call_ls: (pretend) cd sandbox && ls: ok');
+    expect(out).toContain('user: Summarize what you did before you stop.');
+    // Our agent's order: AfterStep once a step's tools have run, the Stop gate after the last step, twice.
+    expect(out).toContain(
+      'SessionStart → ExecutionStart → UserPromptSubmit → BeforeStep → PreToolUse → AfterStep → BeforeStep → PreToolUse → PostToolUse → AfterStep → BeforeStep → AfterStep → Stop → BeforeStep → AfterStep → Stop → AfterStop → AfterAgent → ExecutionEnd',
+    );
+  },
+  'claude-agent-sdk.ts': (out) => {
+    expect(out).toContain('query() ended: success');
+    expect(out).toContain('build/keep.txt still there: true');
+    expect(out).toContain('notes.txt: final');
+    expect(out).toContain('the model was told "Destructive command refused" in request 2 of 4');
+    expect(out).toContain('the model was told "Check notes.txt before you stop." in request 4');
+    expect(out).toContain('UserPromptSubmit → PreToolUse(rm -rf build) → PreToolUse(echo draft > notes.txt) → PostToolUse → Stop → Stop');
+  },
   'other-agents.ts': (out) => {
     expect(out).toContain("4 hooks from other agents' configs, 0 problems");
     expect(out).toMatch(/claude +PreToolUse +node "\$CLAUDE_PROJECT_DIR\/hooks\/no-force-push\.mjs"/);
@@ -141,7 +158,7 @@ const expectations: Record<string, (stdout: string) => void> = {
   'claude-bridge.ts': (out) => {
     expect(out).toContain('Added the bridge to <project>/.claude/settings.json for PreToolUse, Stop.');
     expect(out).toContain(
-      'settings.json hooks: {"PreToolUse":[{"hooks":[{"type":"command","command":"\\"$CLAUDE_PROJECT_DIR\\"/node_modules/.bin/agent-hooks bridge --from claude","timeout":60}]}],' +
+      'settings.json hooks: {"PreToolUse":[{"matcher":"^(?:Bash|Shell|bash|runTerminalCommand|run_in_terminal|run_shell_command)$|(?:Shell)","hooks":[{"type":"command","command":"\\"$CLAUDE_PROJECT_DIR\\"/node_modules/.bin/agent-hooks bridge --from claude","timeout":60}]}],' +
         '"Stop":[{"hooks":[{"type":"command","command":"\\"$CLAUDE_PROJECT_DIR\\"/node_modules/.bin/agent-hooks bridge --from claude","timeout":60}]}]}',
     );
     expect(out).toMatch(/untrusted +no-recursive-delete +HOOK\.md +\.agents\/hooks\/no-recursive-delete\/HOOK\.md +\.agents\/hooks\/no-recursive-delete\/scripts\/run/);

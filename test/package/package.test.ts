@@ -20,10 +20,11 @@ let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'agent-hooks-package-'));
-  await run(join(root, 'node_modules/.bin/tsup'), ['--out-dir', join(dir, 'dist')], { cwd: root, timeout: 120_000 });
+  // Five library entries with their declarations, ESM and CommonJS: minutes on a busy machine.
+  await run(join(root, 'node_modules/.bin/tsup'), ['--out-dir', join(dir, 'dist')], { cwd: root, timeout: 360_000 });
   cpSync(join(root, 'package.json'), join(dir, 'package.json'));
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
-}, 180_000);
+}, 420_000);
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -133,8 +134,8 @@ describe('the built package', () => {
     expect(shipped['required']).toEqual(expect.arrayContaining(['name', 'description', 'trigger']));
   });
 
-  it('ships the AI SDK and OpenAI Agents SDK integrations as subpaths, ESM and CommonJS with types for each', () => {
-    for (const subpath of ['./ai-sdk', './openai-agents']) {
+  it('ships the framework integrations as subpaths, ESM and CommonJS with types for each', () => {
+    for (const subpath of ['./ai-sdk', './openai-agents', './claude-agent-sdk', './langchain']) {
       const entry = pkg.exports[subpath]!;
       for (const file of [entry.import.types, entry.import.default, entry.require.types, entry.require.default]) {
         expect(existsSync(join(dir, file)), file).toBe(true);
@@ -142,7 +143,13 @@ describe('the built package', () => {
     }
     const { peerDependencies, peerDependenciesMeta } = pkg as unknown as { peerDependencies: Record<string, string>; peerDependenciesMeta: Record<string, { optional: boolean }> };
     expect(peerDependencies['ai']).toMatch(/^\^6\./);
-    expect(peerDependenciesMeta).toMatchObject({ ai: { optional: true }, '@openai/agents': { optional: true } });
+    expect(peerDependenciesMeta).toMatchObject({
+      ai: { optional: true },
+      '@openai/agents': { optional: true },
+      '@anthropic-ai/claude-agent-sdk': { optional: true },
+      langchain: { optional: true },
+      '@langchain/core': { optional: true },
+    });
   });
 
   it('never loads the AI SDK or the OpenAI Agents SDK from the main entry', async () => {
@@ -186,5 +193,27 @@ describe('the built package', () => {
     for (const file of ['subpath.mjs', 'subpath.cjs', 'subpath-openai.mjs']) {
       expect((await run(process.execPath, [file], { cwd: dir })).stdout.trim(), file).toBe('Tool call blocked by a hook: no');
     }
+  });
+
+  it('resolves agent-hooks/claude-agent-sdk and agent-hooks/langchain with import() and require(); the first loads nothing of its SDK', async () => {
+    const claude = (load: string) => `${load}
+      const { hooks } = claudeAgentHooks(new HookStack().with(new BeforeToolHook(() => HookOutcome.block('no'), { matcher: 'Bash' })));
+      const input = { hook_event_name: 'PreToolUse', session_id: 's', cwd: '.', transcript_path: '', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't' };
+      hooks.PreToolUse[0].hooks[0](input, 't', { signal: new AbortController().signal }).then((answer) => {
+        const loaded = typeof require === 'function' ? Object.keys(require.cache).filter((p) => p.includes('@anthropic-ai')) : [];
+        console.log(answer.hookSpecificOutput.permissionDecision, answer.hookSpecificOutput.permissionDecisionReason, loaded.length);
+      });`;
+    const langchain = (load: string) => `${load} console.log(typeof langchainMiddleware(new HookStack()).wrapToolCall);`;
+    writeFileSync(join(dir, 'claude-sdk.mjs'), claude(`import { HookStack, BeforeToolHook, HookOutcome } from 'agent-hooks'; import { claudeAgentHooks } from 'agent-hooks/claude-agent-sdk';`));
+    writeFileSync(join(dir, 'claude-sdk.cjs'), claude(`const { HookStack, BeforeToolHook, HookOutcome } = require('agent-hooks'); const { claudeAgentHooks } = require('agent-hooks/claude-agent-sdk');`));
+    writeFileSync(join(dir, 'langchain.mjs'), langchain(`import { HookStack } from 'agent-hooks'; import { langchainMiddleware } from 'agent-hooks/langchain';`));
+    writeFileSync(join(dir, 'langchain.cjs'), langchain(`const { HookStack } = require('agent-hooks'); const { langchainMiddleware } = require('agent-hooks/langchain');`));
+    for (const file of ['claude-sdk.mjs', 'claude-sdk.cjs']) {
+      expect((await run(process.execPath, [file], { cwd: dir })).stdout.trim(), file).toBe('deny no 0');
+    }
+    for (const file of ['langchain.mjs', 'langchain.cjs']) {
+      expect((await run(process.execPath, [file], { cwd: dir })).stdout.trim(), file).toBe('function');
+    }
+    expect(readFileSync(join(dir, 'dist/claude-agent-sdk.js'), 'utf8')).not.toMatch(/["']@anthropic-ai\/claude-agent-sdk["']/);
   });
 });

@@ -27,7 +27,7 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'agent-hooks-tarball-'));
   const pkg = join(work, 'package');
   mkdirSync(pkg);
-  await run(join(root, 'node_modules/.bin/tsup'), ['--out-dir', join(pkg, 'dist')], { cwd: root, timeout: 180_000 });
+  await run(join(root, 'node_modules/.bin/tsup'), ['--out-dir', join(pkg, 'dist')], { cwd: root, timeout: 360_000 });
   for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) cpSync(join(root, file), join(pkg, file));
   await run(npm, ['pack', '--silent', '--pack-destination', work], { cwd: pkg, timeout: 60_000 });
   const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'))!;
@@ -40,7 +40,7 @@ beforeAll(async () => {
     cwd: project,
     timeout: 180_000,
   });
-}, 420_000);
+}, 600_000);
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });

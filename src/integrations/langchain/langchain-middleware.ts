@@ -1,0 +1,269 @@
+/**
+ * One LangChain agent middleware that fires our events around the agent, its model calls and its tool calls.
+ *
+ * @module
+ */
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { createMiddleware, type AgentMiddleware } from 'langchain';
+import {
+  ExecutionHookContext,
+  PromptHookContext,
+  SessionHookContext,
+  StopHookContext,
+  ToolCall,
+  type RunStatus,
+  type StopReason,
+} from '../../core/index.js';
+import { LoopHooks, type HookSource, type LoopHooksOptions, type StepReport } from '../loop-hooks.js';
+import { argsOf, fromLangChainMessages, textOf, toolCallsOf, typeOf } from './internal/messages.js';
+
+/** Options of {@link langchainMiddleware}: those of {@link LoopHooks}, and the middleware's own. */
+export interface LangchainMiddlewareOptions extends LoopHooksOptions {
+  /** The middleware's name, which LangChain requires to be unique among an agent's middleware (default `AgentHooks`). */
+  readonly name?: string | undefined;
+  /** How many times in a row Stop hooks may keep the agent working before it ends anyway (default 5). */
+  readonly stopLoopLimit?: number | undefined;
+}
+
+/** What one invocation of the agent has done so far. */
+interface Invocation {
+  readonly prompt: string;
+  readonly started: number;
+  /** The last model answer, reported as a step (AfterStep) once its tools have run. */
+  pending: StepReport | undefined;
+  text: string;
+  stopBlocks: number;
+  stopReason: StopReason;
+  status: RunStatus;
+  reason: string | undefined;
+}
+
+type AgentState = { messages: BaseMessage[] };
+
+const signalOf = (runtime: unknown): AbortSignal | undefined => (runtime as { signal?: AbortSignal } | undefined)?.signal;
+
+const usageOf = (message: BaseMessage): StepReport['usage'] => {
+  const usage = (message as { usage_metadata?: { input_tokens?: number; output_tokens?: number; total_tokens?: number } }).usage_metadata;
+  if (usage === undefined) return undefined;
+  return { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, totalTokens: usage.total_tokens };
+};
+
+/** The system message with the hooks' context after it: as text when it is text, else as one more text block. */
+function withContext(system: SystemMessage, context: readonly string[]): SystemMessage {
+  const added = context.join('\n\n');
+  if (typeof system.content !== 'string') return new SystemMessage({ content: [...system.content, { type: 'text', text: added }] });
+  return new SystemMessage(system.content === '' ? added : `${system.content}\n\n${added}`);
+}
+
+const lastHuman = (messages: readonly BaseMessage[]): BaseMessage | undefined => messages.findLast((m) => typeOf(m) === 'human');
+
+/**
+ * One LangChain v1 middleware (for `createAgent({ middleware: [...] })`) that fires our events, so callbacks, Hook
+ * classes and HOOK.md script hooks guard a LangChain agent as they guard ours, in the same order:
+ *
+ * | LangChain | our events | what an outcome does |
+ * |---|---|---|
+ * | `beforeAgent` (each `invoke`) | SessionStart (the first time only), ExecutionStart, UserPromptSubmit | a block of the prompt ends the invocation with `Prompt blocked by a hook: <reason>` as the answer; a rewritten prompt replaces the user's message; context waits for the first model call |
+ * | `wrapModelCall` | AfterStep of the previous answer (once its tools ran, as in our agent), BeforeStep | `additionalContext` from any hook since the last model call is appended to this call's system message |
+ * | `afterModel`, when the answer calls no tool | AfterStep, Stop | a block keeps the agent working: the reason is added as a user message and the model is called again (Stop then has `stopHookActive`) |
+ * | `wrapToolCall` | PreToolUse, PermissionRequest and the `approver` after an ask, PostToolUse, PostToolUseFailure | a block answers the call with a `ToolMessage` (status `error`) holding `Tool call blocked by a hook: <reason>`; a rewritten input is the call the tool runs; a PostToolUse block or new result replaces the tool's message |
+ * | `afterAgent` | AfterStop, AfterAgent, ExecutionEnd | observers; ExecutionEnd has the status (`stopped` after a hook's stop or a blocked prompt) |
+ * | a `stop` from any hook | — | remaining tool calls get `Not run: the run was stopped.`, the model is not called again (an empty answer stands in for it, so the agent ends), and `hooks.stopReason` says why |
+ *
+ * Ordering: LangChain runs the before-hooks of its middleware in list order and the after-hooks (`afterModel`,
+ * `afterAgent`) in reverse, and nests the wrap-hooks with the first outermost. Put this middleware first for our hooks
+ * to see the calls as the model made them and to have the last word on the agent's stop; put it last for them to see
+ * what the other middleware made of them.
+ *
+ * What does not map: an `invoke` that throws never reaches `afterAgent`, so AgentFailed and ExecutionEnd do not fire
+ * for it (the error goes to the caller). The middleware's lifetime is the session, as an agent session's is ours:
+ * SessionStart fires at its first invocation, and nothing in LangChain says when a conversation is over, so
+ * SessionEnd never fires. The model events of our agent are its step events here. PreCompact, PostCompact,
+ * SubagentStart, SubagentStop and Notification (but for approvals) have no LangChain hook.
+ *
+ * `hooks` is a `HookStack`, an `AgentBuilder` or a {@link LoopHooks}: metadata, `stopReason` and `systemMessages` last
+ * as long as it does — a `stop` ends later invocations at once, so use one per conversation — and `await
+ * hooks.drain()` lets asynchronous script hooks finish.
+ *
+ * ```ts
+ * import { createAgent } from 'langchain';
+ * import { AgentBuilder } from 'agent-hooks';
+ * import { langchainMiddleware } from 'agent-hooks/langchain';
+ *
+ * const agent = createAgent({
+ *   model: 'openai:gpt-4.1',
+ *   tools: [bash],
+ *   middleware: [langchainMiddleware(AgentBuilder.new().withHooksFrom({ projectDir: process.cwd() }))],
+ * });
+ * await agent.invoke({ messages: [{ role: 'user', content: 'Clean up the build folder' }] });
+ * ```
+ */
+export function langchainMiddleware(hooks: HookSource, options: LangchainMiddlewareOptions = {}): AgentMiddleware {
+  const loop = LoopHooks.from(hooks, options);
+  const stopLoopLimit = options.stopLoopLimit ?? 5;
+  let run: Invocation | undefined;
+  let started = false;
+  const current = (): Invocation =>
+    (run ??= { prompt: '', started: performance.now(), pending: undefined, text: '', stopBlocks: 0, stopReason: 'no_tool_calls', status: 'completed', reason: undefined });
+
+  /** Reports the last model answer as a step, once: when its tools have run, or when it is the last. */
+  const flushStep = async (signal: AbortSignal | undefined): Promise<void> => {
+    const r = current();
+    if (r.pending === undefined) return;
+    const step = r.pending;
+    r.pending = undefined;
+    await loop.afterStep(step, signal);
+  };
+
+  /** Marks the invocation stopped by a hook, once. */
+  const halted = (reason: string, stopReason: StopReason): void => {
+    const r = current();
+    if (r.status === 'stopped') return;
+    r.status = 'stopped';
+    r.stopReason = stopReason;
+    r.reason = reason;
+  };
+
+  /** The answer that stands in for the model's once a hook stopped the run. */
+  const stopped = (r: Invocation): AIMessage => {
+    r.pending = undefined;
+    halted(loop.stopReason ?? 'Stopped by a hook.', 'hook_stop');
+    return new AIMessage('');
+  };
+
+  const middleware = createMiddleware({
+    name: options.name ?? 'AgentHooks',
+
+    beforeAgent: {
+      canJumpTo: ['end'],
+      hook: async (state: AgentState, runtime: unknown) => {
+        const signal = signalOf(runtime);
+        const human = lastHuman(state.messages);
+        const prompt = textOf(human);
+        run = { prompt, started: performance.now(), pending: undefined, text: '', stopBlocks: 0, stopReason: 'no_tool_calls', status: 'completed', reason: undefined };
+        loop.setMessages(fromLangChainMessages(state.messages));
+        if (loop.stopReason !== undefined) {
+          halted(loop.stopReason, 'hook_stop');
+          return { jumpTo: 'end' as const };
+        }
+        if (!started) {
+          started = true;
+          await loop.fire('SessionStart', (init) => SessionHookContext.onStart({ ...init, source: 'startup' }), signal);
+        }
+        await loop.fire('ExecutionStart', (init) => ExecutionHookContext.onStart({ ...init, prompt }), signal);
+        const submitted = await loop.fire('UserPromptSubmit', (init) => PromptHookContext.onSubmit(prompt, init), signal);
+        if (submitted.type === 'block') {
+          const reason = submitted.reason ?? 'The prompt was rejected by a hook.';
+          halted(reason, 'prompt_blocked');
+          return { jumpTo: 'end' as const, messages: [new AIMessage(`Prompt blocked by a hook: ${reason}`)] };
+        }
+        if (loop.stopReason !== undefined) {
+          halted(loop.stopReason, 'hook_stop');
+          return { jumpTo: 'end' as const };
+        }
+        const rewritten = submitted.context?.event === 'UserPromptSubmit' ? submitted.context.prompt : prompt;
+        // The messages reducer replaces a message with the same id: the rewritten prompt takes the user's place.
+        if (rewritten !== prompt && human?.id !== undefined) return { messages: [new HumanMessage({ content: rewritten, id: human.id })] };
+        return undefined;
+      },
+    },
+
+    wrapModelCall: async (request, handler) => {
+      const signal = signalOf(request.runtime);
+      const r = current();
+      // After a stop the model is not called: an answer without tool calls ends the agent's loop, as a halt ends ours
+      // (the step the stop cut short is not reported).
+      if (loop.stopReason !== undefined) return stopped(r);
+      await flushStep(signal);
+      loop.setMessages(fromLangChainMessages(request.messages));
+      await loop.beforeStep(signal);
+      if (loop.stopReason !== undefined) return stopped(r);
+      const context = loop.takeContext();
+      const response = await handler(context.length === 0 ? request : { ...request, systemMessage: withContext(request.systemMessage, context) });
+      r.text = textOf(response);
+      r.pending = { text: r.text, toolCalls: toolCallsOf(response), usage: usageOf(response) };
+      return response;
+    },
+
+    afterModel: {
+      canJumpTo: ['model', 'end'],
+      hook: async (state: AgentState, runtime: unknown) => {
+        const signal = signalOf(runtime);
+        const r = current();
+        if (loop.stopReason !== undefined) return undefined;
+        const last = state.messages.at(-1);
+        if (last !== undefined && toolCallsOf(last).length > 0) return undefined;
+        await flushStep(signal);
+        const outcome = await loop.fire(
+          'Stop',
+          (init) =>
+            StopHookContext.stop({
+              ...init,
+              stopReason: 'no_tool_calls',
+              stepCount: loop.stepCount,
+              finalMessage: r.text,
+              stopHookActive: r.stopBlocks > 0,
+              continuationCount: r.stopBlocks,
+            }),
+          signal,
+        );
+        if (loop.stopReason !== undefined) {
+          halted(loop.stopReason, 'hook_stop');
+          return undefined;
+        }
+        if (outcome.type !== 'block') return undefined;
+        const feedback = outcome.reason ?? 'A stop hook asked the agent to keep working.';
+        if (r.stopBlocks >= stopLoopLimit) {
+          loop.events.emit('warning', { code: 'stop-forced', message: `Stop hooks kept the agent working ${r.stopBlocks} times in a row; ending the run anyway (last reason: ${feedback}).`, event: 'Stop' });
+          return undefined;
+        }
+        r.stopBlocks++;
+        return { jumpTo: 'model' as const, messages: [new HumanMessage(feedback)] };
+      },
+    },
+
+    wrapToolCall: async (request, handler) => {
+      const original = request.toolCall;
+      const call = new ToolCall(original.name, argsOf(original.args), original.id);
+      let ran: Awaited<ReturnType<typeof handler>> | undefined;
+      const value = await loop.runTool(
+        call,
+        async (final) => {
+          const changed = final.args !== call.args || final.name !== call.name;
+          ran = await handler(changed ? { ...request, toolCall: { ...original, name: final.name, args: { ...final.args } } } : request);
+          // Hooks see the tool's answer as the model will: the message's content.
+          return ToolMessage.isInstance(ran) ? ran.content : ran;
+        },
+        { signal: signalOf(request.runtime), messages: fromLangChainMessages(request.state.messages) },
+      );
+      if (ran !== undefined && (value === ran || (ToolMessage.isInstance(ran) && value === ran.content))) return ran;
+      return new ToolMessage({
+        content: typeof value === 'string' ? value : JSON.stringify(value),
+        tool_call_id: original.id ?? call.id,
+        name: original.name,
+        // Refused before it ran: an error for the model; a result a PostToolUse hook replaced: the tool's answer.
+        status: ran === undefined ? 'error' : 'success',
+      });
+    },
+
+    afterAgent: async (state: AgentState, runtime: unknown) => {
+      const signal = signalOf(runtime);
+      const r = current();
+      await flushStep(signal);
+      loop.setMessages(fromLangChainMessages(state.messages));
+      const init = { stopReason: r.stopReason, stepCount: loop.stepCount, finalMessage: r.text, stopHookActive: r.stopBlocks > 0, continuationCount: r.stopBlocks };
+      for (const event of ['AfterStop', 'AfterAgent'] as const) {
+        await loop.fire(event, (common) => new StopHookContext(event, { ...common, ...init }), signal);
+        if (loop.stopReason !== undefined) halted(loop.stopReason, 'hook_stop');
+      }
+      await loop.fire(
+        'ExecutionEnd',
+        (common) => ExecutionHookContext.onEnd({ ...common, prompt: r.prompt, status: r.status, reason: r.reason, durationMs: performance.now() - r.started }),
+        signal,
+      );
+      run = undefined;
+      return undefined;
+    },
+  });
+  return middleware as unknown as AgentMiddleware;
+}
