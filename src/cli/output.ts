@@ -4,15 +4,20 @@
  * @module
  */
 import { relative, isAbsolute } from 'node:path';
-import { formatProblem, type HookProblem } from '../script/index.js';
+import { formatProblem, type HookProblem } from '../script/problem.js';
 import type { CliIO, Style } from './io.js';
+import { escapeControls, escapeJsonControls } from './terminal-text.js';
 
 /** A cell of a table: its text, and how to colour it once padded (colour codes must not count towards the width). */
 export type Cell = string | { readonly text: string; readonly paint: (text: string) => string };
 
-const textOf = (cell: Cell): string => (typeof cell === 'string' ? cell : cell.text);
+// A cell is one value, often from a hook file: its control characters (a newline too) are shown, not obeyed.
+const textOf = (cell: Cell): string => escapeControls(typeof cell === 'string' ? cell : cell.text);
 
-/** Rows under a header, each column as wide as its widest cell, the header dimmed. */
+/**
+ * Rows under a header, each column as wide as its widest cell, the header dimmed. Control characters in a cell are
+ * shown as escapes (`\r`, `\x1b`), so a value from a hook file cannot rewrite the line it is printed on.
+ */
 export function table(style: Style, header: readonly string[], rows: readonly (readonly Cell[])[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => textOf(row[i] ?? '').length)));
   const line = (cells: readonly Cell[]): string =>
@@ -36,7 +41,7 @@ export function displayPath(file: string, cwd: string): string {
 export function problemLines(style: Style, problems: readonly HookProblem[], cwd: string): string[] {
   return problems.map((p) => {
     const label = p.severity === 'error' ? style.red('error') : p.severity === 'warning' ? style.yellow('warning') : style.cyan('info');
-    return `${label} ${formatProblem({ ...p, file: displayPath(p.file, cwd) })}`;
+    return `${label} ${escapeControls(formatProblem({ ...p, file: displayPath(p.file, cwd) }), true)}`;
   });
 }
 
@@ -68,16 +73,19 @@ export const isTrustProblem = (p: HookProblem): boolean => p.code === 'untrusted
  * returns the other problems (for the command to print where it prints problems).
  */
 export function warnUntrusted(io: CliIO, problems: readonly HookProblem[]): HookProblem[] {
-  for (const p of problems) if (isTrustProblem(p)) io.err(`agent-hooks: skipped: ${formatProblem({ ...p, file: displayPath(p.file, io.cwd) })}`);
+  for (const p of problems) if (isTrustProblem(p)) io.err(`agent-hooks: skipped: ${escapeControls(formatProblem({ ...p, file: displayPath(p.file, io.cwd) }), true)}`);
   return problems.filter((p) => !isTrustProblem(p));
 }
 
 /** Whether any problem is an error: what makes a command exit 1 (warnings are shown, not failed on). */
 export const hasErrors = (problems: readonly HookProblem[]): boolean => problems.some((p) => p.severity === 'error');
 
-/** Prints `value` as indented JSON. */
+/**
+ * Prints `value` as indented JSON, with every control character (DEL and C1 too, which `JSON.stringify` leaves raw)
+ * as a JSON escape: the same value, safe on a terminal.
+ */
 export function printJson(io: CliIO, value: unknown): void {
-  io.out(JSON.stringify(value, null, 2));
+  io.out(escapeJsonControls(JSON.stringify(value, null, 2)));
 }
 
 /** A problem as `--json` prints it: every field, `null` where unknown, so the shape never varies. */

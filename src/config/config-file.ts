@@ -179,7 +179,33 @@ export function parseConfigJson(text: string, file: string): ConfigFileRead {
 }
 
 /**
- * Reads and parses a JSON config file; a file that does not exist is `missing`, not a problem.
+ * The largest agent config file read: 1 MiB. Real ones are a few KiB; a repository's settings file of gigabytes must
+ * not take the memory (and the time) of every load, the bridge's on each tool call among them.
+ *
+ * @internal
+ */
+export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
+
+/** The problem of a config file over {@link MAX_CONFIG_FILE_BYTES}: its hooks are not loaded; the others still are. */
+function tooLarge(file: string, size: number): ConfigFileRead {
+  return {
+    status: 'invalid',
+    problem: {
+      file,
+      severity: 'error',
+      code: 'file-too-large',
+      found: `${size} bytes`,
+      allowed: `at most ${MAX_CONFIG_FILE_BYTES} bytes (1 MiB)`,
+      message:
+        "The file is larger than an agent's config file may be, so none of its hooks were loaded (the other files' hooks still were). " +
+        'Keep long scripts in files of their own and name them in the command.',
+    },
+  };
+}
+
+/**
+ * Reads and parses a JSON config file; a file that does not exist is `missing`, not a problem. A file larger than
+ * {@link MAX_CONFIG_FILE_BYTES} is not read: it is a `file-too-large` problem.
  *
  * @internal
  */
@@ -189,10 +215,23 @@ export async function readConfigFile(file: string): Promise<ConfigFileRead> {
     // Non-blocking, and a regular file only: a project's settings file that is a FIFO must not hang the load.
     const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     try {
-      if (!(await handle.stat()).isFile()) {
+      const info = await handle.stat();
+      if (!info.isFile()) {
         return { status: 'invalid', problem: { file, severity: 'error', code: 'unreadable', message: 'Cannot read the file: it is not a regular file. Replace it with one.' } };
       }
-      text = await handle.readFile('utf8');
+      if (info.size > MAX_CONFIG_FILE_BYTES) return tooLarge(file, info.size);
+      // Read up to the cap, however much the file grew since the stat.
+      const chunks: Buffer[] = [];
+      let length = 0;
+      for (;;) {
+        const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, MAX_CONFIG_FILE_BYTES + 1 - length));
+        const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+        if (bytesRead === 0) break;
+        chunks.push(chunk.subarray(0, bytesRead));
+        length += bytesRead;
+        if (length > MAX_CONFIG_FILE_BYTES) return tooLarge(file, length);
+      }
+      text = Buffer.concat(chunks, length).toString('utf8');
     } finally {
       await handle.close();
     }

@@ -14,7 +14,7 @@ import { HookEvent, type AnyHookContext, type HookEventName, type HookOutcome } 
 import type { ProcessResult } from './process-result.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 import { bridgedClaudePayload, claudeEventFields } from './claude.js';
-import { failureDecision, processFailure, withStderr } from './failure.js';
+import { exit2Notes, failureDecision, processFailure, withStderr } from './failure.js';
 import { isRecord, NONE, PROCEED } from './wire-output.js';
 import { replacedResult, rewrittenArgs, type BridgeAnswer } from './outcome-changes.js';
 
@@ -354,7 +354,7 @@ export function interpretCodex(result: ProcessResult, ctx: AnyHookContext, hook:
   const event = ctx.event;
   if (result.exitCode === 2) {
     const stderr = result.stderr.trim();
-    if (EXIT_2_BLOCKS.has(event) && stderr !== '') return { kind: 'block', reason: stderr, additionalContext: NONE, notes: [] };
+    if (EXIT_2_BLOCKS.has(event) && stderr !== '') return { kind: 'block', reason: stderr, additionalContext: NONE, notes: exit2Notes(result, ctx, hook) };
     const why = EXIT_2_BLOCKS.has(event) ? 'exited with code 2 but wrote no reason to stderr' : withStderr(`exited with code 2, which does not block ${codexName(event)} in Codex`, result);
     return failureDecision({ code: 'exit-code', cause: why }, result, ctx, hook);
   }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { HookEvent, type AnyHookContext } from '../core/index.js';
+import { HookEvent, type AnyHookContext, type HookNote } from '../core/index.js';
 import type { ProcessResult } from './process-result.js';
 import type { Decision, WireHookInfo } from './dialect.js';
 
@@ -50,8 +50,9 @@ export function withStderr(cause: string, result: ProcessResult): string {
 /**
  * The failure of a run that never reached an exit code of its own choosing: it could not start, timed out, flooded
  * its output, was cancelled or killed — or it exited 127 or 126, which shells and `env` use for "command not found"
- * and "not executable", never to be mistaken for a decision. `undefined` when the process exited with a code the
- * dialect should read.
+ * and "not executable", never to be mistaken for a decision — or it exited 0 with stdout that is not UTF-8
+ * (`invalid-output`: what it printed cannot be read as it was written). `undefined` when the process exited with a
+ * code the dialect should read.
  */
 export function processFailure(result: ProcessResult, hook: WireHookInfo): ProcessFailure | undefined {
   if (result.spawnError !== undefined) {
@@ -75,6 +76,11 @@ export function processFailure(result: ProcessResult, hook: WireHookInfo): Proce
   }
   if (result.exitCode === 126) {
     return { code: 'spawn-error', cause: withStderr('exited with 126: a command was found but is not executable', result) };
+  }
+  // An answer whose bytes are not UTF-8 was not written as meant: its text holds U+FFFD where they were. Read as it
+  // was decoded, a reason or a rewritten input would silently differ from what the hook printed, valid JSON or not.
+  if (result.exitCode === 0 && result.notUtf8?.includes('stdout') === true) {
+    return { code: 'invalid-output', cause: 'printed output that is not UTF-8 (bytes that are not UTF-8, even inside valid JSON, are not read as an answer)' };
   }
   return undefined;
 }
@@ -141,6 +147,36 @@ export function failureDecision(
   return { kind: 'proceed', additionalContext: [], notes: [note] };
 }
 
+/**
+ * What a shell or `grep` writes to stderr when it fails — a syntax error, an unexpected token, `grep: …` — rather than
+ * what a script writes when it blocks on purpose. Both exit 2.
+ */
+const SHELL_OR_GREP_ERROR = /syntax error|unexpected (?:token|end of file|EOF|operator|word|newline)|(?:^|\s|:)grep: |bad substitution/i;
+
+/**
+ * The note of an exit 2 whose stderr looks like a shell or `grep` error (`sh: 3: Syntax error: "fi" unexpected`,
+ * `grep: Unmatched [`): the exit still blocks — 2 is the protocol's block, whoever chose it — but the user hears that
+ * the guard may have crashed instead of deciding (on a Stop gate, such a block keeps the agent working). Empty when
+ * stderr reads like a reason.
+ */
+export function exit2Notes(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): HookNote[] {
+  const line = result.stderr.split(/\r?\n/).find((l) => SHELL_OR_GREP_ERROR.test(l));
+  if (line === undefined) return [];
+  const shown = line.trim().length > 200 ? `${line.trim().slice(0, 200)}…` : line.trim();
+  return [
+    {
+      level: 'warning',
+      hookName: hook.name,
+      event: ctx.event,
+      code: 'exit-2-looks-like-error',
+      message:
+        `Hook '${hook.name}' exited with code 2, which blocks, but its stderr looks like a shell or grep error rather than a reason (${shown}); ` +
+        'if the script failed instead of deciding, fix it: exit 2 always blocks.',
+      data: { exitCode: 2, stderr: tail(result.stderr) },
+    },
+  ];
+}
+
 /** How an agent reads exit codes besides "0 answers, 2 blocks". */
 export interface ExitCodeRules {
   /** What exit 2 does where the event cannot block: shows stderr to the user (`message`, Claude Code) or nothing. */
@@ -160,7 +196,7 @@ export function exitCodeDecision(result: ProcessResult, ctx: AnyHookContext, hoo
   if (result.exitCode === 2) {
     const stderr = result.stderr.trim();
     if (HookEvent.info(ctx.event).canBlock) {
-      return { kind: 'block', reason: stderr.length > 0 ? stderr : `blocked by hook '${hook.name}' (exit 2)`, additionalContext: [], notes: [] };
+      return { kind: 'block', reason: stderr.length > 0 ? stderr : `blocked by hook '${hook.name}' (exit 2)`, additionalContext: [], notes: exit2Notes(result, ctx, hook) };
     }
     const message = rules.exit2Elsewhere === 'message' && stderr.length > 0 ? stderr : undefined;
     return { kind: 'proceed', additionalContext: [], systemMessage: message, notes: [] };

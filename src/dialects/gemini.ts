@@ -202,6 +202,10 @@ function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInf
     const failure = processFailure(result, hook) ?? { code: 'exit-code', cause: withStderr(`exited with code ${result.exitCode}`, result) };
     return failureDecision(failure, result, ctx, hook);
   }
+  // Gemini CLI obeys an answer whatever the exit code, so bytes that are not UTF-8 make any answer unreadable.
+  if (result.notUtf8?.includes(result.stdout.trim() === '' ? 'stderr' : 'stdout') === true) {
+    return invalidOutput('printed output that is not UTF-8 (bytes that are not UTF-8, even inside valid JSON, are not read as an answer)', result, ctx, hook);
+  }
   let answer: unknown;
   try {
     answer = JSON.parse(text);

@@ -26,6 +26,11 @@ export interface ProcessResult {
   readonly stdout: string;
   /** Standard error, decoded and capped like stdout. */
   readonly stderr: string;
+  /**
+   * The streams whose bytes were not valid UTF-8 (their text holds U+FFFD where the bad bytes were), when any were.
+   * Absent when both were valid, or the runner did not check.
+   */
+  readonly notUtf8?: readonly OutputStream[] | undefined;
   /** Whether the process group was killed because the timeout passed. */
   readonly timedOut: boolean;
   /** Whether the process group was killed (or never spawned) because the abort signal fired. */

@@ -6,11 +6,16 @@
  */
 import { spawn } from 'node:child_process';
 import { groupAlive, signalGroup } from './internal/process-group.js';
+import { findTaggedNow, killTagged, PROCESS_TAG_VARIABLE } from './internal/process-tag.js';
 
-/** One running group: its id and how to signal it where groups cannot be signalled (Windows). */
+/**
+ * One running group: its id, how to signal it where groups cannot be signalled (Windows), and the tag its processes
+ * carry in their environment (see `runProcess`), which finds those that left the group.
+ */
 interface LiveGroup {
   readonly pgid: number;
   readonly signalChild: (signal: NodeJS.Signals) => void;
+  readonly tag: string | undefined;
 }
 
 const live = new Map<number, LiveGroup>();
@@ -37,11 +42,37 @@ export const DEFAULT_ORPHAN_WATCH_AFTER_MS = 1000;
  *
  * @internal
  */
-export function trackGroup(pgid: number, signalChild: (signal: NodeJS.Signals) => void): () => void {
-  live.set(pgid, { pgid, signalChild });
+export function trackGroup(pgid: number, signalChild: (signal: NodeJS.Signals) => void, tag?: string): () => void {
+  if (!exitCleanupInstalled) {
+    exitCleanupInstalled = true;
+    process.once('exit', killLiveProcessGroupsNow);
+  }
+  live.set(pgid, { pgid, signalChild, tag });
   return () => {
     live.delete(pgid);
   };
+}
+
+let exitCleanupInstalled = false;
+
+/**
+ * Sends SIGKILL, synchronously, to every group still running and (on Linux) every process carrying one of their
+ * tags: what this process does as it exits (`process.exit()` with hooks still running), since their processes lead
+ * groups of their own and would otherwise outlive it. Nothing waits: an exiting process cannot.
+ *
+ * @internal
+ */
+export function killLiveProcessGroupsNow(): void {
+  const groups = [...live.values()];
+  if (groups.length === 0) return;
+  for (const group of groups) signalGroup(group.pgid, 'SIGKILL', () => group.signalChild('SIGKILL'));
+  for (const pid of findTaggedNow(groups.flatMap((g) => (g.tag === undefined ? [] : [g.tag])))) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
+  }
 }
 
 /**
@@ -56,14 +87,18 @@ export function liveProcessGroups(): readonly number[] {
 /**
  * Ends every process group this process started and has not seen end: SIGTERM to each, then SIGKILL to those still
  * running after `graceMs` (default 200: the caller is going away, and an agent that already gave up on it will not
- * wait long). Resolves once every group is gone, or has been sent SIGKILL and had a moment to go.
+ * wait long). On Linux, the processes that left a group (`setsid`, a detached child) but still carry its tag in their
+ * environment get SIGKILL at once, and whatever carries a tag at the end gets it too. Resolves once every group is
+ * gone, or has been sent SIGKILL and had a moment to go.
  *
  * @internal
  */
 export async function killLiveProcessGroups(graceMs = 200): Promise<void> {
   const groups = [...live.values()];
   if (groups.length === 0) return;
+  const tags = groups.flatMap((g) => (g.tag === undefined ? [] : [g.tag]));
   for (const group of groups) signalGroup(group.pgid, 'SIGTERM', () => group.signalChild('SIGTERM'));
+  await killTagged(tags, groups.map((g) => g.pgid));
   const end = Date.now() + graceMs;
   let running = groups;
   while (running.length > 0 && Date.now() < end) {
@@ -76,6 +111,7 @@ export async function killLiveProcessGroups(graceMs = 200): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 20));
     running = (await Promise.all(running.map(async (g) => ((await groupAlive(g.pgid)) ? g : undefined)))).filter((g) => g !== undefined);
   }
+  await killTagged(tags);
 }
 
 /**
@@ -106,8 +142,13 @@ export function orphanWatchDelay(): number | undefined {
 }
 
 // Polls once a second: "is the owner alive, and is the group?" — exits when the group is gone; kills it when the
-// owner is. `kill -s 0 -- -PGID` is the portable way to ask about a group in dash and bash alike.
-const WATCHDOG = 'while kill -s 0 "$1" 2>/dev/null && kill -s 0 -- "-$2" 2>/dev/null; do sleep 1; done; kill -s 0 "$1" 2>/dev/null || kill -s KILL -- "-$2" 2>/dev/null';
+// owner is, and then (where there is a /proc) every process whose environment carries the hook's tag ($3): one grep
+// over every /proc/PID/environ names them. `kill -s 0 -- -PGID` is the portable way to ask about a group in dash and
+// bash alike. The tag is an argument, never in the watchdog's own environment, so it never finds itself.
+const WATCHDOG =
+  'while kill -s 0 "$1" 2>/dev/null && kill -s 0 -- "-$2" 2>/dev/null; do sleep 1; done; kill -s 0 "$1" 2>/dev/null && exit 0; ' +
+  'kill -s KILL -- "-$2" 2>/dev/null; [ -n "$3" ] && [ -d /proc/self ] || exit 0; ' +
+  `for e in $(grep -laF "${PROCESS_TAG_VARIABLE}=$3" /proc/[0-9]*/environ 2>/dev/null); do p=\${e#/proc/}; kill -s KILL "\${p%/environ}" 2>/dev/null; done`;
 
 /**
  * Starts the watchdog of group `pgid` (see {@link guardAgainstOrphans}). Never throws; the watchdog never keeps this
@@ -115,10 +156,10 @@ const WATCHDOG = 'while kill -s 0 "$1" 2>/dev/null && kill -s 0 -- "-$2" 2>/dev/
  *
  * @internal
  */
-export function watchForOrphan(pgid: number): void {
+export function watchForOrphan(pgid: number, tag?: string): void {
   if (orphanGuard === undefined) return;
   try {
-    const watchdog = spawn('/bin/sh', ['-c', WATCHDOG, 'agent-hooks-watchdog', String(orphanGuard.ownerPid), String(pgid)], {
+    const watchdog = spawn('/bin/sh', ['-c', WATCHDOG, 'agent-hooks-watchdog', String(orphanGuard.ownerPid), String(pgid), tag ?? ''], {
       detached: true,
       stdio: 'ignore',
     });

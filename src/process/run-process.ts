@@ -4,12 +4,14 @@
  *
  * @module
  */
+import { isUtf8 } from 'node:buffer';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { messageOf } from '../core/internal/message-of.js';
 import type { OutputStream, ProcessResult, SpawnFailure } from '../dialects/process-result.js';
 import { groupAlive, signalGroup } from './internal/process-group.js';
+import { killTagged, newProcessTag, PROCESS_TAG_VARIABLE } from './internal/process-tag.js';
 import { orphanWatchDelay, trackGroup, watchForOrphan } from './live-groups.js';
 
 export type { OutputStream, ProcessResult, SpawnFailure } from '../dialects/process-result.js';
@@ -62,6 +64,11 @@ export interface ProcessSpec {
  * the group is left (at most the grace period plus half a second); after a normal exit it does not wait for
  * processes the script left in the background, nor for a pipe they keep open.
  *
+ * The process also gets `AGENT_HOOKS_PROCESS_TAG`, a random id of this run, in its environment. On Linux a kill then
+ * looks in `/proc` for the processes of this user that carry it and sends them SIGKILL: a descendant that left the
+ * group (`setsid`, a detached child) dies too, unless it cleared its environment. The look costs one read per process
+ * on the machine and happens only on a kill, never after a normal exit.
+ *
  * ```ts
  * const result = await runProcess({ command: ['./scripts/run'], stdin: JSON.stringify(payload), timeoutMs: 30_000 });
  * if (result.exitCode === 2) console.log(result.stderr);
@@ -96,11 +103,33 @@ class Capture {
   }
 
   text(): string {
-    return Buffer.concat(this.chunks, this.length).toString('utf8');
+    return this.bytes().toString('utf8');
+  }
+
+  /** Whether the bytes kept are valid UTF-8 (a character cut at the cap does not count against them). */
+  utf8(): boolean {
+    const bytes = this.bytes();
+    if (isUtf8(bytes)) return true;
+    // Up to three bytes of one character may be missing at the cap.
+    if (this.length < this.cap) return false;
+    for (let cut = 1; cut <= 3 && cut < bytes.length; cut++) if (isUtf8(bytes.subarray(0, bytes.length - cut))) return true;
+    return false;
+  }
+
+  private bytes(): Buffer {
+    return Buffer.concat(this.chunks, this.length);
   }
 }
 
 const ignore = (): void => {};
+
+/** The `notUtf8` field of a result: the streams whose bytes are not UTF-8, or nothing when both are. */
+function notUtf8(stdout: Capture, stderr: Capture): { notUtf8?: OutputStream[] } {
+  const streams: OutputStream[] = [];
+  if (!stdout.utf8()) streams.push('stdout');
+  if (!stderr.utf8()) streams.push('stderr');
+  return streams.length === 0 ? {} : { notUtf8: streams };
+}
 
 class ProcessRun {
   private readonly started = performance.now();
@@ -122,6 +151,8 @@ class ProcessRun {
   private readonly timers = new Set<NodeJS.Timeout>();
   private timeoutTimer: NodeJS.Timeout | undefined;
   private untrack: (() => void) | undefined;
+  /** This run's value of `AGENT_HOOKS_PROCESS_TAG`, which every descendant inherits. */
+  private readonly tag = newProcessTag();
 
   constructor(
     private readonly spec: ProcessSpec,
@@ -148,7 +179,7 @@ class ProcessRun {
     try {
       child = spawn(file, args, {
         cwd: this.spec.cwd,
-        env: this.spec.env,
+        env: { ...(this.spec.env ?? process.env), [PROCESS_TAG_VARIABLE]: this.tag },
         detached: true,
         stdio: ['pipe', 'pipe', 'pipe'],
         windowsHide: true,
@@ -160,11 +191,11 @@ class ProcessRun {
     this.child = child;
     const pid = child.pid;
     if (pid !== undefined) {
-      this.untrack = trackGroup(pid, (signal) => child.kill(signal));
+      this.untrack = trackGroup(pid, (signal) => child.kill(signal), this.tag);
       const watchAfter = orphanWatchDelay();
       if (watchAfter !== undefined) {
         this.after(watchAfter, () => {
-          if (!this.exited) watchForOrphan(pid);
+          if (!this.exited) watchForOrphan(pid, this.tag);
         });
       }
     }
@@ -230,6 +261,8 @@ class ProcessRun {
     }
     const pid = child.pid;
     signalGroup(pid, 'SIGTERM', () => child.kill('SIGTERM'));
+    // Those that left the group get no grace: they are out of reach of the group's SIGKILL too.
+    void killTagged([this.tag], [pid]);
     this.after(this.grace, () => {
       signalGroup(pid, 'SIGKILL', () => child.kill('SIGKILL'));
       this.after(REAP_MS, () => this.finish());
@@ -280,18 +313,23 @@ class ProcessRun {
       child.stderr?.destroy();
       child.stdin?.destroy();
     }
-    this.resolve({
+    const result: ProcessResult = {
       exitCode: this.exitCode,
       signal: this.exitSignal,
       stdout: this.stdout.text(),
       stderr: this.stderr.text(),
+      ...notUtf8(this.stdout, this.stderr),
       timedOut: this.timedOut,
       aborted: this.aborted,
       overflow: this.overflow,
       ...(spawnError !== undefined ? { spawnError } : {}),
       durationMs: performance.now() - this.started,
       pid: child?.pid,
-    });
+    };
+    // After a kill, whatever still carries the tag left the group (before or during the grace period): it goes too,
+    // before the result says the hook is done.
+    if (this.killing) void killTagged([this.tag]).finally(() => this.resolve(result));
+    else this.resolve(result);
   }
 }
 

@@ -27,8 +27,10 @@ export const HOOK_PID_FILE = 'hook.pid';
  * - `answer`: the process answered; its answer counts either way, with no note.
  * - `cancelled`: the run was cancelled under the hook. Blocked either way, with an `aborted` note: a cancelled run acts
  *   on nothing, so failing open never lets the action go on (the agent's run ends with the signal's reason).
+ * - `agent-killed`: the agent killed the bridge while the hook ran. No answer reaches the agent, whatever the fail
+ *   mode: the agent decides by its own rule for a hook it killed; the hook's processes are ended (see the row).
  */
-export type FaultKind = 'failure' | 'deny' | 'answer' | 'cancelled';
+export type FaultKind = 'failure' | 'deny' | 'answer' | 'cancelled' | 'agent-killed';
 
 /** The two kinds of process hook a row runs through. */
 export type Carrier = 'hookmd' | 'claude';
@@ -80,6 +82,13 @@ export interface FaultRow {
    * waits, and the test aborts the dispatch's (or the run's) signal once it is there.
    */
   readonly cancelled?: boolean;
+  /**
+   * Whether the row runs through a real bridge process that the test kills (SIGTERM, and SIGKILL) while the hook
+   * runs, instead of through a HookStack: `test/faults/bridge-killed.test.ts` drives it.
+   */
+  readonly bridgeKilled?: boolean;
+  /** The note-code cell, where the carriers' codes do not say it. */
+  readonly codeText?: string;
   /** The HOOK.md hook's part. */
   readonly hookmd: CarrierFault;
   /** The Claude Code command hook's part, where it adds something. */
@@ -214,7 +223,7 @@ export const FAULTS: readonly FaultRow[] = [
     hookmd: { code: 'invalid-output', cause: /printed output that is not JSON/, script: sh(`cat > /dev/null\necho '{"decision": "deny",'`) },
     claude: {
       code: 'invalid-output',
-      cause: /printed output that is not JSON/,
+      cause: /printed output that (?:starts with \{ but )?is not JSON/,
       script: sh(`cat > /dev/null\necho '{"hookSpecificOutput": {'`),
       command: claudeCommand(),
     },
@@ -247,7 +256,19 @@ export const FAULTS: readonly FaultRow[] = [
     id: 'non-utf8',
     fault: 'prints bytes that are not UTF-8',
     kind: 'failure',
-    hookmd: { code: 'invalid-output', cause: /printed output that is not JSON/, script: sh(`cat > /dev/null\nprintf '\\377\\376{"decision":"deny"}\\n'`) },
+    hookmd: { code: 'invalid-output', cause: /printed output that is not UTF-8/, script: sh(`cat > /dev/null\nprintf '\\377\\376{"decision":"deny"}\\n'`) },
+  },
+  {
+    id: 'non-utf8-in-json',
+    fault: 'prints valid JSON holding bytes that are not UTF-8',
+    kind: 'failure',
+    hookmd: { code: 'invalid-output', cause: /printed output that is not UTF-8/, script: sh(`cat > /dev/null\nprintf '{"decision":"deny","reason":"\\377"}\\n'`) },
+    claude: {
+      code: 'invalid-output',
+      cause: /printed output that is not UTF-8/,
+      script: sh(`cat > /dev/null\nprintf '{"decision":"block","reason":"\\377"}\\n'`),
+      command: claudeCommand(),
+    },
   },
   {
     id: 'script-missing',
@@ -306,6 +327,14 @@ export const FAULTS: readonly FaultRow[] = [
       command: claudeCommand(),
     },
   },
+  {
+    id: 'bridge-killed',
+    fault: 'is running when the agent kills the bridge (SIGTERM, or SIGKILL)',
+    kind: 'agent-killed',
+    bridgeKilled: true,
+    codeText: '`aborted` on SIGTERM, on the bridge’s stderr; none on SIGKILL',
+    hookmd: { code: 'aborted', cause: /SIGTERM received: stopping the hooks and exiting/, script: undefined },
+  },
 ];
 
 /** The rows that also run through the agent loop (AgentBuilder + ScriptedModel). */
@@ -350,10 +379,15 @@ export const OUTCOME_TEXT: Readonly<Record<FaultKind, { open: string; closed: st
     open: 'blocked, never run: the run ends with the signal’s reason',
     closed: 'blocked, the same way',
   },
+  'agent-killed': {
+    open: 'no answer: the agent’s own rule for a hook it killed decides; the hook’s processes are killed (after a SIGKILL, once the hook has run a second)',
+    closed: 'the same: no answer reaches the agent',
+  },
 };
 
 /** The README's note-code cell of a row: the HOOK.md code, and the command hook's where it differs. */
 export function codeCell(row: FaultRow): string {
+  if (row.codeText !== undefined) return row.codeText;
   const code = (c: CarrierFault): string => (c.code === undefined ? 'none' : `\`${c.code}\``);
   const hookmd = code(row.hookmd);
   if (row.claude === undefined || row.claude.code === row.hookmd.code) return hookmd;

@@ -57,7 +57,8 @@ async function dispatch(stack: HookStack, ctx: AnyHookContext, signal?: AbortSig
   return { outcome, notes, reached, ms: performance.now() - started };
 }
 
-const cases = FAULTS.flatMap((row) =>
+// The bridge-killed row needs a bridge process to kill: bridge-killed.test.ts drives it.
+const cases = FAULTS.filter((row) => !row.bridgeKilled).flatMap((row) =>
   carriersOf(row).flatMap((carrier) => (['open', 'closed'] as const).map((mode) => ({ row, carrier, mode }))),
 );
 

@@ -14,6 +14,7 @@ import { checkConfigModule, findConfigModule, type ConfigModule } from '../confi
 import { loadProjectHooks } from '../hook-sources.js';
 import type { CliIO } from '../io.js';
 import { displayPath, printJson, table } from '../output.js';
+import { escapeControls, humanIO } from '../terminal-text.js';
 
 /** One project hook as `trust` shows it. */
 interface TrustRow {
@@ -74,9 +75,9 @@ function printRows(io: CliIO, rows: readonly TrustRow[], first: string): void {
       ]),
     ),
   );
-  for (const r of rows) if (r.changes.length > 0) io.out(s.yellow(`${r.name}: ${r.changes.join(', ')} since it was trusted`));
+  for (const r of rows) if (r.changes.length > 0) io.out(s.yellow(escapeControls(`${r.name}: ${r.changes.join(', ')} since it was trusted`)));
   // Trusting pins what the command names in the project; what it names elsewhere can change without untrusting it.
-  for (const r of rows) if (r.unpinned.length > 0) io.out(s.yellow(`${r.name}: trust does not pin ${r.unpinned.join(', ')}; review what that runs yourself`));
+  for (const r of rows) if (r.unpinned.length > 0) io.out(s.yellow(escapeControls(`${r.name}: trust does not pin ${r.unpinned.join(', ')}; review what that runs yourself`)));
 }
 
 const entryJson = (e: TrustEntry) => ({ path: e.path, field: e.field ?? null, kind: e.kind, name: e.name, sha256: e.sha256, files: e.files, trustedAt: e.trustedAt });
@@ -155,7 +156,9 @@ the commands that run hooks.
 --json prints { store, hooks: [{ name, kind, file, field, status, runs, changes, unpinned }], trusted: [names] };
 with --list { store, entries }, with --revoke { store, revoked }.
 Exit 0 when no project hook is left untrusted; 1 when some are, or the store cannot be read.`,
-  async run(args, io) {
+  async run(args, given) {
+    // What the review shows comes from hook files: a \r or an escape sequence in a command must not rewrite it.
+    const io = humanIO(given);
     const { values, positionals } = parseFlags(args, {
       project: { type: 'string' },
       'hooks-dir': { type: 'string', multiple: true },
@@ -188,7 +191,7 @@ Exit 0 when no project hook is left untrusted; 1 when some are, or the store can
       }
       if (backup !== undefined) io.err(`agent-hooks trust: the trust store could not be read; a copy of it is kept as ${backup}`);
       if (entries.length === 0) io.out(`Nothing was trusted in ${projectDir}.`);
-      for (const e of entries) io.out(`revoked  ${e.name}  ${e.kind}  ${displayPath(e.path, io.cwd)}${e.field === undefined ? '' : ` ${e.field}`}`);
+      for (const e of entries) io.out(`revoked  ${escapeControls(`${e.name}  ${e.kind}  ${displayPath(e.path, io.cwd)}${e.field === undefined ? '' : ` ${e.field}`}`)}`);
       if (entries.length > 0) io.out(`\nRevoked ${entries.length} hook${entries.length === 1 ? '' : 's'}: they no longer run until trusted again.`);
       return ExitCode.ok;
     }

@@ -3,6 +3,8 @@
  *
  * @module
  */
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { HookEnv } from '../hook-dirs.js';
 import type { HookProblem } from '../problem.js';
 import { trustFingerprint, TrustFingerprintError, type ConfigTrustSubject, type HookMdTrustSubject, type TrustFingerprint } from './trust-fingerprint.js';
@@ -17,6 +19,8 @@ import { TrustStore, trustVerdict, type TrustStatus, type TrustStoreLocation } f
  *
  * Left unset, the environment variable `AGENT_HOOKS_TRUST=all` means `'all'` (a repository cannot set your
  * environment; an application that loads a project's `.env` file into its environment should pass `trust` itself).
+ * Gemini CLI does load one into the environment of its hooks, so under Gemini CLI the variable is ignored when a
+ * `.env` or `.gemini/.env` of the project (or of a folder above it, below your home) sets it.
  */
 export type TrustPolicy = 'all' | 'store' | TrustStore;
 
@@ -36,11 +40,69 @@ export const TRUST_ENV_VARIABLE = 'AGENT_HOOKS_TRUST';
 export function resolveTrustPolicy(policy: TrustPolicy | undefined, scope: TrustStoreLocation = {}): 'all' | TrustStore {
   if (policy instanceof TrustStore) return policy;
   if (policy === 'all') return 'all';
-  if (policy === undefined && (scope.hostEnv ?? process.env)[TRUST_ENV_VARIABLE] === 'all') return 'all';
+  const env = scope.hostEnv ?? process.env;
+  let ignored: string | undefined;
+  if (policy === undefined && env[TRUST_ENV_VARIABLE] === 'all') {
+    ignored = projectEnvFileSettingTrust(env);
+    if (ignored === undefined) return 'all';
+  }
   if (policy !== undefined && policy !== 'store') {
     throw new TypeError(`trust must be 'store', 'all' or a TrustStore, not ${JSON.stringify(policy)}.`);
   }
-  return TrustStore.forUser(scope);
+  const store = TrustStore.forUser(scope);
+  if (ignored !== undefined) ignoredTrustAll.set(store, ignored);
+  return store;
+}
+
+/** The stores resolved in place of `AGENT_HOOKS_TRUST=all`, and the project file that set the variable. */
+const ignoredTrustAll = new WeakMap<TrustStore, string>();
+
+// A .env file is a few lines; one larger than this is not read for the variable (and is surely not Gemini CLI's).
+const MAX_ENV_FILE_BYTES = 1024 * 1024;
+const SETS_TRUST = new RegExp(`^\\s*(?:export\\s+)?${TRUST_ENV_VARIABLE}\\s*=`, 'm');
+
+/**
+ * Under Gemini CLI (which gives its hooks `GEMINI_PROJECT_DIR`), the project's `.env` file that sets
+ * `AGENT_HOOKS_TRUST`, if one does: Gemini CLI loads the first `.gemini/.env` or `.env` it finds from the project up
+ * into its own environment, and so into the bridge's, so the variable may be the repository's word, not the user's.
+ * Folders from the user's home up are the user's own and are not looked at.
+ *
+ * @internal
+ */
+export function projectEnvFileSettingTrust(env: HookEnv): string | undefined {
+  const project = env['GEMINI_PROJECT_DIR'];
+  if (project === undefined || project === '') return undefined;
+  const home = env['HOME'] === undefined || env['HOME'] === '' ? undefined : resolve(env['HOME']);
+  let dir = resolve(project);
+  for (;;) {
+    if (dir === home) return undefined;
+    for (const file of [join(dir, '.gemini', '.env'), join(dir, '.env')]) {
+      try {
+        if (statSync(file).size > MAX_ENV_FILE_BYTES) continue;
+        // Gemini CLI stops at the first file it finds: that file alone is what it loaded.
+        return SETS_TRUST.test(readFileSync(file, 'utf8')) ? file : undefined;
+      } catch {
+        // none here
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/** The warning that `AGENT_HOOKS_TRUST=all` was not honoured, when `policy` was resolved in its place. */
+function ignoredTrustAllProblem(policy: TrustStore): HookProblem | undefined {
+  const file = ignoredTrustAll.get(policy);
+  if (file === undefined) return undefined;
+  return {
+    file,
+    severity: 'warning',
+    code: 'trust-env-ignored',
+    message:
+      `${TRUST_ENV_VARIABLE}=all is ignored: Gemini CLI loads this project file into the environment of its hooks, and it sets ${TRUST_ENV_VARIABLE}, so the repository could be the one asking. ` +
+      "The project's hooks run once trusted: review and trust them with 'npx agent-hooks trust', or give the bridge --trust-all in your own settings.",
+  };
 }
 
 /** One hook that needed trust, and how it stands. */
@@ -123,10 +185,11 @@ export async function applyTrust<H extends HookMdTrustSubject | ConfigTrustSubje
 ): Promise<TrustGateResult<H>> {
   const needing = policy === 'all' ? [] : hooks.filter(needsTrust);
   if (needing.length === 0 || policy === 'all') return { hooks: [...hooks], checks: [], problems: [] };
+  const ignored = ignoredTrustAllProblem(policy);
   // One hook that cannot be fingerprinted is left out alone: the others, the user's own among them, still load.
   const attempts = await Promise.all([policy.load(), ...needing.map((hook) => trustFingerprint(hook).catch((error: unknown) => unpinnableProblem(hook, error, projectDir)))]);
   const read = attempts[0] as Awaited<ReturnType<TrustStore['load']>>;
-  const problems: HookProblem[] = read.problem === undefined ? [] : [read.problem];
+  const problems: HookProblem[] = [...(ignored === undefined ? [] : [ignored]), ...(read.problem === undefined ? [] : [read.problem])];
   const unpinnable = new Set<H>();
   const pending: H[] = [];
   const fingerprints: TrustFingerprint[] = [];

@@ -1,8 +1,11 @@
 // Internal: not exported from the package.
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, resolve, sep } from 'node:path';
-import micromatch from 'micromatch';
+import type Micromatch from 'micromatch';
+import { lazyModule } from '../../../core/internal/lazy-module.js';
 import { isInside } from './paths.js';
+
+const micromatch = lazyModule<typeof Micromatch>('micromatch');
 
 /** The variables the config loaders set to the project directory; a command may name its scripts through them. */
 const PROJECT_VARIABLES = /\$(?:\{(?:CLAUDE|GEMINI|CURSOR|AGENT_HOOKS)_PROJECT_DIR\}|(?:CLAUDE|GEMINI|CURSOR|AGENT_HOOKS)_PROJECT_DIR\b)/g;
@@ -119,7 +122,7 @@ async function expandGlob(pattern: string, base: string, limit: number): Promise
         continue;
       }
       const names = await readdir(dir).catch(() => [] as string[]);
-      for (const name of names.sort()) if (micromatch.isMatch(name, part, { dot: part.startsWith('.') })) next.push(join(dir, name));
+      for (const name of names.sort()) if (micromatch().isMatch(name, part, { dot: part.startsWith('.') })) next.push(join(dir, name));
     }
     paths = next.slice(0, limit);
   }
