@@ -76,7 +76,7 @@ export class Agent {
     return new AgentSession(
       {
         execute: (prompt, runOptions, state, first) => this.execute(prompt, runOptions, state, first),
-        endSession: (state, reason) => this.endSession(state, reason),
+        endSession: (state, reason, durationMs) => this.endSession(state, reason, durationMs),
         compact: async (state, instructions) => {
           const config = await this.configuration();
           if (config.compaction === undefined) throw new Error('session.compact() needs compaction: build the agent withCompaction({ maxMessages }).');
@@ -141,7 +141,7 @@ export class Agent {
     return result;
   }
 
-  private async endSession(state: AgentState, reason: string): Promise<void> {
-    await Run.endSession(await this.configuration(), this.environment(), state, reason);
+  private async endSession(state: AgentState, reason: string, durationMs: number | undefined): Promise<void> {
+    await Run.endSession(await this.configuration(), this.environment(), state, reason, durationMs);
   }
 }

@@ -25,7 +25,7 @@ export interface SessionHost {
   /** Runs one turn from `state`. */
   execute(prompt: string, options: RunOptions, state: AgentState, sessionStart: boolean): Promise<RunResult>;
   /** Fires SessionEnd. */
-  endSession(state: AgentState, reason: string): Promise<void>;
+  endSession(state: AgentState, reason: string, durationMs: number | undefined): Promise<void>;
   /** Compacts the conversation on request. */
   compact(state: AgentState, instructions: string | undefined): Promise<AgentState>;
   /** Waits for work asynchronous hooks left running. */
@@ -44,6 +44,7 @@ export class AgentSession {
   readonly id: string;
   private state: AgentState;
   private started = false;
+  private startedAt: number | undefined;
   private closed = false;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -99,12 +100,13 @@ export class AgentSession {
     this.closed = true;
     await this.queue;
     await this.host.drain();
-    if (this.started) await this.host.endSession(this.state, reason);
+    if (this.started) await this.host.endSession(this.state, reason, this.startedAt === undefined ? undefined : performance.now() - this.startedAt);
   }
 
   private async turn(prompt: string, options: RunOptions): Promise<RunResult> {
     const first = !this.started;
     this.started = true;
+    this.startedAt ??= performance.now();
     const result = await this.host.execute(prompt, { ...options, rejectOnFailure: false }, this.state.with({ steps: [] }), first);
     this.state = result.state;
     if (result.status === 'failed' && options.rejectOnFailure !== false) throw result.error;

@@ -69,6 +69,11 @@ export interface WireDialect {
   eventName(event: HookEventName, written?: string): string;
   /** The JSON object written to the process's stdin. */
   payload(ctx: AnyHookContext, info: PayloadInfo): object;
+  /**
+   * The payload's bytes, for a protocol whose hooks read them as text (the HOOK.md reference runtime writes Python's
+   * `json.dumps` spacing, and its hooks grep for it). Default: `JSON.stringify`.
+   */
+  stringify?(payload: object): string;
   /** What the process's exit code and output mean for `ctx`. Never throws: bad output is a failure with a note. */
   interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): Decision;
 }

@@ -7,8 +7,9 @@
 import { HookEvent, type AnyHookContext, type HookEventName, type HookNote } from '../core/index.js';
 import { messageOf } from '../core/internal/message-of.js';
 import type { ProcessResult } from './process-result.js';
+import { pythonJsonDumps } from './internal/python-json.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
-import { failureDecision, processFailure, tail, withStderr } from './failure.js';
+import { exit2Notes, failureDecision, processFailure, tail, withStderr } from './failure.js';
 
 const NONE: readonly string[] = Object.freeze([]);
 const PROCEED: Decision = Object.freeze({ kind: 'proceed', additionalContext: NONE, notes: [] });
@@ -38,7 +39,20 @@ function sent(ctx: AnyHookContext, value: unknown, ...fields: string[]): unknown
   return null;
 }
 
-/** The fields of the event's own family, named as the spec names them (and snake_case where it names none). */
+/** What the agent that sent the event (through the bridge) sent as `field`, when it is of the kind `isKind` wants. */
+function forwarded<T>(ctx: AnyHookContext, field: string, isKind: (value: unknown) => value is T): T | null {
+  const value = ctx.origin?.payload[field];
+  return isKind(value) ? value : null;
+}
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
+
+/**
+ * The fields of the event's own family, named as the spec's hook input section names them (and snake_case where it
+ * names none). A field the spec lists is always sent, `null` when its value is not known here (the model of a
+ * session, the length of one that did not start in this process) rather than made up.
+ */
 function eventFields(ctx: AnyHookContext): Record<string, unknown> {
   switch (ctx.event) {
     case 'PreToolUse':
@@ -66,8 +80,16 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> {
         final_message: ctx.finalMessage === undefined ? null : { role: 'assistant', content: ctx.finalMessage },
         // Lets a quality gate see that the agent is already working again because of a block (loop guard).
         stop_hook_active: sent(ctx, ctx.stopHookActive, 'stop_hook_active'),
-        ...(ctx.subagentName !== undefined ? { subagent_name: ctx.subagentName } : {}),
-        ...(ctx.subagentType !== undefined ? { subagent_type: ctx.subagentType } : {}),
+        ...(ctx.event === 'SubagentStop'
+          ? {
+              subagent_name: ctx.subagentName ?? forwarded(ctx, 'agent_name', isString),
+              subagent_type: ctx.subagentType ?? forwarded(ctx, 'agent_type', isString),
+              task_description: forwarded(ctx, 'task_description', isString),
+            }
+          : {
+              ...(ctx.subagentName !== undefined ? { subagent_name: ctx.subagentName } : {}),
+              ...(ctx.subagentType !== undefined ? { subagent_type: ctx.subagentType } : {}),
+            }),
       };
     case 'SubagentStart':
       return {
@@ -76,10 +98,17 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> {
         task_description: sent(ctx, ctx.task, 'task_description', 'task'),
       };
     case 'SessionStart':
-      return { source: sent(ctx, ctx.source, 'source') };
+      // `model` and `args` as the spec lists them; the reference runtime sends `{}` for args.
+      return { model: ctx.model ?? forwarded(ctx, 'model', isString), args: {}, source: sent(ctx, ctx.source, 'source') };
     case 'SessionEnd':
-      // `exit_reason` and `total_steps` are the spec's names; `reason` is the name every other agent uses.
-      return { reason: ctx.reason ?? null, exit_reason: ctx.reason ?? null, total_steps: sent(ctx, ctx.state.stepCount, 'step_count', 'total_steps') };
+      // `exit_reason`, `total_steps` and `duration_seconds` (an integer) are the spec's names; `reason` is the name
+      // every other agent uses.
+      return {
+        duration_seconds: ctx.durationMs !== undefined ? Math.round(ctx.durationMs / 1000) : forwarded(ctx, 'duration_seconds', isCount),
+        total_steps: sent(ctx, ctx.state.stepCount, 'step_count', 'total_steps'),
+        exit_reason: ctx.reason ?? null,
+        reason: ctx.reason ?? null,
+      };
     case 'UserPromptSubmit':
       return { prompt: ctx.prompt };
     case 'PreCompact':
@@ -116,7 +145,8 @@ function payload(ctx: AnyHookContext, info: PayloadInfo): object {
   return {
     event_type: info.eventName,
     timestamp: new Date().toISOString(),
-    session_id: ctx.state.sessionId ?? null,
+    // A string, as the spec says: outside a session, the id of the agent whose run this is.
+    session_id: ctx.state.sessionId ?? ctx.state.agentId,
     work_dir: info.workDir,
     // The metadata a hook would read with ctx.get(): the context's own over the state's.
     context: { ...ctx.state.metadata, ...ctx.metadata },
@@ -132,7 +162,7 @@ function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInf
   if (result.exitCode === 2) {
     const reason = result.stderr.trim();
     const why = reason.length > 0 ? reason : `blocked by hook '${hook.name}' (exit 2)`;
-    return { kind: 'block', reason: why, additionalContext: NONE, notes: [] };
+    return { kind: 'block', reason: why, additionalContext: NONE, notes: exit2Notes(result, ctx, hook) };
   }
   if (result.exitCode !== 0) {
     const cause = withStderr(`exited with code ${result.exitCode}`, result);
@@ -232,10 +262,12 @@ function modifiedContext(
 /**
  * The HOOK.md dialect.
  *
- * - stdin: `event_type` (in the family the trigger was written in), `timestamp`, `session_id`, `work_dir`, `context`
- *   (metadata), and the event's own fields: `tool_name`, `tool_input`, `tool_use_id` (+ `tool_output` on
+ * - stdin: written as Python's `json.dumps` writes it (`", "` and `": "`, non-ASCII as `\uXXXX`), as the reference
+ *   runtime sends it, so a script that greps for `"command": "` finds it. `event_type` (in the family the trigger was written
+ *   in), `timestamp`, `session_id`, `work_dir`, `context` (metadata), and the event's own fields: `tool_name`, `tool_input`, `tool_use_id` (+ `tool_output` on
  *   PostToolUse, `tool_error` on PostToolUseFailure); `stop_reason`, `step_count`, `final_message`; `subagent_name`,
- *   `subagent_type`, `task_description`; `prompt`; `source`, `exit_reason`; `trigger`; …
+ *   `subagent_type`, `task_description`; `prompt`; `model`, `args`, `source`; `duration_seconds`, `total_steps`,
+ *   `exit_reason`; `trigger`; …
  * - exit 0: proceed, or the stdout JSON's `decision` (allow | deny | block | ask), `reason`, `modified_input` (new
  *   tool arguments), `additional_context`, `system_message`, `continue: false` with `stop_reason` (stop the run).
  * - exit 2: block, with stderr as the reason.
@@ -247,5 +279,6 @@ export const hookMdDialect: WireDialect = Object.freeze({
   name: 'hookmd',
   eventName,
   payload,
+  stringify: pythonJsonDumps,
   interpret,
 });

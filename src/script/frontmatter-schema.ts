@@ -10,12 +10,27 @@ import { UnsafeRegexError } from './unsafe-regex-error.js';
 import { HOOK_TRIGGER_NAMES } from './trigger-names.js';
 
 /**
- * The reference validator's rule for `name`: lowercase letters and digits in groups joined by single hyphens, so the
+ * The reference validator's rule for `name`, once NFKC-normalised and trimmed: letters (of any script) and digits in
+ * groups joined by single hyphens, and no uppercase letter (see {@link isHookName}); so `café-hook` is a name, and the
  * name is also a safe folder name and a stable identifier in logs.
  *
  * @internal
  */
-export const HOOK_NAME_PATTERN: RegExp = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const HOOK_NAME_PATTERN: RegExp = /^[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*$/u;
+
+/**
+ * A name as the reference validator reads it: NFKC-normalised, surrounding white space trimmed.
+ *
+ * @internal
+ */
+export const normalizeHookName = (name: string): string => name.trim().normalize('NFKC');
+
+/**
+ * Whether `name` (already normalised) is a hook name: {@link HOOK_NAME_PATTERN}, in lowercase.
+ *
+ * @internal
+ */
+export const isHookName = (name: string): boolean => HOOK_NAME_PATTERN.test(name) && name === name.toLowerCase();
 
 const { name, description, timeout, priority } = HOOK_FRONTMATTER_LIMITS;
 
@@ -57,12 +72,17 @@ export const HookFrontmatterSchema = z
       .min(name.min)
       .max(name.max)
       .regex(HOOK_NAME_PATTERN)
-      .meta({ description: 'The hook identifier: lowercase letters, digits and single hyphens; equal to the folder name.' }),
+      // Only once the pattern holds: one problem per name.
+      .refine((value) => !HOOK_NAME_PATTERN.test(value) || value === value.toLowerCase(), { params: { kind: 'uppercase-name' } })
+      .meta({
+        description: 'The hook identifier: lowercase letters (of any script), digits and single hyphens; equal to the folder name.',
+      }),
     /** Shown to people choosing or auditing hooks, and to the model where the runtime discloses it. */
     description: z
       .string()
       .min(description.min)
       .max(description.max)
+      .refine((value) => value.length === 0 || value.trim().length > 0, { params: { kind: 'blank' } })
       .meta({ description: 'What the hook does, in one or a few sentences.' }),
     /** Any event name of any dialect, so a hook ported from another agent keeps its name. */
     trigger: z.enum(HOOK_TRIGGER_NAMES).meta({

@@ -6,10 +6,14 @@
 import { close, constants, open, read } from 'node:fs';
 import { open as openHandle } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { parseDocument } from 'yaml';
+import type * as Yaml from 'yaml';
+import { lazyModule } from '../core/internal/lazy-module.js';
 import { parseSimpleYaml } from './internal/simple-yaml.js';
 import type { HookManifest } from './manifest.js';
 import type { HookProblem } from './problem.js';
+
+// Only a frontmatter outside the fast path's subset needs the YAML parser.
+const yaml = lazyModule<typeof Yaml>('yaml');
 
 /**
  * The most a frontmatter may take, delimiters included. The spec expects ~100 tokens of metadata; the cap keeps a
@@ -90,6 +94,7 @@ export interface ReadFrontmatterOptions {
 }
 
 const LF = 0x0a;
+const CR = 0x0d;
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const DELIMITER = Buffer.from('---');
 
@@ -141,13 +146,22 @@ class ChunkReader {
   }
 
   /**
-   * The end of the line starting at `from` (index of its LF, or of the end of the file for a last line without one),
-   * reading more as needed; `undefined` when there is no line there or the cap cut it.
+   * The end of the line starting at `from` (index of its LF, of a CR not followed by one — a file saved with old Mac
+   * line endings —, or of the end of the file for a last line without one), reading more as needed; `undefined` when
+   * there is no line there or the cap cut it.
    */
   async lineEnd(from: number): Promise<number | undefined> {
     let searched = from;
     for (;;) {
-      const lf = this.buf.subarray(0, this.length).indexOf(LF, searched);
+      const view = this.buf.subarray(0, this.length);
+      const lf = view.indexOf(LF, searched);
+      const cr = view.subarray(0, lf === -1 ? this.length : lf).indexOf(CR, searched);
+      if (cr !== -1) {
+        if (cr + 1 < this.length) return view[cr + 1] === LF ? cr + 1 : cr;
+        // A CR last in what has been read: a LF may follow it.
+        if (!(await this.more())) return cr;
+        continue;
+      }
       if (lf !== -1) return lf;
       searched = this.length;
       if (!(await this.more())) return this.eof && from < this.length ? this.length : undefined;
@@ -199,9 +213,11 @@ export async function readFrontmatter(file: string, options: ReadFrontmatterOpti
       const end = await reader.lineEnd(lineStart);
       if (end === undefined) break;
       if (isDelimiter(reader.buf, lineStart, end)) {
+        const text = reader.buf.toString('utf8', textStart, lineStart);
         return {
           ok: true,
-          text: reader.buf.toString('utf8', textStart, lineStart),
+          // YAML reads a lone CR as a line break, as LF and CRLF; the fast path and problems' line numbers want LF.
+          text: text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text,
           textLine: 2,
           bodyOffset: Math.min(end + 1, reader.length),
           bytesRead: reader.length,
@@ -269,7 +285,7 @@ const yamlReason = (message: string): string => message.split('\n')[0]!.replace(
 export function parseFrontmatter(block: FrontmatterBlock, file: string): ParsedFrontmatter | FrontmatterFailure {
   const simple = parseSimpleYaml(block.text);
   if (simple !== undefined) return { ok: true, data: simple, problems: [], bodyOffset: block.bodyOffset, bytesRead: block.bytesRead };
-  const doc = parseDocument(block.text, { uniqueKeys: true, prettyErrors: true });
+  const doc = yaml().parseDocument(block.text, { uniqueKeys: true, prettyErrors: true });
   const at = (linePos: readonly { line: number }[] | undefined) =>
     linePos?.[0] === undefined ? undefined : linePos[0].line + block.textLine - 1;
   if (doc.errors.length > 0) {
@@ -285,6 +301,8 @@ export function parseFrontmatter(block: FrontmatterBlock, file: string): ParsedF
       bytesRead: block.bytesRead,
     };
   }
+  const numbers = wholeNumberProblems(doc, block, file);
+  if (numbers.length > 0) return { ok: false, problems: numbers, bytesRead: block.bytesRead };
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: 100 });
@@ -309,6 +327,38 @@ export function parseFrontmatter(block: FrontmatterBlock, file: string): ParsedF
   };
 }
 
+/** The fields that must be written as whole numbers. */
+const WHOLE_NUMBER_FIELDS = ['timeout', 'priority'];
+
+/**
+ * `timeout: 5000.0` or `priority: 1e3`: YAML reads a whole number, but the author wrote a float, and the reference
+ * runtime refuses it ("must be an integer"); so is it refused here, with the number to write instead.
+ */
+function wholeNumberProblems(doc: Yaml.Document.Parsed, block: FrontmatterBlock, file: string): HookProblem[] {
+  const problems: HookProblem[] = [];
+  const { isMap, isScalar } = yaml();
+  if (!isMap(doc.contents)) return problems;
+  for (const pair of doc.contents.items) {
+    if (!isScalar(pair.key) || !WHOLE_NUMBER_FIELDS.includes(String(pair.key.value)) || !isScalar(pair.value)) continue;
+    const { value, source, range } = pair.value;
+    if (typeof value !== 'number' || source === undefined || /^[-+]?\d+$/.test(source.trim())) continue;
+    const field = String(pair.key.value);
+    const line = range == null ? undefined : block.text.slice(0, range[0]).split('\n').length - 1 + block.textLine;
+    const whole = Number.isInteger(value) ? `write it as the whole number ${value}` : 'write a whole number';
+    problems.push({
+      file,
+      line,
+      field,
+      found: source,
+      allowed: 'a whole number written with digits only',
+      message: `${field} is written ${source}, which is not an integer: ${whole} (the reference runtime refuses it too).`,
+      severity: 'error',
+      code: 'invalid-type',
+    });
+  }
+  return problems;
+}
+
 /**
  * The body of a HOOK.md (everything after the frontmatter), read only now: the second stage of progressive
  * disclosure. One leading newline — the blank line conventionally left after the closing `---` — is dropped.
@@ -331,7 +381,7 @@ export async function readHookBody(manifest: Pick<HookManifest, 'file' | 'bodyOf
       filled += bytesRead;
     }
     const body = buf.toString('utf8', 0, filled);
-    return body.startsWith('\r\n') ? body.slice(2) : body.startsWith('\n') ? body.slice(1) : body;
+    return body.startsWith('\r\n') ? body.slice(2) : body.startsWith('\n') || body.startsWith('\r') ? body.slice(1) : body;
   } finally {
     await handle.close();
   }

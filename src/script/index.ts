@@ -12,6 +12,8 @@ export * from './frontmatter-schema.js';
 export * from './frontmatter.js';
 export * from './entry.js';
 export * from './validate.js';
+export * from './hook-properties.js';
+export * from './hooks-prompt.js';
 export * from './hook-dirs.js';
 export * from './load-manifest.js';
 export * from './discovery.js';

@@ -6,10 +6,10 @@
 import { basename, join, resolve } from 'node:path';
 import { resolveScriptEntry } from './entry.js';
 import { parseFrontmatter, readFrontmatter } from './frontmatter.js';
+import type { DiscoveryCache } from './internal/discovery-cache.js';
 import { deferringRegexSafety } from './internal/regex-safety.js';
 import type { HookManifest, HookSource } from './manifest.js';
 import type { HookProblem } from './problem.js';
-import { validateFrontmatter } from './validate.js';
 
 /**
  * Options of {@link loadManifest}.
@@ -31,6 +31,13 @@ export interface LoadManifestOptions {
    * throws on such a regex. Default false.
    */
   readonly deferRegexSafety?: boolean | undefined;
+  /**
+   * Whether the hook may run on the call it is loaded for, judged from its raw frontmatter (or a cached manifest):
+   * `false` leaves it out before its entry is looked for, its frontmatter validated or anything of it analysed.
+   */
+  readonly mayRun?: ((data: unknown) => boolean) | undefined;
+  /** Frontmatters validated before, by earlier processes (see `DiscoveryCache`). */
+  readonly cache?: DiscoveryCache | undefined;
 }
 
 /**
@@ -58,17 +65,40 @@ export interface ManifestLoad {
  */
 export async function loadManifest(dir: string, options: LoadManifestOptions = {}): Promise<ManifestLoad> {
   const folder = resolve(dir);
-  const file = join(folder, 'HOOK.md');
-  const read = await readFrontmatter(file);
+  let file = join(folder, 'HOOK.md');
+  let read = await readFrontmatter(file);
+  if (!read.ok && read.problems.some((p) => p.code === 'missing-file')) {
+    // The reference runtime takes a lowercase hook.md when there is no HOOK.md.
+    const lower = await readFrontmatter(join(folder, 'hook.md'));
+    if (lower.ok || !lower.problems.some((p) => p.code === 'missing-file')) {
+      file = join(folder, 'hook.md');
+      read = lower;
+    }
+  }
   if (!read.ok && read.problems.some((p) => p.code === 'missing-file')) {
     return { manifest: undefined, problems: read.problems, bytesRead: read.bytesRead, found: false };
   }
+  const name = basename(folder);
+  const deferRegexSafety = options.deferRegexSafety === true;
+  const place = read.ok ? { file, dir: folder, source: options.source, bodyOffset: read.bodyOffset, deferRegexSafety } : undefined;
+  const known = read.ok ? options.cache?.get(read.text, place!) : undefined;
+  if (known !== undefined) {
+    if (options.mayRun?.(known) === false) return { manifest: undefined, problems: [], bytesRead: read.bytesRead, found: true };
+    const resolved = options.checkEntry === false ? undefined : await resolveScriptEntry(folder);
+    if (resolved === undefined || resolved.ok) return { manifest: known, problems: [], bytesRead: read.bytesRead, found: true };
+    return { manifest: undefined, problems: [{ ...resolved.problem, hookName: resolved.problem.hookName ?? name }], bytesRead: read.bytesRead, found: true };
+  }
+  const parsed = read.ok ? parseFrontmatter(read, file) : read;
+  // A hook that cannot run on this call costs no entry lookup, validation or analysis: it is not loaded at all.
+  if (parsed.ok && options.mayRun?.(parsed.data) === false) return { manifest: undefined, problems: [], bytesRead: read.bytesRead, found: true };
   const entry = options.checkEntry === false ? undefined : resolveScriptEntry(folder);
   const problems: HookProblem[] = [];
   let manifest: HookManifest | undefined;
-  const parsed = read.ok ? parseFrontmatter(read, file) : read;
   problems.push(...parsed.problems);
   if (parsed.ok) {
+    // Validation's schemas (zod) load only when a frontmatter is validated: a call that finds every hook in the
+    // discovery cache, or none that can match, never needs them.
+    const { validateFrontmatter } = await import('./validate.js');
     const location = { file, dir: folder, source: options.source, bodyOffset: parsed.bodyOffset };
     const validation =
       options.deferRegexSafety === true
@@ -76,12 +106,12 @@ export async function loadManifest(dir: string, options: LoadManifestOptions = {
         : validateFrontmatter(parsed.data, location);
     problems.push(...validation.problems);
     manifest = validation.manifest;
+    if (manifest !== undefined && problems.length === 0 && read.ok) options.cache?.set(read.text, place!, manifest);
   }
   const resolved = await entry;
   if (resolved !== undefined && !resolved.ok) problems.push(resolved.problem);
   if (problems.some((p) => p.severity === 'error')) manifest = undefined;
   // The spec makes the folder name the hook's name, so it identifies the hook even when the frontmatter cannot.
-  const name = basename(folder);
   return {
     manifest,
     problems: problems.map((p) => (p.hookName === undefined ? { ...p, hookName: name } : p)),

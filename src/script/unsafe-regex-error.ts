@@ -38,23 +38,28 @@ export class UnsafeRegexError extends MatcherSyntaxError {
 
   /**
    * `suspected`: the checker could not decide in time, and the pattern repeats a group that holds a repeat, the shape
-   * of exponential backtracking.
+   * of exponential backtracking (`true`), or holds no such shape but could not be proven safe either (`'unproven'`).
    */
-  constructor(pattern: string, complexity: UnsafeRegexComplexity, degree?: number, suspected = false) {
-    const risk = suspected
-      ? 'repeats a group that itself repeats, which can take exponential time on some inputs (ReDoS), and could not be proven safe in time'
-      : complexity === 'exponential'
-        ? 'can take exponential time on some inputs (ReDoS)'
-        : `can take time that grows as the input's length to the power of ${degree ?? 'three or more'} (ReDoS)`;
+  constructor(pattern: string, complexity: UnsafeRegexComplexity, degree?: number, suspected: boolean | 'unproven' = false) {
+    const risk =
+      suspected === 'unproven'
+        ? 'could not be proven safe from catastrophic backtracking (ReDoS): the checker gave no answer within its time budget, and a pattern nothing could clear is not run'
+        : suspected
+          ? 'repeats a group that itself repeats, which can take exponential time on some inputs (ReDoS), and could not be proven safe in time'
+          : complexity === 'exponential'
+            ? 'can take exponential time on some inputs (ReDoS)'
+            : `can take time that grows as the input's length to the power of ${degree ?? 'three or more'} (ReDoS)`;
     const fix =
-      complexity === 'exponential'
-        ? 'rewrite it so that no text can match it in more than one way: no quantifier inside a repeated group, as in (a+)+ or (\\w+\\s?)*, and no overlapping alternatives inside one, as in (a|a)* or (a|ab)*'
-        : 'rewrite it so that neighbouring repeats cannot match the same characters, as in .*.* or \\s*\\s*: merge them, or separate them with a character that neither can match';
+      suspected === 'unproven'
+        ? 'rewrite it simpler so that it can be checked: fewer repeats (*, +, {n,m}) in one pattern, no repeated group that holds a repeat (as (?:.*,){10}), or split it between the tool and pattern fields'
+        : complexity === 'exponential'
+          ? 'rewrite it so that no text can match it in more than one way: no quantifier inside a repeated group, as in (a+)+ or (\\w+\\s?)*, and no overlapping alternatives inside one, as in (a|a)* or (a|ab)*'
+          : 'rewrite it so that neighbouring repeats cannot match the same characters, as in .*.* or \\s*\\s*: merge them, or separate them with a character that neither can match';
     super(pattern, `it ${risk}; ${fix}.`);
     this.complexity = complexity;
     this.degree = degree;
     this.risk = risk;
     this.fix = fix;
-    this.suspected = suspected;
+    this.suspected = suspected !== false;
   }
 }

@@ -8,12 +8,13 @@ import { basename, dirname } from 'node:path';
 import type { z } from 'zod';
 import { DIALECT_NAMES, dialectNamed } from '../dialects/registry.js';
 import { HookEvent, TOOL_EVENTS, UnknownEventError, type HookEventName } from '../core/index.js';
-import { HOOK_NAME_PATTERN, HookFrontmatterSchema } from './frontmatter-schema.js';
+import { HookFrontmatterSchema, isHookName, normalizeHookName } from './frontmatter-schema.js';
 import { HOOK_FRONTMATTER_LIMITS } from './internal/frontmatter-limits.js';
 import { closestName } from './internal/closest-name.js';
 import { describeValue } from './internal/describe-value.js';
 import { MATCHER_ALLOWED, unknownToolProblem } from './internal/matcher-problems.js';
 import type { HookManifest, HookSource, ManifestMatcher } from './manifest.js';
+import { javascriptOnlyRegexSyntax } from './manifest-regex.js';
 import type { HookProblem } from './problem.js';
 import { HOOKMD_TRIGGER_NAMES } from './trigger-names.js';
 
@@ -54,7 +55,7 @@ const TOP_KEYS = Object.keys(HookFrontmatterSchema.shape);
 const MATCHER_KEYS = ['tool', 'pattern'];
 
 const ALLOWED: Readonly<Record<string, string>> = {
-  name: `${NAME.min} to ${NAME.max} lowercase letters, digits and single hyphens, not starting or ending with a hyphen`,
+  name: `${NAME.min} to ${NAME.max} lowercase letters (of any script), digits and single hyphens, not starting or ending with a hyphen`,
   description: `text of ${DESCRIPTION.min} to ${DESCRIPTION.max} characters`,
   trigger: `a HOOK.md event (${HOOKMD_TRIGGER_NAMES.join(', ')}), or an alias such as before_tool or PreToolUse`,
   matcher: 'a mapping with tool and/or pattern',
@@ -83,6 +84,9 @@ const KEY_HINTS: Readonly<Record<string, string>> = {
 };
 const MATCHER_HINTS: Readonly<Record<string, string>> = { name: 'tool', input: 'pattern', args: 'pattern', regex: 'pattern' };
 
+/** `table[key]` when `table` has it as its own: a YAML key may be `__proto__`, which every object inherits. */
+const own = <T>(table: Readonly<Record<string, T>>, key: string): T | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
+
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -98,9 +102,9 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
 
 /** A name the pattern accepts, derived from one it rejects, to put in the message. */
 const slug = (text: string): string =>
-  text
+  normalizeHookName(text)
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, NAME.max)
     .replace(/-+$/, '');
@@ -140,14 +144,14 @@ function problemsOf(complaint: z.core.$ZodIssue, frame: Frame): HookProblem[] {
   const field = complaint.path.map(String).join('.');
   const value = valueAt(frame.data, complaint.path);
   const found = value === undefined ? undefined : describeValue(value);
-  const allowed = ALLOWED[field];
+  const allowed = own(ALLOWED, field);
 
   // How zod reports a missing key depends on the field's type (an enum reports an invalid value), so absence is
   // checked first.
   if (value === undefined && complaint.code !== 'unrecognized_keys') {
     const example =
       field === 'name'
-        ? `name: ${HOOK_NAME_PATTERN.test(frame.folder) ? frame.folder : 'my-hook'}`
+        ? `name: ${isHookName(normalizeHookName(frame.folder)) ? frame.folder : 'my-hook'}`
         : field === 'trigger'
           ? 'trigger: pre-tool-call'
           : `${field}: …`;
@@ -159,7 +163,7 @@ function problemsOf(complaint: z.core.$ZodIssue, frame: Frame): HookProblem[] {
       const parent = valueAt(frame.data, complaint.path);
       const inMatcher = field === 'matcher';
       return complaint.keys.map((key) => {
-        const hint = (inMatcher ? MATCHER_HINTS[key] : KEY_HINTS[key]) ?? closestName(key, inMatcher ? MATCHER_KEYS : TOP_KEYS);
+        const hint = own(inMatcher ? MATCHER_HINTS : KEY_HINTS, key) ?? closestName(key, inMatcher ? MATCHER_KEYS : TOP_KEYS);
         const path = field === '' ? key : `${field}.${key}`;
         const where = inMatcher ? 'a matcher has only tool and pattern' : 'custom data belongs under metadata';
         return {
@@ -240,6 +244,13 @@ function problemsOf(complaint: z.core.$ZodIssue, frame: Frame): HookProblem[] {
       return [{ ...base, field, found, allowed, message: `${field} has the wrong type: it must be ${allowed ?? 'a known value'}.`, code: 'invalid-type' }];
     }
     case 'custom': {
+      if (complaint.params?.['kind'] === 'uppercase-name' && typeof value === 'string') {
+        const lower = slug(value);
+        return [{ ...base, field, found, allowed, message: `${field} must be lowercase${lower === '' ? '' : `, e.g. ${lower}`}.`, code: 'invalid-name' }];
+      }
+      if (complaint.params?.['kind'] === 'blank') {
+        return [{ ...base, field, found, allowed, message: `${field} is only white space: say in a sentence what the hook does.`, code: 'out-of-range' }];
+      }
       if (complaint.params?.['kind'] === 'invalid-regex') {
         return [{ ...base, field, found, allowed, message: complaint.message, code: 'invalid-regex' }];
       }
@@ -285,14 +296,17 @@ export function validateFrontmatter(data: unknown, location: ManifestLocation): 
       ],
     };
   }
+  // The reference validator reads the name NFKC-normalised and trimmed, so " café-hook " is café-hook.
+  const written = valueAt(data, ['name']);
+  if (typeof written === 'string') data = { ...data, name: normalizeHookName(written) };
   const rawName = valueAt(data, ['name']);
   const hookName = typeof rawName === 'string' && rawName !== '' ? rawName : folder;
-  const frame: Frame = { file, hookName, data, folder };
+  const frame: Frame = { file, hookName, data: data as Record<string, unknown>, folder };
 
   const parsed = HookFrontmatterSchema.safeParse(data);
   const problems: HookProblem[] = parsed.success ? [] : parsed.error.issues.flatMap((complaint) => problemsOf(complaint, frame));
 
-  if (typeof rawName === 'string' && HOOK_NAME_PATTERN.test(rawName) && rawName.length <= NAME.max && rawName !== folder) {
+  if (typeof rawName === 'string' && isHookName(rawName) && rawName.length <= NAME.max && rawName !== folder.normalize('NFKC')) {
     problems.push({
       file,
       hookName,
@@ -344,9 +358,25 @@ export function validateFrontmatter(data: unknown, location: ManifestLocation): 
     const unknown = unknownToolProblem(matcher.tool, file, hookName);
     if (unknown !== undefined) problems.push(unknown);
   }
+  for (const field of ['tool', 'pattern'] as const) {
+    const source = matcher?.[field];
+    if (source === undefined) continue;
+    for (const syntax of javascriptOnlyRegexSyntax(source)) {
+      problems.push({
+        file,
+        hookName,
+        field: `matcher.${field}`,
+        found: describeValue(source),
+        allowed: "a regex in Python's re syntax, which the reference runtime compiles",
+        message: `matcher.${field} uses JavaScript-only syntax: ${syntax}. It works here, but the reference runtime will not load this hook.`,
+        severity: 'warning',
+        code: 'javascript-only-regex',
+      });
+    }
+  }
   const manifest: HookManifest = Object.freeze({
     name: fm.name,
-    description: fm.description,
+    description: fm.description.trim(),
     trigger,
     triggerName: fm.trigger,
     matcher,
@@ -360,4 +390,32 @@ export function validateFrontmatter(data: unknown, location: ManifestLocation): 
     bodyOffset: location.bodyOffset ?? 0,
   });
   return { manifest, problems };
+}
+
+/**
+ * A warning for a `trigger` written in a name other than the HOOK.md format's current ones (`before_tool`,
+ * `PreToolUse`, `preToolUse`): the hook loads here, since the format's older spec used such names and users mix
+ * dialects, but the reference runtime refuses it. The warning names the portable name. `undefined` for a current name.
+ * Given by `validate` and `list`, not by discovery, which loads such hooks quietly.
+ *
+ * @internal
+ */
+export function triggerNameProblem(manifest: Pick<HookManifest, 'name' | 'file' | 'trigger' | 'triggerName'>): HookProblem | undefined {
+  const written = manifest.triggerName;
+  if (HOOKMD_TRIGGER_NAMES.includes(written)) return undefined;
+  const portable = HookEvent.toDialect(manifest.trigger, 'hookmd');
+  const what = HookEvent.tryParse(written, 'hookmd-legacy') !== undefined ? 'an older HOOK.md name' : "another agent's name, not a HOOK.md one";
+  return {
+    file: manifest.file,
+    hookName: manifest.name,
+    field: 'trigger',
+    found: JSON.stringify(written),
+    allowed: portable === undefined ? undefined : JSON.stringify(portable),
+    message:
+      portable === undefined
+        ? `trigger ${written} is ${what}, and the HOOK.md format has no name for ${manifest.trigger}: the hook loads here, but the reference runtime will not load it.`
+        : `trigger ${written} is ${what}: the hook loads here, but the current format and its reference runtime accept only trigger: ${portable}. Write that for a hook that runs everywhere.`,
+    severity: 'warning',
+    code: 'non-portable-trigger',
+  };
 }

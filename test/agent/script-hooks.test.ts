@@ -87,7 +87,7 @@ describe('HOOK.md hooks in an agent', () => {
     const dir = await project({
       gate: {
         frontmatter: 'trigger: pre-agent-turn-stop',
-        script: `input=$(cat); case "$input" in *'"stop_hook_active":true'*) exit 0;; esac; echo "run the tests" >&2; exit 2`,
+        script: `input=$(cat); case "$input" in *'"stop_hook_active": true'*) exit 0;; esac; echo "run the tests" >&2; exit 2`,
       },
     });
     const model = new ScriptedModel(['first try', 'second try']);

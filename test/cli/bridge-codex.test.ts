@@ -53,7 +53,7 @@ describe('agent-hooks bridge --from codex', () => {
 
   it('keeps Codex working at Stop until the hook sees stop_hook_active, and answers a prompt hook’s context', async () => {
     const { dir, hooks } = await project();
-    await scriptHook(hooks, 'tests-first', { trigger: 'pre-agent-turn-stop' }, `case "$(cat)" in *'"stop_hook_active":true'*) exit 0 ;; esac\necho "run the tests first" >&2\nexit 2`);
+    await scriptHook(hooks, 'tests-first', { trigger: 'pre-agent-turn-stop' }, `case "$(cat)" in *'"stop_hook_active": true'*) exit 0 ;; esac\necho "run the tests first" >&2\nexit 2`);
     await scriptHook(hooks, 'style', { trigger: 'pre-agent-turn' }, `cat > /dev/null\necho '{"additional_context":"follow the style guide"}'`);
     const first = await bridge(dir, payload('Stop.json', dir));
     expect(JSON.parse(first.stdout)).toEqual({ decision: 'block', reason: 'run the tests first' });

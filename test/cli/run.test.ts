@@ -66,7 +66,7 @@ describe('agent-hooks run', () => {
   it('takes the event from the input when --event is absent, and runs only that event’s hooks', async () => {
     const { dir, hooks } = await project();
     await scriptHook(hooks, 'guard', {}, 'exit 2');
-    await scriptHook(hooks, 'gate', { trigger: 'Stop' }, `input=$(cat); case "$input" in *'"stop_hook_active":true'*) exit 0 ;; esac; echo "Run the tests first" >&2; exit 2`);
+    await scriptHook(hooks, 'gate', { trigger: 'Stop' }, `input=$(cat); case "$input" in *'"stop_hook_active": true'*) exit 0 ;; esac; echo "Run the tests first" >&2; exit 2`);
     const first = await runCliJson<RunResult>(['run', '--trust-all', '--input', '-', '--json'], { cwd: dir, input: '{"event_type":"pre-agent-turn-stop"}' });
     expect(first.json).toMatchObject({ event: 'Stop', outcome: 'block', reason: 'Run the tests first' });
     expect(first.json.hooks.map((h) => h.name)).toEqual(['gate']);

@@ -26,7 +26,7 @@ describe('agent-hooks validate', () => {
   it('passes a valid hook folder, HOOK.md file, folder of hooks and project, and exits 0', async () => {
     const { dir, hooks } = await project();
     const guard = await scriptHook(hooks, 'guard', { matcher: { tool: 'Write|Edit', pattern: '\\.env$' }, timeout: 100, priority: 1000, async: true, metadata: { owner: 'sec' } });
-    await scriptHook(hooks, 'gate', { trigger: 'Stop' });
+    await scriptHook(hooks, 'gate', { trigger: 'pre-agent-turn-stop' });
     for (const args of [[guard], [join(guard, 'HOOK.md')], [hooks], [dir], [], ['--project', '.']]) {
       const { code, json } = await runCliJson<Validation>(['validate', ...args, '--json'], { cwd: dir });
       expect(code, args.join(' ')).toBe(0);
@@ -100,7 +100,7 @@ describe('agent-hooks validate', () => {
 
   it('exits 0 on warnings alone, and prints each problem with file, field, found and allowed', async () => {
     const { dir, hooks } = await project();
-    await scriptHook(hooks, 'gate', { trigger: 'Stop', matcher: { tool: 'bash' } });
+    await scriptHook(hooks, 'gate', { trigger: 'pre-agent-turn-stop', matcher: { tool: 'bash' } });
     const { code, json } = await runCliJson<Validation>(['validate', '--json'], { cwd: dir });
     expect(code).toBe(0);
     expect(json.problems).toEqual([expect.objectContaining({ severity: 'warning', code: 'ignored-matcher', field: 'matcher', found: '{"tool":"bash"}' })]);

@@ -72,7 +72,7 @@ export const stepText = (index: number, step: number, blockEvery: number): strin
 // Builtins only (no command substitution, no external command): a hook costs one /bin/sh and nothing more.
 const PRELUDE = `echo + >> "$AGENT_HOOKS_PROJECT_DIR/alive.log"
 IFS= read -r input || true
-rest=\${input#*\\"owner\\":\\"}
+rest=\${input#*\\"owner\\": \\"}
 owner=\${rest%%\\"*}`;
 const EPILOGUE = `echo - >> "$AGENT_HOOKS_PROJECT_DIR/alive.log"`;
 

@@ -383,7 +383,9 @@ describe('hookFrontmatterJsonSchema', () => {
     expect(schema.properties['priority']).toMatchObject({ minimum: 0, maximum: 1000, default: 100 });
     expect(schema.properties['timeout']).toMatchObject({ minimum: 100, maximum: 600000, default: 30000 });
     expect(schema.properties['async']).toMatchObject({ default: false });
-    expect(new RegExp(schema.properties['name']!.pattern!).test('my-hook')).toBe(true);
-    expect(new RegExp(schema.properties['name']!.pattern!).test('my--hook')).toBe(false);
+    // JSON Schema reads its patterns with Unicode semantics (the u flag).
+    expect(new RegExp(schema.properties['name']!.pattern!, 'u').test('my-hook')).toBe(true);
+    expect(new RegExp(schema.properties['name']!.pattern!, 'u').test('café-hook')).toBe(true);
+    expect(new RegExp(schema.properties['name']!.pattern!, 'u').test('my--hook')).toBe(false);
   });
 });

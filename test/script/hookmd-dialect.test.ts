@@ -67,10 +67,10 @@ describe('HOOK.md payload', () => {
     expect(new Date(payload.timestamp as string).toISOString()).toBe(payload.timestamp);
   });
 
-  it('sends null for an unknown session, the result after a tool, and the error after a failure', () => {
+  it("sends the agent's id as session_id outside a session, the result after a tool, and the error after a failure", () => {
     const call = ToolCall.create('Read', { path: 'a' }, 'c2');
     const after = hookMdDialect.payload(ToolHookContext.afterToolUse(ToolExecution.success(call, { lines: 3 })), info);
-    expect(after).toMatchObject({ session_id: null, tool_output: { lines: 3 } });
+    expect(after).toMatchObject({ session_id: expect.stringMatching(/^agent_/), tool_output: { lines: 3 } });
     const failed = hookMdDialect.payload(ToolHookContext.toolFailure(call, new Error('ENOENT: a')), info);
     expect(failed).toMatchObject({ tool_error: 'ENOENT: a' });
     expect(failed).not.toHaveProperty('tool_output');

@@ -66,7 +66,7 @@ const SH_REWRITE = `
 # No "decision": "allow" here: that would approve the call and skip the agent's own permission prompt for it (Claude
 # Code does, through the bridge), so the rewritten command would run unasked. Without it the agent still judges it.
 case "$input" in
-  *'"command":"npm install"'*)
+  *'"command": "npm install"'*)
     printf '%s\\n' '{"modified_input": {"command": "npm install --ignore-scripts"}, "additional_context": "Install scripts were turned off by a hook."}'
     exit 0
     ;;

@@ -6,7 +6,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { loadManifest, projectHooksDir, type HookProblem } from '../../script/index.js';
+import { loadManifest, projectHooksDir, triggerNameProblem, type HookProblem } from '../../script/index.js';
 import { loadHookConfigFile, projectConfigFiles } from '../../config/index.js';
 import { parseFlags, projectDirOf } from '../args.js';
 import { ExitCode, type Command } from '../command.js';
@@ -40,9 +40,11 @@ async function statOf(path: string) {
 async function validateFolder(dir: string, into: Validation): Promise<boolean> {
   const load = await loadManifest(dir);
   if (!load.found) return false;
-  into.checked.push({ name: basename(dir), file: join(dir, 'HOOK.md'), ok: !hasErrors(load.problems) });
+  into.checked.push({ name: basename(dir), file: load.manifest?.file ?? join(dir, 'HOOK.md'), ok: !hasErrors(load.problems) });
   into.problems.push(...load.problems);
   const manifest = load.manifest;
+  const trigger = manifest === undefined ? undefined : triggerNameProblem(manifest);
+  if (trigger !== undefined) into.problems.push(trigger);
   // Only here, not in the loader: the placeholder is valid, and agents should run the hook; its author should not ship it.
   if (manifest !== undefined && isScaffoldDescription(manifest.description)) {
     into.problems.push({
@@ -97,7 +99,7 @@ async function validatePath(path: string, into: Validation): Promise<void> {
   const problem = (code: string, message: string) => into.problems.push({ file: path, severity: 'error', code, message });
   if (info === undefined) return void problem('missing-file', 'There is no such file or folder.');
   if (info.isFile()) {
-    if (basename(path) === 'HOOK.md') return void (await validateFolder(dirname(path), into));
+    if (basename(path).toLowerCase() === 'hook.md') return void (await validateFolder(dirname(path), into));
     if (path.endsWith('.json')) return void (await validateConfigFile(path, into));
     return void problem('unsupported-file', 'This is neither a HOOK.md nor an agent config file: pass a HOOK.md, a hook folder, a folder of hook folders, a project, or a config file such as .claude/settings.json.');
   }

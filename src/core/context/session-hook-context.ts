@@ -18,6 +18,10 @@ export interface SessionHookContextInit extends HookContextInit {
   source?: SessionSource;
   /** Why the session ends (SessionEnd), e.g. `'close'`. */
   reason?: string | undefined;
+  /** The name of the model the session talks to, when known. */
+  model?: string | undefined;
+  /** How long the session lasted, in milliseconds (SessionEnd), when it started in this process. */
+  durationMs?: number | undefined;
 }
 
 /** SessionStart and SessionEnd: a conversation of several runs. */
@@ -30,11 +34,17 @@ export class SessionHookContext<E extends SessionEventName = SessionEventName> e
   readonly source: SessionSource;
   /** Why the session ends: set on SessionEnd. */
   readonly reason: string | undefined;
+  /** The name of the model the session talks to, when known. */
+  readonly model: string | undefined;
+  /** How long the session lasted, in milliseconds: set on SessionEnd when the session started in this process. */
+  readonly durationMs: number | undefined;
 
   constructor(event: E, init: SessionHookContextInit = {}) {
     super(event, init);
     this.source = init.source ?? 'startup';
     this.reason = init.reason;
+    this.model = init.model;
+    this.durationMs = init.durationMs;
     Object.freeze(this);
   }
 
@@ -53,6 +63,11 @@ export class SessionHookContext<E extends SessionEventName = SessionEventName> e
   }
 
   protected override ownFields(): Record<string, unknown> {
-    return { source: this.source, ...(this.reason !== undefined ? { reason: this.reason } : {}) };
+    return {
+      source: this.source,
+      ...(this.reason !== undefined ? { reason: this.reason } : {}),
+      ...(this.model !== undefined ? { model: this.model } : {}),
+      ...(this.durationMs !== undefined ? { durationMs: this.durationMs } : {}),
+    };
   }
 }

@@ -17,6 +17,7 @@ export type RegexVerdict =
        */
       readonly by: 'simple' | 'checked' | 'undecided';
     }
+    // `undecided` stays in the safe variant for verdicts written by earlier versions; none is made any more.
   | {
       /** Refused. */
       readonly safe: false;
@@ -26,17 +27,19 @@ export type RegexVerdict =
       readonly degree: number | undefined;
       /**
        * `checked` when the checker proved it; `shape` when the checker could not decide and the pattern repeats a
-       * group that holds a repeat (see {@link hasNestedRepeat}).
+       * group that holds a repeat (see {@link hasNestedRepeat}); `undecided` when the checker could not decide (in
+       * time, or at all) and the shape proves nothing either way: a pattern nothing could clear is not run.
        */
-      readonly by: 'checked' | 'shape';
+      readonly by: 'checked' | 'shape' | 'undecided';
     };
 
 /**
- * The checker's time budget per pattern. Every catastrophic pattern of the test table is found in well under it; the
- * patterns that exhaust it are long ones (`git\s+push\s+.*--force` takes about a second), and what running out of
- * time means is decided by the pattern's shape (see {@link regexSafety}).
+ * The checker's time budget per pattern. Every catastrophic pattern of the test table is found in well under it; long
+ * but harmless ones (`git\s+push\s+.*--force` takes about a second) fit in it, with room for a busy machine. A pattern
+ * that exhausts it is refused (see {@link regexSafety}); the cost is paid once per pattern and machine, since verdicts
+ * are kept on disk (delete `regex-verdicts.json` to have them made again).
  */
-export const REGEX_CHECK_BUDGET_MS = 500;
+export const REGEX_CHECK_BUDGET_MS = 5000;
 
 /**
  * The highest polynomial degree accepted. Quadratic patterns are everyday ones — `(curl|wget)[^|]*\|` searched for
@@ -55,7 +58,14 @@ type RegexToken =
       readonly max: number;
     };
 
-const BRACE_QUANTIFIER = /^\{(\d+)(,(\d*))?\}/;
+// Sticky, read at the brace itself: a quantifier is read whole however many digits it has (`{1,99999999999999999}`),
+// so a long one cannot pass for literal characters.
+const BRACE_QUANTIFIER = /\{(\d+)(,(\d*))?\}/y;
+
+/**
+ * A repeat bound above this is treated as unbounded: `(a{1,999999999}){1,999999999}` backtracks as `(a+)+` does.
+ */
+const EFFECTIVELY_UNBOUNDED = 100;
 
 /**
  * The tokens of `source` that its shape depends on: atoms (a character, an escape, a class), groups, alternatives,
@@ -102,7 +112,7 @@ function regexTokens(source: string): RegexToken[] {
     } else if (c === '*' || c === '+' || c === '?') {
       tokens.push({ kind: 'quantifier', symbol: c, min: c === '+' ? 1 : 0, max: c === '?' ? 1 : Infinity });
       if (source[i + 1] === '?') i++;
-    } else if (c === '{' && (brace = BRACE_QUANTIFIER.exec(source.slice(i, i + 24))) !== null) {
+    } else if (c === '{' && ((BRACE_QUANTIFIER.lastIndex = i), (brace = BRACE_QUANTIFIER.exec(source))) !== null) {
       const min = Number(brace[1]);
       const max = brace[2] === undefined ? min : brace[3] === '' ? Infinity : Number(brace[3]);
       tokens.push({ kind: 'quantifier', symbol: '{}', min, max });
@@ -181,7 +191,7 @@ export function hasNestedRepeat(source: string): boolean {
         last = 'none';
         break;
       case 'quantifier': {
-        const unbounded = token.max === Infinity;
+        const unbounded = token.max > EFFECTIVELY_UNBOUNDED;
         if (last === 'group' && lastHeldRepeat && unbounded) return true;
         // A `?` takes one character or none: not a repeat that can be split two ways.
         if (token.symbol !== '?' && token.max > token.min) frames[frames.length - 1] = true;
@@ -247,10 +257,10 @@ const MAX_REMEMBERED = 1024;
  *
  * Simple shapes are accepted at once; the rest go to recheck (the `recheck` package, an automaton-based ReDoS
  * checker), run in this thread with a budget of {@link REGEX_CHECK_BUDGET_MS}. A pattern recheck cannot decide in
- * time, or cannot analyse, is judged by its shape: refused when it repeats a group that holds a repeat (the shape of
- * nearly every exponential pattern, and one a rewrite can always avoid), accepted otherwise, since a hook should not
- * fail to load on a slow machine because its pattern is merely long; `MATCH_INPUT_LIMIT` bounds what an accepted
- * pattern is tested against. Each verdict is remembered for the life of the process, so validation and the runner
+ * time, or cannot analyse, is refused: as exponential when it repeats a group that holds a repeat (the shape of nearly
+ * every exponential pattern), and as unproven otherwise (`(?:.*,){10}x` is polynomial of degree ten, which no shape
+ * rule short of the checker sees). Nothing that could not be cleared is ever run; `MATCH_INPUT_LIMIT` bounds what an
+ * accepted pattern is tested against. Each verdict is remembered for the life of the process, so validation and the runner
  * pay once; the checker's proofs are also kept in a file (see `verdictCacheFile`), so the next process does not pay
  * again.
  */
@@ -258,11 +268,14 @@ export function regexSafety(source: string, flags = ''): RegexVerdict {
   const key = `${flags}/${source}`;
   const known = verdicts.get(key);
   if (known !== undefined) return known;
-  const verdict = flags === '' && isSimpleRegex(source) ? SIMPLE : checkedOnce(key, source, flags);
+  const verdict = shapeFlags(flags) && isSimpleRegex(source) ? SIMPLE : checkedOnce(key, source, flags);
   if (verdicts.size >= MAX_REMEMBERED) verdicts.clear();
   verdicts.set(key, verdict);
   return verdict;
 }
+
+/** Flags under which every atom still matches one character, so a simple shape stays simple (see isSimpleRegex). */
+const shapeFlags = (flags: string): boolean => /^[ims]*$/.test(flags);
 
 const SIMPLE: RegexVerdict = Object.freeze({ safe: true, by: 'simple' });
 
@@ -273,7 +286,7 @@ function diskCache(): typeof disk {
   if (disk === undefined) {
     const file = verdictCacheFile();
     // A verdict holds for the checker that made it and the degree accepted when it was made.
-    const format = `recheck ${recheckVersion()}; degree <= ${MAX_ACCEPTED_DEGREE}; budget ${REGEX_CHECK_BUDGET_MS} ms`;
+    const format = `recheck ${recheckVersion()}; degree <= ${MAX_ACCEPTED_DEGREE}; budget ${REGEX_CHECK_BUDGET_MS} ms; undecided refused`;
     disk = file === undefined ? null : { file, format, verdicts: readVerdicts(file, format) };
   }
   return disk;
@@ -281,8 +294,8 @@ function diskCache(): typeof disk {
 
 /**
  * A pattern that is not simple: the verdict an earlier process stored, else the checker's, stored for the next. One
- * made by shape, because the checker ran out of time, is stored too: it was given the whole budget, and a process
- * started per hook call must not spend that budget again on every call.
+ * made because the checker ran out of time is stored too: it was given the whole budget, and a process started per
+ * hook call must not spend that budget again on every call.
  */
 function checkedOnce(key: string, source: string, flags: string): RegexVerdict {
   const cache = diskCache();
@@ -306,7 +319,7 @@ function recheckVersion(): string {
 
 /** {@link regexSafety} with a budget of its own, remembering nothing. */
 export function judgeRegex(source: string, flags: string, budgetMs: number): RegexVerdict {
-  if (flags === '' && isSimpleRegex(source)) return { safe: true, by: 'simple' };
+  if (shapeFlags(flags) && isSimpleRegex(source)) return { safe: true, by: 'simple' };
   const checker = loadRecheck();
   let result: ReturnType<Recheck['checkSync']> | undefined;
   try {
@@ -315,7 +328,9 @@ export function judgeRegex(source: string, flags: string, budgetMs: number): Reg
     result = undefined;
   }
   if (result === undefined || result.status === 'unknown') {
-    return hasNestedRepeat(source) ? { safe: false, complexity: 'exponential', degree: undefined, by: 'shape' } : { safe: true, by: 'undecided' };
+    return hasNestedRepeat(source)
+      ? { safe: false, complexity: 'exponential', degree: undefined, by: 'shape' }
+      : { safe: false, complexity: 'polynomial', degree: undefined, by: 'undecided' };
   }
   if (result.status === 'safe') return { safe: true, by: 'checked' };
   const { complexity } = result;

@@ -68,5 +68,5 @@ function isVerdict(value: unknown): value is RegexVerdict {
   if (value === null || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
   if (v['safe'] === true) return v['by'] === 'simple' || v['by'] === 'checked' || v['by'] === 'undecided';
-  return v['safe'] === false && (v['complexity'] === 'exponential' || v['complexity'] === 'polynomial') && (v['by'] === 'checked' || v['by'] === 'shape');
+  return v['safe'] === false && (v['complexity'] === 'exponential' || v['complexity'] === 'polynomial') && (v['by'] === 'checked' || v['by'] === 'shape' || v['by'] === 'undecided');
 }
