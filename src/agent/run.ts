@@ -187,9 +187,9 @@ export class Run {
   }
 
   /** Fires SessionEnd for a session's final state; `close()` of a session calls it. */
-  static async endSession(config: AgentConfig, env: RunEnvironment, state: AgentState, reason: string): Promise<void> {
+  static async endSession(config: AgentConfig, env: RunEnvironment, state: AgentState, reason: string, durationMs?: number): Promise<void> {
     const run = new Run(config, env, { prompt: '', state, metadata: {}, signal: undefined });
-    await run.dispatch('SessionEnd', () => SessionHookContext.onEnd({ state, reason }), false);
+    await run.dispatch('SessionEnd', () => SessionHookContext.onEnd({ state, reason, model: config.model.name, durationMs }), false);
   }
 
   /** Compacts a session's conversation on request (PreCompact and PostCompact with trigger `manual`). */
@@ -242,7 +242,7 @@ export class Run {
   }
 
   private async main(): Promise<void> {
-    if (this.init.sessionStart) await this.dispatch('SessionStart', () => SessionHookContext.onStart({ state: this.state, metadata: this.metadata, source: 'startup' }));
+    if (this.init.sessionStart) await this.dispatch('SessionStart', () => SessionHookContext.onStart({ state: this.state, metadata: this.metadata, source: 'startup', model: this.config.model.name }));
     await this.dispatch('ExecutionStart', () => ExecutionHookContext.onStart({ state: this.state, metadata: this.metadata, prompt: this.prompt }));
     const submitted = await this.dispatch('UserPromptSubmit', () => PromptHookContext.onSubmit(this.prompt, this.ctxInit()));
     if (submitted.type === 'block') throw new Halt(submitted.reason ?? 'The prompt was rejected by a hook.', 'prompt_blocked');
@@ -365,6 +365,9 @@ export class Run {
     await this.dispatch('PostCompact', () =>
       CompactHookContext.after({ state: this.state, metadata: this.metadata, trigger, messagesBefore: before, messagesAfter: after, customInstructions: custom }),
     );
+    // As in Claude Code, the compacted conversation starts again: SessionStart with source `compact`, so hooks that
+    // put context in at the start (a branch, open tasks) put it back.
+    await this.dispatch('SessionStart', () => SessionHookContext.onStart({ state: this.state, metadata: this.metadata, source: 'compact', model: this.config.model.name }));
   }
 
   private async callModel(): Promise<ModelResponse> {

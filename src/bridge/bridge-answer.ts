@@ -86,7 +86,8 @@ function claudeAnswer(outcome: HookOutcome, ctx: AnyHookContext, eventName: stri
   const specific = compact({
     hookEventName: eventName,
     additionalContext,
-    ...(result !== undefined ? { updatedMCPToolOutput: result.value } : {}),
+    // Claude Code reads updatedToolOutput for every tool (updatedMCPToolOutput for MCP tools only); VS Code the latter.
+    ...(result !== undefined ? { [vscode ? 'updatedMCPToolOutput' : 'updatedToolOutput']: result.value } : {}),
   });
   const block = outcome.type === 'block' ? { decision: 'block', reason: outcome.reason } : {};
   const body = compact({ ...block, systemMessage, hookSpecificOutput: Object.keys(specific).length > 1 ? specific : undefined });

@@ -3,6 +3,8 @@
  *
  * @module
  */
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { claudeDialect } from '../dialects/claude.js';
 import { isRecord } from '../dialects/wire-output.js';
@@ -18,12 +20,21 @@ import {
 } from './config-source.js';
 import { PromptHook } from './prompt-hook.js';
 
+/** The address `bridge --install claude --http` writes: an `agent-hooks serve` endpoint. */
+const SERVED_BRIDGE_URL = /\/hooks\/claude(?:\/[A-Za-z]+)?\/?$/;
+
 /**
- * Claude Code's default timeout for command hooks, in milliseconds.
+ * Claude Code's default timeout for command hooks, in milliseconds (ten minutes).
  *
  * @internal
  */
-export const CLAUDE_COMMAND_TIMEOUT_MS = 60_000;
+export const CLAUDE_COMMAND_TIMEOUT_MS = 600_000;
+/**
+ * Claude Code's default timeout for UserPromptSubmit command hooks, in milliseconds: the prompt waits on them.
+ *
+ * @internal
+ */
+export const CLAUDE_PROMPT_SUBMIT_TIMEOUT_MS = 30_000;
 /**
  * Claude Code's default timeout for prompt hooks, in milliseconds.
  *
@@ -32,6 +43,16 @@ export const CLAUDE_COMMAND_TIMEOUT_MS = 60_000;
 export const CLAUDE_PROMPT_TIMEOUT_MS = 30_000;
 
 const EVENTS = eventNamesIn('claude');
+
+/**
+ * The file a SessionStart hook may append `export` lines to (`$CLAUDE_ENV_FILE`): one per project, in the temporary
+ * directory. Claude Code sources it before its Bash commands; here it is only written, so a hook that appends to it
+ * succeeds instead of failing on an unset variable.
+ */
+function claudeEnvFile(projectDir: string): string {
+  const id = createHash('sha256').update(projectDir).digest('hex').slice(0, 16);
+  return join(tmpdir(), `agent-hooks-claude-env-${id}.sh`);
+}
 
 /**
  * The settings files Claude Code reads, in the order they merge: user, project, local.
@@ -54,7 +75,8 @@ export function claudeSettingsFiles(options: ConfigLoadOptions = {}): ConfigFile
 /**
  * Loads the hooks of Claude Code's settings files, merged in Claude Code's order (user, project, local): each event's
  * matcher groups, each group's handlers. `type: "command"` handlers run through the shell with `CLAUDE_PROJECT_DIR`
- * set (timeout in seconds, default 60); `type: "prompt"` handlers are judged by `options.judge` (the agent's model),
+ * set, and `CLAUDECODE=1` (timeout in seconds, default 600, 30 on UserPromptSubmit; `async: true` runs it in
+ * the background, where it cannot block); SessionStart hooks also get `CLAUDE_ENV_FILE`; `type: "prompt"` handlers are judged by `options.judge` (the agent's model),
  * and reported as a problem without one. A command that appears more than once for the same event and matcher — in
  * one file or across them — runs once, as in Claude Code. Matchers follow Claude Code's rules: `*`, `""` or none
  * match everything, a value of only letters, digits, `_`, `-` and `|` is an exact name or a `|` list of them, and
@@ -104,9 +126,15 @@ export async function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<
                 eventName,
                 matcher,
                 dialect: claudeDialect,
-                timeoutMs: out.timeout(handler.timeout, 's', CLAUDE_COMMAND_TIMEOUT_MS, file, `${at}.timeout`),
+                timeoutMs: out.timeout(handler.timeout, 's', event === 'UserPromptSubmit' ? CLAUDE_PROMPT_SUBMIT_TIMEOUT_MS : CLAUDE_COMMAND_TIMEOUT_MS, file, `${at}.timeout`),
                 projectDir: places.projectDir,
-                env: { CLAUDE_PROJECT_DIR: places.projectDir },
+                // A background hook answers nothing: it cannot block, modify or add context, as in Claude Code.
+                async: handler.async === true,
+                env: {
+                  CLAUDE_PROJECT_DIR: places.projectDir,
+                  CLAUDECODE: '1',
+                  ...(event === 'SessionStart' ? { CLAUDE_ENV_FILE: claudeEnvFile(places.projectDir) } : {}),
+                },
                 origin,
               }),
             );
@@ -138,6 +166,15 @@ export async function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<
                 origin,
               }),
             );
+          } else if (handler.type === 'http' && typeof handler.url === 'string' && SERVED_BRIDGE_URL.test(handler.url)) {
+            // `agent-hooks serve` answering Claude Code's http hooks: the same stack as the command bridge.
+            out.problem({
+              file,
+              field: at,
+              severity: 'info',
+              code: 'bridge-skipped',
+              message: 'This is agent-hooks serve, which runs the HOOK.md hooks this agent already loads directly; it is skipped so that they do not run twice.',
+            });
           } else {
             out.problem({
               file,

@@ -20,7 +20,8 @@ import { UnsafeRegexError } from '../script/unsafe-regex-error.js';
 /**
  * How a config file's `matcher` string reads:
  * - `claude`: `*`, `""` or absent match everything; a value of only letters, digits, `_`, `-` and `|` is an exact name
- *   or a `|` list of exact names; anything else is an unanchored regular expression (`Edit.*` also matches
+ *   or a `|` list of exact names, and names separated by commas, with or without spaces (`Edit, Write`), are a list of exact names too; anything
+ *   else is an unanchored regular expression (`Edit.*` also matches
  *   `NotebookEdit`), as in Claude Code.
  * - `anchored`: a regular expression that must match the whole name, `^(?:PATTERN)$` (Copilot).
  * - `regex`: an unanchored regular expression; `*` and `""` match everything (Gemini CLI, Cursor).
@@ -33,6 +34,8 @@ export type MatcherRule = 'claude' | 'anchored' | 'regex' | 'codex';
 
 const PLAIN_NAMES = /^[A-Za-z0-9_|-]+$/;
 const CODEX_PLAIN_NAMES = /^[A-Za-z0-9_|]+$/;
+/** Names separated by commas or `|`, with spaces around them: `Edit, Write`, `Bash,Read`, `Edit | Write`. */
+const CLAUDE_NAME_LIST = /^[A-Za-z0-9_|, -]+$/;
 
 /** What a matcher is matched against on a non-tool event, as Claude Code defines it. */
 function subjectOf(event: HookEventName): ((ctx: AnyHookContext) => string | undefined) | undefined {
@@ -64,7 +67,10 @@ export function matchesEverything(pattern: string | undefined): boolean {
  * @throws {@link MatcherSyntaxError} for a regex that does not compile, {@link UnsafeRegexError} for one that can
  * backtrack catastrophically, naming the pattern as written (without Copilot's anchors).
  */
-function nameTest(pattern: string, rule: MatcherRule): string | RegExp {
+function nameTest(written: string, rule: MatcherRule): string | RegExp {
+  // Claude Code reads a comma list (`Edit, Write`) as exact names, as it does a | list.
+  const listed = rule === 'claude' && /[, ]/.test(written) && CLAUDE_NAME_LIST.test(written);
+  const pattern = listed ? written.split(/[|,]/).map((name) => name.trim()).filter(Boolean).join('|') : written;
   if ((rule === 'claude' && PLAIN_NAMES.test(pattern)) || (rule === 'codex' && CODEX_PLAIN_NAMES.test(pattern))) {
     // Exact names: the kernel's list syntax, which also lets the stack index the hook by tool name.
     if (pattern.split('|').some((name) => name === '')) {
@@ -74,7 +80,7 @@ function nameTest(pattern: string, rule: MatcherRule): string | RegExp {
   }
   const source = rule === 'anchored' ? `^(?:${pattern})$` : pattern;
   try {
-    return compileManifestRegex(source);
+    return compileManifestRegex(source, 'javascript');
   } catch (error) {
     // What runs is judged, anchors included (they can make a pattern safe), but the author knows what they wrote.
     if (error instanceof UnsafeRegexError && source !== pattern) throw new UnsafeRegexError(pattern, error.complexity, error.degree, error.suspected);
@@ -89,8 +95,9 @@ export function eventTakesMatcher(event: HookEventName): boolean {
 
 /**
  * The matcher for `pattern` on `event` by `rule`: over the tool name on tool events; over the session source, the
- * compaction trigger, the subagent type or the notification type on those events; `undefined` when it matches
- * everything or the event has nothing to match (the loader reports that as an ignored matcher). Regexes compile as
+ * compaction trigger, the subagent type or the notification type on those events. On SessionStart the hooks of agents
+ * that do not start a session again after a compaction (all but Claude Code and Codex) never see source `compact`,
+ * with or without a pattern. `undefined` when it matches everything or the event has nothing to match (the loader reports that as an ignored matcher). Regexes compile as
  * HOOK.md's do (`compileManifestRegex`), so one that can backtrack catastrophically is refused, and are tested against
  * at most `MATCH_INPUT_LIMIT` characters, a longer subject counting as a match.
  *
@@ -100,6 +107,16 @@ export function eventTakesMatcher(event: HookEventName): boolean {
  * @internal
  */
 export function configMatcher(pattern: string | undefined, event: HookEventName, rule: MatcherRule): HookMatcher | undefined {
+  const matcher = sourceMatcher(pattern, event, rule);
+  if (event !== 'SessionStart' || rule === 'claude' || rule === 'codex') return matcher;
+  // Only Claude Code and Codex start a session again after a compaction; the other agents' hooks never see it.
+  return new CallableMatcher(function notAfterCompaction(ctx: AnyHookContext) {
+    if (ctx.event === 'SessionStart' && ctx.source === 'compact') return false;
+    return matcher === undefined || matcher.matches(ctx);
+  });
+}
+
+function sourceMatcher(pattern: string | undefined, event: HookEventName, rule: MatcherRule): HookMatcher | undefined {
   if (pattern === undefined || matchesEverything(pattern)) return undefined;
   const test = nameTest(pattern.trim(), rule);
   if (HookEvent.isToolEvent(event)) {

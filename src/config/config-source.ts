@@ -227,12 +227,13 @@ export class ConfigCollector {
    * run: those are refused then if it is unsafe.
    */
   matcher(pattern: unknown, event: HookEventName, rule: MatcherRule, file: string, field: string, defer = true): HookMatcher | undefined | null {
-    if (pattern === undefined || pattern === null) return undefined;
+    // No pattern still has a matcher where the agent leaves events out (see configMatcher).
+    if (pattern === undefined || pattern === null) return configMatcher(undefined, event, rule);
     if (typeof pattern !== 'string') {
       this.problem({ file, field, found: JSON.stringify(pattern), allowed: 'a string', severity: 'error', code: 'invalid-matcher', message: 'A matcher must be a string.' });
       return null;
     }
-    if (matchesEverything(pattern)) return undefined;
+    if (matchesEverything(pattern)) return configMatcher(undefined, event, rule);
     if (!eventTakesMatcher(event)) {
       this.problem({
         file,

@@ -4,11 +4,12 @@
  *
  * @module
  */
-import { HookEvent, type AnyHookContext, type HookEventName } from '../core/index.js';
+import { HookEvent, type AnyHookContext, type HookEventName, type HookNote } from '../core/index.js';
 import type { ProcessResult } from './process-result.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
-import { exitCodeDecision } from './failure.js';
-import { OutputReader, PROCEED, parseJsonObject } from './wire-output.js';
+import { writeTranscript } from './claude-transcript.js';
+import { exitCodeDecision, failureDecision, processFailure, tail } from './failure.js';
+import { OutputReader, PROCEED, invalidOutput, isRecord, parseJsonObject } from './wire-output.js';
 
 /** The event's own fields, in Claude Code's snake_case names. */
 export function claudeEventFields(ctx: AnyHookContext): Record<string, unknown> {
@@ -38,7 +39,7 @@ export function claudeEventFields(ctx: AnyHookContext): Record<string, unknown> 
     case 'SubagentStart':
       return { agent_id: ctx.name, agent_type: ctx.type };
     case 'SessionStart':
-      return { source: ctx.source };
+      return { source: ctx.source, ...(ctx.model !== undefined ? { model: ctx.model } : {}) };
     case 'SessionEnd':
       return { reason: ctx.reason ?? 'other' };
     case 'PreCompact':
@@ -68,11 +69,17 @@ const BEHAVIOURS = ['allow', 'deny'] as const;
 export interface ClaudeReading {
   /** The events whose plain (non-JSON) stdout is context for the model (default: UserPromptSubmit, SessionStart). */
   readonly plainStdoutIsContext?: ReadonlySet<HookEventName> | undefined;
+  /**
+   * Claude Code's own reading (see `readClaudeCodeAnswer`): JSON on every exit code, each field only on its
+   * event, `hookSpecificOutput.hookEventName` required. Off for VS Code, which reads the same fields more loosely.
+   */
+  readonly strict?: boolean | undefined;
 }
 
 /**
- * Reads an exit-0 answer the way Claude Code does: stdout that starts with `{` is JSON, other stdout is context for
- * UserPromptSubmit and SessionStart and ignored elsewhere.
+ * Reads an answer the way the Claude family does: stdout that starts with `{` is JSON, other stdout is context for
+ * UserPromptSubmit and SessionStart and ignored elsewhere. With `reading.strict`, as Claude Code itself does
+ * (`readClaudeCodeAnswer`); otherwise JSON is read on exit 0 only.
  */
 export function interpretClaudeFamily(
   result: ProcessResult,
@@ -80,6 +87,7 @@ export function interpretClaudeFamily(
   hook: WireHookInfo,
   reading: ClaudeReading = {},
 ): Decision {
+  if (reading.strict === true) return readClaudeCodeAnswer(result, ctx, hook, reading);
   // Exit 2 where the event cannot block: Claude Code shows stderr to the user.
   const exit = exitCodeDecision(result, ctx, hook, { exit2Elsewhere: 'message' });
   if (exit !== undefined) return exit;
@@ -92,6 +100,205 @@ export function interpretClaudeFamily(
   const parsed = parseJsonObject(text, result, ctx, hook);
   if (!parsed.ok) return parsed.decision;
   return readClaudeOutput(parsed.output, ctx, hook, reading);
+}
+
+/** A warning that part of an answer, or all of it, did not count, and why. */
+function droppedNote(hook: WireHookInfo, ctx: AnyHookContext, code: string, message: string, data?: Record<string, unknown>): HookNote {
+  return { level: 'warning', hookName: hook.name, event: ctx.event, code, message, ...(data !== undefined ? { data } : {}) };
+}
+
+/** Adds `notes` to a decision. */
+const withNotes = (decision: Decision, notes: readonly HookNote[]): Decision =>
+  notes.length === 0 ? decision : { ...decision, notes: [...decision.notes, ...notes] };
+
+/**
+ * Why Claude Code's schema refuses this answer as a whole, or `undefined` when it takes it: a top-level `decision`
+ * other than `approve` or `block`, a `hookSpecificOutput` that is not an object or names no `hookEventName`, a
+ * PreToolUse `permissionDecision` it does not know, a PermissionRequest `decision` without an allow or deny
+ * `behavior`.
+ */
+function schemaProblem(output: Record<string, unknown>): string | undefined {
+  const decision = output.decision;
+  if (decision !== undefined && decision !== 'approve' && decision !== 'block') {
+    const hint = decision === 'deny' || decision === 'allow' || decision === 'ask' ? ' (use hookSpecificOutput.permissionDecision on PreToolUse)' : '';
+    return `a top-level decision ${JSON.stringify(decision)}, where only "approve" and "block" are valid${hint}`;
+  }
+  const specific = output.hookSpecificOutput;
+  if (specific === undefined) return undefined;
+  if (!isRecord(specific)) return 'a hookSpecificOutput that is not an object';
+  if (typeof specific.hookEventName !== 'string') return 'a hookSpecificOutput without its required "hookEventName"';
+  if (specific.hookEventName === 'PreToolUse' && specific.permissionDecision !== undefined && !['allow', 'deny', 'ask', 'defer'].includes(specific.permissionDecision as string)) {
+    return `a permissionDecision ${JSON.stringify(specific.permissionDecision)}, which is none of allow, deny, ask, defer`;
+  }
+  if (specific.hookEventName === 'PermissionRequest' && specific.decision !== undefined) {
+    const behavior = isRecord(specific.decision) ? specific.decision.behavior : undefined;
+    if (behavior !== 'allow' && behavior !== 'deny') return 'a PermissionRequest decision that is not {"behavior": "allow"} or {"behavior": "deny", "message": "…"}';
+  }
+  return undefined;
+}
+
+/** The fields Claude Code reads in `hookSpecificOutput`, by event; any other is dropped. */
+const SPECIFIC_FIELDS: Partial<Record<HookEventName, readonly string[]>> = {
+  PreToolUse: ['permissionDecision', 'permissionDecisionReason', 'updatedInput', 'additionalContext'],
+  PermissionRequest: ['decision'],
+  PostToolUse: ['additionalContext', 'updatedToolOutput', 'updatedMCPToolOutput'],
+  PostToolUseFailure: ['additionalContext'],
+  UserPromptSubmit: ['additionalContext'],
+  SessionStart: ['additionalContext'],
+  SubagentStart: ['additionalContext'],
+  Stop: ['additionalContext'],
+  SubagentStop: ['additionalContext'],
+  Notification: ['additionalContext'],
+};
+
+/**
+ * Reads a hook's answer exactly as Claude Code does:
+ * - stdout that starts with `{` is JSON on every exit code: exit 1 with a JSON deny denies. On exit 2 a block the
+ *   JSON gives wins (its reason), and stderr blocks only when the JSON does not.
+ * - JSON Claude Code's schema refuses (a top-level `decision` other than approve/block, a `hookSpecificOutput` without
+ *   `hookEventName`) is ignored as a whole, with a warning (exit 2 still blocks with stderr).
+ * - `hookSpecificOutput.hookEventName` must name the event: when it names another, the answer is ignored, except a
+ *   top-level `decision: "block"`, which stands while `hookSpecificOutput` is dropped.
+ * - each `hookSpecificOutput` field counts on its event only (`permissionDecision`/`updatedInput` on PreToolUse,
+ *   PermissionRequest's `decision.behavior`, PostToolUse's `updatedToolOutput`); others are dropped with a warning.
+ * - PostToolUse `decision: "block"` keeps the result and puts the reason beside it; Stop and SubagentStop keep the
+ *   agent working on `additionalContext`; exit 2 on PermissionRequest decides nothing; `{"async": true}` answers
+ *   nothing.
+ */
+export function readClaudeCodeAnswer(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo, reading: ClaudeReading = {}): Decision {
+  const failure = processFailure(result, hook);
+  if (failure !== undefined) return failureDecision(failure, result, ctx, hook);
+  const text = result.stdout.trim();
+  const exit = result.exitCode ?? 1;
+  let output: Record<string, unknown> | undefined;
+  let invalid: string | undefined;
+  if (text.startsWith('{')) {
+    try {
+      const value: unknown = JSON.parse(text);
+      if (isRecord(value)) output = value;
+      else invalid = 'printed JSON that is not an object';
+    } catch {
+      // Claude Code reads a first line of {"async": true} as a background answer, and other text as plain text.
+      if (/^\{\s*"async"\s*:\s*true\s*\}/.test(text)) output = { async: true };
+      else if (exit === 0) invalid = 'printed output that starts with { but is not JSON';
+    }
+  }
+  if (output !== undefined && output.async === true) return exit === 2 ? exit2(result, ctx, hook) : PROCEED;
+  if (output !== undefined) {
+    const problem = schemaProblem(output);
+    if (problem !== undefined) {
+      if (exit === 2) return exit2(result, ctx, hook);
+      return invalidOutput(`printed ${problem}, so Claude Code ignores the whole answer`, result, ctx, hook);
+    }
+    const decision = readClaudeCodeOutput(output, ctx, hook);
+    if (exit !== 2 || decision.kind === 'block' || decision.kind === 'stop') return decision;
+    // The JSON did not block: exit 2 blocks with stderr (nothing on PermissionRequest), the JSON's messages kept.
+    const blocked = exit2(result, ctx, hook);
+    if (blocked.kind !== 'block') return decision.granted === true || decision.kind !== 'proceed' ? decision : withNotes(decision, blocked.notes);
+    return { ...blocked, additionalContext: [...decision.additionalContext, ...blocked.additionalContext], systemMessage: decision.systemMessage ?? blocked.systemMessage, notes: [...decision.notes, ...blocked.notes] };
+  }
+  if (exit === 2) return exit2(result, ctx, hook);
+  if (exit !== 0) return exitCodeDecision(result, ctx, hook, { exit2Elsewhere: 'message' }) ?? PROCEED;
+  if (invalid !== undefined) return invalidOutput(invalid, result, ctx, hook);
+  if (text.length === 0) return PROCEED;
+  const plain = reading.plainStdoutIsContext ?? PLAIN_STDOUT_IS_CONTEXT;
+  return plain.has(ctx.event) ? { kind: 'proceed', additionalContext: [text], notes: [] } : PROCEED;
+}
+
+/** Exit 2: a block with stderr where the event blocks; on PermissionRequest, nothing (Claude Code reads only `decision`). */
+function exit2(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): Decision {
+  if (ctx.event === 'PermissionRequest') {
+    const note = droppedNote(
+      hook,
+      ctx,
+      'exit-2-ignored',
+      `Hook '${hook.name}' exited 2 on PermissionRequest, which Claude Code does not read as a deny; the request goes on to the usual approval. Print {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "deny", "message": "…"}}} to deny.`,
+      { exitCode: 2, ...(result.stderr.trim() !== '' ? { stderr: tail(result.stderr) } : {}) },
+    );
+    return { ...PROCEED, notes: [note] };
+  }
+  return exitCodeDecision({ ...result, exitCode: 2 }, ctx, hook, { exit2Elsewhere: 'message' }) ?? PROCEED;
+}
+
+/** Claude Code's reading of one JSON answer its schema took (see {@link readClaudeCodeAnswer}). */
+function readClaudeCodeOutput(output: Record<string, unknown>, ctx: AnyHookContext, hook: WireHookInfo): Decision {
+  const r = new OutputReader(hook, ctx);
+  const notes: HookNote[] = [];
+  let specific = r.record(output, 'hookSpecificOutput');
+  if (specific !== undefined && specific.hookEventName !== ctx.event) {
+    const named = JSON.stringify(specific.hookEventName);
+    if (output.decision === 'block' && ctx.event !== 'PermissionRequest') {
+      notes.push(droppedNote(hook, ctx, 'invalid-output', `Hook '${hook.name}' printed a hookSpecificOutput for ${named}, not ${ctx.event}; it is ignored and the block stands.`, { field: 'hookSpecificOutput.hookEventName' }));
+      specific = undefined;
+    } else {
+      const note = droppedNote(hook, ctx, 'invalid-output', `Hook '${hook.name}' printed a hookSpecificOutput for ${named}, not ${ctx.event}, so Claude Code ignores the whole answer. Set hookEventName to "${ctx.event}".`, { field: 'hookSpecificOutput.hookEventName' });
+      return hook.failClosed ? { kind: 'block', reason: `Hook '${hook.name}' printed an answer for another event (it fails closed).`, additionalContext: [], notes: [note] } : { ...PROCEED, notes: [note] };
+    }
+  }
+  const fields = specific ?? {};
+  const allowed = SPECIFIC_FIELDS[ctx.event] ?? [];
+  for (const field of Object.keys(fields)) {
+    if (field === 'hookEventName' || allowed.includes(field)) continue;
+    notes.push(droppedNote(hook, ctx, 'invalid-output', `Hook '${hook.name}' printed hookSpecificOutput.${field}, which Claude Code does not read on ${ctx.event}; it is ignored.`, { field: `hookSpecificOutput.${field}` }));
+  }
+  const at = (field: string): string => `hookSpecificOutput.${field}`;
+  const take = (field: string): boolean => allowed.includes(field) && fields[field] !== undefined && fields[field] !== null;
+  const systemMessage = r.text(output, 'systemMessage');
+  const additionalContext = take('additionalContext') ? [...r.texts(fields, 'additionalContext', at('additionalContext'))] : [];
+  const reason = r.text(output, 'reason');
+  const extras = (): { additionalContext: string[]; systemMessage: string | undefined; notes: HookNote[] } => ({ additionalContext, systemMessage, notes: [...r.notes, ...notes] });
+
+  if (r.bool(output, 'continue') === false) {
+    return { kind: 'stop', reason: r.text(output, 'stopReason') ?? reason ?? `Hook '${hook.name}' stopped the run.`, ...extras() };
+  }
+  const topLevel = output.decision as 'approve' | 'block' | undefined;
+  if (ctx.event === 'PostToolUse' && topLevel === 'block') {
+    // The tool has run: its result stays, and the reason goes beside it for the model.
+    additionalContext.unshift(reason ?? `Hook '${hook.name}' flagged this result.`);
+  }
+  let modified: AnyHookContext | undefined;
+  if (ctx.event === 'PostToolUse') {
+    const isMcp = ctx.toolName.startsWith('mcp__');
+    if (take('updatedToolOutput')) modified = r.toolResult(fields.updatedToolOutput, at('updatedToolOutput'));
+    else if (take('updatedMCPToolOutput') && isMcp) modified = r.toolResult(fields.updatedMCPToolOutput, at('updatedMCPToolOutput'));
+    else if (take('updatedMCPToolOutput')) {
+      notes.push(droppedNote(hook, ctx, 'invalid-output', `Hook '${hook.name}' printed hookSpecificOutput.updatedMCPToolOutput for ${ctx.toolName}, which is not an MCP tool; it is ignored. Use updatedToolOutput.`, { field: at('updatedMCPToolOutput') }));
+    }
+    if (topLevel === 'block') return { kind: 'proceed', ctx: modified, ...extras() };
+  }
+
+  if (ctx.event === 'PermissionRequest') {
+    const nested = take('decision') ? r.record(fields, 'decision', at('decision')) : undefined;
+    const behavior = nested?.behavior as 'allow' | 'deny' | undefined;
+    if (behavior === 'deny') {
+      const message = r.text(nested!, 'message', at('decision.message'));
+      return { kind: 'block', reason: message ?? reason ?? `Permission denied by hook '${hook.name}'.`, ...extras() };
+    }
+    if (behavior === 'allow') {
+      const args = r.toolInput(nested!.updatedInput, at('decision.updatedInput'));
+      return { kind: 'proceed', granted: true, reason, ctx: args, ...extras() };
+    }
+    if (topLevel === 'block') return { kind: 'block', reason: reason ?? `blocked by hook '${hook.name}'`, ...extras() };
+    return { kind: 'proceed', granted: topLevel === 'approve', reason, ...extras() };
+  }
+
+  if (ctx.event === 'PreToolUse') {
+    const permission = take('permissionDecision') ? (fields.permissionDecision as 'allow' | 'deny' | 'ask' | 'defer') : undefined;
+    const permissionReason = take('permissionDecisionReason') ? r.text(fields, 'permissionDecisionReason', at('permissionDecisionReason')) : undefined;
+    const args = take('updatedInput') ? r.toolInput(fields.updatedInput, at('updatedInput')) : undefined;
+    const verdict = permission === 'defer' ? undefined : (permission ?? (topLevel === 'block' ? 'deny' : topLevel === 'approve' ? 'allow' : undefined));
+    const why = permissionReason ?? reason;
+    if (verdict === 'deny') return { kind: 'block', reason: why ?? `blocked by hook '${hook.name}'`, ...extras() };
+    if (verdict === 'ask') return { kind: 'ask', reason: why ?? `Hook '${hook.name}' asks for approval.`, ctx: args, ...extras() };
+    return { kind: 'proceed', reason: why, granted: verdict === 'allow', ctx: args, ...extras() };
+  }
+
+  if (topLevel === 'block') return { kind: 'block', reason: reason ?? `blocked by hook '${hook.name}'`, ...extras() };
+  if ((ctx.event === 'Stop' || ctx.event === 'SubagentStop') && additionalContext.length > 0) {
+    // Claude Code keeps the agent working on a Stop hook's additionalContext, with it as the feedback.
+    return { kind: 'block', reason: additionalContext.join('\n\n'), additionalContext: [], systemMessage, notes: [...r.notes, ...notes] };
+  }
+  return { kind: 'proceed', reason, granted: topLevel === 'approve', ctx: modified, ...extras() };
 }
 
 /**
@@ -155,17 +362,31 @@ export function bridgedClaudePayload(ctx: AnyHookContext, fields: Record<string,
   return { ...origin.payload, ...current, hook_event_name: eventName };
 }
 
+/** The fields Claude Code adds to one event's payload beside those the Claude family shares. */
+function claudeOnlyFields(ctx: AnyHookContext): Record<string, unknown> {
+  switch (ctx.event) {
+    case 'PostToolUse':
+      return ctx.execution?.durationMs === undefined ? {} : { duration_ms: Math.round(ctx.execution.durationMs) };
+    case 'Stop':
+    case 'SubagentStop':
+      return ctx.finalMessage === undefined ? {} : { last_assistant_message: ctx.finalMessage };
+    default:
+      return {};
+  }
+}
+
 function payload(ctx: AnyHookContext, info: PayloadInfo): object {
   const fields = claudeEventFields(ctx);
   return (
     bridgedClaudePayload(ctx, fields, info.eventName) ?? {
       session_id: ctx.state.sessionId ?? ctx.state.agentId,
-      // There is no transcript file; scripts that read one find nothing rather than a wrong path.
-      transcript_path: null,
-      cwd: info.workDir,
+      // The conversation so far, as Claude Code's JSONL transcript: Stop gates and loop hooks read it.
+      transcript_path: writeTranscript(ctx.state, process.cwd()),
+      cwd: process.cwd(),
       permission_mode: 'default',
       hook_event_name: info.eventName,
       ...fields,
+      ...claudeOnlyFields(ctx),
     }
   );
 }
@@ -173,22 +394,28 @@ function payload(ctx: AnyHookContext, info: PayloadInfo): object {
 /**
  * Claude Code's dialect (`settings.json` command hooks).
  *
- * - stdin: `session_id`, `transcript_path` (null: there is no transcript file), `cwd`, `permission_mode`,
+ * - stdin, newline-terminated: `session_id`, `transcript_path` (the conversation so far, written as Claude Code's
+ *   JSONL transcript), `cwd` (the agent's working directory), `permission_mode`,
  *   (bridged from Claude Code, VS Code or Codex: the agent's own payload as it sent it, with the event's fields as the
  *   hooks before this one left them),
  *   `hook_event_name`, and the event's fields: `tool_name`, `tool_input`, `tool_use_id`, `tool_response`
  *   (PostToolUse), `error` (PostToolUseFailure), `prompt`, `stop_hook_active`, `agent_id`, `agent_type`, `source`,
- *   `reason`, `trigger`, `custom_instructions`, `message`, `notification_type`.
- * - exit 0: stdout starting with `{` is JSON — `continue: false` + `stopReason`, `systemMessage`,
- *   `decision` + `reason`, `hookSpecificOutput` (`permissionDecision`, `permissionDecisionReason`, `updatedInput`,
- *   `additionalContext`, PermissionRequest's `decision.behavior`, `updatedMCPToolOutput`); other stdout is added as context on
- *   UserPromptSubmit and SessionStart.
- * - exit 2: block with stderr as the reason (where the event can block; elsewhere stderr is shown to the user).
- * - other exits: a non-blocking error (a warning), unless the hook fails closed.
+ *   `reason`, `model` (SessionStart), `trigger`, `custom_instructions`, `message`, `notification_type`, `duration_ms` (PostToolUse),
+ *   `last_assistant_message` (Stop, SubagentStop).
+ * - any exit code: stdout starting with `{` is JSON, read as Claude Code reads it: `continue: false` +
+ *   `stopReason`, `systemMessage`, `decision` (approve | block) + `reason`, `hookSpecificOutput` with its
+ *   `hookEventName` (`permissionDecision`, `permissionDecisionReason`, `updatedInput` on PreToolUse, `decision.behavior`
+ *   on PermissionRequest, `updatedToolOutput` on PostToolUse, `additionalContext`); other stdout is added as context
+ *   on UserPromptSubmit and SessionStart.
+ * - exit 2 without a JSON block: block with stderr as the reason (where the event can block; on PermissionRequest
+ *   nothing; elsewhere stderr is shown to the user).
+ * - other exits without JSON: a non-blocking error (a warning), unless the hook fails closed.
  */
 export const claudeDialect: WireDialect = Object.freeze({
   name: 'claude',
   eventName: (event: HookEventName) => HookEvent.toDialect(event, 'claude') ?? event,
   payload,
-  interpret: (result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo) => interpretClaudeFamily(result, ctx, hook),
+  interpret: (result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo) => interpretClaudeFamily(result, ctx, hook, { strict: true }),
+  // Claude Code ends the payload with a newline: a `read -r` under `set -e` fails on a last line without one.
+  stringify: (payload: object) => `${JSON.stringify(payload)}\n`,
 });

@@ -274,7 +274,7 @@ export abstract class ProcessHook implements Hook {
       if (unsendable === undefined) {
         const payload = this.dialect.payload(ctx, info);
         unsendable = jsonDepthProblem(payload);
-        if (unsendable === undefined) stdin = JSON.stringify(payload);
+        if (unsendable === undefined) stdin = this.dialect.stringify?.(payload) ?? JSON.stringify(payload);
       }
     } catch (error) {
       unsendable = messageOf(error);

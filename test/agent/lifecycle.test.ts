@@ -207,6 +207,8 @@ describe('the lifecycle of a run', () => {
       'BeforeStep',
       'PreCompact',
       'PostCompact',
+      // The compacted conversation starts again, as in Claude Code.
+      'SessionStart',
       'model',
       'AfterStep',
       'Stop',

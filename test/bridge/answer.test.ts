@@ -58,6 +58,8 @@ const outcomeOf = (kind: Kind, ctx: AnyHookContext, reason: string): HookOutcome
 /** What each agent makes of our outcome, where its protocol has no exact equivalent. */
 function expected(agent: BridgeAgent, event: string, kind: Kind): 'proceed' | 'block' | 'ask' | 'stop' {
   if (kind === 'proceed' || kind === 'allow') return 'proceed';
+  // Claude Code keeps a PostToolUse result it is told to block, with the reason beside it for the model.
+  if (agent === 'claude' && event === 'PostToolUse' && kind === 'block') return 'proceed';
   // Codex refuses ask and continue: false on PreToolUse, so both are a deny there.
   if (agent === 'codex' && event === 'PreToolUse' && (kind === 'ask' || kind === 'stop')) return 'block';
   // Nor can it halt a run from PostToolUse: continue: false there replaces the output, as a block does.

@@ -78,3 +78,18 @@ describe('the bridge skipped in an agent’s config is information', () => {
     expect(mixed.out).toMatch(SKIPPED);
   });
 });
+
+describe('agent-hooks serve in Claude Code’s settings is information too', () => {
+  it('the http entries `bridge --install claude --http` writes are skipped as the bridge, not warned about', async () => {
+    const p = await tempProject();
+    cleanups.push(p.cleanup);
+    await scriptHook(p.hooks, 'no-rm', { trigger: 'pre-tool-call' });
+    const installed = await cli(p.dir, ['bridge', '--install', 'claude', '--http', '--port', '7391']);
+    expect(installed.code, installed.err).toBe(0);
+
+    const json = JSON.parse((await cli(p.dir, ['list', '--trust-all', '--json'])).out);
+    expect(json.problems.length).toBeGreaterThan(0);
+    for (const problem of json.problems) expect(problem).toEqual(expect.objectContaining({ severity: 'info', code: 'bridge-skipped' }));
+    expect(json.problems[0].message).toContain('agent-hooks serve');
+  });
+});

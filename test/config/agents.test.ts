@@ -133,7 +133,7 @@ describe('hooks written for other agents, in our agent', () => {
     await write(project, '.agents/hooks/claude-style/HOOK.md', '---\nname: claude-style\ndescription: d\ntrigger: PreToolUse\nmetadata:\n  dialect: claude\n---\n');
     await script(
       '.agents/hooks/claude-style/scripts/run',
-      node(`  if (input.hook_event_name === 'PreToolUse' && input.permission_mode === 'default') console.log(JSON.stringify({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'spoke claude' } }));`),
+      node(`  if (input.hook_event_name === 'PreToolUse' && input.permission_mode === 'default') console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'spoke claude' } }));`),
     );
     const calls: unknown[] = [];
     const model = commands('ls');

@@ -41,7 +41,7 @@ describe('Claude Code settings', () => {
     expect(hooks.map((h) => (h as CommandHook).command)).toEqual(['user.sh', 'shared.sh', 'project.sh', 'local.sh']);
     expect(hooks.map((h) => h.origin.level)).toEqual(['user', 'user', 'project', 'local']);
     expect(hooks[2]!.origin).toMatchObject({ kind: 'claude', field: 'hooks.PreToolUse[0].hooks[0]', matcher: 'Bash' });
-    expect(hooks.every((h) => h.timeoutMs === 60_000)).toBe(true);
+    expect(hooks.every((h) => h.timeoutMs === 600_000)).toBe(true);
   });
 
   it('applies Claude Code’s matcher rules: exact names, | lists, unanchored regexes, * and empty', async () => {

@@ -41,7 +41,7 @@ const keys = (dialect: WireDialect, ctx: AnyHookContext, written?: string) => Ob
 const PAYLOAD_KEYS: [string, WireDialect, () => AnyHookContext, string[], string?][] = [
   ['claude PreToolUse', claudeDialect, pre, ['cwd', 'hook_event_name', 'permission_mode', 'session_id', 'tool_input', 'tool_name', 'tool_use_id', 'transcript_path']],
   ['claude PostToolUse', claudeDialect, post, ['cwd', 'hook_event_name', 'permission_mode', 'session_id', 'tool_input', 'tool_name', 'tool_response', 'tool_use_id', 'transcript_path']],
-  ['claude Stop', claudeDialect, stop, ['cwd', 'hook_event_name', 'permission_mode', 'session_id', 'stop_hook_active', 'transcript_path']],
+  ['claude Stop', claudeDialect, stop, ['cwd', 'hook_event_name', 'last_assistant_message', 'permission_mode', 'session_id', 'stop_hook_active', 'transcript_path']],
   ['claude UserPromptSubmit', claudeDialect, prompt, ['cwd', 'hook_event_name', 'permission_mode', 'prompt', 'session_id', 'transcript_path']],
   ['claude SessionStart', claudeDialect, sessionStart, ['cwd', 'hook_event_name', 'permission_mode', 'session_id', 'source', 'transcript_path']],
   ['claude PreCompact', claudeDialect, () => CompactHookContext.before({ trigger: 'auto', messagesBefore: [], state }), ['custom_instructions', 'cwd', 'hook_event_name', 'permission_mode', 'session_id', 'transcript_path', 'trigger']],
@@ -85,7 +85,7 @@ describe('stdin payloads', () => {
     expect(copilot.toolArgs).toEqual({ command: 'rm -rf /tmp/x', description: 'clean' });
     expect(payloadOf(copilotDialect, post()).toolResult).toEqual({ resultType: 'success', textResultForLlm: 'removed' });
     expect(payloadOf(vscodeDialect, pre()).timestamp).toMatch(/^\d{4}-\d\d-\d\dT/);
-    expect(payloadOf(claudeDialect, pre())).toMatchObject({ session_id: 'sess-1', cwd: '/project', tool_input: { command: 'rm -rf /tmp/x' } });
+    expect(payloadOf(claudeDialect, pre())).toMatchObject({ session_id: 'sess-1', cwd: process.cwd(), tool_input: { command: 'rm -rf /tmp/x' } });
     expect(payloadOf(cursorDialect, pre(), 'beforeShellExecution')).toMatchObject({ command: 'rm -rf /tmp/x', cwd: '/project', workspace_roots: ['/project'] });
     expect(payloadOf(cursorDialect, stop(3))).toMatchObject({ loop_count: 3, status: 'completed' });
   });
@@ -120,22 +120,22 @@ const OUTPUTS: [string, WireDialect, () => AnyHookContext, ProcessResult, Expect
   ['claude exit 2 on SessionStart shows stderr', claudeDialect, sessionStart, exited(2, '', 'hello'), { kind: 'proceed', systemMessage: 'hello' }],
   ['claude exit 1 is a non-blocking error', claudeDialect, pre, exited(1, '', 'oops'), { kind: 'proceed', notes: 1 }],
   ['claude permissionDecision deny', claudeDialect, pre, exited(0, JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'Destructive' } })), { kind: 'block', reason: 'Destructive' }],
-  ['claude permissionDecision ask', claudeDialect, pre, exited(0, JSON.stringify({ hookSpecificOutput: { permissionDecision: 'ask', permissionDecisionReason: 'sure?' } })), { kind: 'ask', reason: 'sure?' }],
-  ['claude permissionDecision allow + updatedInput', claudeDialect, pre, exited(0, JSON.stringify({ hookSpecificOutput: { permissionDecision: 'allow', updatedInput: { command: 'ls' } } })), { kind: 'proceed', granted: true, args: { command: 'ls' } }],
-  ['claude additionalContext', claudeDialect, pre, exited(0, JSON.stringify({ hookSpecificOutput: { additionalContext: 'read-only' } })), { kind: 'proceed', context: ['read-only'] }],
+  ['claude permissionDecision ask', claudeDialect, pre, exited(0, JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'sure?' } })), { kind: 'ask', reason: 'sure?' }],
+  ['claude permissionDecision allow + updatedInput', claudeDialect, pre, exited(0, JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'ls' } } })), { kind: 'proceed', granted: true, args: { command: 'ls' } }],
+  ['claude additionalContext', claudeDialect, pre, exited(0, JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'read-only' } })), { kind: 'proceed', context: ['read-only'] }],
   ['claude legacy decision approve', claudeDialect, pre, exited(0, '{"decision":"approve"}'), { kind: 'proceed', granted: true }],
   ['claude legacy decision block', claudeDialect, pre, exited(0, '{"decision":"block","reason":"nope"}'), { kind: 'block', reason: 'nope' }],
   ['claude decision block on Stop', claudeDialect, stop, exited(0, '{"decision":"block","reason":"Continue with X"}'), { kind: 'block', reason: 'Continue with X' }],
-  ['claude continue false wins over a grant', claudeDialect, pre, exited(0, JSON.stringify({ continue: false, stopReason: 'halt', hookSpecificOutput: { permissionDecision: 'allow' } })), { kind: 'stop', reason: 'halt' }],
+  ['claude continue false wins over a grant', claudeDialect, pre, exited(0, JSON.stringify({ continue: false, stopReason: 'halt', hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } })), { kind: 'stop', reason: 'halt' }],
   ['claude systemMessage', claudeDialect, pre, exited(0, '{"systemMessage":"careful"}'), { kind: 'proceed', systemMessage: 'careful' }],
   ['claude plain stdout is context on UserPromptSubmit', claudeDialect, prompt, exited(0, 'Branch: main\n'), { kind: 'proceed', context: ['Branch: main'] }],
   ['claude plain stdout is context on SessionStart', claudeDialect, sessionStart, exited(0, 'v2.1'), { kind: 'proceed', context: ['v2.1'] }],
   ['claude plain stdout is ignored on PreToolUse', claudeDialect, pre, exited(0, 'checking…'), { kind: 'proceed', context: [], notes: 0 }],
   ['claude invalid JSON fails open', claudeDialect, pre, exited(0, '{"decision":'), { kind: 'proceed', notes: 1 }],
   ['claude unknown fields are ignored', claudeDialect, pre, exited(0, '{"suppressOutput":true,"whatever":[1]}'), { kind: 'proceed', notes: 0 }],
-  ['claude wrong-typed field is ignored, the rest counts', claudeDialect, pre, exited(0, JSON.stringify({ systemMessage: 3, hookSpecificOutput: { permissionDecision: 'deny' } })), { kind: 'block', notes: 1 }],
-  ['claude PermissionRequest decision.behavior deny', claudeDialect, () => ToolHookContext.permissionRequest(call, { state }), exited(0, JSON.stringify({ hookSpecificOutput: { decision: { behavior: 'deny', message: 'not here' } } })), { kind: 'block', reason: 'not here' }],
-  ['claude updatedMCPToolOutput replaces the result', claudeDialect, post, exited(0, JSON.stringify({ hookSpecificOutput: { updatedMCPToolOutput: 'redacted' } })), { kind: 'proceed', result: 'redacted' }],
+  ['claude wrong-typed field is ignored, the rest counts', claudeDialect, pre, exited(0, JSON.stringify({ systemMessage: 3, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' } })), { kind: 'block', notes: 1 }],
+  ['claude PermissionRequest decision.behavior deny', claudeDialect, () => ToolHookContext.permissionRequest(call, { state }), exited(0, JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'not here' } } })), { kind: 'block', reason: 'not here' }],
+  ['claude updatedToolOutput replaces the result', claudeDialect, post, exited(0, JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: 'redacted' } })), { kind: 'proceed', result: 'redacted' }],
   // VS Code
   ['vscode Stop decision inside hookSpecificOutput', vscodeDialect, stop, exited(0, JSON.stringify({ hookSpecificOutput: { hookEventName: 'Stop', decision: 'block', reason: 'Run the test suite' } })), { kind: 'block', reason: 'Run the test suite' }],
   ['vscode continue true is a plain proceed', vscodeDialect, pre, exited(0, '{"continue":true}'), { kind: 'proceed', notes: 0 }],

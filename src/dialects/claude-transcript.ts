@@ -1,0 +1,99 @@
+/**
+ * A transcript file of the run's conversation, as Claude Code writes one: a JSONL line per message, each with `type`
+ * (`user` or `assistant`), `message` (role and content blocks), `uuid`, `parentUuid`, `timestamp`, `sessionId` and
+ * `cwd`. Claude Code hooks read it from `transcript_path` (Stop gates that look at the last answer, loop hooks that keep
+ * their state beside it); the file is brought up to date each time a payload names it.
+ *
+ * @internal
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AgentState, Message } from '../core/index.js';
+
+/** What is on disk for one transcript: the messages written, and the uuid of the last line. */
+interface Written {
+  count: number;
+  lastUuid: string | null;
+  first: Message | undefined;
+}
+
+const written = new Map<string, Written>();
+
+/** A session id safe as a file name. */
+const fileName = (id: string): string => `${id.replace(/[^A-Za-z0-9_.-]/g, '_') || 'session'}.jsonl`;
+
+/**
+ * The folder transcripts go to: `$AGENT_HOOKS_TRANSCRIPT_DIR`, else `agent-hooks/transcripts` in the temporary
+ * directory.
+ *
+ * @internal
+ */
+export function transcriptDir(): string {
+  return process.env.AGENT_HOOKS_TRANSCRIPT_DIR ?? join(tmpdir(), 'agent-hooks', 'transcripts');
+}
+
+/** One message as Claude Code's transcript line; system messages (summaries, context) are user-side meta lines. */
+function line(message: Message, sessionId: string, cwd: string, parentUuid: string | null, uuid: string): Record<string, unknown> {
+  const base = { parentUuid, isSidechain: false, userType: 'external', cwd, sessionId, version: 'agent-hooks' };
+  const timestamp = new Date().toISOString();
+  switch (message.role) {
+    case 'assistant': {
+      const content: Record<string, unknown>[] = [];
+      if (message.content.length > 0) content.push({ type: 'text', text: message.content });
+      for (const call of message.toolCalls ?? []) content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.args });
+      return { ...base, type: 'assistant', message: { role: 'assistant', type: 'message', content }, uuid, timestamp };
+    }
+    case 'tool':
+      return {
+        ...base,
+        type: 'user',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content }] },
+        toolUseResult: message.content,
+        uuid,
+        timestamp,
+      };
+    case 'system':
+      return { ...base, type: 'user', isMeta: true, message: { role: 'user', content: message.content }, uuid, timestamp };
+    default:
+      return { ...base, type: 'user', message: { role: 'user', content: message.content }, uuid, timestamp };
+  }
+}
+
+/**
+ * The transcript of `state`'s conversation, written (or brought up to date) now: its path. Messages already written
+ * are appended to, never rewritten, unless the conversation was replaced (a compaction), which starts the file again.
+ * `null` when the file cannot be written: a hook then finds no transcript rather than a stale one.
+ *
+ * @internal
+ */
+export function writeTranscript(state: AgentState, cwd: string): string | null {
+  const sessionId = state.sessionId ?? state.agentId;
+  const path = join(transcriptDir(), fileName(sessionId));
+  try {
+    const messages = state.messages;
+    let known = written.get(path);
+    // A conversation that no longer starts with what was written (compacted, or another run's) is written afresh.
+    if (known !== undefined && (messages.length < known.count || (known.count > 0 && messages[0] !== known.first))) known = undefined;
+    if (known === undefined) {
+      mkdirSync(transcriptDir(), { recursive: true });
+      writeFileSync(path, '');
+      known = { count: 0, lastUuid: null, first: messages[0] };
+      written.set(path, known);
+    }
+    let text = '';
+    for (let i = known.count; i < messages.length; i++) {
+      const uuid = randomUUID();
+      text += `${JSON.stringify(line(messages[i]!, sessionId, cwd, known.lastUuid, uuid))}\n`;
+      known.lastUuid = uuid;
+    }
+    if (text.length > 0) appendFileSync(path, text);
+    known.count = messages.length;
+    known.first = messages[0];
+    return path;
+  } catch {
+    return null;
+  }
+}
