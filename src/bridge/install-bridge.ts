@@ -12,6 +12,7 @@ import { bridgeCommandLine } from './bridge-command.js';
 import { InstallBridgeError } from './install-bridge-error.js';
 import { INSTALL_TARGETS, installEventName, type InstallAgent, type InstallTarget } from './install-targets.js';
 import { readProjectFile, replaceProjectFile } from './project-file.js';
+import { userBridgeCommandLine, userHookFile } from './user-bridge-command.js';
 
 export { InstallBridgeError } from './install-bridge-error.js';
 
@@ -44,6 +45,23 @@ export interface InstallBridgeOptions {
    * not given; an entry already there keeps its own unless it is given.
    */
   readonly timeoutSeconds?: number | undefined;
+  /**
+   * The tool matcher of each event's entry, by the agent's event name: a string is written as the entry's `matcher`
+   * (of its matcher group, for Claude Code, Codex and Gemini CLI; of the entry itself for Copilot), `undefined`
+   * removes the one there — the agent then runs the bridge for every tool. When not given, matchers are left as they
+   * are. An entry whose group holds other hooks too keeps that group's matcher: it is theirs as well.
+   */
+  readonly matchers?: ((event: string) => string | undefined) | undefined;
+  /**
+   * `'user'`: write the agent's user-level config instead (`~/.claude/settings.json`, `$CODEX_HOME/hooks.json` or
+   * `~/.codex/hooks.json`, `~/.gemini/settings.json`, `~/.copilot/hooks/agent-hooks.json`, `~/.cursor/hooks.json`;
+   * not VS Code, whose user-level file is Claude Code's), which runs the bridge in every repository: its command is
+   * this `node` and this installation's `cli.js` by their absolute paths, never anything found in the project. Default
+   * `'project'`.
+   */
+  readonly level?: 'project' | 'user' | undefined;
+  /** With `level: 'user'`: where the home (`HOME`) and `CODEX_HOME` are read. Default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 /** What {@link installBridge} did. */
@@ -91,6 +109,16 @@ function commandFieldOf(handler: Record<string, unknown>, target: InstallTarget)
 function timeoutFieldOf(handler: Record<string, unknown>, target: InstallTarget): string {
   const { field, alias } = target.timeout;
   return alias !== undefined && handler[field] === undefined && handler[alias] !== undefined ? alias : field;
+}
+
+/**
+ * Where the matcher of the bridge's entry `ours` is: its matcher group (grouped layouts), when the group holds nothing
+ * else; the entry itself (flat layouts); `undefined` when the group is shared with other hooks.
+ */
+function matcherHolder(list: readonly unknown[], ours: Record<string, unknown>, target: InstallTarget): Record<string, unknown> | undefined {
+  if (target.layout === 'flat') return ours;
+  const group = list.find((g): g is Record<string, unknown> => isRecord(g) && Array.isArray(g.hooks) && g.hooks.includes(ours));
+  return group !== undefined && (group.hooks as unknown[]).length === 1 ? group : undefined;
 }
 
 function newHandler(target: InstallTarget, command: string, timeout: number): Record<string, unknown> {
@@ -148,10 +176,16 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
   const inUnit = (s: number): number => (target.timeout.unit === 'ms' ? s * 1000 : s);
   const timeout = seconds === undefined ? undefined : inUnit(seconds);
   const { names, skipped } = eventNames(target, options.events);
-  const command = options.command ?? (await bridgeCommandLine(target.agent, options.projectDir, options.executable ?? process.argv[1]));
+  const user = options.level === 'user' ? userHookFile(target.agent, options.env) : undefined;
+  if (options.level === 'user' && user === undefined) throw new InstallBridgeError(`${target.title} has no user-level hook file of its own; nothing was changed.`);
+  const command =
+    options.command ??
+    (user === undefined
+      ? await bridgeCommandLine(target.agent, options.projectDir, options.executable ?? process.argv[1])
+      : await userBridgeCommandLine(target.agent, options.projectDir, options.executable ?? process.argv[1]));
   const commandFor = (name: string): string => (target.eventArgument && !/--event\b/.test(command) ? `${command} --event ${name}` : command);
 
-  const previous = await readProjectFile(options.projectDir, target.file);
+  const previous = user === undefined ? await readProjectFile(options.projectDir, target.file) : await readProjectFile(user.dir, user.file);
   const { file } = previous;
   let settings: Record<string, unknown> = {};
   if (previous.text !== undefined) {
@@ -172,16 +206,24 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
     if (!Array.isArray(list)) throw new InstallBridgeError(`${file}: hooks.${name} is not a list; nothing was changed.`);
     const handlers = target.layout === 'grouped' ? list.flatMap((g) => (isRecord(g) && Array.isArray(g.hooks) ? g.hooks : [])) : list;
     const ours = handlers.find((h): h is Record<string, unknown> => isRecord(h) && isOurs(h[commandFieldOf(h, target)], wanted, target, name));
+    const matcher = options.matchers?.(name);
+    const withMatcher = matcher === undefined ? {} : { matcher };
     if (ours === undefined) {
       const handler = newHandler(target, wanted, timeout ?? inUnit(DEFAULT_TIMEOUT_SECONDS));
-      hooks[name] = [...list, target.layout === 'grouped' ? { hooks: [handler] } : handler];
+      hooks[name] = [...list, target.layout === 'grouped' ? { ...withMatcher, hooks: [handler] } : { ...handler, ...withMatcher }];
       added.push(name);
-    } else if (ours[commandFieldOf(ours, target)] === wanted && (timeout === undefined || ours[timeoutFieldOf(ours, target)] === timeout)) {
+      continue;
+    }
+    const holder = options.matchers === undefined ? undefined : matcherHolder(list, ours, target);
+    const matcherDue = holder !== undefined && holder.matcher !== matcher;
+    if (!matcherDue && ours[commandFieldOf(ours, target)] === wanted && (timeout === undefined || ours[timeoutFieldOf(ours, target)] === timeout)) {
       present.push(name);
     } else {
       ours[commandFieldOf(ours, target)] = wanted;
       // Codex refuses a file naming both `timeout` and `timeoutSec`: the entry's own field is updated.
       if (timeout !== undefined) ours[timeoutFieldOf(ours, target)] = timeout;
+      if (matcherDue && matcher === undefined) delete holder.matcher;
+      else if (matcherDue) holder.matcher = matcher;
       updated.push(name);
     }
   }

@@ -6,7 +6,9 @@
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { HookEvent, UnknownEventError, type HookEventName } from '../core/index.js';
-import { HookEnvironment, resolveTrustPolicy, type TrustStore } from '../script/index.js';
+import { HookEnvironment } from '../script/hook-environment.js';
+import { resolveTrustPolicy } from '../script/trust/trust-policy.js';
+import type { TrustStore } from '../script/trust/trust-store.js';
 import { UsageError } from './command.js';
 import type { CliIO } from './io.js';
 

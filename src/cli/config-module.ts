@@ -7,9 +7,12 @@
 import { access } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { AgentBuilder } from '../agent/index.js';
+import type { AgentBuilder } from '../agent/index.js';
 import { HookStack, isHook, type Hook, type HookFn, type PrioritizedHook } from '../core/index.js';
-import { configModuleFingerprint, trustVerdict, type HookProblem, type TrustCheck, type TrustStore } from '../script/index.js';
+import type { HookProblem } from '../script/problem.js';
+import { configModuleFingerprint } from '../script/trust/trust-fingerprint.js';
+import type { TrustCheck } from '../script/trust/trust-policy.js';
+import { trustVerdict, type TrustStore } from '../script/trust/trust-store.js';
 
 /** The config modules of in-process hooks, looked for in the project in this order. */
 export const CONFIG_MODULE_FILES = ['agent-hooks.config.mjs', 'agent-hooks.config.js', 'agent-hooks.config.mts', 'agent-hooks.config.ts'] as const;
@@ -82,8 +85,10 @@ export async function checkConfigModule(file: string, projectDir: string, store:
  * rather than scoped to the import, which would load a second copy of `agent-hooks` whose classes the stack here
  * would not recognise.
  */
-async function importConfigModule(file: string): Promise<unknown> {
-  if (!/\.m?ts$/.test(file)) return import(pathToFileURL(file).href);
+async function importConfigModule(file: string, version?: string): Promise<unknown> {
+  // A version in the URL is a new module to the loader: a server that reloads a changed file gets its new code.
+  const url = version === undefined ? pathToFileURL(file).href : `${pathToFileURL(file).href}?v=${encodeURIComponent(version)}`;
+  if (!/\.m?ts$/.test(file)) return import(url);
   let tsx: { register(): () => Promise<void> | void };
   try {
     tsx = (await import('tsx/esm/api')) as typeof tsx;
@@ -92,24 +97,26 @@ async function importConfigModule(file: string): Promise<unknown> {
   }
   const unregister = tsx.register();
   try {
-    return await import(pathToFileURL(file).href);
+    return await import(url);
   } finally {
     await unregister();
   }
 }
 
 const isStack = (value: unknown): value is HookStack => HookStack.isHookStack(value);
-// Another copy of the package (a config that imports it from elsewhere) has other classes: recognise a builder by shape.
+// Another copy of the package (a config that imports it from elsewhere) has other classes: recognise a builder by shape
+// (which also keeps the agent runtime out of the bridge's start-up).
 const isBuilder = (value: unknown): value is Pick<AgentBuilder, 'resolveHooks'> =>
-  value instanceof AgentBuilder || (value !== null && typeof value === 'object' && typeof (value as AgentBuilder).resolveHooks === 'function');
+  value !== null && typeof value === 'object' && typeof (value as AgentBuilder).resolveHooks === 'function';
 
 /**
  * Imports a config module — its code runs here — and returns the in-process hooks it exports (as `default` or
  * `hooks`): a HookStack, an AgentBuilder, a list of hooks, callbacks or `{ hook, priority }`, or a function returning
- * one of these.
+ * one of these. A `version` (any text that changes with the file) imports it afresh, where the same file was imported
+ * before.
  */
-export async function configModuleHooks(file: string): Promise<readonly PrioritizedHook[]> {
-  const module = (await importConfigModule(file)) as { default?: unknown; hooks?: unknown };
+export async function configModuleHooks(file: string, version?: string): Promise<readonly PrioritizedHook[]> {
+  const module = (await importConfigModule(file, version)) as { default?: unknown; hooks?: unknown };
   let value = module.default ?? module.hooks;
   if (typeof value === 'function' && !isHook(value)) value = await (value as () => unknown)();
   if (isStack(value)) return value.all().map((entry) => ({ hook: entry.hook, priority: entry.priority }));

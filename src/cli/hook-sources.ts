@@ -7,8 +7,14 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { HookStack, type Hook, type HookEntry, type HookEventName, type HookMatcher } from '../core/index.js';
 import type { HookLoader, LoadedHooks } from '../agent/index.js';
-import { applyTrust, discoverHooks, ScriptHook, type HookEnv, type HookEnvironment, type HookProblem, type TrustCheck, type TrustStore } from '../script/index.js';
-import { loadAllHookConfigs } from '../config/index.js';
+import { discoverHooks } from '../script/discover-hooks.js';
+import type { HookEnv } from '../script/hook-dirs.js';
+import type { HookEnvironment } from '../script/hook-environment.js';
+import type { CallScope } from '../script/internal/find-manifests.js';
+import type { HookProblem } from '../script/problem.js';
+import { ScriptHook } from '../script/script-hook.js';
+import { applyTrust, type TrustCheck } from '../script/trust/trust-policy.js';
+import type { TrustStore } from '../script/trust/trust-store.js';
 import type { CommandHookOrigin } from '../script/command-hook.js';
 
 /** Where to look: what `--project` and `--hooks-dir` say. */
@@ -26,6 +32,8 @@ export interface SourceOptions {
   readonly environment?: HookEnvironment | undefined;
   /** Whether the project's hooks need trust: `'all'` (`--trust-all`), or the store that must trust them. */
   readonly trust: 'all' | TrustStore;
+  /** For one call only (the bridge): HOOK.md hooks that cannot run on it are not loaded (see `discoverHooks`). */
+  readonly scope?: CallScope | undefined;
 }
 
 /** What a source loaded, with the project hooks it checked against the trust store. */
@@ -66,6 +74,7 @@ export const hookMdSource: HookSourceFactory = (options) => ({
       hostEnv: options.hostEnv,
       environment: options.environment,
       trust: options.trust,
+      scope: options.scope,
     });
     const inProject = projectHooksDirs(options.projectDir, options.hooksDirs);
     const gate = await applyTrust(found.hooks, (hook) => hook.manifest.source === 'extra' && inProject.has(dirname(hook.manifest.dir)), options.trust, options.projectDir);
@@ -82,6 +91,8 @@ export const hookMdSource: HookSourceFactory = (options) => ({
 const configSource: HookSourceFactory = (options) => ({
   label: 'config',
   load: async () => {
+    // Loaded here, not at start-up: the bridge reads HOOK.md folders only.
+    const { loadAllHookConfigs } = await import('../config/index.js');
     const { hooks, problems, trustChecks } = await loadAllHookConfigs(options.projectDir, {
       hookmd: false,
       hostEnv: options.hostEnv,

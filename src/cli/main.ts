@@ -9,27 +9,38 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HelpRequested } from './args.js';
 import { ExitCode, UsageError, type Command } from './command.js';
-import { eventsCommand } from './commands/events.js';
-import { initCommand } from './commands/init.js';
-import { bridgeCommand } from './commands/bridge.js';
-import { listCommand } from './commands/list.js';
-import { runCommand } from './commands/run.js';
-import { testCommand } from './commands/test.js';
-import { trustCommand } from './commands/trust.js';
-import { validateCommand } from './commands/validate.js';
 import { cliIO, type CliIO } from './io.js';
+import { humanIO } from './terminal-text.js';
 
-/** Every subcommand, in the order the usage lists them. */
-const COMMANDS: readonly Command[] = [listCommand, validateCommand, testCommand, runCommand, bridgeCommand, trustCommand, initCommand, eventsCommand];
+/**
+ * Every subcommand, in the order the usage lists them, each loaded only when it is run: an agent starts the bridge
+ * once per hook call, and it must not pay for the modules of the other commands (the agent runtime, validation's
+ * schemas, the YAML parser).
+ */
+const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  list: async () => (await import('./commands/list.js')).listCommand,
+  validate: async () => (await import('./commands/validate.js')).validateCommand,
+  test: async () => (await import('./commands/test.js')).testCommand,
+  run: async () => (await import('./commands/run.js')).runCommand,
+  bridge: async () => (await import('./commands/bridge.js')).bridgeCommand,
+  serve: async () => (await import('./commands/serve.js')).serveCommand,
+  trust: async () => (await import('./commands/trust.js')).trustCommand,
+  init: async () => (await import('./commands/init.js')).initCommand,
+  events: async () => (await import('./commands/events.js')).eventsCommand,
+  'to-prompt': async () => (await import('./commands/to-prompt.js')).toPromptCommand,
+  'read-properties': async () => (await import('./commands/read-properties.js')).readPropertiesCommand,
+};
 
-const usage = (): string => {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+const allCommands = (): Promise<Command[]> => Promise.all(Object.values(COMMANDS).map((load) => load()));
+
+const usage = async (): Promise<string> => {
+  const commands = await allCommands();
+  const width = Math.max(...commands.map((c) => c.name.length));
   return `Usage: agent-hooks <command> [options]
 
 Commands:
-${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
+${commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
 
 Options:
   -h, --help     show this help, or a command's (agent-hooks <command> --help)
@@ -68,24 +79,27 @@ export async function main(argv: readonly string[], io: CliIO = cliIO()): Promis
   const [name, ...rest] = argv;
   if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
     if (name === undefined) {
-      io.err(usage());
+      io.err(await usage());
       return ExitCode.usage;
     }
-    const topic = rest[0] === undefined ? undefined : COMMANDS.find((c) => c.name === rest[0]);
-    io.out(topic === undefined ? usage() : commandHelp(topic));
+    const topic = rest[0] === undefined || !Object.hasOwn(COMMANDS, rest[0]) ? undefined : await COMMANDS[rest[0]]!();
+    io.out(topic === undefined ? await usage() : commandHelp(topic));
     return ExitCode.ok;
   }
   if (name === '-v' || name === '--version') {
     io.out(version());
     return ExitCode.ok;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (command === undefined) {
-    io.err(`agent-hooks: unknown command '${name}'\n\n${usage()}`);
+  if (!Object.hasOwn(COMMANDS, name)) {
+    io.err(`agent-hooks: unknown command '${name}'\n\n${await usage()}`);
     return ExitCode.usage;
   }
+  const command = await COMMANDS[name]!();
+  const { HelpRequested } = await import('./args.js');
   try {
-    return await command.run(rest, io);
+    // Every command but the bridge prints for a person: control characters from hook files are shown, not obeyed.
+    // The bridge's stdout and stderr are its answer to the agent, and stay as they are.
+    return await command.run(rest, command.name === 'bridge' ? io : humanIO(io));
   } catch (error) {
     if (error instanceof HelpRequested) {
       io.out(commandHelp(command));

@@ -6,7 +6,7 @@
  * @module
  */
 import { basename } from 'node:path';
-import type { HookProblem } from '../script/index.js';
+import type { HookProblem } from '../script/problem.js';
 import { isTrustProblem } from './output.js';
 
 /**

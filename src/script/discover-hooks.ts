@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { HookStack, type Hook } from '../core/index.js';
 import type { DiscoveryOptions, DiscoveryResult } from './discovery.js';
 import { HookEnvironment } from './hook-environment.js';
-import { findManifests } from './internal/find-manifests.js';
+import { findManifests, type CallScope } from './internal/find-manifests.js';
 import { deferredMatcherProblems } from './internal/matcher-problems.js';
 import { deferringRegexSafety } from './internal/regex-safety.js';
 import type { HookManifest } from './manifest.js';
@@ -24,6 +24,14 @@ export interface DiscoverHooksOptions extends DiscoveryOptions, Omit<ScriptHookO
    * `AGENT_HOOKS_TRUST=all` is set in `hostEnv`. User hooks and those of `extraDirs` never need trust.
    */
   readonly trust?: TrustPolicy | undefined;
+  /**
+   * Load only the hooks that may run on one call (a bridged agent hook call): the others are left out before their
+   * entries are looked for, their frontmatters validated or their files hashed for the trust check; and reuse
+   * frontmatters validated by earlier processes.
+   *
+   * @internal
+   */
+  readonly scope?: CallScope | undefined;
 }
 
 /** What {@link discoverHooks} found: the manifests' hooks, in the order they run at equal priority. */
@@ -59,7 +67,7 @@ export async function discoverHooks(options: DiscoverHooksOptions = {}): Promise
   // Under a store, a project hook's matcher regexes are analysed only once it is trusted: one that will not run must
   // not cost the checker's time on every load.
   const deferred = policy !== 'all';
-  const found = await findManifests(options, deferred);
+  const found = await findManifests(options, deferred, options.scope);
   const problems: HookProblem[] = [...found.problems];
   // One pool and one environment for every hook of this call, not one per hook.
   const shared = { ...options, projectDir, processPool: ProcessPool.from(options.processPool), environment: HookEnvironment.from(options) };

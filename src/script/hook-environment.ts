@@ -4,7 +4,10 @@
  *
  * @module
  */
-import micromatch from 'micromatch';
+import type Micromatch from 'micromatch';
+import { lazyModule } from '../core/internal/lazy-module.js';
+
+const micromatch = lazyModule<typeof Micromatch>('micromatch');
 
 /**
  * What a hook's process inherits from the agent's environment before the runtime adds its own variables:
@@ -54,7 +57,7 @@ function nameTest(pattern: EnvPattern, nocase: boolean, index: number): (name: s
   if (typeof pattern !== 'string' || pattern === '') {
     throw new TypeError(`envDeny[${index}] must be a non-empty glob string or a RegExp, got ${JSON.stringify(pattern) ?? String(pattern)}.`);
   }
-  return micromatch.matcher(pattern, { dot: true, nocase });
+  return micromatch().matcher(pattern, { dot: true, nocase });
 }
 
 /**

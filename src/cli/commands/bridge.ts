@@ -6,30 +6,22 @@
  * @module
  */
 import { isAbsolute, join, resolve } from 'node:path';
-import {
-  BRIDGE_AGENTS,
-  BRIDGE_ASYNC_DRAIN_MS,
-  drainAfterAnswer,
-  holdBridgeLifetime,
-  INSTALL_AGENTS,
-  INSTALL_TARGETS,
-  installBridge,
-  InstallBridgeError,
-  installEventName,
-  isInstallAgent,
-  runBridge,
-  type BridgeAgent,
-} from '../../bridge/index.js';
+import { BRIDGE_AGENTS, type BridgeAgent } from '../../bridge/bridge-answer.js';
+import { BRIDGE_ASYNC_DRAIN_MS, drainAfterAnswer, holdBridgeLifetime } from '../../bridge/bridge-lifetime.js';
+import { readBridgePayload } from '../../bridge/bridge-payload.js';
+import { runBridge } from '../../bridge/run-bridge.js';
 import { SessionNotices, sessionNoticesFile } from '../../bridge/session-notices.js';
-import { HookEvent, type AnyHookContext } from '../../core/index.js';
+import type { AnyHookContext } from '../../core/index.js';
 import { messageOf } from '../../core/internal/message-of.js';
-import { formatProblem, type HookProblem } from '../../script/index.js';
+import type { HookCall } from '../../script/internal/call-filter.js';
+import { DiscoveryCache, discoveryCacheFile } from '../../script/internal/discovery-cache.js';
+import { formatProblem, type HookProblem } from '../../script/problem.js';
 import { ENV_POLICY_FLAGS, ENV_POLICY_HELP, environmentOf, parseFlags, positionalsUpTo, PROJECT_FLAGS, TRUST_ALL_HELP, trustPolicyOf } from '../args.js';
 import { ExitCode, UsageError, type Command } from '../command.js';
 import { checkConfigModule, configModuleHooks, findConfigModule } from '../config-module.js';
 import { hookMdSource, loadProjectHooks } from '../hook-sources.js';
 import type { CliIO } from '../io.js';
-import { isTrustProblem, printJson } from '../output.js';
+import { isTrustProblem } from '../output.js';
 import { skippedHooksNotice } from '../skipped-hooks-notice.js';
 
 /** The variable each agent sets to the project directory. */
@@ -43,61 +35,14 @@ const PROJECT_ENV: Readonly<Record<BridgeAgent, readonly string[]>> = {
   codex: [],
 };
 
-/** `--timeout SECONDS`: a whole number above 0. */
-function timeoutOf(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value.trim()) || Number(value) <= 0) throw new UsageError(`--timeout takes a whole number of seconds above 0, not ${JSON.stringify(value)}`);
-  return Number(value);
-}
-
-interface InstallFlags {
-  readonly events?: string | undefined;
-  readonly command?: string | undefined;
-  readonly timeout?: string | undefined;
-  readonly json?: boolean | undefined;
-}
-
-async function install(io: CliIO, projectDir: string, agent: string, flags: InstallFlags): Promise<number> {
-  if (!isInstallAgent(agent)) throw new UsageError(`--install must be one of ${INSTALL_AGENTS.join(', ')}, not ${JSON.stringify(agent)}`);
-  const target = INSTALL_TARGETS[agent];
-  const timeoutSeconds = timeoutOf(flags.timeout);
-  let names: string[];
-  if (flags.events !== undefined) {
-    names = flags.events.split(',').map((e) => e.trim()).filter((e) => e !== '');
-  } else {
-    // Only the events are read, no hook runs: trust does not come into it.
-    const project = await loadProjectHooks({ projectDir, hooksDirs: [], hostEnv: io.env, trust: 'all' }, [hookMdSource]);
-    const used = new Set(project.stack.all().flatMap((entry) => [...(entry.events ?? [])]));
-    names = HookEvent.all.filter((e) => used.has(e));
-    if (!names.some((e) => installEventName(agent, e) !== undefined)) {
-      const on = names.length === 0 ? '' : ` (they run on ${names.join(', ')})`;
-      io.err(`No HOOK.md hook of this project runs on an event ${target.title} has${on}: add hooks first, or name the events with --events PreToolUse,Stop.`);
-      return ExitCode.problems;
-    }
-  }
-  let result;
+/** The event and tool of the payload, or `undefined` when it cannot be read (the dispatch then says why). */
+function callOf(agent: BridgeAgent, input: string, event: string | undefined): HookCall | undefined {
   try {
-    result = await installBridge({ agent, projectDir, events: names, command: flags.command, timeoutSeconds });
-  } catch (error) {
-    if (error instanceof InstallBridgeError) {
-      io.err(error.message);
-      return ExitCode.problems;
-    }
-    throw error;
+    const { ctx } = readBridgePayload(agent, JSON.parse(input), event);
+    return { event: ctx.event, tool: 'toolCall' in ctx ? ctx.toolCall.name : undefined };
+  } catch {
+    return undefined;
   }
-  if (result.skipped.length > 0) io.err(`Skipped ${result.skipped.join(', ')}: ${target.title} has no such event.`);
-  if (flags.json) {
-    const { agent: name, file, backup, added, updated, present, skipped, command } = result;
-    printJson(io, { agent: name, file, backup: backup ?? null, added, updated, present, skipped, command });
-    return ExitCode.ok;
-  }
-  if (result.added.length > 0) io.out(`Added the bridge to ${result.file} for ${result.added.join(', ')}.`);
-  if (result.updated.length > 0) io.out(`Brought the bridge up to date in ${result.file} for ${result.updated.join(', ')}.`);
-  if (result.backup !== undefined) io.out(`The previous file is kept as ${result.backup}.`);
-  if (result.present.length > 0) io.out(`Already bridged: ${result.present.join(', ')}.`);
-  const perEvent = target.eventArgument && !/--event\b/.test(result.command) ? ' --event <event>' : '';
-  io.out(`${target.title} now runs: ${result.command}${perEvent}`);
-  return ExitCode.ok;
 }
 
 /**
@@ -107,7 +52,7 @@ async function install(io: CliIO, projectDir: string, agent: string, flags: Inst
  */
 export const bridgeCommand: Command = {
   name: 'bridge',
-  synopsis: 'bridge --from claude|copilot|vscode|gemini|cursor|codex [--event E] [--project DIR] [--config FILE] | bridge --install claude|codex|gemini|copilot|vscode|cursor [--events E,…] [--timeout S] [--command CMD]',
+  synopsis: 'bridge --from claude|copilot|vscode|gemini|cursor|codex [--event E] [--project DIR] [--config FILE] | bridge --install claude|codex|gemini|copilot|vscode|cursor [--events E,…] [--timeout S] [--command CMD] [--user] | bridge --install claude --http [--port N] [--host H]',
   summary: 'run the project’s HOOK.md hooks as another agent’s hook, answering in its own format',
   usageExitCode: ExitCode.problems,
   help: `Reads the agent's hook payload on stdin, dispatches it through the project's HOOK.md hooks (user and project)
@@ -140,6 +85,14 @@ ${ENV_POLICY_HELP}
                      keeps its own
   --command CMD      with --install: the command the agent runs (Copilot's entries add --event NAME)
   --json             with --install: print { agent, file, backup, added, updated, present, skipped, command }
+  --user             with --install: write the agent's user-level config (~/.claude/settings.json, ~/.codex/hooks.json,
+                     ~/.gemini/settings.json, ~/.copilot/hooks/agent-hooks.json, ~/.cursor/hooks.json), which runs
+                     in every repository: the line is this node and this agent-hooks's cli.js by their absolute
+                     paths, never the project's own copy or npx (a project's .npmrc could run its code), and it
+                     has no tool matcher
+  --http             with --install claude: write type "http" entries that POST to 'agent-hooks serve'
+                     (http://127.0.0.1:PORT/hooks/claude, the token from $AGENT_HOOKS_TOKEN), replacing the
+                     command bridge's; --port N (default 7391), --host H
 
 The project's own HOOK.md hooks and its agent-hooks.config.* module run once trusted (agent-hooks trust); an
 untrusted or changed one is skipped — the module is not even imported — with a line on stderr, and the agent
@@ -173,9 +126,21 @@ way to it), no event left to bridge — and nothing is written.`,
       command: { type: 'string' },
       timeout: { type: 'string' },
       json: { type: 'boolean' },
+      user: { type: 'boolean' },
+      http: { type: 'boolean' },
+      port: { type: 'string' },
+      host: { type: 'string' },
     });
     positionalsUpTo(positionals, 0);
-    if (values.install !== undefined) return install(io, resolve(io.cwd, values.project ?? '.'), values.install, values);
+    if (values.install !== undefined && values.http === true) {
+      const { installHttp } = await import('./bridge-install-http.js');
+      return installHttp(io, resolve(io.cwd, values.project ?? '.'), values.install, values);
+    }
+    if (values.install !== undefined) {
+      // Installing is rare next to bridged calls, which must not load what it needs.
+      const { install } = await import('./bridge-install.js');
+      return install(io, resolve(io.cwd, values.project ?? '.'), values.install, values);
+    }
     const agent = values.from as BridgeAgent | undefined;
     if (agent === undefined) throw new UsageError('bridge needs --from AGENT (claude, copilot, vscode, gemini, cursor or codex), or --install AGENT');
     if (!BRIDGE_AGENTS.includes(agent)) throw new UsageError(`--from must be one of ${BRIDGE_AGENTS.join(', ')}, not ${JSON.stringify(agent)}`);
@@ -190,7 +155,12 @@ way to it), no event left to bridge — and nothing is written.`,
     // Only HOOK.md hooks: the agent already runs the hooks of its own config files, this bridge among them.
     // An untrusted project hook is skipped with a line on stderr; the agent still gets its answer, so it is not blocked.
     const trust = trustPolicyOf(io, values['trust-all']);
-    const project = await loadProjectHooks({ projectDir, hooksDirs: values['hooks-dir'] ?? [], hostEnv: io.env, environment: environmentOf(values), trust }, [hookMdSource]);
+    // Only the hooks that may run on this call are loaded: one that cannot is never validated, analysed or hashed, so
+    // a project's other hooks cost a call next to nothing (and an untrusted one is reported on the calls it would
+    // have run on).
+    const cacheFile = discoveryCacheFile(io.env);
+    const scope = { call: callOf(agent, input, values.event), cache: cacheFile === undefined ? undefined : new DiscoveryCache(cacheFile) };
+    const project = await loadProjectHooks({ projectDir, hooksDirs: values['hooks-dir'] ?? [], hostEnv: io.env, environment: environmentOf(values), trust, scope }, [hookMdSource]);
     const said = new Set<string>();
     const skipped: HookProblem[] = [];
     const tell = (problem: HookProblem): void => {

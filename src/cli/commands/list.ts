@@ -6,13 +6,18 @@
  */
 import { parseEvent, parseFlags, positionalsUpTo, projectDirOf, PROJECT_FLAGS, TRUST_ALL_HELP, trustPolicyOf } from '../args.js';
 import { ExitCode, type Command } from '../command.js';
+import type { Hook } from '../../core/index.js';
+import { ScriptHook } from '../../script/script-hook.js';
+import { triggerNameProblem } from '../../script/validate.js';
 import { loadProjectHooks, type HookRow } from '../hook-sources.js';
 import { displayPath, hasErrors, isTrustProblem, printJson, problemJson, problemSection, table } from '../output.js';
+import { humanIO } from '../terminal-text.js';
 
 /**
  * `--json` prints `{ hooks, untrusted, problems }`:
  * - `hooks`: in run order, each `{ name, events, priority, kind, source, matcher, async, timeoutMs, file, trust }`
- *   (see {@link HookRow});
+ *   (see {@link HookRow}) and `{ description, trigger, metadata }`: a HOOK.md hook's description, its trigger as
+ *   written and its metadata; a config file's hook's event as written; `null` where a hook has none;
  * - `untrusted`: the project hooks skipped because the trust store does not trust them as they are, each as in
  *   `hooks` with `trust` (`untrusted` or `changed`) and `changes`;
  * - `problems`: each `{ severity, code, file, line, hookName, field, found, allowed, message }`.
@@ -29,14 +34,16 @@ export const listCommand: Command = {
   --hooks-dir DIR   another folder of HOOK.md hook folders, relative to the project (repeatable)
 ${TRUST_ALL_HELP}
   --json            print { hooks: [{ name, events, priority, kind, source, matcher, async, timeoutMs, file,
-                    trust }], untrusted: [{ …, trust, changes }],
+                    trust, description, trigger, metadata }], untrusted: [{ …, trust, changes }],
                     problems: [{ severity, code, file, line, hookName, field, found, allowed, message }] }
 
 User hooks are read from $XDG_CONFIG_HOME/agents/hooks (default ~/.config/agents/hooks). The project's own hooks
 run once trusted: those that are not (or changed since) are listed apart, with what changed; review and trust them
 with agent-hooks trust.
 Exit 1 when a hook definition has an error.`,
-  async run(args, io) {
+  async run(args, given) {
+    // Names, matchers and paths come from hook files: shown, never obeyed by the terminal.
+    const io = humanIO(given);
     const { values, positionals } = parseFlags(args, { ...PROJECT_FLAGS, event: { type: 'string' }, json: { type: 'boolean' } });
     positionalsUpTo(positionals, 0);
     const event = values.event === undefined ? undefined : parseEvent(values.event);
@@ -44,11 +51,18 @@ Exit 1 when a hook definition has an error.`,
     const project = await loadProjectHooks({ projectDir, hooksDirs: values['hooks-dir'] ?? [], hostEnv: io.env, trust: trustPolicyOf(io, values['trust-all']) });
     const entries = event === undefined ? project.stack.all() : project.stack.hooksFor(event);
     const rows = entries.map((entry) => project.rows.get(entry.hook)!);
+    // A trigger in an older or another agent's name loads, but not in the reference runtime: said here, as validate says it.
+    const triggerProblems = entries.flatMap((entry) => {
+      const problem = entry.hook instanceof ScriptHook ? triggerNameProblem(entry.hook.manifest) : undefined;
+      return problem === undefined ? [] : [problem];
+    });
+    const allProblems = [...project.problems, ...triggerProblems];
     const untrusted = event === undefined ? project.untrusted : project.untrusted.filter((r) => r.events.length === 0 || r.events.includes(event));
     const code = hasErrors(project.problems) ? ExitCode.problems : ExitCode.ok;
 
     if (values.json) {
-      printJson(io, { hooks: rows, untrusted, problems: project.problems.map(problemJson) });
+      const described = entries.map((entry, i) => ({ ...rows[i]!, ...definitionOf(entry.hook) }));
+      printJson(io, { hooks: described, untrusted, problems: allProblems.map(problemJson) });
       return code;
     }
     const s = io.style;
@@ -80,8 +94,20 @@ Exit 1 when a hook definition has an error.`,
       io.out(table(s, ['status', 'name', 'event', 'source', 'file', 'changes'], cells));
     }
     // Untrusted hooks are listed above; the other problems below.
-    const problems = project.problems.filter((p) => !isTrustProblem(p));
+    const problems = allProblems.filter((p) => !isTrustProblem(p));
     if (problems.length > 0) io.out(`\n${problemSection(s, problems, io.cwd)}`);
+    // An agent's bridge entry with a matcher the hooks have outgrown would skip some of them without a word.
+    for (const line of await (await import('./bridge-matchers.js')).staleMatcherLines(projectDir, io.env)) io.out(`\n${s.yellow(line)}`);
     return code;
   },
 };
+
+/** What `list --json` adds to a row: the definition's own words. */
+function definitionOf(hook: Hook): { description: string | null; trigger: string | null; metadata: Readonly<Record<string, unknown>> | null } {
+  if (hook instanceof ScriptHook) {
+    const m = hook.manifest;
+    return { description: m.description, trigger: m.triggerName, metadata: m.metadata };
+  }
+  const eventName = (hook as { eventName?: unknown }).eventName;
+  return { description: null, trigger: typeof eventName === 'string' ? eventName : null, metadata: null };
+}

@@ -1,13 +1,24 @@
 // Internal: not exported from the package.
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { DiscoveryOptions, DiscoveryResult } from '../discovery.js';
 import { projectHooksDir, userHooksDir } from '../hook-dirs.js';
 import { loadManifest, type ManifestLoad } from '../load-manifest.js';
 import type { HookManifest, HookSource } from '../manifest.js';
 import type { HookProblem } from '../problem.js';
+import { mayRunOn, type HookCall } from './call-filter.js';
+import type { DiscoveryCache } from './discovery-cache.js';
+
+/**
+ * What a caller that loads hooks for one call adds to discovery: the call, so that hooks which cannot run on it are
+ * left out before anything of theirs is validated or hashed, and a cache of validated frontmatters.
+ */
+export interface CallScope {
+  readonly call?: HookCall | undefined;
+  readonly cache?: DiscoveryCache | undefined;
+}
 
 interface Level {
   readonly source: HookSource;
@@ -60,7 +71,7 @@ async function mapBounded<T, R>(items: readonly T[], limit: number, task: (item:
  * project hooks are compiled for their syntax only (see `deferringRegexSafety`), for a caller that checks trust first
  * and their safety after.
  */
-export async function findManifests(options: DiscoveryOptions, deferProjectRegexSafety: boolean): Promise<DiscoveryResult> {
+export async function findManifests(options: DiscoveryOptions, deferProjectRegexSafety: boolean, scope: CallScope = {}): Promise<DiscoveryResult> {
   const started = performance.now();
   const projectDir = resolve(options.projectDir ?? process.cwd());
   const levels: Level[] = [];
@@ -74,13 +85,22 @@ export async function findManifests(options: DiscoveryOptions, deferProjectRegex
     levels.flatMap((level) => level.roots.filter((root) => !seen.has(root) && seen.add(root)).map((root) => listRoot(root, level.source))),
   );
   const folders = listed.flatMap((l) => l.folders);
+  // A hook that shares its name with another (a project hook taking the place of the user's, a duplicate) is always
+  // loaded: which of them runs depends on the other's validity and trust, whatever the call.
+  const names = new Map<string, number>();
+  for (const folder of folders) names.set(basename(folder.dir), (names.get(basename(folder.dir)) ?? 0) + 1);
+  const { call } = scope;
+  const mayRun = call === undefined ? undefined : (data: unknown) => mayRunOn(data, call);
   const loads: ManifestLoad[] = await mapBounded(folders, options.concurrency ?? 64, (folder) =>
     loadManifest(folder.dir, {
       source: folder.source,
       checkEntry: options.checkEntries ?? true,
       deferRegexSafety: deferProjectRegexSafety && folder.source === 'project',
+      mayRun: names.get(basename(folder.dir)) === 1 ? mayRun : undefined,
+      cache: scope.cache,
     }),
   );
+  scope.cache?.save();
 
   const problems: HookProblem[] = listed.flatMap((l) => (l.problem === undefined ? [] : [l.problem]));
   const byName = new Map<string, HookManifest>();

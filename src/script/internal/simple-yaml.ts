@@ -17,8 +17,9 @@ const INT = /^(?:0|-?[1-9][0-9]{0,14})$/;
 // eslint-disable-next-line no-control-regex
 const AWKWARD = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]/;
 // A plain scalar must not start with an indicator, a digit, a sign, a dot or a space (numbers, floats and the
-// like are left to `yaml`: their resolution has more cases than are worth copying).
-const PLAIN_START = /^[\p{L}_/\\(]/u;
+// like are left to `yaml`: their resolution has more cases than are worth copying). `^` starts no YAML token, and an
+// anchored matcher regex (`tool: ^Bash$`) starts with it.
+const PLAIN_START = /^[\p{L}_/\\(^]/u;
 
 // YAML's white space is the space (tabs are refused above), not JavaScript's \s with its Unicode spaces.
 const trimSpaces = (s: string): string => s.replace(/^ +| +$/g, '');

@@ -1,0 +1,112 @@
+/**
+ * What one bridged hook call costs an agent: the whole `agent-hooks bridge --from claude` process — Node's start, our
+ * imports, discovery, the trust check, the dispatch and the answer — against a bare `node -e ''` given the same stdin,
+ * both started the same way, alternating, and compared by medians. Three projects: one HOOK.md hook that matches the
+ * call (its script's own time — the spawn of `/bin/sh` running it, measured alone the same way — is subtracted from
+ * the bridge's), no hook that matches it (the project's hook guards another tool), and 100 project hooks none of which
+ * matches. Project hooks are trusted, as in use; the discovery cache holds what the first call validated.
+ *
+ * Needs a built CLI: `dist/cli.js`, or the file `AGENT_HOOKS_CLI` names.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { finishRow, median, ratioTarget, stats, type Row } from './harness.js';
+
+const CLI = process.env.AGENT_HOOKS_CLI ?? fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const ROUNDS = Number(process.env.BRIDGE_ROUNDS ?? 20);
+const PAYLOAD = JSON.stringify({
+  session_id: 'bench',
+  transcript_path: '/tmp/t.jsonl',
+  cwd: '/tmp',
+  hook_event_name: 'PreToolUse',
+  tool_name: 'Bash',
+  tool_input: { command: 'ls' },
+  tool_use_id: 't1',
+  permission_mode: 'default',
+});
+const SCRIPT = '#!/bin/sh\ncat >/dev/null\n';
+
+interface Case {
+  readonly name: string;
+  readonly hooks: readonly { name: string; tool: string }[];
+  readonly max: number;
+  readonly runsScript: boolean;
+}
+
+const OTHERS = ['^Read$', '^(Write|Edit)$', '^Glob$', '^Grep$'];
+const CASES: readonly Case[] = [
+  { name: 'one HOOK.md hook that matches the call', hooks: [{ name: 'shell-guard', tool: '^Bash$' }], max: 1.5, runsScript: true },
+  { name: 'no HOOK.md hook matches the call', hooks: [{ name: 'write-guard', tool: '^Write$' }], max: 1.3, runsScript: false },
+  { name: '100 project HOOK.md hooks, none matches the call', hooks: Array.from({ length: 100 }, (_, i) => ({ name: `h${i}`, tool: OTHERS[i % OTHERS.length]! })), max: 1.3, runsScript: false },
+];
+
+function writeHook(dir: string, name: string, tool: string): void {
+  const folder = join(dir, '.agents', 'hooks', name);
+  mkdirSync(join(folder, 'scripts'), { recursive: true });
+  writeFileSync(join(folder, 'HOOK.md'), `---\nname: ${name}\ndescription: Reads the payload and lets the call proceed.\ntrigger: pre-tool-call\nmatcher:\n  tool: ${tool}\n---\n`);
+  writeFileSync(join(folder, 'scripts', 'run'), SCRIPT);
+  chmodSync(join(folder, 'scripts', 'run'), 0o755);
+}
+
+/** Wall time of one process, in ms; throws when it fails. */
+function timed(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): number {
+  const t0 = process.hrtime.bigint();
+  const run = spawnSync(command, args, { cwd, env, input: PAYLOAD });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (run.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${run.status}: ${String(run.stderr)}`);
+  return ms;
+}
+
+export async function bridgeSuite(): Promise<Row[]> {
+  const root = mkdtempSync(join(tmpdir(), 'agent-hooks-bench-bridge-'));
+  const rows: Row[] = [];
+  try {
+    const home = join(root, 'home');
+    const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), AGENT_HOOKS_CACHE_DIR: join(home, '.cache', 'agent-hooks') };
+    for (const c of CASES) {
+      const dir = join(root, c.name.replace(/\W+/g, '-'));
+      for (const hook of c.hooks) writeHook(dir, hook.name, hook.tool);
+      const projectEnv = { ...env, CLAUDE_PROJECT_DIR: dir };
+      timed(process.execPath, [CLI, 'trust', '--all'], dir, projectEnv);
+      const bridge = (): number => timed(process.execPath, [CLI, 'bridge', '--from', 'claude'], dir, projectEnv);
+      const bare = (): number => timed(process.execPath, ['-e', ''], dir, projectEnv);
+      const script = join(dir, '.agents', 'hooks', c.hooks[0]!.name, 'scripts', 'run');
+      const alone = (): number => timed(script, [], dir, projectEnv);
+      // A first call validates and caches; the agent's calls after it are what is measured.
+      bridge();
+      const samples = { bridge: [] as number[], bare: [] as number[], script: [] as number[] };
+      for (let round = 0; round < ROUNDS; round++) {
+        const order = round % 2 === 0 ? (['bare', 'bridge', 'script'] as const) : (['script', 'bridge', 'bare'] as const);
+        for (const which of order) {
+          if (which === 'script' && !c.runsScript) continue;
+          samples[which].push(which === 'bridge' ? bridge() : which === 'bare' ? bare() : alone());
+        }
+      }
+      const base = median(samples.bare);
+      const own = c.runsScript ? median(samples.script) : 0;
+      const timing = stats(samples.bridge);
+      const suite = 'Bridge start-up (whole process, Claude Code PreToolUse on stdin)';
+      rows.push(finishRow({ suite, name: "node -e ''", unit: 'ms', mean: stats(samples.bare).mean, median: base, note: c.name }));
+      rows.push(
+        finishRow({
+          suite,
+          name: `bridge, ${c.name}`,
+          unit: 'ms',
+          mean: timing.mean,
+          median: timing.median,
+          rme: timing.rme,
+          baseline: "node -e ''",
+          ratio: (timing.median - own) / base,
+          target: ratioTarget(c.max, "node -e ''"),
+          note: c.runsScript ? `its script alone (${own.toFixed(1)} ms) subtracted; ${ROUNDS} rounds` : `${ROUNDS} rounds`,
+        }),
+      );
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  return rows;
+}

@@ -1,0 +1,79 @@
+/**
+ * The bridge in a user-level agent config (`~/.claude/settings.json` and the like): where each agent keeps that file,
+ * and the command line it runs there.
+ *
+ * A user-level entry runs in every repository the user opens. So its command must not be resolved inside the project:
+ * `npx --no-install agent-hooks` runs the project's own `node_modules/.bin/agent-hooks` when there is one, and npm
+ * applies the project's `.npmrc` (`node-options=--require ./x.js` runs the repository's code before ours), and a bare
+ * `agent-hooks` is looked up on a `PATH` the agent may have extended. The line is this `node`, by its absolute path,
+ * running this installation's `cli.js`, by its absolute real path — refused when that lies inside the project.
+ *
+ * @module
+ * @internal
+ */
+import { realpath, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { isAbsolute, join, relative } from 'node:path';
+import { InstallBridgeError } from './install-bridge-error.js';
+import type { InstallAgent } from './install-targets.js';
+
+/**
+ * Where `agent` keeps its user-level hooks: a folder (the home, or `$CODEX_HOME`) and the file in it, or `undefined`
+ * for VS Code, whose user-level file is Claude Code's own.
+ *
+ * @internal
+ */
+export function userHookFile(agent: InstallAgent, env: Readonly<Record<string, string | undefined>> = process.env): { dir: string; file: string } | undefined {
+  const home = env['HOME'] !== undefined && env['HOME'] !== '' ? env['HOME'] : homedir();
+  switch (agent) {
+    case 'claude':
+      return { dir: home, file: '.claude/settings.json' };
+    case 'codex': {
+      const codexHome = env['CODEX_HOME'];
+      return codexHome !== undefined && isAbsolute(codexHome) ? { dir: codexHome, file: 'hooks.json' } : { dir: home, file: '.codex/hooks.json' };
+    }
+    case 'gemini':
+      return { dir: home, file: '.gemini/settings.json' };
+    case 'copilot':
+      return { dir: home, file: '.copilot/hooks/agent-hooks.json' };
+    case 'cursor':
+      return { dir: home, file: '.cursor/hooks.json' };
+    case 'vscode':
+      return undefined;
+  }
+}
+
+const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
+const inside = (dir: string, path: string): boolean => {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+};
+
+/**
+ * `node /abs/path/to/agent-hooks/dist/cli.js bridge --from AGENT`: `nodePath` (this `node`) and `executable` (the
+ * running `cli.js`, `process.argv[1]`) by their absolute real paths.
+ *
+ * @throws {@link InstallBridgeError} when `executable` is not a built `.js` file, or lies inside `projectDir` (a
+ *   project's own `node_modules`): a line every repository runs must not run one repository's copy.
+ *
+ * @internal
+ */
+export async function userBridgeCommandLine(agent: InstallAgent, projectDir: string, executable: string | undefined = process.argv[1], nodePath: string = process.execPath): Promise<string> {
+  const advice = 'Run --install --user from a global install (npm install --global agent-hooks, then agent-hooks bridge --install AGENT --user), or give the command with --command CMD.';
+  if (executable === undefined) throw new InstallBridgeError(`The running agent-hooks cannot be found. ${advice}`);
+  const real = await realpath(executable).catch(() => executable);
+  const isFile = await stat(real).then((s) => s.isFile(), () => false);
+  if (!/\.[cm]?js$/.test(real) || !isFile) throw new InstallBridgeError(`The running agent-hooks (${real}) is not a built .js file an agent could run. ${advice}`);
+  const project = await realpath(projectDir).catch(() => projectDir);
+  if (inside(project, real)) {
+    throw new InstallBridgeError(`The running agent-hooks (${real}) is the project's own copy; a user-level config runs its line in every repository, so it must not run one repository's files. ${advice}`);
+  }
+  const node = await realpath(nodePath).catch(() => nodePath);
+  return `${shellWord(node)} ${shellWord(real)} bridge --from ${agent}`;
+}
+
+/** The folder and file of `agent`'s user-level config, for messages and tests. */
+export const userHookPath = (agent: InstallAgent, env?: Readonly<Record<string, string | undefined>>): string | undefined => {
+  const at = userHookFile(agent, env);
+  return at === undefined ? undefined : join(at.dir, at.file);
+};

@@ -1,0 +1,85 @@
+/**
+ * `agent-hooks bridge --install AGENT`: writes the line that runs the bridge into the agent's config. Kept apart from
+ * the bridged call, which an agent starts once per hook call and which must not load what installing needs.
+ *
+ * @module
+ * @internal
+ */
+import { INSTALL_AGENTS, INSTALL_TARGETS, installEventName, isInstallAgent } from '../../bridge/install-targets.js';
+import { installBridge, InstallBridgeError } from '../../bridge/install-bridge.js';
+import { HookEvent } from '../../core/index.js';
+import { ExitCode, UsageError } from '../command.js';
+import { hookMdSource, loadProjectHooks } from '../hook-sources.js';
+import type { CliIO } from '../io.js';
+import { printJson } from '../output.js';
+import { bridgeMatchers } from './bridge-matchers.js';
+
+/** `--timeout SECONDS`: a whole number above 0. */
+function timeoutOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) <= 0) throw new UsageError(`--timeout takes a whole number of seconds above 0, not ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+/** The flags of `bridge --install`. */
+export interface InstallFlags {
+  readonly events?: string | undefined;
+  readonly command?: string | undefined;
+  readonly timeout?: string | undefined;
+  readonly json?: boolean | undefined;
+  readonly user?: boolean | undefined;
+}
+
+/**
+ * Runs `bridge --install AGENT` for the project in `projectDir`.
+ *
+ * @internal
+ */
+export async function install(io: CliIO, projectDir: string, agent: string, flags: InstallFlags): Promise<number> {
+  if (!isInstallAgent(agent)) throw new UsageError(`--install must be one of ${INSTALL_AGENTS.join(', ')}, not ${JSON.stringify(agent)}`);
+  const target = INSTALL_TARGETS[agent];
+  const timeoutSeconds = timeoutOf(flags.timeout);
+  let names: string[];
+  // Only the events and matchers are read, no hook runs: trust does not come into it (a hook trusted later must find
+  // its tools already covered).
+  const project = await loadProjectHooks({ projectDir, hooksDirs: [], hostEnv: io.env, trust: 'all' }, [hookMdSource]);
+  // A user-level line runs in every repository: no one project's hooks may narrow it.
+  const matchers = await bridgeMatchers(agent, projectDir, project.stack, flags.command !== undefined || flags.user === true);
+  if (flags.events !== undefined) {
+    names = flags.events.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  } else {
+    const used = new Set(project.stack.all().flatMap((entry) => [...(entry.events ?? [])]));
+    names = HookEvent.all.filter((e) => used.has(e));
+    if (!names.some((e) => installEventName(agent, e) !== undefined)) {
+      const on = names.length === 0 ? '' : ` (they run on ${names.join(', ')})`;
+      io.err(`No HOOK.md hook of this project runs on an event ${target.title} has${on}: add hooks first, or name the events with --events PreToolUse,Stop.`);
+      return ExitCode.problems;
+    }
+  }
+  let result;
+  try {
+    result = await installBridge({ agent, projectDir, events: names, command: flags.command, timeoutSeconds, matchers, level: flags.user ? 'user' : 'project', env: io.env });
+  } catch (error) {
+    if (error instanceof InstallBridgeError) {
+      io.err(error.message);
+      return ExitCode.problems;
+    }
+    throw error;
+  }
+  if (result.skipped.length > 0) io.err(`Skipped ${result.skipped.join(', ')}: ${target.title} has no such event.`);
+  if (flags.json) {
+    const { agent: name, file, backup, added, updated, present, skipped, command } = result;
+    printJson(io, { agent: name, file, backup: backup ?? null, added, updated, present, skipped, command });
+    return ExitCode.ok;
+  }
+  if (result.added.length > 0) io.out(`Added the bridge to ${result.file} for ${result.added.join(', ')}.`);
+  if (result.updated.length > 0) io.out(`Brought the bridge up to date in ${result.file} for ${result.updated.join(', ')}.`);
+  if (result.backup !== undefined) io.out(`The previous file is kept as ${result.backup}.`);
+  const narrowed = [...result.added, ...result.updated, ...result.present].filter((name) => matchers(name) !== undefined);
+  if (narrowed.length > 0) io.out(`Only for the tools the hooks can match: ${narrowed.map((name) => `${name} (${matchers(name)})`).join(', ')}. Run --install again after changing a hook's tool matcher.`);
+  if (result.present.length > 0) io.out(`Already bridged: ${result.present.join(', ')}.`);
+  const perEvent = target.eventArgument && !/--event\b/.test(result.command) ? ' --event <event>' : '';
+  io.out(`${target.title} now runs: ${result.command}${perEvent}`);
+  return ExitCode.ok;
+}
+
