@@ -5,13 +5,18 @@
  * PostToolUse hooks; with no hooks configured it runs only the tool, which is the baseline. Sessions of each case are
  * run in alternating order, round after round, so a drift in the machine's load hits every case alike.
  *
- * Needs the pinned agent CLIs (installed on first use, as `npm run test:agents` does) and a built `dist/cli.js`.
+ * The serve variants send the same events as http hooks to `agent-hooks serve`, started once per session before
+ * Claude Code (its start is not part of any tool call).
+ *
+ * Needs the pinned agent CLIs (installed on first use, as `npm run test:agents` does) and a built `dist/cli.js` (or
+ * the build `AGENT_HOOKS_E2E_CLI` names).
  */
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { claudeDriver } from '../test/agents/drivers/claude.js';
 import { makeProject, type AgentProject } from '../test/agents/support/harness.js';
 import { startMockServer, type RecordedRequest, type Turn } from '../test/agents/support/mock-server.js';
+import { startServe, type ServeProcess } from '../test/agents/support/serve.js';
 import { finishRow, median, stats, type Row } from './harness.js';
 
 /** Shell calls per session: each gives one sample. */
@@ -23,6 +28,8 @@ interface Variant {
   readonly name: string;
   /** Canonical events bridged, none for the baseline. */
   readonly events: readonly string[];
+  /** Whether the events are http hooks answered by `agent-hooks serve`, rather than the command bridge. */
+  readonly serve?: boolean;
 }
 
 const BASELINE = 'no hooks';
@@ -30,6 +37,8 @@ const VARIANTS: readonly Variant[] = [
   { name: BASELINE, events: [] },
   { name: 'bridge on PreToolUse, one HOOK.md hook', events: ['PreToolUse'] },
   { name: 'bridge on PreToolUse and PostToolUse, one HOOK.md hook each', events: ['PreToolUse', 'PostToolUse'] },
+  { name: 'serve (http hook) on PreToolUse, one HOOK.md hook', events: ['PreToolUse'], serve: true },
+  { name: 'serve (http hooks) on PreToolUse and PostToolUse, one HOOK.md hook each', events: ['PreToolUse', 'PostToolUse'], serve: true },
 ];
 
 /** A HOOK.md hook on the shell that reads its payload and lets the call proceed: the cheapest hook a user can write. */
@@ -57,20 +66,28 @@ async function session(variant: Variant): Promise<number[]> {
   const project = makeProject([]);
   const turns: Turn[] = [...Array.from({ length: CALLS }, (_, i) => ({ shell: `echo call-${i}` })), { text: 'Done.' }];
   const mock = await startMockServer(claudeDriver.api(), turns);
+  let server: ServeProcess | undefined;
   try {
     if (variant.events.length > 0) {
       if (variant.events.includes('PreToolUse')) writeHook(project, 'pre-shell', 'pre-tool-call');
       if (variant.events.includes('PostToolUse')) writeHook(project, 'post-shell', 'post-tool-call');
       project.cli('trust', '--all');
-      await claudeDriver.configure(project, mock, { events: variant.events, timeoutSec: 30 });
+      if (variant.serve) {
+        server = await startServe(project);
+        project.cli('bridge', '--install', 'claude', '--http', '--port', String(server.port), '--events', variant.events.join(','), '--timeout', '30');
+      } else {
+        await claudeDriver.configure(project, mock, { events: variant.events, timeoutSec: 30 });
+      }
     }
-    const run = await claudeDriver.run(project, mock, 'Run the commands.', 120_000);
+    const env = server === undefined ? project.env : { ...project.env, AGENT_HOOKS_TOKEN: server.token };
+    const run = await claudeDriver.run({ ...project, env }, mock, 'Run the commands.', 120_000);
     const samples = latencies(mock.requests);
     if (run.exitCode !== 0 || samples.length !== CALLS) {
       throw new Error(`Claude Code session '${variant.name}' ended with exit ${run.exitCode} and ${samples.length}/${CALLS} tool results:\n${run.stderr.slice(-2000)}`);
     }
     return samples;
   } finally {
+    await server?.stop();
     await mock.close();
     project.remove();
   }

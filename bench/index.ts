@@ -5,7 +5,9 @@
  */
 import { loadavg } from 'node:os';
 import { agentSuite } from './agent.js';
+import { aiSdkSuite } from './ai-sdk.js';
 import { agentBridgeSuite } from './agent-bridge.js';
+import { bridgeSuite } from './bridge.js';
 import { discoverySuite } from './discovery.js';
 import { dispatchSuite } from './dispatch.js';
 import { emptySuite } from './empty.js';
@@ -14,6 +16,7 @@ import { printTable, writeReport, type Row } from './harness.js';
 import { memorySuite } from './memory.js';
 import { scaleSuite } from './scale.js';
 import { scriptSuite } from './script.js';
+import { serveSuite } from './serve.js';
 import { syncSuite } from './sync.js';
 import { trustSuite } from './trust.js';
 
@@ -29,6 +32,9 @@ const suites: Record<string, () => Promise<Row[]>> = {
   load: loadSuite,
   trust: trustSuite,
   'agent-bridge': agentBridgeSuite,
+  bridge: bridgeSuite,
+  serve: serveSuite,
+  'ai-sdk': aiSdkSuite,
 };
 
 const asked = process.argv.slice(2);

@@ -9,5 +9,6 @@ export * from './bridge-payload.js';
 export * from './run-bridge.js';
 export * from './install-bridge.js';
 export * from './install-targets.js';
+export * from './install-http-bridge.js';
 export * from './bridge-command.js';
 export * from './bridge-lifetime.js';
