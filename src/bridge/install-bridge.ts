@@ -91,6 +91,26 @@ const DEFAULT_TIMEOUT_SECONDS = 60;
 const BRIDGE = /(?:agent-hooks|cli\.[cm]?js)["']?\s+bridge\b/;
 const argument = (command: string, flag: string): string | undefined => new RegExp(`${flag}[=\\s]+["']?([\\w-]+)`).exec(command)?.[1];
 
+/**
+ * An agent's settings file as `--install` reads it before changing it: the whole object, and its `hooks` object.
+ * Throws an {@link InstallBridgeError} naming the file when it is not valid JSON, not an object, or its `hooks` is
+ * not one, so that nothing is written over what could not be read.
+ *
+ * @internal
+ */
+export function readHookSettings(text: string | undefined, file: string): { settings: Record<string, unknown>; hooks: Record<string, unknown> } {
+  let settings: Record<string, unknown> = {};
+  if (text !== undefined) {
+    const read = parseConfigJson(text, file);
+    if (read.status === 'invalid') throw new InstallBridgeError(`${formatProblem(read.problem)} Fix it first; nothing was changed.`);
+    if (read.status === 'ok' && !isRecord(read.value)) throw new InstallBridgeError(`${file} does not hold a JSON object; nothing was changed.`);
+    settings = read.status === 'ok' ? (read.value as Record<string, unknown>) : {};
+  }
+  const hooks = settings.hooks ?? {};
+  if (!isRecord(hooks)) throw new InstallBridgeError(`${file}: "hooks" is not an object; nothing was changed.`);
+  return { settings, hooks };
+}
+
 /** Whether `command` is this agent's bridge for the event `name`: the very command, or another line that runs it. */
 function isOurs(command: unknown, wanted: string, target: InstallTarget, name: string): boolean {
   if (typeof command !== 'string') return false;
@@ -187,15 +207,7 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
 
   const previous = user === undefined ? await readProjectFile(options.projectDir, target.file) : await readProjectFile(user.dir, user.file);
   const { file } = previous;
-  let settings: Record<string, unknown> = {};
-  if (previous.text !== undefined) {
-    const read = parseConfigJson(previous.text, file);
-    if (read.status === 'invalid') throw new InstallBridgeError(`${formatProblem(read.problem)} Fix it first; nothing was changed.`);
-    if (read.status === 'ok' && !isRecord(read.value)) throw new InstallBridgeError(`${file} does not hold a JSON object; nothing was changed.`);
-    settings = read.status === 'ok' ? (read.value as Record<string, unknown>) : {};
-  }
-  const hooks = settings.hooks ?? {};
-  if (!isRecord(hooks)) throw new InstallBridgeError(`${file}: "hooks" is not an object; nothing was changed.`);
+  const { settings, hooks } = readHookSettings(previous.text, file);
 
   const added: string[] = [];
   const updated: string[] = [];

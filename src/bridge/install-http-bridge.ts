@@ -5,10 +5,9 @@
  * @module
  */
 import { UnknownEventError } from '../core/index.js';
-import { parseConfigJson } from '../config/config-file.js';
 import { isRecord } from '../dialects/wire-output.js';
-import { formatProblem } from '../script/problem.js';
 import { InstallBridgeError } from './install-bridge-error.js';
+import { readHookSettings } from './install-bridge.js';
 import { INSTALL_TARGETS, installEventName } from './install-targets.js';
 import { readProjectFile, replaceProjectFile } from './project-file.js';
 
@@ -116,15 +115,7 @@ export async function installHttpBridge(options: InstallHttpBridgeOptions): Prom
 
   const previous = await readProjectFile(options.projectDir, target.file);
   const { file } = previous;
-  let settings: Record<string, unknown> = {};
-  if (previous.text !== undefined) {
-    const read = parseConfigJson(previous.text, file);
-    if (read.status === 'invalid') throw new InstallBridgeError(`${formatProblem(read.problem)} Fix it first; nothing was changed.`);
-    if (read.status === 'ok' && !isRecord(read.value)) throw new InstallBridgeError(`${file} does not hold a JSON object; nothing was changed.`);
-    settings = read.status === 'ok' ? (read.value as Record<string, unknown>) : {};
-  }
-  const hooks = settings.hooks ?? {};
-  if (!isRecord(hooks)) throw new InstallBridgeError(`${file}: "hooks" is not an object; nothing was changed.`);
+  const { settings, hooks } = readHookSettings(previous.text, file);
 
   const added: string[] = [];
   const updated: string[] = [];
