@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { claudeDialect } from '../dialects/claude.js';
 import { isRecord } from '../dialects/wire-output.js';
+import type { HookProblem } from '../script/problem.js';
 import {
   ConfigCollector,
   commandName,
@@ -18,7 +19,9 @@ import {
   type ConfigLoadOptions,
   type LoadedConfigHooks,
 } from './config-source.js';
+import { claudeHandlerFields } from './claude-handler-fields.js';
 import { PromptHook } from './prompt-hook.js';
+import { httpHookFromEntry } from './http-hook.js';
 
 /** The address `bridge --install claude --http` writes: an `agent-hooks serve` endpoint. */
 const SERVED_BRIDGE_URL = /\/hooks\/claude(?:\/[A-Za-z]+)?\/?$/;
@@ -76,8 +79,11 @@ export function claudeSettingsFiles(options: ConfigLoadOptions = {}): ConfigFile
  * Loads the hooks of Claude Code's settings files, merged in Claude Code's order (user, project, local): each event's
  * matcher groups, each group's handlers. `type: "command"` handlers run through the shell with `CLAUDE_PROJECT_DIR`
  * set, and `CLAUDECODE=1` (timeout in seconds, default 600, 30 on UserPromptSubmit; `async: true` runs it in
- * the background, where it cannot block); SessionStart hooks also get `CLAUDE_ENV_FILE`; `type: "prompt"` handlers are judged by `options.judge` (the agent's model),
- * and reported as a problem without one. A command that appears more than once for the same event and matcher — in
+ * the background, where it cannot block; `args` is the exec form, no shell between); SessionStart hooks also get
+ * `CLAUDE_ENV_FILE`; `type: "http"` handlers POST the same payload to their `url` (see {@link HttpHook});
+ * `type: "prompt"` handlers are judged by `options.judge` (the agent's model), and reported as a problem without one.
+ * Every handler takes `if`, a permission rule (`Bash(git *)`) that narrows it to the calls it matches, and
+ * `onFailure: "block"`, which makes a failure of the hook block what it guards. A command that appears more than once for the same event and matcher — in
  * one file or across them — runs once, as in Claude Code. Matchers follow Claude Code's rules: `*`, `""` or none
  * match everything, a value of only letters, digits, `_`, `-` and `|` is an exact name or a `|` list of them, and
  * anything else is an unanchored regex.
@@ -110,26 +116,33 @@ export async function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<
             out.problem({ file, field: at, severity: 'error', code: 'invalid-config', message: 'A hook handler must be an object with "type".' });
             return;
           }
+          const place = { file, field: at, event, matcher, projectDir: places.projectDir, problem: (p: HookProblem) => out.problem(p) };
           if (handler.type === 'command') {
             if (typeof handler.command !== 'string' || handler.command.trim() === '') {
               out.problem({ file, field: `${at}.command`, severity: 'error', code: 'missing-field', message: 'A command hook needs a non-empty "command".' });
               return;
             }
-            const key = `${event}\u0000${matcherText ?? ''}\u0000${handler.command}`;
+            const fields = claudeHandlerFields(handler, 'command', place);
+            if (fields === null) return;
+            // Identical handlers run once, as in Claude Code: the same command, arguments and filter.
+            const key = JSON.stringify([event, matcherText ?? '', handler.command, handler.args ?? null, handler.if ?? null, handler.shell ?? null]);
             if (seen.has(key)) return;
             seen.add(key);
             out.add(
               out.commandHook({
                 name: commandName(handler.command),
-                command: handler.command,
+                command: fields.exec?.command ?? handler.command,
+                args: fields.exec?.args,
+                shell: fields.shell,
                 event,
                 eventName,
-                matcher,
+                matcher: fields.matcher,
+                failClosed: fields.failClosed,
                 dialect: claudeDialect,
                 timeoutMs: out.timeout(handler.timeout, 's', event === 'UserPromptSubmit' ? CLAUDE_PROMPT_SUBMIT_TIMEOUT_MS : CLAUDE_COMMAND_TIMEOUT_MS, file, `${at}.timeout`),
                 projectDir: places.projectDir,
                 // A background hook answers nothing: it cannot block, modify or add context, as in Claude Code.
-                async: handler.async === true,
+                async: fields.async,
                 env: {
                   CLAUDE_PROJECT_DIR: places.projectDir,
                   CLAUDECODE: '1',
@@ -143,6 +156,8 @@ export async function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<
               out.problem({ file, field: `${at}.prompt`, severity: 'error', code: 'missing-field', message: 'A prompt hook needs a non-empty "prompt".' });
               return;
             }
+            const fields = claudeHandlerFields(handler, 'prompt', place);
+            if (fields === null) return;
             if (options.judge === undefined) {
               out.problem({
                 file,
@@ -158,7 +173,7 @@ export async function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<
                 name: `prompt: ${commandName(handler.prompt)}`,
                 prompt: handler.prompt,
                 event,
-                matcher,
+                matcher: fields.matcher,
                 judge: options.judge,
                 timeoutMs: out.timeout(handler.timeout, 's', CLAUDE_PROMPT_TIMEOUT_MS, file, `${at}.timeout`),
                 priority: options.priority,
@@ -175,15 +190,44 @@ export async function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<
               code: 'bridge-skipped',
               message: 'This is agent-hooks serve, which runs the HOOK.md hooks this agent already loads directly; it is skipped so that they do not run twice.',
             });
+          } else if (handler.type === 'http') {
+            const fields = claudeHandlerFields(handler, 'http', place);
+            if (fields === null) return;
+            const hook = httpHookFromEntry(handler, {
+              file,
+              field: at,
+              event,
+              eventName,
+              matcher: fields.matcher,
+              projectDir: places.projectDir,
+              priority: options.priority,
+              env: process.env,
+              origin,
+              problem: (p) => out.problem(p),
+              failClosed: fields.failClosed || options.failClosed === true,
+              maxResponseBytes: options.maxOutputBytes,
+            });
+            if (hook === undefined) return;
+            // Identical handlers run once, as in Claude Code: the same URL and filter.
+            const key = JSON.stringify([event, matcherText ?? '', 'http', handler.url, handler.if ?? null]);
+            if (seen.has(key)) return;
+            seen.add(key);
+            out.add(hook);
           } else {
+            const why =
+              handler.type === 'mcp_tool'
+                ? 'An mcp_tool hook calls a tool of an MCP server Claude Code is connected to, and there is none here: it is not loaded. Run the same check as a command or http hook to have it run everywhere.'
+                : handler.type === 'agent'
+                  ? 'An agent hook is a multi-turn verifier with tools of its own, which is not run here: it is not loaded. A prompt hook (one judgment by the model) or a command hook runs everywhere.'
+                  : 'Only command, prompt and http hooks are supported; this one is not loaded.';
             out.problem({
               file,
               field: `${at}.type`,
               found: JSON.stringify(handler.type),
-              allowed: 'command, prompt',
+              allowed: 'command, prompt, http',
               severity: 'warning',
               code: 'unsupported-hook-type',
-              message: 'Only command and prompt hooks are supported; this one is not loaded.',
+              message: why,
             });
           }
         });

@@ -39,8 +39,13 @@ export interface CommandHookOrigin {
 export interface CommandHookSpec {
   /** The hook's name, for listings and messages (a Gemini entry's `name`, else the command). */
   readonly name: string;
-  /** The shell command to run. */
+  /** The shell command to run; with `args`, the executable (found on `PATH` unless it is a path). */
   readonly command: string;
+  /**
+   * The exec form: the arguments `command` is started with directly, no shell between (Claude Code's `args`). Absent:
+   * `command` runs through the shell.
+   */
+  readonly args?: readonly string[] | undefined;
   /** The shell: `sh` (POSIX `/bin/sh -c`, the default; `cmd.exe` on Windows), `bash`, or `powershell`. */
   readonly shell?: 'sh' | 'bash' | 'powershell' | undefined;
   /** The one event it runs for. */
@@ -97,6 +102,11 @@ export function shellCommand(command: string, shell: CommandHookSpec['shell'] = 
   return process.platform === 'win32' ? ['cmd.exe', '/d', '/s', '/c', command] : ['/bin/sh', '-c', command];
 }
 
+/** `word` as one word of a POSIX shell command line. */
+function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
 /**
  * One command hook of an agent config file, as a middleware of the stack. It runs `command` through the shell (the
  * way the agents run them: `$CLAUDE_PROJECT_DIR` and pipes work), speaks its agent's dialect, and fails open on a
@@ -108,7 +118,7 @@ export function shellCommand(command: string, shell: CommandHookSpec['shell'] = 
  * ```
  */
 export class CommandHook extends ProcessHook {
-  /** The shell command. */
+  /** The shell command; for the exec form, the executable and its arguments, each quoted as a POSIX shell would read them. */
   readonly command: string;
   /** Where the hook was defined. */
   readonly origin: CommandHookOrigin;
@@ -141,10 +151,11 @@ export class CommandHook extends ProcessHook {
       envDeny: spec.envDeny,
       environment: spec.environment,
     });
-    this.command = spec.command;
+    this.argv = Object.freeze(spec.args === undefined ? shellCommand(spec.command, spec.shell) : [spec.command, ...spec.args]);
+    // The exec form as one line: what listings show, and what trust reads for the project files it names.
+    this.command = spec.args === undefined ? spec.command : this.argv.map(shellQuote).join(' ');
     this.origin = spec.origin;
     this.cwd = spec.cwd ?? spec.projectDir;
-    this.argv = Object.freeze(shellCommand(spec.command, spec.shell));
     this.env = Object.freeze({ ...spec.env });
   }
 

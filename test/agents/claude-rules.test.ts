@@ -6,7 +6,7 @@
  * not): both runs must agree, and agree with the rule as written in docs/other-agents.md.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -17,12 +17,14 @@ import { startMockServer, type MockServer, type Turn } from './support/mock-serv
 
 const SETTINGS = new URL('./claude-rules/', import.meta.url).pathname;
 
-/** What the model is scripted to do: four shell commands, then two answers (the first is held back by the Stop gate). */
+/** What the model is scripted to do: six shell commands, then two answers (the first is held back by the Stop gate). */
 const TURNS: readonly Turn[] = [
   { shell: 'rm -rf build' },
   { shell: 'echo curl > curl-ran.txt' },
   { shell: 'touch ignored.txt' },
   { shell: 'echo kept-output' },
+  { shell: 'FOO=1 git status' },
+  { shell: 'touch blocked.txt' },
   { text: 'done' },
   { text: 'all tests pass' },
 ];
@@ -31,10 +33,20 @@ const TURNS: readonly Turn[] = [
 interface Seen {
   readonly files: Readonly<Record<string, boolean>>;
   readonly told: string;
+  /** What the hooks wrote: the commands the `if` hook ran on, the arguments the exec-form hook got. */
+  readonly wrote: Readonly<Record<string, string | undefined>>;
 }
 
-const FILES = ['build/keep.txt', 'curl-ran.txt', 'ignored.txt'];
+const FILES = ['build/keep.txt', 'curl-ran.txt', 'ignored.txt', 'blocked.txt'];
 const filesIn = (dir: string): Record<string, boolean> => Object.fromEntries(FILES.map((f) => [f, existsSync(join(dir, f))]));
+/** A file a hook wrote, with the project's own path (which differs between the two runs) as `<project>`. */
+const wroteIn = (project: AgentProject): Record<string, string | undefined> =>
+  Object.fromEntries(
+    ['if-ran.log', 'exec-args.txt'].map((f) => {
+      const file = join(project.dir, f);
+      return [f, existsSync(file) ? readFileSync(file, 'utf8').split(project.dir).join('<project>').split(project.home).join('<home>') : undefined];
+    }),
+  );
 
 /** The same project, run by our agent: the settings folder loaded as Claude Code config, a Bash tool that runs the command. */
 async function runOurs(project: AgentProject): Promise<Seen & { warnings: AgentWarning[] }> {
@@ -59,7 +71,7 @@ async function runOurs(project: AgentProject): Promise<Seen & { warnings: AgentW
   } finally {
     process.chdir(previous);
   }
-  return { files: filesIn(project.dir), told: model.requests.slice(1).map((r) => JSON.stringify(r.messages)).join('\n'), warnings };
+  return { files: filesIn(project.dir), told: model.requests.slice(1).map((r) => JSON.stringify(r.messages)).join('\n'), wrote: wroteIn(project), warnings };
 }
 
 describe(`claude ${pinOf('claude').version}: its rules for command hooks, and ours, on the same settings`, () => {
@@ -71,7 +83,7 @@ describe(`claude ${pinOf('claude').version}: its rules for command hooks, and ou
     cpSync(SETTINGS, project.dir, { recursive: true });
     const mock = await startMockServer(claudeDriver.api(), TURNS);
     const run = await claudeDriver.run(project, mock, 'Clean up, fetch nothing, and say when the tests pass.', 90_000);
-    const seen = { files: filesIn(project.dir), told: mock.mainRequests().slice(1).map((r) => bodyText(r.body)).join('\n') };
+    const seen = { files: filesIn(project.dir), told: mock.mainRequests().slice(1).map((r) => bodyText(r.body)).join('\n'), wrote: wroteIn(project) };
     claude = { project, mock, run, seen };
     const mine = makeProject([]);
     cpSync(SETTINGS, mine.dir, { recursive: true });
@@ -85,7 +97,7 @@ describe(`claude ${pinOf('claude').version}: its rules for command hooks, and ou
   });
 
   const explain = (): string =>
-    `claude: exit ${claude.run.exitCode} after ${Math.round(claude.run.durationMs)} ms, files ${JSON.stringify(claude.seen.files)}\n--- stderr\n${claude.run.stderr.slice(-3000)}\n--- stdout\n${claude.run.stdout.slice(-6000)}\nours: files ${JSON.stringify(ours.files)}, warnings ${JSON.stringify(ours.warnings.map((w) => w.message))}`;
+    `claude: exit ${claude.run.exitCode} after ${Math.round(claude.run.durationMs)} ms, files ${JSON.stringify(claude.seen.files)}, wrote ${JSON.stringify(claude.seen.wrote)}\n--- stderr\n${claude.run.stderr.slice(-3000)}\n--- stdout\n${claude.run.stdout.slice(-6000)}\nours: files ${JSON.stringify(ours.files)}, wrote ${JSON.stringify(ours.wrote)}, warnings ${JSON.stringify(ours.warnings.map((w) => w.message))}`;
 
   /** Asserts a rule on both runs: the marker's presence in what the model was told is `expected` in each. */
   const toldBoth = (marker: string, expected: boolean): void => {
@@ -129,5 +141,17 @@ describe(`claude ${pinOf('claude').version}: its rules for command hooks, and ou
     toldBoth('RULE-STOP-TRANSCRIPT', true);
     // The gate read the transcript: it quoted the last answer, "done", from the file.
     toldBoth('(last: done)', true);
+  });
+
+  it('"if" runs a hook only on the commands its permission rule matches, an assignment before the command left out', () => {
+    expect(claude.seen.wrote['if-ran.log'], explain()).toBe('FOO=1 git status\n');
+    expect(ours.wrote['if-ran.log'], explain()).toBe(claude.seen.wrote['if-ran.log']);
+  });
+
+  it('the exec form gets its arguments as written, ${CLAUDE_PROJECT_DIR} filled in and $HOME not; onFailure "block" blocks on exit 3', () => {
+    expect(claude.seen.wrote['exec-args.txt'], explain()).toBe('<project>|$HOME');
+    expect(ours.wrote['exec-args.txt'], explain()).toBe(claude.seen.wrote['exec-args.txt']);
+    expect(claude.seen.files['blocked.txt'], explain()).toBe(false);
+    expect(ours.files['blocked.txt'], explain()).toBe(false);
   });
 });
