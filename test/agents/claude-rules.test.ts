@@ -42,7 +42,7 @@ const filesIn = (dir: string): Record<string, boolean> => Object.fromEntries(FIL
 /** A file a hook wrote, with the project's own path (which differs between the two runs) as `<project>`. */
 const wroteIn = (project: AgentProject): Record<string, string | undefined> =>
   Object.fromEntries(
-    ['if-ran.log', 'exec-args.txt'].map((f) => {
+    ['if-ran.log', 'exec-args.txt', 'once.log'].map((f) => {
       const file = join(project.dir, f);
       return [f, existsSync(file) ? readFileSync(file, 'utf8').split(project.dir).join('<project>').split(project.home).join('<home>') : undefined];
     }),
@@ -153,5 +153,13 @@ describe(`claude ${pinOf('claude').version}: its rules for command hooks, and ou
     expect(ours.wrote['exec-args.txt'], explain()).toBe(claude.seen.wrote['exec-args.txt']);
     expect(claude.seen.files['blocked.txt'], explain()).toBe(false);
     expect(ours.files['blocked.txt'], explain()).toBe(false);
+  });
+
+  it('"once" in a settings file runs the hook on every call, not once', () => {
+    const calls = (w: Seen['wrote']) => (w['once.log'] ?? '').trim().split('\n').filter(Boolean).length;
+    // Six commands, the denied ones too: the hook comes first in the file, so it runs before any hook that denies
+    // (Claude Code runs an event's hooks in parallel, an agent-hooks stack in order).
+    expect(calls(claude.seen.wrote), explain()).toBe(6);
+    expect(calls(ours.wrote), explain()).toBe(6);
   });
 });
