@@ -286,7 +286,8 @@ function readClaudeCodeOutput(output: Record<string, unknown>, ctx: AnyHookConte
     const permission = take('permissionDecision') ? (fields.permissionDecision as 'allow' | 'deny' | 'ask' | 'defer') : undefined;
     const permissionReason = take('permissionDecisionReason') ? r.text(fields, 'permissionDecisionReason', at('permissionDecisionReason')) : undefined;
     const args = take('updatedInput') ? r.toolInput(fields.updatedInput, at('updatedInput')) : undefined;
-    const verdict = permission === 'defer' ? undefined : (permission ?? (topLevel === 'block' ? 'deny' : topLevel === 'approve' ? 'allow' : undefined));
+    // `defer` leaves the call to someone else: an interactive Claude Code session asks the user, as `ask` does here.
+    const verdict = permission === 'defer' ? 'ask' : (permission ?? (topLevel === 'block' ? 'deny' : topLevel === 'approve' ? 'allow' : undefined));
     const why = permissionReason ?? reason;
     if (verdict === 'deny') return { kind: 'block', reason: why ?? `blocked by hook '${hook.name}'`, ...extras() };
     if (verdict === 'ask') return { kind: 'ask', reason: why ?? `Hook '${hook.name}' asks for approval.`, ctx: args, ...extras() };

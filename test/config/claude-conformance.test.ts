@@ -290,6 +290,12 @@ describe('Claude Code’s reading of an answer', () => {
     expect(denied).toMatchObject({ kind: 'block', reason: 'no' });
   });
 
+  it('permissionDecision "defer" asks, as an interactive Claude Code session does; it never lets the call through unasked', () => {
+    const ctx = ToolHookContext.beforeToolUse(call, { state });
+    const deferred = claudeDialect.interpret(exited(0, JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'defer', permissionDecisionReason: 'a reviewer decides' } })), ctx, hook);
+    expect(deferred).toMatchObject({ kind: 'ask', reason: 'a reviewer decides' });
+  });
+
   it('a hookSpecificOutput naming another event is ignored, unless a top-level block stands beside it', () => {
     const ctx = ToolHookContext.beforeToolUse(call, { state });
     const other = claudeDialect.interpret(exited(0, JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse', permissionDecision: 'deny' } })), ctx, hook);
