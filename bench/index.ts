@@ -14,6 +14,7 @@ import { emptySuite } from './empty.js';
 import { loadSuite } from './load.js';
 import { printTable, writeReport, type Row } from './harness.js';
 import { memorySuite } from './memory.js';
+import { parallelSuite } from './parallel.js';
 import { scaleSuite } from './scale.js';
 import { scriptSuite } from './script.js';
 import { serveSuite } from './serve.js';
@@ -35,6 +36,7 @@ const suites: Record<string, () => Promise<Row[]>> = {
   bridge: bridgeSuite,
   serve: serveSuite,
   'ai-sdk': aiSdkSuite,
+  parallel: parallelSuite,
 };
 
 const asked = process.argv.slice(2);

@@ -7,6 +7,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { PrioritizedHook } from '../core/index.js';
+import { ParallelHooks } from '../core/hooks/parallel-hooks.js';
 import { discoverHooks, type DiscoverHooksOptions } from '../script/discover-hooks.js';
 import { userHooksDir } from '../script/hook-dirs.js';
 import { HookEnvironment } from '../script/hook-environment.js';
@@ -65,6 +66,12 @@ export interface HookSourcesOptions
   readonly cursor?: boolean | undefined;
   /** Codex CLI's `hooks.json` files (`$CODEX_HOME/hooks.json`, `.codex/hooks.json`). */
   readonly codex?: boolean | undefined;
+  /**
+   * Run the hooks of Claude Code's settings files as Claude Code does: those of one event side by side, none seeing
+   * another's rewrite (the last rewrite wins), rather than one after another in priority order (the default, where
+   * rewrites compose). See {@link ParallelHooks}.
+   */
+  readonly parallel?: boolean | undefined;
 }
 
 /** One hook of a project, whatever its source. */
@@ -168,8 +175,29 @@ export async function loadAllHookConfigs(projectDir: string = process.cwd(), opt
  *
  * @internal
  */
-export function prioritized(hooks: readonly ProjectHook[]): PrioritizedHook[] {
-  return hooks.map((hook) => ({ hook, priority: hook.priority }));
+export function prioritized(hooks: readonly ProjectHook[], options: { readonly parallel?: boolean | undefined } = {}): PrioritizedHook[] {
+  if (options.parallel !== true) return hooks.map((hook) => ({ hook, priority: hook.priority }));
+  // Claude Code's hooks of one event (at one priority) become one group, where the first of them stood.
+  const groups = new Map<string, ConfigHook[]>();
+  const out: (PrioritizedHook | ConfigHook[])[] = [];
+  for (const hook of hooks) {
+    const event = 'origin' in hook && hook.origin.kind === 'claude' && hook.events?.length === 1 ? hook.events[0] : undefined;
+    if (event === undefined) {
+      out.push({ hook, priority: hook.priority });
+      continue;
+    }
+    const key = `${event}\u0000${hook.priority ?? ''}`;
+    let group = groups.get(key);
+    if (group === undefined) {
+      group = [];
+      groups.set(key, group);
+      out.push(group);
+    }
+    group.push(hook as ConfigHook);
+  }
+  return out.map((entry) =>
+    Array.isArray(entry) ? (entry.length === 1 ? { hook: entry[0]!, priority: entry[0]!.priority } : { hook: new ParallelHooks(entry), priority: entry[0]!.priority }) : entry,
+  );
 }
 
 /**
