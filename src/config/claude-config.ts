@@ -15,6 +15,7 @@ import {
   configPlaces,
   explicitFiles,
   eventNamesIn,
+  type AgentEvents,
   type ConfigFileLocation,
   type ConfigLoadOptions,
   type LoadedConfigHooks,
@@ -46,6 +47,18 @@ export const CLAUDE_PROMPT_SUBMIT_TIMEOUT_MS = 30_000;
 export const CLAUDE_PROMPT_TIMEOUT_MS = 30_000;
 
 const EVENTS = eventNamesIn('claude');
+
+/** Every event Claude Code 2.1.330 fires (its settings schema's list). */
+const CLAUDE_EVENTS: AgentEvents = {
+  agent: 'Claude Code',
+  names: new Set([
+    'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Notification', 'UserPromptSubmit', 'UserPromptExpansion',
+    'SessionStart', 'SessionEnd', 'Stop', 'StopFailure', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact',
+    'PreModelSwitch', 'PostModelSwitch', 'PermissionRequest', 'PermissionDenied', 'Setup', 'TeammateIdle', 'TaskCreated',
+    'TaskCompleted', 'Elicitation', 'ElicitationResult', 'ConfigChange', 'WorktreeCreate', 'WorktreeRemove',
+    'InstructionsLoaded', 'CwdChanged', 'FileChanged', 'DirectoryAdded', 'MessageDisplay',
+  ]),
+};
 
 /**
  * The file a SessionStart hook may append `export` lines to (`$CLAUDE_ENV_FILE`): one per project, in the temporary
@@ -99,7 +112,7 @@ export async function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<
   for (const { file, level } of claudeSettingsFiles(options)) {
     const settings = await out.readObject(file);
     if (settings === undefined) continue;
-    for (const { event, eventName, list: groups, field } of out.events(file, settings.hooks, EVENTS, '{matcher, hooks} groups')) {
+    for (const { event, eventName, list: groups, field } of out.events(file, settings.hooks, EVENTS, '{matcher, hooks} groups', CLAUDE_EVENTS)) {
       groups.forEach((group: unknown, g) => {
         const groupField = `${field}[${g}]`;
         if (!isRecord(group) || !Array.isArray(group.hooks)) {

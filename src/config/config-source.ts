@@ -150,6 +150,13 @@ export function commandName(command: string): string {
   return line.length <= 60 ? line : `${line.slice(0, 59)}…`;
 }
 
+/** Every event an agent fires, named by that agent: one of them that has no counterpart here is reported as such. */
+export interface AgentEvents {
+  /** The agent, for messages (`Claude Code`). */
+  readonly agent: string;
+  readonly names: ReadonlySet<string>;
+}
+
 /** Collects one loader's hooks and problems, and turns entries into hooks with the checks they all share. */
 export class ConfigCollector {
   /** The hooks so far. */
@@ -204,9 +211,21 @@ export class ConfigCollector {
    * The canonical event for a name written in a config file, or `undefined` with a problem naming the file, the
    * field and the names that file's agent knows.
    */
-  event(name: string, known: Readonly<Record<string, HookEventName>>, file: string, field: string): HookEventName | undefined {
+  event(name: string, known: Readonly<Record<string, HookEventName>>, file: string, field: string, agentEvents?: AgentEvents): HookEventName | undefined {
     const event = known[name];
     if (event !== undefined) return event;
+    if (agentEvents?.names.has(name) === true) {
+      this.problem({
+        file,
+        field,
+        found: `"${name}"`,
+        allowed: Object.keys(known).join(', '),
+        severity: 'warning',
+        code: 'event-not-here',
+        message: `${agentEvents.agent} fires "${name}", which has no counterpart here: its hooks are not loaded by agent-hooks (${agentEvents.agent} itself still runs them).`,
+      });
+      return undefined;
+    }
     this.problem({
       file,
       field,
@@ -290,6 +309,7 @@ export class ConfigCollector {
     hooks: unknown,
     known: Readonly<Record<string, HookEventName>>,
     what: string,
+    agentEvents?: AgentEvents,
   ): { event: HookEventName; eventName: string; list: unknown[]; field: string }[] {
     if (hooks === undefined) return [];
     if (!isRecord(hooks)) {
@@ -299,7 +319,7 @@ export class ConfigCollector {
     const out: { event: HookEventName; eventName: string; list: unknown[]; field: string }[] = [];
     for (const [eventName, list] of Object.entries(hooks)) {
       const field = `hooks.${eventName}`;
-      const event = this.event(eventName, known, file, field);
+      const event = this.event(eventName, known, file, field, agentEvents);
       if (event === undefined) continue;
       if (!Array.isArray(list)) {
         this.problem({ file, field, severity: 'error', code: 'invalid-config', allowed: `a list of ${what}`, message: `Each event holds a list of ${what}.` });

@@ -194,4 +194,15 @@ describe('Claude Code handler fields', () => {
     expect(problems[0]!.message).toMatch(/MCP server/);
     expect(problems[1]!.message).toMatch(/multi-turn verifier/);
   });
+
+  it('an event Claude Code fires that has no counterpart here is named as such, not as a misspelling', async () => {
+    const { project, write } = await setup();
+    await write(project, '.claude/settings.json', { hooks: { PostToolBatch: [{ hooks: [{ type: 'command', command: 'true' }] }], PreToolUze: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
+    const { problems } = await loadClaudeHooks({ projectDir: project, homeDir: false, trust: 'all' });
+    expect(problems.map((p) => [p.field, p.code])).toEqual([
+      ['hooks.PostToolBatch', 'event-not-here'],
+      ['hooks.PreToolUze', 'unknown-event'],
+    ]);
+    expect(problems[0]!.message).toMatch(/Claude Code fires "PostToolBatch"/);
+  });
 });
