@@ -61,6 +61,29 @@ export function koa(n: number, kind: 'sync' | 'async'): (ctx: Ctx) => Promise<un
   return (ctx) => fn(ctx);
 }
 
+/**
+ * The async koa-compose middlewares of {@link koa}, but returning what `next()` resolved with, and the innermost
+ * `next()` resolving with `outcome`: the same answers a stack's middlewares pass back. With `checked`, each
+ * middleware's promise goes through one `then` more, as a stack's check of an async hook's result does.
+ */
+export function koaReturning(n: number, outcome: unknown, checked: boolean): (ctx: Ctx) => Promise<unknown> {
+  type Mw = compose.Middleware<Ctx>;
+  const check = (value: unknown): unknown => value;
+  const rethrow = (error: unknown): never => {
+    throw error;
+  };
+  const middleware = async (ctx: Ctx, next: () => Promise<unknown>): Promise<unknown> => {
+    if (ctx.toolCall.name === 'bash' && dangerous(ctx)) return 'dangerous';
+    return await next();
+  };
+  const middlewares: Mw[] = Array.from({ length: n }, () =>
+    checked ? (ctx: Ctx, next: () => Promise<unknown>) => middleware(ctx, next).then(check, rethrow) : middleware,
+  );
+  const fn = compose<Ctx>(middlewares);
+  const innermost = () => Promise.resolve(outcome);
+  return (ctx) => fn(ctx, innermost);
+}
+
 /** The same hooks registered with hookable, called with `callHook`. */
 export function hookable(n: number, kind: 'sync' | 'async'): (ctx: Ctx) => unknown {
   const hooks = createHooks<{ PreToolUse: (ctx: Ctx) => Promise<void> | void }>();

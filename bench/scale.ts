@@ -15,10 +15,10 @@ const escape = (name: string): string => name.replace(/[\\^$.*+?()[\]{}|]/g, '\\
 /** Each kind of matcher, for the hooks of one tool name. */
 const KINDS: { name: string; matcher: (tool: string) => MatcherLike; indexed: boolean }[] = [
   { name: 'exact names', matcher: (tool) => tool, indexed: true },
-  { name: 'regexes /^name$/', matcher: (tool) => new RegExp(`^${escape(tool)}$`), indexed: true },
-  { name: 'regexes ^(?:name)$ (Copilot)', matcher: (tool) => new RegExp(`^(?:${escape(tool)})$`), indexed: true },
-  { name: 'regexes /^(name|name_x)$/', matcher: (tool) => new RegExp(`^(${escape(tool)}|${escape(tool)}_x)$`), indexed: true },
-  { name: 'globs {name,name_x}', matcher: (tool) => `{${tool},${tool}_x}`, indexed: true },
+  { name: 'anchored regexes /^name$/', matcher: (tool) => new RegExp(`^${escape(tool)}$`), indexed: true },
+  { name: 'anchored regexes ^(?:name)$ (Copilot)', matcher: (tool) => new RegExp(`^(?:${escape(tool)})$`), indexed: true },
+  { name: 'anchored regexes /^(name|name_x)$/', matcher: (tool) => new RegExp(`^(${escape(tool)}|${escape(tool)}_x)$`), indexed: true },
+  { name: 'brace globs {name,name_x}', matcher: (tool) => `{${tool},${tool}_x}`, indexed: true },
   { name: 'unanchored regexes /name/', matcher: (tool) => new RegExp(escape(tool)), indexed: false },
 ];
 

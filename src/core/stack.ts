@@ -372,16 +372,56 @@ export class HookStack {
     return rest instanceof Promise ? rest.then((r: HookOutcome) => HookOutcome.merge(outcome, r)) : HookOutcome.merge(outcome, rest as HookOutcome);
   }
 
-  /** Runs one hook that gets a `next` function (any hook under an observer). */
+  /**
+   * Runs one hook that gets a `next` function (any hook under an observer). The `next` function and the reactions that
+   * settle an asynchronous result are made in this one scope, so they share one closure context. They are passed
+   * inline, never bound to a name: compilers that preserve function names (esbuild's keepNames, used by tsx) would
+   * otherwise add a defineProperty call to every hook of every dispatch.
+   */
   private handle(chain: Chain, i: number, entry: Entry, ctx: AnyHookContext, run: Run): MaybePromise<HookOutcome> {
     if (run.observer !== undefined) return this.observed(chain, i, entry, ctx, run, run.observer);
-    const next = this.nextFor(chain, i, entry, ctx, run);
+    let called = false;
+    // What `next` returned: the rest of the chain, already settled by the stack.
+    let rest: MaybePromise<HookOutcome> | undefined;
     let result: MaybePromise<HookOutcome>;
     try {
-      // The matcher was checked (or settled by the chain's index) on the way here; handleMatched tells the hook so.
-      result = entry.matcher === undefined ? entry.hook.handle(ctx, next, run.scope) : handleMatched(entry.hook, entry.matcher, ctx, next, run.scope);
+      result = callHook(entry, ctx, run.scope, (nextCtx?: AnyHookContext): MaybePromise<HookOutcome> => {
+        if (called) {
+          throw new HookError('called next() more than once', errorInit(entry, ctx), 'call it once, or not at all to short-circuit the chain');
+        }
+        called = true;
+        const c = nextCtx ?? ctx;
+        if (c.event !== ctx.event) {
+          throw new HookError(`passed a ${String(c?.event)} context to next()`, errorInit(entry, ctx), `pass a ${ctx.event} context`);
+        }
+        // The next entry straight away when the chain stays the same and nothing but the entry's own hook can skip it:
+        // what `advance` would do, minus its loop.
+        const j = i + 1;
+        if ((c === ctx || chain.toolName === undefined) && j < chain.entries.length) {
+          const e = chain.entries[j]!;
+          if (!e.check && e.callback === undefined) return (rest = this.handle(chain, j, e, c, run));
+        }
+        return (rest = this.run(this.rechain(chain, i, entry, c), j, c, run));
+      });
     } catch (error) {
       throw wrap(error, entry, ctx);
+    }
+    if (result instanceof Promise) {
+      // A hook that hands back the very promise `next` gave it (`return next(ctx)` outside an async function) adds
+      // nothing to check: every promise the rest of a chain returns fulfils with an outcome `settle` keeps as it is
+      // (this copy's, with a context unless a block or stop), and rejects with an error `wrap` keeps as it is (a
+      // HookError, or the terminal's own). So it is passed on as it is, without a reaction and its microtask.
+      if (result === rest) return result;
+      // Any other promise gets the one reaction per asynchronous hook that koa-compose does not have, and that cannot
+      // go: the hook around this one awaits what `next` returned, and must get the HookError naming this hook (not the
+      // raw error, which it could catch and misread) and a checked outcome. A `then` rather than an async function: no
+      // frame to suspend and resume.
+      return result.then(
+        (outcome: unknown) => settle(outcome, entry, ctx),
+        (error: unknown) => {
+          throw wrap(error, entry, ctx);
+        },
+      );
     }
     if (isThenable(result)) return settleAsync(result, entry, ctx);
     return settle(result, entry, ctx);
@@ -427,8 +467,7 @@ export class HookStack {
     observer.onHookStart?.(info);
     let result: MaybePromise<HookOutcome>;
     try {
-      result =
-        entry.matcher === undefined ? entry.hook.handle(ctx, timedNext, run.scope) : handleMatched(entry.hook, entry.matcher, ctx, timedNext, run.scope);
+      result = callHook(entry, ctx, run.scope, timedNext);
     } catch (error) {
       return failed(error);
     }
@@ -556,6 +595,14 @@ interface Pending {
 // Errors already handed to an observer's onHookError, so the hooks around the failing one do not report it again.
 const reported = new WeakSet<object>();
 
+/**
+ * Calls an entry's hook with `next`. The matcher was checked (or settled by the chain's index) on the way here; a hook
+ * with a matcher is called through {@link handleMatched}, which tells it so.
+ */
+function callHook(entry: Entry, ctx: AnyHookContext, scope: HookScope, next: NextFn): MaybePromise<HookOutcome> {
+  return entry.matcher === undefined ? entry.hook.handle(ctx, next, scope) : handleMatched(entry.hook, entry.matcher, ctx, next, scope);
+}
+
 function normalize(registration: HookRegistration): { hook: Hook; priority: number } {
   let hook: Hook | HookFn;
   let priority: number | undefined;
@@ -658,10 +705,8 @@ async function finishAsync(result: PromiseLike<HookOutcome>, ctx: AnyHookContext
 }
 
 /**
- * An asynchronous hook's result, settled: its rejection named after it, its value checked. This is one promise
- * reaction per asynchronous hook on top of what koa-compose does, and it cannot go: the hook around this one awaits
- * what `next` returned, and must get the HookError naming this hook (not the raw error, which it could catch and
- * misread) and a checked outcome. A `then` rather than an async function: no function frame to suspend and resume.
+ * An asynchronous hook's result (a thenable other than a native promise, or any under an observer), settled: its
+ * rejection named after it, its value checked, as the stack does for a native promise.
  */
 function settleAsync(result: PromiseLike<HookOutcome>, entry: Entry, ctx: AnyHookContext): Promise<HookOutcome> {
   return (result instanceof Promise ? result : Promise.resolve(result)).then(
