@@ -4,6 +4,7 @@
  * @module
  */
 import {
+  CallableMatcher,
   CompositeMatcher,
   EventHook,
   HookEvent,
@@ -19,9 +20,11 @@ import {
   type HookScope,
   type MatcherLike,
   type MaybePromise,
+  type ModelSettings,
   type PrioritizedHook,
   type NextFn,
   type HookOutcome,
+  ToolNameMatcher,
 } from '../core/index.js';
 import { Agent } from './agent.js';
 import type { Approver } from './approval.js';
@@ -64,6 +67,11 @@ export interface AgentOptions {
   readonly onHookError?: HookErrorPolicy | undefined;
   /** How many times in a row Stop hooks may keep the agent working before the run ends anyway (default 8). */
   readonly stopLoopLimit?: number | undefined;
+  /**
+   * How many times AfterModel hooks may have one step's model call made again (default 3): past it, the step goes on
+   * with the last answer, and a `model-retry-forced` warning says so.
+   */
+  readonly modelRetryLimit?: number | undefined;
   /** The agent's id (default: generated). */
   readonly name?: string | undefined;
   /**
@@ -73,6 +81,19 @@ export interface AgentOptions {
    * `processPool` uses that one instead.
    */
   readonly processPool?: ProcessPoolLike | undefined;
+}
+
+/**
+ * A matcher of the model events: a string or RegExp is a pattern over the model's name (the rules of tool-name
+ * patterns: exact, `*` wildcards, `a|b` lists, `/regex/flags`), since a tool-name matcher never matches them.
+ */
+function modelMatcher(matcher: MatcherLike | undefined): MatcherLike | undefined {
+  if (typeof matcher !== 'string' && !(matcher instanceof RegExp)) return matcher;
+  const names = new ToolNameMatcher(matcher);
+  return new CallableMatcher(function modelName(ctx) {
+    const name = ctx.subject;
+    return name !== undefined && names.matchesName(name);
+  });
 }
 
 /** One registration: a hook with its priority, or a source of hooks loaded at build. */
@@ -162,6 +183,7 @@ export class AgentBuilder {
   private readonly subagents = new Map<string, Subagent>();
   private systemPrompt: string | undefined;
   private maxSteps = 20;
+  private modelSettings: ModelSettings | undefined;
   private compaction: CompactionOptions | undefined;
   private approver: Approver | undefined;
   private options: AgentOptions = {};
@@ -205,6 +227,16 @@ export class AgentBuilder {
     return this;
   }
 
+  /**
+   * Sampling settings sent with every model call (`temperature`, `maxTokens`, …), merged over earlier ones. A model
+   * honours those it has; BeforeModel hooks see and may change them per call.
+   */
+  withModelSettings(settings: ModelSettings): this {
+    if (settings === null || typeof settings !== 'object') throw new TypeError('withModelSettings() needs an object such as { temperature: 0 }.');
+    this.modelSettings = Object.freeze({ ...this.modelSettings, ...settings });
+    return this;
+  }
+
   /** The most steps (model calls) a run makes (default 20); reaching it fires Stop with `max_steps`. */
   withMaxSteps(steps: number): this {
     if (!Number.isInteger(steps) || steps < 1) throw new RangeError(`withMaxSteps() needs a positive integer, got ${steps}.`);
@@ -228,13 +260,16 @@ export class AgentBuilder {
     return this;
   }
 
-  /** Limits and policies: `onHookError`, `stopLoopLimit`, `name`, `processPool`. */
+  /** Limits and policies: `onHookError`, `stopLoopLimit`, `modelRetryLimit`, `name`, `processPool`. */
   withOptions(options: AgentOptions): this {
     if (options.onHookError !== undefined && !['fail', 'ignore', 'block'].includes(options.onHookError)) {
       throw new TypeError(`onHookError must be 'fail', 'ignore' or 'block', got ${String(options.onHookError)}.`);
     }
     if (options.stopLoopLimit !== undefined && (!Number.isInteger(options.stopLoopLimit) || options.stopLoopLimit < 0)) {
       throw new RangeError(`stopLoopLimit must be a non-negative integer, got ${options.stopLoopLimit}.`);
+    }
+    if (options.modelRetryLimit !== undefined && (!Number.isInteger(options.modelRetryLimit) || options.modelRetryLimit < 0)) {
+      throw new RangeError(`modelRetryLimit must be a non-negative integer, got ${options.modelRetryLimit}.`);
     }
     // Made once here, so that every build, run and subagent of this builder shares one bound.
     const pool = options.processPool === undefined ? {} : { processPool: ProcessPool.from(options.processPool) };
@@ -299,7 +334,7 @@ export class AgentBuilder {
         const judge = options.judge ?? (context?.model === undefined ? undefined : modelJudge(context.model));
         const processPool = ownPool ?? context?.processPool;
         const { hooks, problems } = await loadAllHookConfigs(projectDir, { ...sources, judge, processPool });
-        return { hooks: prioritized(hooks), problems };
+        return { hooks: prioritized(hooks, { parallel: sources.parallel }), problems };
       },
     });
   }
@@ -322,7 +357,7 @@ export class AgentBuilder {
   addHook(event: string, hook: EventCallback<HookEventName> | Hook, options?: HookOptions): this;
   addHook(event: string, hook: EventCallback<HookEventName> | Hook, options: HookOptions = {}): this {
     const name = HookEvent.parse(event);
-    const matcher = Matcher.from(options.matcher);
+    const matcher = Matcher.from(HookEvent.info(name).family === 'model' ? modelMatcher(options.matcher) : options.matcher);
     const wrapped = isHook(hook)
       ? new EventScopedHook(hook, name, matcher)
       : new EventHook(name, hook as EventCallback<HookEventName>, { matcher, name: options.name });
@@ -352,6 +387,33 @@ export class AgentBuilder {
   /** Before each step (model call). Return an AgentState to replace the state. */
   onBeforeStep(callback: EventCallback<'BeforeStep'>, options?: HookOptions): this {
     return this.addHook('BeforeStep', callback, options);
+  }
+
+  /**
+   * Before each model call (after BeforeStep, and again before each retry): rewrite the request (`ctx.withSystem`,
+   * `withMessages`, `withTools`, `withSettings`), or answer instead of the model (return a string, or
+   * `ctx.withResponse({ text, toolCalls })`): the model is then not called. A block is a refusal: the model is not
+   * called and the reason is the step's answer. A string or RegExp `matcher` is tested against the model's name.
+   */
+  onBeforeModel(callback: EventCallback<'BeforeModel'>, options?: HookOptions): this {
+    return this.addHook('BeforeModel', callback, options);
+  }
+
+  /**
+   * Before each model call, after BeforeModel: narrow the tools the model may choose (return their names, or
+   * `ctx.allowTools(…)`, `ctx.removeTools(…)`, `ctx.withToolConfig({ mode, allowedFunctionNames })`).
+   */
+  onBeforeToolSelection(callback: EventCallback<'BeforeToolSelection'>, options?: HookOptions): this {
+    return this.addHook('BeforeToolSelection', callback, options);
+  }
+
+  /**
+   * After the model answered (or a BeforeModel hook answered for it), before any tool runs: rewrite the answer (return
+   * a string for its text, or `ctx.withToolCalls(…)`), or block to have the call made again with the reason as
+   * feedback, at most `modelRetryLimit` times a step.
+   */
+  onAfterModel(callback: EventCallback<'AfterModel'>, options?: HookOptions): this {
+    return this.addHook('AfterModel', callback, options);
   }
 
   /** After each step. Return an AgentState to replace the state. */
@@ -472,6 +534,7 @@ export class AgentBuilder {
     for (const [name, sub] of this.subagents) copy.subagents.set(name, sub);
     copy.systemPrompt = this.systemPrompt;
     copy.maxSteps = this.maxSteps;
+    copy.modelSettings = this.modelSettings;
     copy.compaction = this.compaction;
     copy.approver = this.approver;
     copy.options = this.options;
@@ -537,6 +600,8 @@ export class AgentBuilder {
       approver: this.approver,
       stack,
       stopLoopLimit: this.options.stopLoopLimit ?? 8,
+      modelSettings: this.modelSettings,
+      modelRetryLimit: this.options.modelRetryLimit ?? 3,
     });
   }
 
@@ -549,7 +614,12 @@ export class AgentBuilder {
       const builder = AgentBuilder.new().withTools(...(def.tools ?? []));
       if (def.systemPrompt !== undefined) builder.withSystemPrompt(def.systemPrompt);
       if (def.maxSteps !== undefined) builder.withMaxSteps(def.maxSteps);
-      builder.withOptions({ onHookError: this.options.onHookError, stopLoopLimit: this.options.stopLoopLimit, processPool: this.options.processPool });
+      builder.withOptions({
+        onHookError: this.options.onHookError,
+        stopLoopLimit: this.options.stopLoopLimit,
+        modelRetryLimit: this.options.modelRetryLimit,
+        processPool: this.options.processPool,
+      });
       own = await builder.configure(def.model ?? parentModel);
     }
     if (!def.inheritHooks) {

@@ -7,7 +7,7 @@ import type { AnyHookContext, HookNote, HookOutcome, HookRunInfo, ToolCall } fro
 
 /** A warning the runtime or a hook raised without failing the run. */
 export interface AgentWarning {
-  /** A stable kind: `ignored-outcome`, `hook-error`, `stop-forced`, or a hook note's code. */
+  /** A stable kind: `ignored-outcome`, `hook-error`, `stop-forced`, `model-retry-forced`, or a hook note's code. */
   readonly code: string;
   /** What happened. */
   readonly message: string;
@@ -61,6 +61,16 @@ export interface StopForcedInfo {
   readonly blocks: number;
 }
 
+/** AfterModel hooks blocked a step's model call more times than the limit: the last answer was used anyway. */
+export interface ModelRetryForcedInfo {
+  /** What was done, and the last block's reason. */
+  readonly reason: string;
+  /** 0-based index of the step. */
+  readonly stepIndex: number;
+  /** How many blocks in this step, counting the one overridden. */
+  readonly blocks: number;
+}
+
 /**
  * The events of an agent's emitter (`agent.events`, an `eventemitter3` emitter). Listeners are called synchronously;
  * hook timings are only measured while someone listens to `hook:start`, `hook:end` or `hook:error`.
@@ -82,6 +92,8 @@ export interface AgentEvents {
   'tool:blocked': [info: ToolBlockedInfo];
   /** Stop hooks blocked too many times in a row; the run ended anyway. */
   'stop:forced': [info: StopForcedInfo];
+  /** AfterModel hooks blocked a step's model call past `modelRetryLimit`; the last answer was used anyway. */
+  'model:retry-forced': [info: ModelRetryForcedInfo];
   /** Something went wrong without failing the run. */
   warning: [warning: AgentWarning];
 }

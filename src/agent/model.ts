@@ -3,17 +3,26 @@
  *
  * @module
  */
-import type { Message, ToolCall, Usage } from '../core/index.js';
+import type { Message, ModelCallRequest, ModelSettings, ToolCall, ToolConfig, Usage } from '../core/index.js';
 import type { ToolDefinition } from './tool.js';
 
-/** What the agent sends a model for one step. */
-export interface ModelRequest {
+/**
+ * What the agent sends a model for one step, after the BeforeModel and BeforeToolSelection hooks (if any) rewrote it.
+ */
+export interface ModelRequest extends ModelCallRequest<ToolDefinition> {
   /** The system prompt, when the agent has one (kept apart: providers place it differently). */
   readonly system: string | undefined;
   /** The conversation so far: user, assistant, tool and system messages (hooks' additional context is a system message). */
   readonly messages: readonly Message[];
-  /** The tools the model may call. */
+  /** The tools the model may call: only the allowed ones once a BeforeToolSelection hook narrowed them. */
   readonly tools: readonly ToolDefinition[];
+  /** Sampling settings (`withModelSettings`, or a BeforeModel hook), when set; a model honours those it has. */
+  readonly settings?: ModelSettings | undefined;
+  /**
+   * The tool selection a BeforeToolSelection hook made, when one did: `tools` already holds only the allowed tools,
+   * so a model needs it only to force a tool call (mode `any`).
+   */
+  readonly toolConfig?: ToolConfig | undefined;
   /** Aborts when the run is cancelled. */
   readonly signal: AbortSignal | undefined;
 }

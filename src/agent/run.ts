@@ -13,6 +13,8 @@ import {
   FailureHookContext,
   HookEvent,
   HookOutcome,
+  ModelHookContext,
+  modelCallResponse,
   NotificationHookContext,
   PromptHookContext,
   SessionHookContext,
@@ -23,6 +25,7 @@ import {
   ToolExecution,
   ToolHookContext,
   type AnyHookContext,
+  type ContextFor,
   type DispatchOptions,
   type HookEventName,
   type HookNote,
@@ -30,14 +33,21 @@ import {
   type HookStack,
   type Message,
   type Metadata,
+  type ModelCallRequest,
+  type ModelCallResponse,
+  type ModelInvoker,
+  type ModelSettings,
+  type ModelToolSpec,
   type RunStatus,
   type StopReason,
   type Usage,
+  selectedTools,
 } from '../core/index.js';
+import { z } from 'zod';
 import type { AgentEvents } from './agent-events.js';
 import type { ApprovalDecision, Approver } from './approval.js';
 import { compactMessages, type CompactionOptions } from './compaction.js';
-import type { Model, ModelResponse } from './model.js';
+import type { Model, ModelRequest } from './model.js';
 import type { RunResult } from './run-result.js';
 import type { Subagent } from './subagent.js';
 import { SUBAGENT_INPUT } from './internal/subagent-input.js';
@@ -73,6 +83,10 @@ export interface AgentConfig {
   readonly stack: HookStack;
   /** How many Stop continuations in a row are honoured. */
   readonly stopLoopLimit: number;
+  /** Sampling settings sent with every model call, when set. */
+  readonly modelSettings: ModelSettings | undefined;
+  /** How many times AfterModel hooks may have one step's model call made again. */
+  readonly modelRetryLimit: number;
 }
 
 /**
@@ -110,6 +124,15 @@ export interface RunInit {
 type CheckedCall =
   | { readonly ok: true; readonly tool: Tool | undefined; readonly sub: ResolvedSubagent | undefined; readonly input: unknown }
   | { readonly ok: false; readonly error: Error };
+
+/** One step's model call as the loop goes on with it: the answer, and the usage of every model call it took. */
+interface ModelTurn {
+  readonly response: ModelCallResponse;
+  readonly usage: Usage | undefined;
+}
+
+/** The input of a tool a hook offered the model without one of the agent's tools behind it. */
+const ANY_INPUT = z.record(z.string(), z.unknown());
 
 /** Thrown inside the loop when a hook halts the run; caught by the run itself. */
 class Halt {
@@ -253,13 +276,13 @@ export class Run {
       this.signal?.throwIfAborted();
       await this.dispatch('BeforeStep', () => StepHookContext.beforeStep(index, this.ctxInit()));
       await this.maybeCompact('auto');
-      const response = await this.callModel();
-      const toolCalls = (response.toolCalls ?? []).map((c) => (ToolCall.isToolCall(c) ? c : new ToolCall(c.name, c.args ?? {}, c.id)));
-      this.text = response.text ?? '';
+      const { response, usage } = await this.callModel(index);
+      const toolCalls = response.toolCalls;
+      this.text = response.text;
       this.addMessage({ role: 'assistant', content: this.text, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
       const executions = await this.runTools(toolCalls);
-      const step = new AgentStep({ index, text: this.text, toolCalls, executions, ...(response.usage ? { usage: response.usage } : {}) });
-      this.usage = addUsage(this.usage, response.usage);
+      const step = new AgentStep({ index, text: this.text, toolCalls, executions, ...(usage ? { usage } : {}) });
+      this.usage = addUsage(this.usage, usage);
       this.state = this.state.with({ steps: [...this.state.steps, step] });
       await this.dispatch('AfterStep', () => StepHookContext.afterStep(step, this.ctxInit()));
 
@@ -370,17 +393,160 @@ export class Run {
     await this.dispatch('SessionStart', () => SessionHookContext.onStart({ state: this.state, metadata: this.metadata, source: 'compact', model: this.config.model.name }));
   }
 
-  private async callModel(): Promise<ModelResponse> {
+  /** Puts the hooks' pending additional context into the conversation, as one system message. */
+  private flushPendingContext(): void {
     if (this.pendingContext.length > 0) {
       this.addMessage({ role: 'system', content: this.pendingContext.join('\n\n') });
       this.pendingContext = [];
     }
-    return this.config.model.generate({
-      system: this.config.systemPrompt,
-      messages: this.state.messages,
-      tools: this.config.definitions,
-      signal: this.signal,
+  }
+
+  /** The request of a step's model call, from the conversation as it is now (hooks' pending context first). */
+  private modelCallRequest(): ModelCallRequest<ToolDefinition> {
+    this.flushPendingContext();
+    const { systemPrompt: system, definitions: tools, modelSettings: settings } = this.config;
+    const messages = this.state.messages;
+    return settings === undefined ? { system, messages, tools } : { system, messages, tools, settings };
+  }
+
+  /**
+   * One step's model call. Without a hook on (or a listener to) the model events it is the bare call, as cheap as it
+   * was before these events existed; with one, see {@link Run.hookedModelCall}.
+   */
+  private async callModel(index: number): Promise<ModelTurn> {
+    const stack = this.config.stack;
+    const quiet = !stack.hasHooksFor('BeforeModel') && !stack.hasHooksFor('BeforeToolSelection') && !stack.hasHooksFor('AfterModel');
+    if (quiet && !this.listening()) {
+      this.flushPendingContext();
+      const { model, systemPrompt: system, definitions: tools, modelSettings: settings } = this.config;
+      const messages = this.state.messages;
+      const signal = this.signal;
+      // Object literals, not spreads: on Node 20 a spread leaves V8's fast path, and this runs on every step.
+      const response = await model.generate(
+        settings === undefined ? { system, messages, tools, signal } : { system, messages, tools, settings, signal },
+      );
+      const toolCalls = (response.toolCalls ?? []).map((c) => (ToolCall.isToolCall(c) ? c : new ToolCall(c.name, c.args ?? {}, c.id)));
+      return { response: { text: response.text ?? '', toolCalls, usage: response.usage }, usage: response.usage };
+    }
+    return this.hookedModelCall(index);
+  }
+
+  /**
+   * BeforeModel, around BeforeToolSelection and the model call (the stack's terminal, so that a middleware wraps the
+   * call), then AfterModel, whose block has the call made again with the reason as feedback, at most
+   * `modelRetryLimit` times; past that, the last answer stands and a `model-retry-forced` warning says so.
+   */
+  private async hookedModelCall(index: number): Promise<ModelTurn> {
+    let usage: Usage | undefined;
+    // The request each of the model's answers was given: an answer not in it came from a hook (synthetic).
+    const sent = new WeakMap<ModelCallResponse, ModelCallRequest>();
+    const modelName = this.config.model.name;
+    for (let retryCount = 0; ; retryCount++) {
+      // A call of the model as the runtime makes it, BeforeToolSelection first: the terminal of BeforeModel's chain,
+      // and what a middleware's `ctx.callModel()` does.
+      const invoker: ModelInvoker = async (request) => {
+        const selected = await this.selectTools(request, common);
+        this.signal?.throwIfAborted();
+        const raw = await this.config.model.generate(this.modelRequest(selected));
+        const response = modelCallResponse(raw);
+        usage = addUsage(usage, raw.usage);
+        sent.set(response, selected);
+        return response;
+      };
+      const common = { stepIndex: index, retryCount, modelName, invoker };
+      const base = this.modelCallRequest();
+
+      let request: ModelCallRequest = base;
+      let response: ModelCallResponse | undefined;
+      if (this.wants('BeforeModel')) {
+        const before = await this.dispatch(
+          'BeforeModel',
+          () => ModelHookContext.beforeModel({ state: this.state, metadata: this.metadata, request: base, ...common }),
+          true,
+          async (ctx) => {
+            if (ctx.response !== undefined) return HookOutcome.proceed(ctx);
+            const answer = await invoker(ctx.request);
+            return HookOutcome.proceed(
+              ModelHookContext.beforeModel({ state: ctx.state, metadata: ctx.metadata, request: sent.get(answer)!, response: answer, ...common }),
+            );
+          },
+        );
+        if (before.type === 'block') {
+          // A refusal: the model is not called, and the reason is the step's answer.
+          response = modelCallResponse({ text: before.reason ?? 'A BeforeModel hook refused the model call.' });
+        } else if (before.context?.event === 'BeforeModel') {
+          request = before.context.request;
+          response = before.context.response;
+        }
+      }
+      // A hook that ended the chain without an answer let the call go on: it is made here.
+      response ??= await invoker(request);
+      request = sent.get(response) ?? request;
+
+      if (!this.wants('AfterModel')) return { response, usage: usage ?? response.usage };
+      const answer = response;
+      const after = await this.dispatch('AfterModel', () =>
+        ModelHookContext.afterModel({ state: this.state, metadata: this.metadata, request, response: answer, synthetic: !sent.has(answer), ...common }),
+      );
+      if (after.type !== 'block') {
+        const final = after.context?.event === 'AfterModel' ? after.context.response : response;
+        return { response: final, usage: usage ?? final.usage };
+      }
+      const feedback = after.reason ?? "An AfterModel hook rejected the model's answer.";
+      if (retryCount >= this.config.modelRetryLimit) {
+        const reason = `AfterModel hooks rejected the model's answer ${retryCount + 1} times in step ${index + 1}; going on with the last answer (last reason: ${feedback}).`;
+        this.env.emitter.emit('model:retry-forced', { reason, stepIndex: index, blocks: retryCount + 1 });
+        this.warn('model-retry-forced', reason, 'AfterModel');
+        return { response, usage: usage ?? response.usage };
+      }
+      // The rejected answer is not recorded (its tool calls never run); the model is told why and asked again.
+      this.addMessage({ role: 'user', content: feedback });
+    }
+  }
+
+  /** BeforeToolSelection: the request with the tool selection its hooks made. */
+  private async selectTools(
+    request: ModelCallRequest,
+    common: { stepIndex: number; retryCount: number; modelName: string | undefined; invoker: ModelInvoker },
+  ): Promise<ModelCallRequest> {
+    if (!this.wants('BeforeToolSelection')) return request;
+    const outcome = await this.dispatch('BeforeToolSelection', () =>
+      ModelHookContext.beforeToolSelection({ state: this.state, metadata: this.metadata, request, ...common }),
+    );
+    return outcome.context?.event === 'BeforeToolSelection' ? outcome.context.request : request;
+  }
+
+  /**
+   * What the model receives for `request`: only the tools its selection allows, each the agent's own definition when
+   * it is one (a tool a hook made up is offered with a permissive input schema), and the run's signal.
+   */
+  private modelRequest(request: ModelCallRequest): ModelRequest {
+    const own = new Set<ModelToolSpec>(this.config.definitions);
+    const tools = selectedTools(request).map((spec): ToolDefinition => {
+      if (own.has(spec)) return spec as ToolDefinition;
+      const { name, description, inputSchema } = spec;
+      const input = this.config.tools.get(name)?.input ?? (this.config.subagents.has(name) ? SUBAGENT_INPUT : ANY_INPUT);
+      return { name, description, inputSchema, input };
     });
+    return {
+      system: request.system,
+      messages: request.messages,
+      tools,
+      ...(request.settings !== undefined ? { settings: request.settings } : {}),
+      ...(request.toolConfig !== undefined ? { toolConfig: request.toolConfig } : {}),
+      signal: this.signal,
+    };
+  }
+
+  /** Whether dispatching `event` does anything: a hook can run for it, or someone listens to the lifecycle. */
+  private wants(event: HookEventName): boolean {
+    return this.config.stack.hasHooksFor(event) || this.listening();
+  }
+
+  /** Whether someone listens to the lifecycle (`event`, `dispatched`): then every event is dispatched. */
+  private listening(): boolean {
+    const emitter = this.env.emitter;
+    return emitter.listenerCount('event') > 0 || emitter.listenerCount('dispatched') > 0;
   }
 
   private async runTools(calls: readonly ToolCall[]): Promise<ToolExecution[]> {
@@ -547,14 +713,16 @@ export class Run {
     event: E,
     make: () => AnyHookContext & { event: E },
     canHalt = true,
+    terminal?: (ctx: ContextFor<E>) => Promise<HookOutcome>,
   ): Promise<HookOutcome<AnyHookContext & { event: E }>> {
     const emitter = this.env.emitter;
     const listening = emitter.listenerCount('event') > 0 || emitter.listenerCount('dispatched') > 0;
-    if (!listening && !this.config.stack.hasHooksFor(event)) return HookOutcome.proceed();
+    // With a terminal (the model call), the caller has checked that the dispatch is wanted: the terminal must run.
+    if (!listening && !this.config.stack.hasHooksFor(event) && terminal === undefined) return HookOutcome.proceed();
     const ctx = make();
     emitter.emit('event', ctx);
     const started = performance.now();
-    const outcome = await this.config.stack.process(ctx, undefined, this.withObserver());
+    const outcome = await this.config.stack.process(ctx, terminal as ((ctx: AnyHookContext) => Promise<HookOutcome>) | undefined, this.withObserver());
     emitter.emit('dispatched', { context: outcome.context ?? ctx, outcome, durationMs: performance.now() - started });
 
     if (outcome.context !== undefined) {

@@ -6,7 +6,7 @@
 import { editDistance } from './internal/edit-distance.js';
 
 /**
- * The names of the twenty canonical lifecycle events, in the order an agent run meets them.
+ * The names of the twenty-three canonical lifecycle events, in the order an agent run meets them.
  */
 export const HOOK_EVENTS = [
   'SessionStart',
@@ -14,6 +14,9 @@ export const HOOK_EVENTS = [
   'ExecutionStart',
   'UserPromptSubmit',
   'BeforeStep',
+  'BeforeModel',
+  'BeforeToolSelection',
+  'AfterModel',
   'PreToolUse',
   'PermissionRequest',
   'PostToolUse',
@@ -72,6 +75,7 @@ export const EVENT_DIALECTS: readonly EventDialect[] = [
 export type EventFamily =
   | 'tool'
   | 'step'
+  | 'model'
   | 'stop'
   | 'execution'
   | 'failure'
@@ -129,6 +133,24 @@ const EVENT_INFO: Readonly<Record<HookEventName, EventInfo>> = Object.freeze({
     'The user prompt is about to be processed; a block rejects it.',
   ),
   BeforeStep: info('BeforeStep', 'step', {}, 'A step (one model call and its tool calls) begins.'),
+  BeforeModel: info(
+    'BeforeModel',
+    'model',
+    { canBlock: true },
+    "The model is about to be called; hooks may rewrite the request, or answer instead of the model (a block is a refusal: the reason becomes the step's answer).",
+  ),
+  BeforeToolSelection: info(
+    'BeforeToolSelection',
+    'model',
+    {},
+    'The model is about to choose among the tools; hooks may narrow the tools it may call.',
+  ),
+  AfterModel: info(
+    'AfterModel',
+    'model',
+    { canBlock: true },
+    "The model answered, before any tool runs; hooks may rewrite the answer, or block to have the call made again with the reason as feedback.",
+  ),
   PreToolUse: info(
     'PreToolUse',
     'tool',
@@ -184,8 +206,13 @@ const EVENT_INFO: Readonly<Record<HookEventName, EventInfo>> = Object.freeze({
  * - HOOK.md's `subagent_stop` / `post-subagent` map to SubagentStop, Copilot's `errorOccurred` to AgentFailed and its
  *   `agentStop` to Stop.
  * - Gemini's `PreCompress` is PreCompact, and its `BeforeModel` (before each model call) is BeforeStep. Gemini's
- *   AfterModel (between the model's answer and the tools) and BeforeToolSelection have no canonical counterpart and
- *   are unknown names.
+ *   AfterModel (between the model's answer and the tools) and BeforeToolSelection are unknown names in the gemini
+ *   dialect: Gemini's script hooks keep the events they had.
+ * - The model events BeforeModel, BeforeToolSelection and AfterModel are this runtime's own, named after Gemini CLI's
+ *   (and LangChain's `beforeModel`/`afterModel`); no dialect writes them yet, and neither the PHP API nor the HOOK.md
+ *   spec has a model event, so they have canonical names only. `BeforeModel` is thus also a collision: without a
+ *   dialect, `parse('BeforeModel')` gives the canonical BeforeModel (canonical names win), while
+ *   `parse('BeforeModel', 'gemini')` still gives BeforeStep.
  * - Cursor's names are its lowerCamelCase ones (`beforeSubmitPrompt` is UserPromptSubmit, `stop` is Stop). Its
  *   tool-specific events (`beforeShellExecution`, `beforeReadFile`, `afterFileEdit`, …) are PreToolUse or PostToolUse
  *   for some tools only; the Cursor config loader maps them, not this table.
@@ -231,6 +258,9 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     codex: 'UserPromptSubmit',
   },
   BeforeStep: { php: 'BeforeStep', 'php-value': 'before_step', gemini: 'BeforeModel', codex: 'PreModelRequest' },
+  BeforeModel: {},
+  BeforeToolSelection: {},
+  AfterModel: {},
   PreToolUse: {
     php: 'PreToolUse',
     'php-value': 'pre_tool_use',
@@ -428,6 +458,12 @@ export const HookEvent = Object.freeze({
   UserPromptSubmit: 'UserPromptSubmit',
   /** A step (one model call and its tool calls) begins. */
   BeforeStep: 'BeforeStep',
+  /** The model is about to be called; hooks may rewrite the request or answer instead of the model. */
+  BeforeModel: 'BeforeModel',
+  /** The model is about to choose among the tools; hooks may narrow them. */
+  BeforeToolSelection: 'BeforeToolSelection',
+  /** The model answered, before any tool runs; hooks may rewrite the answer or have the call made again. */
+  AfterModel: 'AfterModel',
   /** A tool call is about to run; hooks may rewrite, refuse or ask. */
   PreToolUse: 'PreToolUse',
   /** A tool call needs approval. */

@@ -121,6 +121,10 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> {
       };
     case 'BeforeStep':
     case 'AfterStep':
+    // The model events have no HOOK.md name; a hook registered under their canonical name gets the step's fields.
+    case 'BeforeModel':
+    case 'BeforeToolSelection':
+    case 'AfterModel':
       return { step_index: ctx.stepIndex, step_count: ctx.state.stepCount };
     case 'ExecutionStart':
     case 'ExecutionEnd':

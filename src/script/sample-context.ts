@@ -11,6 +11,7 @@ import {
   ExecutionHookContext,
   FailureHookContext,
   HookEvent,
+  ModelHookContext,
   NotificationHookContext,
   PromptHookContext,
   SessionHookContext,
@@ -306,6 +307,16 @@ export function sampleContext(event?: string, payload: unknown = {}, options: Sa
     }
     case 'BeforeStep':
       return StepHookContext.beforeStep(read.count('step_index') ?? stepCount, init);
+    // No payload names the model events yet: a sample is an empty request (and an empty answer).
+    case 'BeforeModel':
+    case 'BeforeToolSelection':
+    case 'AfterModel':
+      return new ModelHookContext(name, {
+        ...init,
+        stepIndex: read.count('step_index') ?? stepCount,
+        request: { system: undefined, messages: [], tools: [] },
+        response: name === 'AfterModel' ? { text: '' } : undefined,
+      }) as ModelHookContext;
     case 'AfterStep': {
       const index = read.count('step_index') ?? Math.max(0, stepCount - 1);
       const call = toolCall();

@@ -25,6 +25,9 @@ const ON_METHODS = [
   ['onToolFailure', 'PostToolUseFailure'],
   ['onPermissionRequest', 'PermissionRequest'],
   ['onBeforeStep', 'BeforeStep'],
+  ['onBeforeModel', 'BeforeModel'],
+  ['onBeforeToolSelection', 'BeforeToolSelection'],
+  ['onAfterModel', 'AfterModel'],
   ['onAfterStep', 'AfterStep'],
   ['onExecutionStart', 'ExecutionStart'],
   ['onExecutionEnd', 'ExecutionEnd'],
@@ -41,6 +44,10 @@ const ON_METHODS = [
   ['onAgentFailed', 'AgentFailed'],
   ['onNotification', 'Notification'],
 ] as const satisfies readonly (readonly [keyof AgentBuilder, HookEventName])[];
+
+it('has one on… method per canonical event', () => {
+  expect(ON_METHODS.map(([, event]) => event).sort()).toEqual([...HookEvent.all].sort());
+});
 
 type OnMethod = (typeof ON_METHODS)[number][0];
 
@@ -74,7 +81,7 @@ describe('AgentBuilder', () => {
   });
 
   it('runs each on… method’s callback for its event in a real run, and for no other', async () => {
-    // One session reaching all twenty events: ask + approval, a failing tool, a subagent, compaction, a failed turn.
+    // One session reaching all twenty-three events: ask + approval, a failing tool, a subagent, compaction, a failed turn.
     const seen = new Map<OnMethod, string[]>(ON_METHODS.map(([m]) => [m, []]));
     const model = new ScriptedModel([
       callStep('echo', { text: 'hi' }),

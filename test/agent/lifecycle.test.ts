@@ -39,7 +39,7 @@ describe('the lifecycle of a run', () => {
     await session.close();
     await session.close();
 
-    const turn = ['ExecutionStart', 'UserPromptSubmit', 'BeforeStep', 'AfterStep', 'Stop', 'AfterStop', 'AfterAgent', 'ExecutionEnd'];
+    const turn = ['ExecutionStart', 'UserPromptSubmit', 'BeforeStep', 'BeforeModel', 'BeforeToolSelection', 'AfterModel', 'AfterStep', 'Stop', 'AfterStop', 'AfterAgent', 'ExecutionEnd'];
     expect(afterFirst).toEqual(['SessionStart', ...turn]);
     expect(afterSecond).toEqual(turn);
     expect(rec.events).toEqual(['SessionEnd']);
@@ -91,6 +91,9 @@ describe('the lifecycle of a run', () => {
       'ExecutionStart',
       'UserPromptSubmit',
       'BeforeStep',
+      'BeforeModel',
+      'BeforeToolSelection',
+      'AfterModel',
       'PreToolUse',
       'PermissionRequest',
       'Notification',
@@ -99,6 +102,9 @@ describe('the lifecycle of a run', () => {
       'PostToolUse',
       'AfterStep',
       'BeforeStep',
+      'BeforeModel',
+      'BeforeToolSelection',
+      'AfterModel',
       'AfterStep',
       'Stop',
       'AfterStop',
@@ -126,11 +132,17 @@ describe('the lifecycle of a run', () => {
       'ExecutionStart',
       'UserPromptSubmit',
       'BeforeStep',
+      'BeforeModel',
+      'BeforeToolSelection',
+      'AfterModel',
       'PreToolUse',
       'SubagentStart',
       'child:ExecutionStart',
       'child:UserPromptSubmit',
       'child:BeforeStep',
+      'child:BeforeModel',
+      'child:BeforeToolSelection',
+      'child:AfterModel',
       'child:AfterStep',
       'child:SubagentStop',
       'child:AfterStop',
@@ -139,6 +151,9 @@ describe('the lifecycle of a run', () => {
       'PostToolUse',
       'AfterStep',
       'BeforeStep',
+      'BeforeModel',
+      'BeforeToolSelection',
+      'AfterModel',
       'AfterStep',
       'Stop',
       'AfterStop',
@@ -152,7 +167,7 @@ describe('the lifecycle of a run', () => {
     const parentId = rec.contexts[0]!.state.agentId;
     expect(parentId).toBe(agent.id);
     const child = rec.contexts.filter((c) => c.state.parentAgentId !== undefined);
-    expect(child.length).toBe(8);
+    expect(child.length).toBe(11);
     for (const c of child) expect(c.state.parentAgentId).toBe(parentId);
     const childPrompt = child.find((c) => c.event === 'UserPromptSubmit');
     expect(childPrompt && 'prompt' in childPrompt ? childPrompt.prompt : undefined).toBe('Summarize');
@@ -195,12 +210,18 @@ describe('the lifecycle of a run', () => {
       'ExecutionStart',
       'UserPromptSubmit',
       'BeforeStep',
+      'BeforeModel',
+      'BeforeToolSelection',
       'model',
+      'AfterModel',
       'PreToolUse',
       'PostToolUse',
       'AfterStep',
       'BeforeStep',
+      'BeforeModel',
+      'BeforeToolSelection',
       'model',
+      'AfterModel',
       'PreToolUse',
       'PostToolUse',
       'AfterStep',
@@ -209,7 +230,10 @@ describe('the lifecycle of a run', () => {
       'PostCompact',
       // The compacted conversation starts again, as in Claude Code.
       'SessionStart',
+      'BeforeModel',
+      'BeforeToolSelection',
       'model',
+      'AfterModel',
       'AfterStep',
       'Stop',
       'AfterStop',
@@ -242,7 +266,8 @@ describe('the lifecycle of a run', () => {
     const agent = builder.build();
 
     await expect(agent.run('Hi')).rejects.toBe(boom);
-    expect(rec.events).toEqual(['ExecutionStart', 'UserPromptSubmit', 'BeforeStep', 'AgentFailed', 'ExecutionEnd']);
+    // The model threw inside BeforeModel's chain: AfterModel never fires.
+    expect(rec.events).toEqual(['ExecutionStart', 'UserPromptSubmit', 'BeforeStep', 'BeforeModel', 'BeforeToolSelection', 'AgentFailed', 'ExecutionEnd']);
     const failed = rec.contexts.find((c) => c.event === 'AgentFailed');
     expect(failed && 'error' in failed ? failed.error : undefined).toBe(boom);
     const end = rec.contexts.at(-1) as ExecutionHookContext<'ExecutionEnd'>;

@@ -32,7 +32,10 @@ describe('agent.events', () => {
     agent.events.on('dispatched', (r) => records.push(r));
     await agent.run('Go');
 
-    expect(records.map((r) => r.context.event)).toEqual([...ONE_TOOL_RUN].filter((e) => e !== 'PostToolUse'));
+    // BeforeToolSelection is dispatched inside BeforeModel's chain (before the model call, its terminal): its hooks
+    // decide first.
+    const decided = [...ONE_TOOL_RUN].filter((e) => e !== 'PostToolUse').map((e) => (e === 'BeforeModel' ? 'BeforeToolSelection' : e === 'BeforeToolSelection' ? 'BeforeModel' : e));
+    expect(records.map((r) => r.context.event)).toEqual(decided);
     const pre = records.find((r) => r.context.event === 'PreToolUse')!;
     expect(pre.outcome.type).toBe('block');
     expect(pre.outcome.reason).toBe('No echo today');

@@ -23,6 +23,10 @@ describe('agent-hooks command line', () => {
     expect(lines.find((l) => l.startsWith('PreToolUse '))).toMatch(/PreToolUse +yes +yes +yes +PreToolUse +pre_tool_use +pre-tool-call +before_tool +PreToolUse +preToolUse +BeforeTool/);
     expect(lines.find((l) => l.startsWith('Stop '))).toMatch(/agentStop +AfterAgent +stop +Stop$/);
     expect(lines.find((l) => l.startsWith('BeforeStep '))).toMatch(/BeforeModel +- +PreModelRequest$/);
+    // The model events: our runtime's own, named in no dialect; BeforeModel and AfterModel can block.
+    expect(lines.find((l) => l.startsWith('BeforeModel '))).toMatch(/^BeforeModel +yes +yes +-( +-){9}$/);
+    expect(lines.find((l) => l.startsWith('BeforeToolSelection '))).toMatch(/^BeforeToolSelection +- +yes +-( +-){9}$/);
+    expect(lines.find((l) => l.startsWith('AfterModel '))).toMatch(/^AfterModel +yes +yes +-( +-){9}$/);
   });
 
   it('prints the event table as JSON with --json', async () => {
@@ -34,6 +38,9 @@ describe('agent-hooks command line', () => {
     expect(stop.canBlock).toBe(true);
     expect(stop.names).toMatchObject({ gemini: 'AfterAgent', 'hookmd-legacy': 'before_stop', copilot: 'agentStop' });
     expect(rows.find((r) => r.event === 'AfterStop')!.names.claude).toBeNull();
+    const afterModel = rows.find((r) => r.event === 'AfterModel')!;
+    expect(afterModel).toMatchObject({ family: 'model', canBlock: true });
+    expect(Object.entries(afterModel.names).filter(([, name]) => name !== null)).toEqual([['canonical', 'AfterModel']]);
   });
 
   it('prints its version, its help and each command’s help', async () => {

@@ -7,6 +7,7 @@ import {
   ExecutionHookContext,
   FailureHookContext,
   HookContextBase,
+  ModelHookContext,
   NotificationHookContext,
   PromptHookContext,
   SessionHookContext,
@@ -444,6 +445,100 @@ describe('StepHookContext', () => {
   });
 });
 
+describe('ModelHookContext', () => {
+  const tool = (name: string) => ({ name, description: `the ${name} tool`, inputSchema: { type: 'object' } });
+  const request = () => ({ system: 'Be brief.', messages: [USER], tools: [tool('read'), tool('write'), tool('bash')] });
+  const before = () => ModelHookContext.beforeModel({ stepIndex: 1, request: request(), modelName: 'gpt-x' });
+
+  it('BeforeModel: the request, the model name as subject, and no answer until a hook gives one', () => {
+    const ctx = before();
+    expect(ctx.event).toBe('BeforeModel');
+    expect(ctx.isBeforeModel()).toBe(true);
+    expect(ctx.stepNumber).toBe(2);
+    expect(ctx.subject).toBe('gpt-x');
+    expect(ctx.response).toBeUndefined();
+    expect(ctx.synthetic).toBe(false);
+    const answered = ctx.withResponse('Cached.');
+    expect(answered.response).toEqual({ text: 'Cached.', toolCalls: [] });
+    expect(answered.synthetic).toBe(true);
+    expect(answered.withResponse(undefined).response).toBeUndefined();
+    expect(ctx.response).toBeUndefined();
+  });
+
+  it('rewrites the request piece by piece; settings merge', () => {
+    const ctx = before()
+      .withSystem('Be verbose.')
+      .withSettings({ temperature: 0 })
+      .withSettings({ maxTokens: 10 })
+      .withMessages([])
+      .withTools([tool('read')]);
+    expect(ctx.request).toEqual({ system: 'Be verbose.', messages: [], tools: [tool('read')], settings: { temperature: 0, maxTokens: 10 } });
+    expect(Object.isFrozen(ctx.request)).toBe(true);
+  });
+
+  it('tool selection only narrows: allowTools keeps what is still allowed, removeTools takes away, mode none offers nothing', () => {
+    const ctx = ModelHookContext.beforeToolSelection({ stepIndex: 0, request: request() });
+    expect(ctx.allowedTools.map((t) => t.name)).toEqual(['read', 'write', 'bash']);
+    const narrowed = ctx.removeTools('bash').allowTools('bash', 'write', 'nope');
+    expect(narrowed.allowedTools.map((t) => t.name)).toEqual(['write']);
+    expect(narrowed.request.toolConfig).toEqual({ mode: 'auto', allowedFunctionNames: ['write'] });
+    expect(ctx.withToolConfig({ mode: 'none' }).allowedTools).toEqual([]);
+    expect(ctx.withToolConfig({ mode: 'any', allowedFunctionNames: ['bash'] }).allowedTools.map((t) => t.name)).toEqual(['bash']);
+    expect(() => ctx.withToolConfig({ mode: 'sometimes' as 'auto' })).toThrow(/mode must be 'auto', 'any' or 'none'/);
+  });
+
+  it('AfterModel: always an answer, normalised; text and tool calls rewrite separately', () => {
+    const ctx = ModelHookContext.afterModel({
+      stepIndex: 0,
+      request: request(),
+      response: { toolCalls: [{ name: 'read', args: { path: 'a' }, id: 'c1' }] },
+      retryCount: 2,
+    });
+    expect(ctx.isAfterModel()).toBe(true);
+    expect(ctx.response.text).toBe('');
+    expect(ctx.response.toolCalls[0]).toBeInstanceOf(ToolCall);
+    expect(ctx.retryCount).toBe(2);
+    const redacted = ctx.withText('[redacted]');
+    expect(redacted.response.text).toBe('[redacted]');
+    expect(redacted.response.toolCalls.map((c) => c.id)).toEqual(['c1']);
+    expect(redacted.withToolCalls([]).response).toEqual({ text: '[redacted]', toolCalls: [] });
+    expect(() => ctx.withResponse(undefined)).toThrow(/needs a response/);
+    expect(() => new ModelHookContext('AfterModel', { stepIndex: 0, request: request() })).toThrow(/needs the response/);
+    expectTypeOf(ctx.response.text).toEqualTypeOf<string>();
+  });
+
+  it('rejects a request that is not one, and a bad stepIndex or retryCount', () => {
+    expect(() => ModelHookContext.beforeModel({ stepIndex: 0, request: { system: undefined, messages: 'hi' as never, tools: [] } })).toThrow(/messages must be an array/);
+    expect(() => ModelHookContext.beforeModel({ stepIndex: -1, request: request() })).toThrow(RangeError);
+    expect(() => ModelHookContext.beforeModel({ stepIndex: 0, request: request(), retryCount: 0.5 })).toThrow(RangeError);
+  });
+
+  it('toJSON gives the conversation by its length and the tools by name', () => {
+    expect(before().withSettings({ temperature: 1 }).toJSON()).toMatchObject({
+      event: 'BeforeModel',
+      stepIndex: 1,
+      modelName: 'gpt-x',
+      retryCount: 0,
+      request: { system: 'Be brief.', messages: 1, tools: ['read', 'write', 'bash'], settings: { temperature: 1 } },
+    });
+  });
+
+  behavesLikeAContext({
+    event: 'BeforeModel',
+    make: (init) => ModelHookContext.beforeModel({ ...init, stepIndex: 0, request: request() }),
+    cls: ModelHookContext,
+    json: { stepIndex: 0, retryCount: 0, request: { system: 'Be brief.', messages: 1, tools: ['read', 'write', 'bash'] } },
+    field: 'request',
+  });
+  behavesLikeAContext({
+    event: 'AfterModel',
+    make: (init) => ModelHookContext.afterModel({ ...init, stepIndex: 0, request: request(), response: { text: 'ok' } }),
+    cls: ModelHookContext,
+    json: { response: { text: 'ok', toolCalls: [] }, synthetic: false },
+    field: 'response',
+  });
+});
+
 describe('StopHookContext', () => {
   it('stop: stopReason; stepCount defaults to the state; no continuation', () => {
     const ctx = StopHookContext.stop({ stopReason: 'no_tool_calls', state: makeState(), finalMessage: 'Done.' });
@@ -777,6 +872,11 @@ describe('AnyHookContext (discriminated union)', () => {
       case 'BeforeStep':
       case 'AfterStep':
         return `step ${ctx.stepNumber}`;
+      case 'BeforeModel':
+      case 'BeforeToolSelection':
+        return `${ctx.request.messages.length} messages`;
+      case 'AfterModel':
+        return ctx.response.text;
       case 'Stop':
       case 'SubagentStop':
       case 'AfterStop':

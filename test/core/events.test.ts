@@ -25,6 +25,10 @@ const TABLE: readonly (readonly [HookEventName, Row])[] = [
     { legacy: 'before_agent', hookmd: 'pre-agent-turn', claude: 'UserPromptSubmit', copilot: 'userPromptSubmitted', gemini: 'BeforeAgent', cursor: 'beforeSubmitPrompt', codex: 'UserPromptSubmit' },
   ],
   ['BeforeStep', { php: 'BeforeStep', phpValue: 'before_step', gemini: 'BeforeModel', codex: 'PreModelRequest' }],
+  // The model events are this runtime's own: no dialect has them (Gemini's BeforeModel stays BeforeStep in its dialect).
+  ['BeforeModel', {}],
+  ['BeforeToolSelection', {}],
+  ['AfterModel', {}],
   [
     'PreToolUse',
     { php: 'PreToolUse', phpValue: 'pre_tool_use', legacy: 'before_tool', hookmd: 'pre-tool-call', claude: 'PreToolUse', copilot: 'preToolUse', gemini: 'BeforeTool', cursor: 'preToolUse', codex: 'PreToolUse' },
@@ -85,8 +89,8 @@ const unknownEvent = (fn: () => unknown): UnknownEventError => {
 const ALL_NAMES: readonly string[] = [...new Set(HookEvent.all.flatMap((e) => HookEvent.aliasesOf(e).map((a) => a.name)))];
 
 describe('canonical events', () => {
-  it('has the 20 canonical events in the order of the DESIGN.md table', () => {
-    expect(HookEvent.all).toHaveLength(20);
+  it('has the 23 canonical events in lifecycle order (the DESIGN.md table, with the model events after BeforeStep)', () => {
+    expect(HookEvent.all).toHaveLength(23);
     expect([...HookEvent.all]).toEqual(TABLE.map(([e]) => e));
     expect(HOOK_EVENTS).toBe(HookEvent.all);
   });
@@ -123,7 +127,8 @@ describe('alias table', () => {
         expect(HookEvent.parse(name, dialect)).toBe(event);
         expect(HookEvent.tryParse(name, dialect)).toBe(event);
         expect(HookEvent.toDialect(event, dialect)).toBe(name);
-        if (dialect === 'gemini' && name === 'AfterAgent') continue; // the documented collision, tested below
+        // The documented collisions, tested below.
+        if (dialect === 'gemini' && (name === 'AfterAgent' || name === 'BeforeModel')) continue;
         expect(HookEvent.parse(name)).toBe(event);
         checked++;
       }
@@ -154,7 +159,23 @@ describe('alias table', () => {
       }
     }
     const ambiguous = [...seen].filter(([, events]) => events.size > 1).map(([name, events]) => [name, [...events].sort()]);
-    expect(ambiguous).toEqual([['AfterAgent', ['AfterAgent', 'Stop']]]);
+    expect(ambiguous).toEqual([
+      ['BeforeModel', ['BeforeModel', 'BeforeStep']],
+      ['AfterAgent', ['AfterAgent', 'Stop']],
+    ]);
+  });
+
+  it("resolves the BeforeModel collision: Gemini's BeforeModel is BeforeStep only with the gemini dialect", () => {
+    expect(HookEvent.parse('BeforeModel')).toBe('BeforeModel');
+    expect(HookEvent.parse('BeforeModel', 'canonical')).toBe('BeforeModel');
+    expect(HookEvent.parse('BeforeModel', 'gemini')).toBe('BeforeStep');
+    expect(HookEvent.toDialect('BeforeStep', 'gemini')).toBe('BeforeModel');
+    expect(HookEvent.toDialect('BeforeModel', 'gemini')).toBeUndefined();
+    // Gemini's other two model events are not in its dialect (its hooks keep the events they had).
+    expect(HookEvent.tryParse('AfterModel', 'gemini')).toBeUndefined();
+    expect(HookEvent.tryParse('BeforeToolSelection', 'gemini')).toBeUndefined();
+    expect(HookEvent.parse('AfterModel')).toBe('AfterModel');
+    expect(HookEvent.parse('BeforeToolSelection')).toBe('BeforeToolSelection');
   });
 
   for (const [event, row] of TABLE) {
@@ -189,7 +210,7 @@ describe('alias table', () => {
     expect(HookEvent.toDialect('PostToolUseFailure', 'codex')).toBeUndefined();
     expect(HookEvent.toDialect('ExecutionStart', 'claude')).toBeUndefined();
     expect(HookEvent.parse('BeforeModel', 'gemini')).toBe('BeforeStep');
-    expect(HookEvent.tryParse('AfterModel')).toBeUndefined();
+    expect(HookEvent.tryParse('AfterModel', 'gemini')).toBeUndefined();
     expect(HookEvent.tryParse('BeforeToolSelection', 'gemini')).toBeUndefined();
   });
 });
@@ -323,6 +344,8 @@ describe('event helpers', () => {
   it('canBlock is true for the gates and false for observers', () => {
     expect(where((e) => HookEvent.canBlock(e))).toEqual([
       'UserPromptSubmit',
+      'BeforeModel',
+      'AfterModel',
       'PreToolUse',
       'PermissionRequest',
       'PostToolUse',
@@ -330,7 +353,7 @@ describe('event helpers', () => {
       'SubagentStop',
       'Stop',
     ]);
-    for (const observer of ['PostToolUseFailure', 'Notification', 'ExecutionEnd', 'AfterStop', 'AfterAgent'] as const) {
+    for (const observer of ['PostToolUseFailure', 'Notification', 'ExecutionEnd', 'AfterStop', 'AfterAgent', 'BeforeToolSelection'] as const) {
       expect(HookEvent.canBlock(observer), observer).toBe(false);
     }
   });

@@ -84,7 +84,20 @@ describe('HookStack, an event without hooks', () => {
     const start = records.find((r) => r.context.event === 'ExecutionStart')!;
     expect(start.outcome.type).toBe('proceed');
     expect(start.outcome.context).toBe(start.context);
-    expect(records.map((r) => r.context.event)).toEqual(['ExecutionStart', 'UserPromptSubmit', 'BeforeStep', 'AfterStep', 'Stop', 'AfterStop', 'AfterAgent', 'ExecutionEnd']);
+    // BeforeToolSelection decides inside BeforeModel's chain, before the model call its terminal makes.
+    expect(records.map((r) => r.context.event)).toEqual([
+      'ExecutionStart',
+      'UserPromptSubmit',
+      'BeforeStep',
+      'BeforeToolSelection',
+      'BeforeModel',
+      'AfterModel',
+      'AfterStep',
+      'Stop',
+      'AfterStop',
+      'AfterAgent',
+      'ExecutionEnd',
+    ]);
     expect(built).toEqual(['Stop']);
   });
 });

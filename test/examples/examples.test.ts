@@ -27,8 +27,20 @@ const expectations: Record<string, (stdout: string) => void> = {
     expect(out).toContain('status completed (no_tool_calls) after 4 steps');
     // The lifecycle, in order.
     const events = [...out.matchAll(/▶ (\w+)/g)].map((m) => m[1]);
-    expect(events.slice(0, 5)).toEqual(['SessionStart', 'ExecutionStart', 'UserPromptSubmit', 'BeforeStep', 'PreToolUse']);
+    expect(events.slice(0, 8)).toEqual(['SessionStart', 'ExecutionStart', 'UserPromptSubmit', 'BeforeStep', 'BeforeModel', 'BeforeToolSelection', 'AfterModel', 'PreToolUse']);
     expect(events.slice(-5)).toEqual(['Stop', 'AfterStop', 'AfterAgent', 'ExecutionEnd', 'SessionEnd']);
+  },
+  'model-middleware.ts': (out) => {
+    // The retry middleware recovered from the 503; AfterModel redacted the answer; the cache answered the second run.
+    expect(out).toContain('first run   completed: The token is [redacted]; the config says debug=false.');
+    expect(out).toContain('second run  completed: Paris. (from the cache)');
+    expect(out).toContain('model calls 3 (one failed, 1 retry), temperature 0');
+    // BeforeToolSelection kept the model to read-only tools, on the retried call too.
+    expect(out).toContain('tools shown read_file');
+    expect(out).toMatch(/timed +"Check the config\.": [\d.]+ ms → "I may use: read_file\."/);
+    // The timing middleware reads the model's answer after next(), before AfterModel redacts it.
+    expect(out).toMatch(/timed +"Check the config\.": [\d.]+ ms → "The token is sk-live-1234567890/);
+    expect(out).toMatch(/timed +"What is the capital of France\?": [\d.]+ ms → "Paris\."/);
   },
   'ai-sdk.ts': (out) => {
     const [agent, loop, real] = out.trim().split('\n\n');
@@ -86,7 +98,8 @@ const expectations: Record<string, (stdout: string) => void> = {
     expect(out).toContain('.env                 API_KEY=secret (unchanged); notes.md written');
     expect(out).toContain('ToolCallLimitHook    counted 7 calls: bash 2, write_file 1, deploy 2, search 2');
     expect(out).toMatch(/ExecutionTimingHook  run [\d.]+ ms, 6 steps, 6 tool calls timed/);
-    expect(out).toContain('AuditLogHook         41 lines in .agent/audit.jsonl, from SessionStart to SessionEnd; 6 PreToolUse lines not proceed');
+    // 41 lifecycle events, and BeforeModel, BeforeToolSelection and AfterModel in each of the 6 steps.
+    expect(out).toContain('AuditLogHook         59 lines in .agent/audit.jsonl, from SessionStart to SessionEnd; 6 PreToolUse lines not proceed');
     expect(out).toContain('status               completed after 6 steps');
     expect(out).not.toContain('warning');
   },

@@ -37,7 +37,12 @@ describe('AuditLogHook', () => {
     await audit.flush();
 
     const lines = readLines(path);
-    expect(lines.map((l) => l['event'])).toEqual([...ONE_TOOL_RUN].filter((e) => e !== 'PostToolUse'));
+    // A line is written when the event's hooks have decided: BeforeToolSelection's, inside BeforeModel's chain, first.
+    const decided = [...ONE_TOOL_RUN]
+      .filter((e) => e !== 'PostToolUse')
+      .map((e) => (e === 'BeforeModel' ? 'BeforeToolSelection' : e === 'BeforeToolSelection' ? 'BeforeModel' : e));
+    expect(lines.map((l) => l['event'])).toEqual(decided);
+    expect(lines.find((l) => l['event'] === 'AfterModel')).toMatchObject({ request: { messages: 1, tools: ['echo'] }, response: { text: '' } });
     const pre = lines.find((l) => l['event'] === 'PreToolUse')!;
     expect(pre).toMatchObject({
       time: '2030-01-02T03:04:05.000Z',

@@ -111,6 +111,9 @@ describe('otelHooks', () => {
     const events = run.events.filter((e) => e.name === 'agent_hooks.dispatch').map((e) => e.attributes?.[OtelAttributes.EVENT]);
     expect(events).toEqual(['ExecutionStart', 'UserPromptSubmit', 'Stop', 'AfterStop', 'AfterAgent', 'ExecutionEnd']);
     expect(tool.events.map((e) => e.attributes?.[OtelAttributes.EVENT])).toEqual(['PreToolUse', 'PostToolUse']);
+    // The model events of a step are events on its span.
+    const first = steps.find((s) => s.attributes[OtelAttributes.STEP_INDEX] === 0)!;
+    expect(first.events.filter((e) => e.name === 'agent_hooks.dispatch').map((e) => e.attributes?.[OtelAttributes.EVENT])).toEqual(expect.arrayContaining(['BeforeModel', 'BeforeToolSelection', 'AfterModel']));
   });
 
   it('records a blocked tool with outcome block and its reason, and the hook that blocked it', async () => {

@@ -28,7 +28,7 @@ export interface LoadOptions {
   readonly runs: number;
   /** Tool-calling steps per run (a final answer follows). */
   readonly steps: number;
-  /** Callbacks on each of the twenty events. */
+  /** Callbacks on each of the canonical events. */
   readonly callbacksPerEvent: number;
   /** The events that get two script hooks each. */
   readonly scriptEvents: readonly HookEventName[];

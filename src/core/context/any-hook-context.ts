@@ -7,6 +7,7 @@ import type { HookEventName } from '../events.js';
 import type { CompactHookContext } from './compact-hook-context.js';
 import type { ExecutionHookContext } from './execution-hook-context.js';
 import type { FailureHookContext } from './failure-hook-context.js';
+import type { ModelHookContext } from './model-hook-context.js';
 import type { NotificationHookContext } from './notification-hook-context.js';
 import type { PromptHookContext } from './prompt-hook-context.js';
 import type { SessionHookContext } from './session-hook-context.js';
@@ -27,6 +28,12 @@ export interface HookContextMap {
   UserPromptSubmit: PromptHookContext;
   /** The context of BeforeStep hooks. */
   BeforeStep: StepHookContext<'BeforeStep'>;
+  /** The context of BeforeModel hooks. */
+  BeforeModel: ModelHookContext<'BeforeModel'>;
+  /** The context of BeforeToolSelection hooks. */
+  BeforeToolSelection: ModelHookContext<'BeforeToolSelection'>;
+  /** The context of AfterModel hooks. */
+  AfterModel: ModelHookContext<'AfterModel'>;
   /** The context of PreToolUse hooks. */
   PreToolUse: ToolHookContext<'PreToolUse'>;
   /** The context of PermissionRequest hooks. */

@@ -19,14 +19,17 @@ import { ToolExecution } from '../tool-execution.js';
 
 /**
  * The shorthand value a callback of event `E` may return instead of an outcome: a rewritten `ToolCall` (PreToolUse,
- * PermissionRequest), a replacement `ToolExecution` (PostToolUse, PostToolUseFailure), a rewritten prompt string (UserPromptSubmit), and on
+ * PermissionRequest), a replacement `ToolExecution` (PostToolUse, PostToolUseFailure), a rewritten prompt string (UserPromptSubmit),
+ * an answer given instead of the model (BeforeModel: a string), the names of the tools the model may choose
+ * (BeforeToolSelection: a list of strings), a replacement text of the model's answer (AfterModel: a string), and on
  * every event a new `AgentState`.
  */
 export type ShorthandFor<E extends HookEventName> =
   | AgentState
   | (E extends 'PreToolUse' | 'PermissionRequest' ? ToolCall : never)
   | (E extends 'PostToolUse' | 'PostToolUseFailure' ? ToolExecution : never)
-  | (E extends 'UserPromptSubmit' ? string : never);
+  | (E extends 'UserPromptSubmit' | 'BeforeModel' | 'AfterModel' ? string : never)
+  | (E extends 'BeforeToolSelection' ? readonly string[] : never);
 
 /**
  * What a callback may return: nothing (= proceed, never block), an outcome, a modified context of the same event, or
@@ -155,6 +158,11 @@ export class EventHook<E extends HookEventName = HookEventName> implements Hook 
       return (ctx as ContextFor<'PostToolUse'>).withExecution(value);
     }
     if (typeof value === 'string' && ctx.event === 'UserPromptSubmit') return ctx.withPrompt(value);
+    if (typeof value === 'string' && ctx.event === 'BeforeModel') return ctx.withResponse(value);
+    if (typeof value === 'string' && ctx.event === 'AfterModel') return ctx.withText(value);
+    if (Array.isArray(value) && ctx.event === 'BeforeToolSelection' && value.every((v) => typeof v === 'string')) {
+      return ctx.allowTools(...(value as string[]));
+    }
     throw new TypeError(
       `returned ${describe(value)}, which means nothing on ${ctx.event}. Return nothing to proceed, a HookOutcome ` +
         `(proceed/block/stop/ask)${shorthandHint(ctx.event)}.`,
@@ -172,6 +180,12 @@ function shorthandHint(event: HookEventName): string {
       return ', a replacement ToolExecution or an AgentState';
     case 'UserPromptSubmit':
       return ', a rewritten prompt string or an AgentState';
+    case 'BeforeModel':
+      return ', an answer to give instead of the model (a string) or an AgentState';
+    case 'BeforeToolSelection':
+      return ', the names of the tools the model may choose (a list of strings) or an AgentState';
+    case 'AfterModel':
+      return ", a replacement text for the model's answer (a string) or an AgentState";
     default:
       return ' or a modified AgentState';
   }

@@ -40,6 +40,12 @@ export const ToolFailureHook = eventHookClass('PostToolUseFailure', 'ToolFailure
 export const BeforeStepHook = eventHookClass('BeforeStep', 'BeforeStepHook');
 /** AfterStep: after each step; may return a modified `AgentState`. */
 export const AfterStepHook = eventHookClass('AfterStep', 'AfterStepHook');
+/** BeforeModel: before each model call; may rewrite the request, or answer instead of the model (return a string). */
+export const BeforeModelHook = eventHookClass('BeforeModel', 'BeforeModelHook');
+/** BeforeToolSelection: before each model call; may narrow the tools the model may choose (return their names). */
+export const BeforeToolSelectionHook = eventHookClass('BeforeToolSelection', 'BeforeToolSelectionHook');
+/** AfterModel: the model answered; may rewrite the answer (return a string for its text) or block to retry. */
+export const AfterModelHook = eventHookClass('AfterModel', 'AfterModelHook');
 /** ExecutionStart: a run begins. */
 export const ExecutionStartHook = eventHookClass('ExecutionStart', 'ExecutionStartHook');
 /** ExecutionEnd: a run has ended. */
@@ -81,6 +87,12 @@ export type ToolFailureHook = EventHook<'PostToolUseFailure'>;
 export type BeforeStepHook = EventHook<'BeforeStep'>;
 /** An {@link AfterStepHook} instance. */
 export type AfterStepHook = EventHook<'AfterStep'>;
+/** A {@link BeforeModelHook} instance. */
+export type BeforeModelHook = EventHook<'BeforeModel'>;
+/** A {@link BeforeToolSelectionHook} instance. */
+export type BeforeToolSelectionHook = EventHook<'BeforeToolSelection'>;
+/** An {@link AfterModelHook} instance. */
+export type AfterModelHook = EventHook<'AfterModel'>;
 /** An {@link ExecutionStartHook} instance. */
 export type ExecutionStartHook = EventHook<'ExecutionStart'>;
 /** An {@link ExecutionEndHook} instance. */

@@ -80,7 +80,7 @@ let traces = 0;
  * | `agent_hooks.hook <name>` | one hook's run in one dispatch | `agent_hooks.event`, `agent_hooks.hook.name`, `.priority`, `agent_hooks.outcome`, reason, `agent_hooks.duration_ms` (its own time) |
  *
  * Every dispatch is also an `agent_hooks.dispatch` event on the span it belongs to (tool events on the tool's span,
- * step events on the step's, the others on the run's), with the event, the combined outcome and its duration. A
+ * step and model events on the step's, the others on the run's), with the event, the combined outcome and its duration. A
  * subagent's run span is a child of the tool span that started it. A dispatch outside a run (SessionEnd, or a
  * `HookStack.process` of your own) gets an `agent_hooks.dispatch <Event>` span.
  *
@@ -220,6 +220,9 @@ export class OtelHooks implements Hook {
         run.step?.end();
         run.step = this.child('agent_hooks.step', run.span, { [A.STEP_INDEX]: ctx.stepIndex });
         return run.step;
+      case 'BeforeModel':
+      case 'BeforeToolSelection':
+      case 'AfterModel':
       case 'AfterStep':
       case 'PreCompact':
       case 'PostCompact':
@@ -355,8 +358,9 @@ export class OtelHooks implements Hook {
 
   private hookStarted(info: HookRunInfo): void {
     const scope = this.scopes.getStore();
-    // This hook's own run is not inside the scope it opens; its work shows as the run, step and tool spans.
-    if (scope === undefined && info.hookName === this.name) return;
+    // This hook's own runs show as the run, step and tool spans, never as hook spans — also where one event is
+    // dispatched inside another's chain (BeforeToolSelection inside BeforeModel's), within a scope it opened.
+    if (info.hookName === this.name) return;
     const at = scope ?? this.unscoped;
     const parent = at.parent === undefined ? otelContext.active() : trace.setSpan(otelContext.active(), at.parent);
     const span = this.tracer.startSpan(
