@@ -59,7 +59,7 @@ export interface HttpHookSpec {
   readonly allowedEnvVars?: readonly string[] | undefined;
   /** Where the variables are read from, on each request (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
-  /** Milliseconds before the request is aborted (default {@link CLAUDE_HTTP_TIMEOUT_MS}). */
+  /** Milliseconds before the request is aborted (default 600 000, ten minutes, as Claude Code). */
   readonly timeoutMs?: number | undefined;
   /**
    * Whether a failure (no answer, a status other than 2xx, a body that is not a valid answer) blocks the action instead

@@ -205,4 +205,24 @@ describe('Claude Code handler fields', () => {
     ]);
     expect(problems[0]!.message).toMatch(/Claude Code fires "PostToolBatch"/);
   });
+
+  it('parallel: true runs an event’s hooks side by side, as Claude Code does; by default they run in order', async () => {
+    const order = async (parallel: boolean): Promise<string[]> => {
+      const { project, write } = await setup();
+      const log = JSON.stringify(join(project, 'order.log'));
+      await write(project, '.claude/settings.json', pre({ command: `sleep 0.3; echo a-end >> ${log}` }, { command: `echo b-start >> ${log}` }));
+      const warnings: AgentWarning[] = [];
+      const agent = AgentBuilder.new()
+        .withModel(commands('ls'))
+        .withTools(bash([]))
+        .withHooksFrom({ projectDir: project, trust: 'all', homeDir: false, userDir: false, claude: true, hookmd: false, parallel })
+        .build();
+      agent.events.on('warning', (w) => warnings.push(w));
+      await agent.run('go');
+      expect(warnings).toEqual([]);
+      return (await readFile(join(project, 'order.log'), 'utf8')).trim().split('\n');
+    };
+    expect(await order(false)).toEqual(['a-end', 'b-start']);
+    expect(await order(true)).toEqual(['b-start', 'a-end']);
+  });
 });
