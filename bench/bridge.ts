@@ -4,7 +4,9 @@
  * both started the same way, alternating, and compared by medians. Three projects: one HOOK.md hook that matches the
  * call (its script's own time — the spawn of `/bin/sh` running it, measured alone the same way — is subtracted from
  * the bridge's), no hook that matches it (the project's hook guards another tool), and 100 project hooks none of which
- * matches. Project hooks are trusted, as in use; the discovery cache holds what the first call validated.
+ * matches. Project hooks are trusted, as in use; the discovery cache holds what the first call validated. Then what
+ * each hook that does not match adds: the 100-hook project's call against the one-hook project's that matches nothing,
+ * alternating in the same rounds, the difference over the 99 more hooks.
  *
  * Needs a built CLI: `dist/cli.js`, or the file `AGENT_HOOKS_CLI` names.
  */
@@ -13,7 +15,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { finishRow, median, ratioTarget, stats, type Row } from './harness.js';
+import { finishRow, median, ratioTarget, stats, valueTarget, type Row } from './harness.js';
 
 const CLI = process.env.AGENT_HOOKS_CLI ?? fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const ROUNDS = Number(process.env.BRIDGE_ROUNDS ?? 20);
@@ -66,8 +68,11 @@ export async function bridgeSuite(): Promise<Row[]> {
   try {
     const home = join(root, 'home');
     const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), AGENT_HOOKS_CACHE_DIR: join(home, '.cache', 'agent-hooks') };
+    const dirs = new Map<Case, string>();
+    const suite = 'Bridge start-up (whole process, Claude Code PreToolUse on stdin)';
     for (const c of CASES) {
       const dir = join(root, c.name.replace(/\W+/g, '-'));
+      dirs.set(c, dir);
       for (const hook of c.hooks) writeHook(dir, hook.name, hook.tool);
       const projectEnv = { ...env, CLAUDE_PROJECT_DIR: dir };
       timed(process.execPath, [CLI, 'trust', '--all'], dir, projectEnv);
@@ -88,7 +93,6 @@ export async function bridgeSuite(): Promise<Row[]> {
       const base = median(samples.bare);
       const own = c.runsScript ? median(samples.script) : 0;
       const timing = stats(samples.bridge);
-      const suite = 'Bridge start-up (whole process, Claude Code PreToolUse on stdin)';
       rows.push(finishRow({ suite, name: "node -e ''", unit: 'ms', mean: stats(samples.bare).mean, median: base, note: c.name }));
       rows.push(
         finishRow({
@@ -105,6 +109,26 @@ export async function bridgeSuite(): Promise<Row[]> {
         }),
       );
     }
+    // What one more hook costs a call it does not match: the two no-match projects, alternating.
+    const [one, many] = [CASES[1]!, CASES[2]!];
+    const call = (c: Case): number => timed(process.execPath, [CLI, 'bridge', '--from', 'claude'], dirs.get(c)!, { ...env, CLAUDE_PROJECT_DIR: dirs.get(c)! });
+    const pair = { one: [] as number[], many: [] as number[] };
+    for (let round = 0; round < ROUNDS * 2; round++) {
+      for (const which of round % 2 === 0 ? (['one', 'many'] as const) : (['many', 'one'] as const)) pair[which].push(call(which === 'one' ? one : many));
+    }
+    const extra = many.hooks.length - one.hooks.length;
+    const perHook = (median(pair.many) - median(pair.one)) / extra;
+    rows.push(
+      finishRow({
+        suite,
+        name: 'bridge, per project HOOK.md hook that does not match the call',
+        unit: 'ms',
+        mean: (stats(pair.many).mean - stats(pair.one).mean) / extra,
+        median: perHook,
+        target: valueTarget(0.05, '≤ 0.05 ms'),
+        note: `(${median(pair.many).toFixed(1)} ms with ${many.hooks.length} hooks − ${median(pair.one).toFixed(1)} ms with ${one.hooks.length}) / ${extra}; ${ROUNDS * 2} rounds`,
+      }),
+    );
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -14,6 +14,8 @@ import { runId, runLoad, stepText, type LoadReport } from './load-scenario.js';
 
 const RUNS = 100;
 const STEPS = 20;
+// A bound against a hang, not a speed test: some 70 s alone on 2 CPUs, and up to twice that beside the rest of the suite.
+const LOAD_TIMEOUT_MS = 300_000;
 const BLOCK_EVERY = 5;
 const SCRIPT_EVENTS = ['PreToolUse', 'UserPromptSubmit'] as const;
 
@@ -48,7 +50,7 @@ describe('100 concurrent agent runs with script hooks', () => {
     expect(report.maxAlive).toBeGreaterThan(1);
     expect(pool.peak).toBe(4);
     expect(pool.stats()).toMatchObject({ active: 0, queued: 0 });
-  }, 120_000);
+  }, LOAD_TIMEOUT_MS);
 
   it('with the default pool: the shared, process-wide bound of four per CPU holds', async () => {
     const report = await runLoad({ runs: RUNS, steps: STEPS, callbacksPerEvent: 10, scriptEvents: SCRIPT_EVENTS, blockEvery: BLOCK_EVERY });
@@ -56,5 +58,5 @@ describe('100 concurrent agent runs with script hooks', () => {
     expect(report.maxAlive).toBeLessThanOrEqual(defaultMaxConcurrent());
     expect(ProcessPool.shared.peak).toBeLessThanOrEqual(defaultMaxConcurrent());
     expect(ProcessPool.shared.stats()).toMatchObject({ active: 0, queued: 0 });
-  }, 120_000);
+  }, LOAD_TIMEOUT_MS);
 });

@@ -11,6 +11,7 @@ import { BRIDGE_ASYNC_DRAIN_MS, drainAfterAnswer, holdBridgeLifetime } from '../
 import { readBridgePayload } from '../../bridge/bridge-payload.js';
 import { runBridge } from '../../bridge/run-bridge.js';
 import { SessionNotices, sessionNoticesFile } from '../../bridge/session-notices.js';
+import { PROJECT_ENV } from '../../bridge/project-env.js';
 import type { AnyHookContext } from '../../core/index.js';
 import { messageOf } from '../../core/internal/message-of.js';
 import type { HookCall } from '../../script/internal/call-filter.js';
@@ -23,17 +24,6 @@ import { hookMdSource, loadProjectHooks } from '../hook-sources.js';
 import type { CliIO } from '../io.js';
 import { isTrustProblem } from '../output.js';
 import { skippedHooksNotice } from '../skipped-hooks-notice.js';
-
-/** The variable each agent sets to the project directory. */
-const PROJECT_ENV: Readonly<Record<BridgeAgent, readonly string[]>> = {
-  claude: ['CLAUDE_PROJECT_DIR'],
-  vscode: ['CLAUDE_PROJECT_DIR'],
-  copilot: [],
-  gemini: ['GEMINI_PROJECT_DIR', 'CLAUDE_PROJECT_DIR'],
-  cursor: ['CURSOR_PROJECT_DIR'],
-  // Codex sets none: it runs every hook in the session's working directory, which is then the project.
-  codex: [],
-};
 
 /** The event and tool of the payload, or `undefined` when it cannot be read (the dispatch then says why). */
 function callOf(agent: BridgeAgent, input: string, event: string | undefined): HookCall | undefined {

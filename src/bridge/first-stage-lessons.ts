@@ -1,0 +1,101 @@
+/**
+ * What the bridge's first stage learns when its index does not know something yet, worked out by the very functions
+ * the full path uses (the frontmatter reader and parser, the event table, the tool vocabulary), so that what is learnt
+ * is what the full path would conclude. Loaded only then.
+ *
+ * @module
+ * @internal
+ */
+import { join } from 'node:path';
+import { HookEvent, type EventDialect, type HookEventName } from '../core/events.js';
+import { toolAliases } from '../core/tool-vocabulary.js';
+import { parseFrontmatter, readFrontmatter } from '../script/frontmatter.js';
+import { toolNamesOf } from '../script/internal/call-filter.js';
+import { folderKey, type FolderVerdict } from './first-stage-index.js';
+import type { HookFilter } from './hook-filter.js';
+import type { EventRule } from './payload-call.js';
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The {@link HookFilter} of a hook whose raw frontmatter is `data`: what `mayRunOn` reads of it.
+ *
+ * @internal
+ */
+export function filterOf(data: unknown): HookFilter {
+  if (!isRecord(data) || typeof data['trigger'] !== 'string') return 'always';
+  let event: HookEventName;
+  try {
+    event = HookEvent.parse(data['trigger']);
+  } catch {
+    return 'always';
+  }
+  if (!HookEvent.isToolEvent(event)) return { event, tools: null };
+  const matcher = data['matcher'];
+  if (!isRecord(matcher) || typeof matcher['tool'] !== 'string' || matcher['tool'] === '') return { event, tools: null };
+  const names = toolNamesOf(matcher['tool']);
+  if (names === undefined) return { event, tools: null };
+  return { event, tools: names.kind === 'exact' ? { kind: 'exact', names: [...names.names] } : { kind: 'contains', parts: [...names.parts] } };
+}
+
+const missing = (read: { ok: boolean; problems?: readonly { code: string }[] }): boolean => !read.ok && (read.problems ?? []).some((p) => p.code === 'missing-file');
+
+/**
+ * What hook folder `dir` holds, read as discovery reads it (HOOK.md, else hook.md), with the key it was read under;
+ * `undefined` when the file changed while it was read.
+ *
+ * @internal
+ */
+export async function learnFolder(dir: string): Promise<{ key: string; verdict: FolderVerdict } | undefined> {
+  const key = folderKey(dir);
+  let file = join(dir, 'HOOK.md');
+  let read = await readFrontmatter(file);
+  if (missing(read)) {
+    const lower = await readFrontmatter(join(dir, 'hook.md'));
+    if (lower.ok || !missing(lower)) {
+      file = join(dir, 'hook.md');
+      read = lower;
+    }
+  }
+  let verdict: FolderVerdict;
+  if (missing(read)) {
+    verdict = 'none';
+  } else {
+    const parsed = read.ok ? parseFrontmatter(read, file) : read;
+    verdict = parsed.ok ? filterOf(parsed.data) : 'problem';
+  }
+  return folderKey(dir) === key ? { key, verdict } : undefined;
+}
+
+const DIALECT: Readonly<Partial<Record<EventRule, EventDialect>>> = { claude: 'claude', gemini: 'gemini', copilot: 'copilot' };
+
+/**
+ * The canonical event an agent's event name `written` reads as under `rule`, as the bridge's payload reader reads it;
+ * `null` when it reads as none (the full path then refuses the payload).
+ *
+ * @internal
+ */
+export async function learnEvent(rule: EventRule, written: string): Promise<string | null> {
+  const dialect = DIALECT[rule];
+  if (dialect !== undefined) return HookEvent.tryParse(written, dialect) ?? HookEvent.tryParse(written) ?? null;
+  if (rule === 'cursor') {
+    const { CURSOR_EVENTS } = await import('../dialects/cursor.js');
+    const event: unknown = Object.hasOwn(CURSOR_EVENTS, written) ? CURSOR_EVENTS[written] : undefined;
+    return typeof event === 'string' ? event : null;
+  }
+  const { readCodexPayload } = await import('../dialects/codex.js');
+  try {
+    return readCodexPayload({ hook_event_name: written }, rule === 'codex-given' ? written : undefined).event;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Every name of `tool`, itself first among them.
+ *
+ * @internal
+ */
+export function learnAliases(tool: string): readonly string[] {
+  return [...toolAliases(tool)];
+}

@@ -1,0 +1,198 @@
+/**
+ * The bridge's first stage: the cheapest path through a bridged hook call, which answers alone when it can prove that
+ * no hook can run on the call — and then the full path's answer is known: nothing on stdout or stderr, exit 0. It
+ * loads no more than Node's own modules and what it learnt before (see {@link FirstStageIndex}); whatever it cannot
+ * decide so cheaply — a hook that may run, a HOOK.md with a problem, an agent-hooks.config module, a payload it does
+ * not know to the last field, an option it does not take — goes to the full path, with the payload it has read.
+ *
+ * `AGENT_HOOKS_BRIDGE_FIRST_STAGE=off` sends every call to the full path; `only` ends a call the first stage hands
+ * over with exit code 99 instead. Both are internal: the tests compare the two paths with them.
+ *
+ * @module
+ * @internal
+ */
+import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { projectHooksDir, userHooksDir } from '../script/hook-dirs.js';
+import type { BridgeAgent } from './bridge-answer.js';
+import { FirstStageIndex, firstStageIndexFile, folderKey, type FolderVerdict } from './first-stage-index.js';
+import { filterAdmits } from './hook-filter.js';
+import { payloadCallOf, writtenEventOf } from './payload-call.js';
+import { PROJECT_ENV } from './project-env.js';
+
+/**
+ * What the first stage came to: the call answered (with this exit code), or handed over, with the payload when it was
+ * read (the full path must not read stdin again).
+ *
+ * @internal
+ */
+export type FirstStageResult = { readonly answered: true; readonly exitCode: number } | { readonly answered: false; readonly input?: string | undefined };
+
+/**
+ * Where the first stage runs: the bridge's arguments (after `bridge`), the environment, the directory, and stdin.
+ *
+ * @internal
+ */
+export interface FirstStageIO {
+  /** The environment: the agent's project variable, the user's folders, the cache folder. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The directory a relative `--project` is resolved against. */
+  readonly cwd: string;
+  /** Reads the whole of standard input, the agent's payload. */
+  readonly readStdin: () => Promise<string>;
+}
+
+/** The variable that turns the first stage off (internal: for the comparison with the full path). */
+const SWITCH = 'AGENT_HOOKS_BRIDGE_FIRST_STAGE';
+
+const AGENTS: readonly BridgeAgent[] = ['claude', 'copilot', 'vscode', 'gemini', 'cursor', 'codex'];
+
+/** The project's modules of in-process hooks (`CONFIG_MODULE_FILES`): one present sends the call to the full path. */
+const CONFIG_MODULES = ['agent-hooks.config.mjs', 'agent-hooks.config.js', 'agent-hooks.config.mts', 'agent-hooks.config.ts'];
+
+/** The options the first stage takes; any other argument goes to the full path, which knows them all. */
+const OPTIONS = new Set(['from', 'event', 'project']);
+
+/** `--from A --event E --project D` (each at most once, `--name value` or `--name=value`), or `undefined`. */
+function optionsOf(args: readonly string[]): Map<string, string> | undefined {
+  const values = new Map<string, string>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.startsWith('--')) return undefined;
+    const eq = arg.indexOf('=');
+    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+    if (!OPTIONS.has(name) || values.has(name)) return undefined;
+    const value = eq === -1 ? args[++i] : arg.slice(eq + 1);
+    if (value === undefined || (eq === -1 && value.startsWith('-'))) return undefined;
+    values.set(name, value);
+  }
+  return values;
+}
+
+/** The hook folders of one root, as discovery lists them; `undefined` when listing fails otherwise than ENOENT. */
+function foldersOf(root: string): string[] | undefined {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(root, { withFileTypes: true });
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? [] : undefined;
+  }
+  return entries.filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => join(root, e.name));
+}
+
+const exists = (file: string): boolean => statSync(file, { throwIfNoEntry: false }) !== undefined;
+
+/**
+ * While the first stage reads stdin, the agent may give up on the call: it ends as the full path ends then (see
+ * `holdBridgeLifetime`), with no hook process to stop.
+ */
+function holdSignals(): () => void {
+  const handlers = (['SIGTERM', 'SIGINT', 'SIGHUP'] as const).map((signal) => {
+    const handler = (): void => {
+      process.stderr.write(`agent-hooks bridge: ${signal} received: stopping the hooks and exiting.\n`, () => process.exit(1));
+    };
+    process.on(signal, handler);
+    return [signal, handler] as const;
+  });
+  return () => {
+    for (const [signal, handler] of handlers) process.off(signal, handler);
+  };
+}
+
+/**
+ * Runs the first stage of `agent-hooks bridge` for `args` (what follows `bridge` on the command line). Never throws:
+ * what goes wrong sends the call to the full path.
+ *
+ * @internal
+ */
+export async function bridgeFirstStage(args: readonly string[], io: FirstStageIO): Promise<FirstStageResult> {
+  if (io.env[SWITCH] === 'off') return { answered: false };
+  const options = optionsOf(args);
+  const agent = options?.get('from') as BridgeAgent | undefined;
+  if (options === undefined || agent === undefined || !AGENTS.includes(agent)) return { answered: false };
+  const release = holdSignals();
+  let input: string;
+  try {
+    input = await io.readStdin();
+  } finally {
+    release();
+  }
+  try {
+    return (await nothingCanRunOn(agent, options, input, io)) ? { answered: true, exitCode: 0 } : { answered: false, input };
+  } catch {
+    return { answered: false, input };
+  }
+}
+
+/**
+ * Whether no hook can run on the call `input` is, as the full path would find. May throw (a stat that fails oddly):
+ * the full path then says what is wrong.
+ */
+async function nothingCanRunOn(agent: BridgeAgent, options: ReadonlyMap<string, string>, input: string, io: FirstStageIO): Promise<boolean> {
+  const fromEnv = PROJECT_ENV[agent].map((name) => io.env[name]).find((v) => v !== undefined && v !== '');
+  const projectDir = resolve(io.cwd, options.get('project') ?? fromEnv ?? '.');
+  if (CONFIG_MODULES.some((file) => exists(join(projectDir, file)))) return false;
+
+  let payload: unknown;
+  try {
+    payload = JSON.parse(input);
+  } catch {
+    return false;
+  }
+  const written = writtenEventOf(agent, payload, options.get('event'));
+  if (written === undefined) return false;
+
+  const index = new FirstStageIndex(firstStageIndexFile(io.env));
+  let lessons: typeof import('./first-stage-lessons.js') | undefined;
+  const learn = async () => (lessons ??= await import('./first-stage-lessons.js'));
+  try {
+    const eventKey = `${written.rule}|${written.written}`;
+    let event = index.event(eventKey);
+    if (event === undefined) {
+      event = await (await learn()).learnEvent(written.rule, written.written);
+      index.setEvent(eventKey, event);
+    }
+    if (event === null) return false;
+    const call = payloadCallOf(written, payload, event);
+    if (call === undefined) return false;
+
+    // The folders discovery reads: the user's, then the project's (one folder named twice is read once).
+    const roots = [...new Set([resolve(userHooksDir(io.env)), projectHooksDir(projectDir)])];
+    const folders: string[] = [];
+    for (const root of roots) {
+      const found = foldersOf(root);
+      if (found === undefined) return false;
+      folders.push(...found);
+    }
+    // A hook named like another is always loaded by the full path: which of the two runs depends on trust.
+    const names = new Set(folders.map((dir) => basename(dir)));
+    if (names.size !== folders.length) return false;
+
+    let aliases: readonly string[] = [];
+    if (call.tool !== undefined) {
+      const known = index.aliasesOf(call.tool);
+      aliases = known ?? (await learn()).learnAliases(call.tool);
+      if (known === undefined) index.setAliases(call.tool, aliases);
+    }
+    const filterCall = { event: call.event, tool: call.tool, aliases };
+    const verdicts: FolderVerdict[] = [];
+    const unknown: string[] = [];
+    for (const dir of folders) {
+      const verdict = index.folder(dir, folderKey(dir));
+      if (verdict === undefined) unknown.push(dir);
+      else verdicts.push(verdict);
+    }
+    if (unknown.length > 0) {
+      const { learnFolder } = await learn();
+      for (const learnt of await Promise.all(unknown.map(async (dir) => [dir, await learnFolder(dir)] as const))) {
+        const [dir, lesson] = learnt;
+        if (lesson === undefined) return false;
+        index.setFolder(dir, lesson.key, lesson.verdict);
+        verdicts.push(lesson.verdict);
+      }
+    }
+    return verdicts.every((verdict) => verdict === 'none' || (verdict !== 'problem' && !filterAdmits(verdict, filterCall)));
+  } finally {
+    index.save();
+  }
+}

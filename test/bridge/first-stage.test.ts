@@ -1,0 +1,280 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// The bridge's first stage answers alone only where the full path's answer is known: for every project and payload
+// here, the real command line (from source) gives the same stdout, stderr and exit code with the first stage as
+// without it (AGENT_HOOKS_BRIDGE_FIRST_STAGE=off), call after call, as hooks are added, edited, removed and trusted.
+// AGENT_HOOKS_BRIDGE_FIRST_STAGE=only shows which calls the first stage answered by itself.
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const CLI = ['--import', join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs'), join(REPO, 'src', 'cli', 'index.ts')];
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+interface Run {
+  readonly code: number | null | string;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function cli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, input = ''): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...CLI, ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+/** One project with its own home, trust store and two cache folders: one for each path, so neither sees the other's. */
+class Project {
+  readonly dir: string;
+  readonly home: string;
+
+  constructor() {
+    const root = mkdtempSync(join(tmpdir(), 'agent-hooks-first-stage-'));
+    roots.push(root);
+    this.dir = join(root, 'project');
+    this.home = join(root, 'home');
+    mkdirSync(this.dir, { recursive: true });
+    mkdirSync(this.home, { recursive: true });
+  }
+
+  env(cache: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: this.home,
+      XDG_CONFIG_HOME: join(this.home, '.config'),
+      AGENT_HOOKS_CACHE_DIR: join(this.home, cache),
+      CLAUDE_PROJECT_DIR: this.dir,
+      ...extra,
+    };
+    return env;
+  }
+
+  /**
+   * A HOOK.md hook of the project (or, with `user`, of the user), whose script refuses every call it runs on: a call
+   * the first stage wrongly answered alone would lose that refusal.
+   */
+  hook(name: string, frontmatter: string, options: { user?: boolean; file?: string; script?: string } = {}): string {
+    const root = options.user ? join(this.home, '.config', 'agents', 'hooks') : join(this.dir, '.agents', 'hooks');
+    const folder = join(root, name);
+    mkdirSync(join(folder, 'scripts'), { recursive: true });
+    writeFileSync(join(folder, options.file ?? 'HOOK.md'), frontmatter);
+    writeFileSync(join(folder, 'scripts', 'run'), options.script ?? `#!/bin/sh\ncat >/dev/null\necho 'refused by ${name}' >&2\nexit 2\n`);
+    chmodSync(join(folder, 'scripts', 'run'), 0o755);
+    return folder;
+  }
+
+  write(file: string, text: string): void {
+    mkdirSync(join(this.dir, file, '..'), { recursive: true });
+    writeFileSync(join(this.dir, file), text);
+  }
+
+  async trust(): Promise<void> {
+    const run = await cli(['trust', '--all'], this.dir, this.env('trust-cache'));
+    expect(run.code, run.stderr).toBe(0);
+  }
+
+  /**
+   * Runs the bridge both ways and expects the same answer; resolves with whether the first stage answered alone.
+   */
+  async same(args: readonly string[], payload: string, extra: Record<string, string> = {}): Promise<boolean> {
+    const full = await cli(['bridge', ...args], this.dir, this.env('cache-full', { ...extra, AGENT_HOOKS_BRIDGE_FIRST_STAGE: 'off' }), payload);
+    const staged = await cli(['bridge', ...args], this.dir, this.env('cache-staged', extra), payload);
+    expect({ code: staged.code, stdout: staged.stdout, stderr: staged.stderr }, `bridge ${args.join(' ')} with ${payload}`).toEqual({
+      code: full.code,
+      stdout: full.stdout,
+      stderr: full.stderr,
+    });
+    const alone = await cli(['bridge', ...args], this.dir, this.env('cache-staged', { ...extra, AGENT_HOOKS_BRIDGE_FIRST_STAGE: 'only' }), payload);
+    return alone.code !== 99;
+  }
+}
+
+const hookMd = (name: string, trigger: string, tool?: string): string =>
+  `---\nname: ${name}\ndescription: Reads the payload and lets the call proceed.\ntrigger: ${trigger}\n${tool === undefined ? '' : `matcher:\n  tool: '${tool}'\n`}---\n# ${name}\n`;
+
+const CLAUDE_BASH = JSON.stringify({ session_id: 's1', transcript_path: '/tmp/t.jsonl', cwd: '/tmp', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1' });
+const CLAUDE_STOP = JSON.stringify({ session_id: 's1', hook_event_name: 'Stop', stop_hook_active: false });
+const CLAUDE = ['--from', 'claude'];
+
+/** A call of the shell tool, in each agent's own payload. */
+const SHELL_CALLS: Readonly<Record<string, { readonly args: readonly string[]; readonly payload: string }>> = {
+  claude: { args: CLAUDE, payload: CLAUDE_BASH },
+  vscode: { args: ['--from', 'vscode'], payload: JSON.stringify({ sessionId: 's1', hook_event_name: 'PreToolUse', tool_name: 'run_in_terminal', tool_input: { command: 'ls' } }) },
+  gemini: { args: ['--from', 'gemini'], payload: JSON.stringify({ session_id: 's1', hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'ls' } }) },
+  copilot: { args: ['--from', 'copilot'], payload: JSON.stringify({ sessionId: 's1', toolName: 'bash', toolArgs: '{"command":"ls"}' }) },
+  cursor: { args: ['--from', 'cursor'], payload: JSON.stringify({ conversation_id: 'c1', hook_event_name: 'beforeShellExecution', command: 'ls', cwd: '/tmp' }) },
+  codex: { args: ['--from', 'codex'], payload: JSON.stringify({ session_id: 's1', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: '/tmp' }) },
+};
+
+describe('the bridge’s first stage', () => {
+  it('answers alone for a project without hooks, the same as the full path', async () => {
+    const p = new Project();
+    expect(await p.same(CLAUDE, CLAUDE_BASH)).toBe(true);
+    expect(await p.same(CLAUDE, CLAUDE_STOP)).toBe(true);
+  }, 120_000);
+
+  it('answers alone when the only hooks guard another tool or another event, for every agent', async () => {
+    const p = new Project();
+    p.hook('write-guard', hookMd('write-guard', 'pre-tool-call', '^Write$'));
+    p.hook('after-edit', hookMd('after-edit', 'post-tool-call', 'Edit'));
+    p.hook('on-stop', hookMd('on-stop', 'before_stop'));
+    await p.trust();
+    for (const { args, payload } of Object.values(SHELL_CALLS)) expect(await p.same(args, payload), args.join(' ')).toBe(true);
+  }, 300_000);
+
+  it('hands over whenever a hook may run, trusted or not, for every agent', async () => {
+    const p = new Project();
+    p.hook('shell-guard', hookMd('shell-guard', 'pre-tool-call', '^(Bash|Shell)$'));
+    expect(await p.same(CLAUDE, CLAUDE_BASH)).toBe(false);
+    await p.trust();
+    for (const { args, payload } of Object.values(SHELL_CALLS)) expect(await p.same(args, payload), args.join(' ')).toBe(false);
+  }, 300_000);
+
+  it('notices an edited HOOK.md, a hook folder added and one removed', async () => {
+    const p = new Project();
+    const folder = p.hook('guard', hookMd('guard', 'pre-tool-call', '^Write$'));
+    await p.trust();
+    expect(await p.same(CLAUDE, CLAUDE_BASH)).toBe(true);
+    // Edited to guard the shell: it changed since it was trusted, which the full path says on every call.
+    writeFileSync(join(folder, 'HOOK.md'), hookMd('guard', 'pre-tool-call', '^Bash$'));
+    expect(await p.same(CLAUDE, CLAUDE_BASH)).toBe(false);
+    // Edited back, same size and all.
+    writeFileSync(join(folder, 'HOOK.md'), hookMd('guard', 'pre-tool-call', '^Write$'));
+    expect(await p.same(CLAUDE, CLAUDE_BASH)).toBe(true);
+    const added = p.hook('new-guard', hookMd('new-guard', 'pre-tool-call', 'Bash'));
+    expect(await p.same(CLAUDE, CLAUDE_BASH)).toBe(false);
+    rmSync(added, { recursive: true });
+    expect(await p.same(CLAUDE, CLAUDE_BASH)).toBe(true);
+    // A user hook of the same name as the project's: the full path always loads both.
+    p.hook('guard', hookMd('guard', 'pre-tool-call', '^Read$'), { user: true });
+    expect(await p.same(CLAUDE, CLAUDE_BASH)).toBe(false);
+  }, 300_000);
+
+  it('hands over for a malformed HOOK.md, a lowercase hook.md that may run, and a matcher that is a real regex', async () => {
+    const p = new Project();
+    p.hook('broken', 'name: broken\n');
+    expect(await p.same(CLAUDE, CLAUDE_BASH)).toBe(false);
+    rmSync(join(p.dir, '.agents'), { recursive: true });
+    p.hook('lower', hookMd('lower', 'pre-tool-call', '^Bash$'), { file: 'hook.md' });
+    expect(await p.same(CLAUDE, CLAUDE_BASH)).toBe(false);
+    rmSync(join(p.dir, '.agents'), { recursive: true });
+    p.hook('regex', hookMd('regex', 'pre-tool-call', '^B.*h$'));
+    expect(await p.same(CLAUDE, CLAUDE_BASH)).toBe(false);
+    // A trigger no dialect knows: discovery reports it when it loads the hook.
+    rmSync(join(p.dir, '.agents'), { recursive: true });
+    p.hook('odd', hookMd('odd', 'before-everything'));
+    expect(await p.same(CLAUDE, CLAUDE_BASH)).toBe(false);
+  }, 300_000);
+
+  it('answers alone beside the agents’ own config hooks, which the bridge leaves to the agent', async () => {
+    const p = new Project();
+    p.write('.claude/settings.json', JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] } }));
+    p.write('.gemini/settings.json', JSON.stringify({ hooks: { BeforeTool: [{ matcher: '.*', hooks: [{ type: 'command', command: 'true' }] }] } }));
+    p.write('.codex/hooks.json', JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'true' }] }] } }));
+    for (const agent of ['claude', 'gemini', 'codex']) expect(await p.same(SHELL_CALLS[agent]!.args, SHELL_CALLS[agent]!.payload), agent).toBe(true);
+  }, 300_000);
+
+  it('hands over when the project has an agent-hooks.config module, trusted or not', async () => {
+    const p = new Project();
+    p.write('agent-hooks.config.mjs', 'export default [];\n');
+    expect(await p.same(CLAUDE, CLAUDE_BASH)).toBe(false);
+    await p.trust();
+    expect(await p.same(CLAUDE, CLAUDE_BASH)).toBe(false);
+  }, 300_000);
+
+  it('hands over payloads the full path refuses, and options it does not take', async () => {
+    const p = new Project();
+    expect(await p.same(CLAUDE, 'not json')).toBe(false);
+    expect(await p.same(CLAUDE, JSON.stringify({ hook_event_name: 'PreToolUse', tool_input: {} }))).toBe(false);
+    expect(await p.same(CLAUDE, JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, stop_reason: 'bored' }))).toBe(false);
+    expect(await p.same(CLAUDE, JSON.stringify({ hook_event_name: 'NoSuchEvent' }))).toBe(false);
+    expect(await p.same(['--from', 'copilot'], JSON.stringify({ toolName: 'bash', toolArgs: '{not json' }))).toBe(false);
+    expect(await p.same(['--from', 'nobody'], CLAUDE_BASH)).toBe(false);
+    expect(await p.same([...CLAUDE, '--unknown'], CLAUDE_BASH)).toBe(false);
+    expect(await p.same([...CLAUDE, '--hooks-dir', 'more'], CLAUDE_BASH)).toBe(false);
+    expect(await p.same(['--from', 'copilot', '--event', 'agentStop'], JSON.stringify({ sessionId: 's1' }))).toBe(true);
+  }, 300_000);
+
+  /** Waits until process `pid` has used no CPU for 600 ms (at most 60 s): it is then blocked, here on stdin. */
+  const settled = async (pid: number): Promise<void> => {
+    const cpu = (): number => {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(fields[11]) + Number(fields[12]);
+    };
+    const end = Date.now() + 60_000;
+    let last = -1;
+    let still = 0;
+    while (Date.now() < end && still < 6) {
+      await new Promise((r) => setTimeout(r, 100));
+      const now = cpu();
+      still = now === last ? still + 1 : 0;
+      last = now;
+    }
+  };
+
+  it.runIf(process.platform === 'linux')('ends as the full path does when the agent gives up before it has closed stdin', async () => {
+    const p = new Project();
+    const ended = async (extra: Record<string, string>): Promise<Run> => {
+      const child = spawn(process.execPath, [...CLI, 'bridge', ...CLAUDE], { cwd: p.dir, env: p.env('cache', extra), stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+      child.stdin.write(CLAUDE_BASH);
+      // Until the source is loaded and stdin is waited on: the process has stopped using the CPU for a while.
+      await settled(child.pid!);
+      child.kill('SIGTERM');
+      // A process that does not end on SIGTERM is a failure of its own, not a test timeout.
+      const code = await Promise.race([exited, new Promise<string>((r) => setTimeout(() => r('still running 20 s after SIGTERM'), 20_000))]);
+      if (typeof code === 'string') child.kill('SIGKILL');
+      await new Promise((r) => setTimeout(r, 200));
+      child.stdin.destroy();
+      return { code, stdout, stderr };
+    };
+    const full = await ended({ AGENT_HOOKS_BRIDGE_FIRST_STAGE: 'off' });
+    expect(full).toEqual({ code: 1, stdout: '', stderr: 'agent-hooks bridge: SIGTERM received: stopping the hooks and exiting.\n' });
+    expect(await ended({})).toEqual(full);
+  }, 180_000);
+
+  it('gives the same answers as the full path for any mix of hooks and payloads', async () => {
+    const triggers = ['pre-tool-call', 'before_tool', 'post-tool-call', 'before_stop', 'session_start', 'UserPromptSubmit'];
+    const tools = [undefined, '^Bash$', '^Write$', 'Shell', 'Edit|Write', '^(Read|Grep)$', '^run_shell_command$'];
+    const payloads = [
+      CLAUDE_BASH,
+      CLAUDE_STOP,
+      JSON.stringify({ session_id: 's1', hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: 'a' } }),
+      JSON.stringify({ session_id: 's1', hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: 'a' }, tool_response: { ok: true } }),
+      JSON.stringify({ session_id: 's1', hook_event_name: 'UserPromptSubmit', prompt: 'hello' }),
+      JSON.stringify({ session_id: 's1', hook_event_name: 'UserPromptSubmit' }),
+      JSON.stringify({ session_id: 's1', hook_event_name: 'SessionStart', source: 'startup' }),
+      JSON.stringify({ session_id: 7, hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: {} }),
+    ];
+    const hook = fc.record({ trigger: fc.constantFrom(...triggers), tool: fc.constantFrom(...tools), trusted: fc.boolean() });
+    await fc.assert(
+      fc.asyncProperty(fc.array(hook, { maxLength: 3 }), fc.constantFrom(...payloads), async (hooks, payload) => {
+        const p = new Project();
+        hooks.forEach((h, i) => h.trusted && p.hook(`h${i}`, hookMd(`h${i}`, h.trigger, h.tool)));
+        if (hooks.some((h) => h.trusted)) await p.trust();
+        hooks.forEach((h, i) => !h.trusted && p.hook(`h${i}`, hookMd(`h${i}`, h.trigger, h.tool)));
+        await p.same(CLAUDE, payload);
+      }),
+      { numRuns: 6 },
+    );
+  }, 600_000);
+});
