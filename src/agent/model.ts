@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Message, ModelCallRequest, ModelSettings, ToolCall, ToolConfig, Usage } from '../core/index.js';
+import type { Message, ModelCallRequest, ModelResponseInit, ModelSettings, ModelToolCallInit, ToolConfig } from '../core/index.js';
 import type { ToolDefinition } from './tool.js';
 
 /**
@@ -27,25 +27,11 @@ export interface ModelRequest extends ModelCallRequest<ToolDefinition> {
   readonly signal: AbortSignal | undefined;
 }
 
-/** A tool call as a model returns it: the id is generated when the model gives none. */
-export interface ModelToolCall {
-  /** The provider's id for the call. */
-  readonly id?: string | undefined;
-  /** The tool's name. */
-  readonly name: string;
-  /** The arguments. */
-  readonly args?: Record<string, unknown> | undefined;
-}
+/** A tool call as a model returns it: the id is generated when the model gives none (the shape hooks write too). */
+export interface ModelToolCall extends ModelToolCallInit {}
 
-/** What a model answers for one step. */
-export interface ModelResponse {
-  /** The assistant's text (may be empty when it only calls tools). */
-  readonly text?: string | undefined;
-  /** The tool calls it makes, in order. */
-  readonly toolCalls?: readonly (ToolCall | ModelToolCall)[] | undefined;
-  /** Token usage, when the provider reports it. */
-  readonly usage?: Usage | undefined;
-}
+/** What a model answers for one step: the text, the tool calls and the usage, each optional (as hooks write one). */
+export interface ModelResponse extends ModelResponseInit {}
 
 /**
  * A language model, as the agent needs it. Implement `generate` to plug in any provider; the built-in

@@ -9,7 +9,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { buildStamp } from '../script/internal/build-stamp.js';
 import { agentHooksCacheDir } from '../script/internal/cache-dir.js';
 import type { HookFilter } from './hook-filter.js';
 
@@ -37,18 +37,8 @@ interface IndexFile {
 const MAX_FOLDERS = 2000;
 const MAX_NAMES = 500;
 
-/** This build of agent-hooks: the module's own file, by size and time (a rebuild rewrites it). */
-function buildFormat(): string {
-  let file = import.meta.url;
-  try {
-    const path = fileURLToPath(import.meta.url);
-    const stat = statSync(path);
-    file = `${path}:${stat.size}:${stat.mtimeMs}`;
-  } catch {
-    // No file to stat (an unusual loader): the URL alone.
-  }
-  return `first-stage-1:${file}`;
-}
+/** This build of agent-hooks (see {@link buildStamp}). */
+const buildFormat = (): string => `first-stage-1:${buildStamp(import.meta.url)}`;
 
 const statKey = (stat: Stats): string => `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.mode}`;
 

@@ -214,26 +214,19 @@ export class ConfigCollector {
   event(name: string, known: Readonly<Record<string, HookEventName>>, file: string, field: string, agentEvents?: AgentEvents): HookEventName | undefined {
     const event = known[name];
     if (event !== undefined) return event;
-    if (agentEvents?.names.has(name) === true) {
-      this.problem({
-        file,
-        field,
-        found: `"${name}"`,
-        allowed: Object.keys(known).join(', '),
-        severity: 'warning',
-        code: 'event-not-here',
-        message: `${agentEvents.agent} fires "${name}", which has no counterpart here: its hooks are not loaded by agent-hooks (${agentEvents.agent} itself still runs them).`,
-      });
-      return undefined;
-    }
+    // An event the agent has and we do not is named as such; anything else is likely a misspelling.
+    const theirs = agentEvents?.names.has(name) === true ? agentEvents.agent : undefined;
     this.problem({
       file,
       field,
       found: `"${name}"`,
       allowed: Object.keys(known).join(', '),
       severity: 'warning',
-      code: 'unknown-event',
-      message: `The event "${name}" is not one this agent's config supports here, so its hooks are not loaded. Check the spelling (names are case-sensitive).`,
+      code: theirs === undefined ? 'unknown-event' : 'event-not-here',
+      message:
+        theirs === undefined
+          ? `The event "${name}" is not one this agent's config supports here, so its hooks are not loaded. Check the spelling (names are case-sensitive).`
+          : `${theirs} fires "${name}", which has no counterpart here: its hooks are not loaded by agent-hooks (${theirs} itself still runs them).`,
     });
     return undefined;
   }

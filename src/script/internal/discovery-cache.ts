@@ -11,10 +11,10 @@
  * Only frontmatters that validated without any problem are kept, so a hit has nothing to report. The file is tied to
  * the build of agent-hooks that wrote it: another version, or a rebuild, starts afresh.
  */
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { HookManifest, HookSource } from '../manifest.js';
+import { buildStamp } from './build-stamp.js';
 import { agentHooksCacheDir } from './cache-dir.js';
 
 /** Where a frontmatter was read, and how it was validated: all of it is part of an entry's key. */
@@ -39,18 +39,8 @@ interface CacheFile {
 /** Past this many frontmatters, the oldest are dropped: the file is read on every bridged call. */
 const MAX_ENTRIES = 1000;
 
-/** This build of agent-hooks: the module's own file, by size and time (a rebuild rewrites it), and its URL. */
-function buildFormat(): string {
-  let file = import.meta.url;
-  try {
-    const path = fileURLToPath(import.meta.url);
-    const stat = statSync(path);
-    file = `${path}:${stat.size}:${stat.mtimeMs}`;
-  } catch {
-    // No file to stat (an unusual loader): the URL alone.
-  }
-  return `discovery-1:${file}`;
-}
+/** This build of agent-hooks (see {@link buildStamp}). */
+const buildFormat = (): string => `discovery-1:${buildStamp(import.meta.url)}`;
 
 const keyOf = (text: string, place: FrontmatterPlace): string =>
   JSON.stringify([place.dir, place.source ?? 'project', place.bodyOffset, place.deferRegexSafety, text]);
