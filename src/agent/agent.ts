@@ -9,7 +9,9 @@ import type { AgentEvents } from './agent-events.js';
 import type { ResolvedConfig } from './agent-builder.js';
 import type { AgentHooksReport } from './hook-loader.js';
 import { formatProblem } from '../script/problem.js';
-import { Run, type AgentConfig, type RunEnvironment } from './run.js';
+import { AgentStream, type StreamOptions } from './agent-stream.js';
+import { streamTextMode } from './internal/stream-text-mode.js';
+import { Run, type AgentConfig, type RunEnvironment, type RunStream } from './run.js';
 import type { RunOptions, RunResult } from './run-result.js';
 import { AgentSession, type SessionOptions } from './session.js';
 
@@ -71,11 +73,29 @@ export class Agent {
     return this.execute(prompt, options, AgentState.create({ agentId: this.id }), false);
   }
 
+  /**
+   * Runs one turn as {@link Agent.run} does, and streams it: iterate the {@link AgentStream} for the text as the model
+   * writes it, each tool call and result, the hooks' decisions and the steps as they end; its `result` resolves as
+   * `run()` would. Hooks decide exactly as in `run()`: before a tool runs, and — with `text: 'checked'`, the default —
+   * on the model's whole answer before any of its text is handed out (see {@link StreamTextMode}). Leaving the loop
+   * early, or `cancel()`, aborts the run and the hooks in progress (a script hook's process is killed).
+   *
+   * The model streams when it has a `stream` method ({@link ScriptedModel} does, and `aiSdkModel` through the AI SDK's
+   * `streamText`); another model's answer comes as one text delta.
+   */
+  stream(prompt: string, options: StreamOptions = {}): AgentStream {
+    const text = streamTextMode(options);
+    return new AgentStream(
+      (emit, signal) => this.execute(prompt, { ...options, signal }, AgentState.create({ agentId: this.id }), false, { emit, text }),
+      options.signal,
+    );
+  }
+
   /** A session: a conversation kept across turns, opened by SessionStart and closed by SessionEnd. */
   session(options: SessionOptions = {}): AgentSession {
     return new AgentSession(
       {
-        execute: (prompt, runOptions, state, first) => this.execute(prompt, runOptions, state, first),
+        execute: (prompt, runOptions, state, first, stream) => this.execute(prompt, runOptions, state, first, stream),
         endSession: (state, reason, durationMs) => this.endSession(state, reason, durationMs),
         compact: async (state, instructions) => {
           const config = await this.configuration();
@@ -127,16 +147,18 @@ export class Agent {
     };
   }
 
-  private async execute(prompt: string, options: RunOptions, state: AgentState, sessionStart: boolean): Promise<RunResult> {
-    if (typeof prompt !== 'string') throw new TypeError(`run() needs a prompt string, got ${typeof prompt}.`);
+  private async execute(prompt: string, options: RunOptions, state: AgentState, sessionStart: boolean, stream?: RunStream): Promise<RunResult> {
+    if (typeof prompt !== 'string') throw new TypeError(`${stream ? 'stream' : 'run'}() needs a prompt string, got ${typeof prompt}.`);
     const run = new Run(await this.configuration(), this.environment(), {
       prompt,
       state,
       metadata: { ...(options.metadata ?? {}) },
       signal: options.signal,
       sessionStart,
+      ...(stream !== undefined ? { stream } : {}),
     });
     const { failure, ...result } = await run.execute();
+    stream?.emit({ type: 'run-end', result });
     if (failure !== undefined && options.rejectOnFailure !== false) throw failure.error;
     return result;
   }

@@ -10,6 +10,7 @@ export * from './approval.js';
 export * from './subagent.js';
 export * from './compaction.js';
 export * from './agent-events.js';
+export * from './agent-stream.js';
 export * from './hook-loader.js';
 export * from './run-result.js';
 export * from './hook-error-policy.js';

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Message, ModelCallRequest, ModelResponseInit, ModelSettings, ModelToolCallInit, ToolConfig } from '../core/index.js';
+import type { Message, ModelCallRequest, ModelResponseInit, ModelSettings, ModelToolCallInit, ToolConfig, Usage } from '../core/index.js';
 import type { ToolDefinition } from './tool.js';
 
 /**
@@ -34,6 +34,19 @@ export interface ModelToolCall extends ModelToolCallInit {}
 export interface ModelResponse extends ModelResponseInit {}
 
 /**
+ * A piece of a model's answer as it streams:
+ * - `text-delta` — the next piece of the answer's text;
+ * - `tool-call` — one whole tool call (its arguments complete);
+ * - `finish` — the answer is complete; the token usage, when the provider reports it.
+ *
+ * The answer a stream stands for is its text deltas joined, its tool calls in order and the usage of its `finish`.
+ */
+export type ModelStreamPart =
+  | { readonly type: 'text-delta'; readonly text: string }
+  | { readonly type: 'tool-call'; readonly toolCall: ModelToolCall }
+  | { readonly type: 'finish'; readonly usage?: Usage | undefined };
+
+/**
  * A language model, as the agent needs it. Implement `generate` to plug in any provider; the built-in
  * {@link ScriptedModel} replays a script, and an adapter turns a Vercel AI SDK model into one.
  */
@@ -42,4 +55,11 @@ export interface Model {
   readonly name?: string | undefined;
   /** One step: the conversation and tools in, text and tool calls out. Throwing fails the run (AgentFailed). */
   generate(request: ModelRequest): ModelResponse | Promise<ModelResponse>;
+  /**
+   * The same step as {@link Model.generate}, streamed: `agent.stream()` uses it when the model has it (and calls
+   * `generate` otherwise, giving the whole text as one delta). Throwing, or a stream that fails, fails the run as a
+   * failing `generate` does. The agent stops reading (and calls the iterator's `return`) when the run is cancelled;
+   * the request's `signal` aborts too.
+   */
+  stream?(request: ModelRequest): AsyncIterable<ModelStreamPart>;
 }

@@ -45,9 +45,10 @@ import {
 } from '../core/index.js';
 import { z } from 'zod';
 import type { AgentEvents } from './agent-events.js';
+import type { AgentStreamEvent, StreamTextMode } from './agent-stream.js';
 import type { ApprovalDecision, Approver } from './approval.js';
 import { compactMessages, type CompactionOptions } from './compaction.js';
-import type { Model, ModelRequest } from './model.js';
+import type { Model, ModelRequest, ModelResponse, ModelToolCall } from './model.js';
 import type { RunResult } from './run-result.js';
 import type { Subagent } from './subagent.js';
 import { SUBAGENT_INPUT } from './internal/subagent-input.js';
@@ -118,6 +119,14 @@ export interface RunInit {
   readonly sessionStart?: boolean;
   /** Set when this is a subagent's run: its stop gate is SubagentStop. */
   readonly subagent?: { readonly name: string; readonly type: string } | undefined;
+  /** Set when the run is streamed: where its events go. */
+  readonly stream?: RunStream | undefined;
+}
+
+/** Where a streamed run's events go, and when it hands out the model's text. */
+export interface RunStream {
+  readonly emit: (event: AgentStreamEvent) => void;
+  readonly text: StreamTextMode;
 }
 
 /** A tool call checked against its tool's schema: what runs it and the parsed input, or why it cannot run. */
@@ -129,6 +138,8 @@ type CheckedCall =
 interface ModelTurn {
   readonly response: ModelCallResponse;
   readonly usage: Usage | undefined;
+  /** Whether a hook answered instead of the model. */
+  readonly synthetic?: boolean;
 }
 
 /** The input of a tool a hook offered the model without one of the agent's tools behind it. */
@@ -199,11 +210,15 @@ export class Run {
     this.prompt = init.prompt;
     this.signal = init.signal;
     const emitter = env.emitter;
+    const stream = init.stream;
     this.dispatchOptions = {
       signal: init.signal,
       onNote: (note: HookNote) => {
         emitter.emit('hook:note', note);
-        if (note.level === 'warning') emitter.emit('warning', { code: note.code, message: note.message, event: note.event, hookName: note.hookName });
+        if (note.level !== 'warning') return;
+        const warning = { code: note.code, message: note.message, event: note.event, hookName: note.hookName };
+        emitter.emit('warning', warning);
+        stream?.emit({ type: 'warning', warning });
       },
       waitUntil: env.track,
     };
@@ -272,19 +287,22 @@ export class Run {
     const prompt = submitted.context?.event === 'UserPromptSubmit' ? submitted.context.prompt : this.prompt;
     this.addMessage({ role: 'user', content: prompt });
 
+    const stream = this.init.stream;
     for (let index = 0; ; index++) {
       this.signal?.throwIfAborted();
+      stream?.emit({ type: 'step-start', stepIndex: index });
       await this.dispatch('BeforeStep', () => StepHookContext.beforeStep(index, this.ctxInit()));
       await this.maybeCompact('auto');
       const { response, usage } = await this.callModel(index);
       const toolCalls = response.toolCalls;
       this.text = response.text;
       this.addMessage({ role: 'assistant', content: this.text, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
-      const executions = await this.runTools(toolCalls);
+      const executions = await this.runTools(toolCalls, index);
       const step = new AgentStep({ index, text: this.text, toolCalls, executions, ...(usage ? { usage } : {}) });
       this.usage = addUsage(this.usage, usage);
       this.state = this.state.with({ steps: [...this.state.steps, step] });
       await this.dispatch('AfterStep', () => StepHookContext.afterStep(step, this.ctxInit()));
+      stream?.emit({ type: 'step-end', step });
 
       const stopReason: StopReason | undefined =
         this.rejectedStop !== undefined
@@ -418,17 +436,71 @@ export class Run {
     const quiet = !stack.hasHooksFor('BeforeModel') && !stack.hasHooksFor('BeforeToolSelection') && !stack.hasHooksFor('AfterModel');
     if (quiet && !this.listening()) {
       this.flushPendingContext();
-      const { model, systemPrompt: system, definitions: tools, modelSettings: settings } = this.config;
+      const { systemPrompt: system, definitions: tools, modelSettings: settings } = this.config;
       const messages = this.state.messages;
       const signal = this.signal;
       // Object literals, not spreads: on Node 20 a spread leaves V8's fast path, and this runs on every step.
-      const response = await model.generate(
-        settings === undefined ? { system, messages, tools, signal } : { system, messages, tools, settings, signal },
-      );
+      const request = settings === undefined ? { system, messages, tools, signal } : { system, messages, tools, settings, signal };
+      const response = this.init.stream === undefined ? await this.config.model.generate(request) : await this.generate(request, index);
       const toolCalls = (response.toolCalls ?? []).map((c) => (ToolCall.isToolCall(c) ? c : new ToolCall(c.name, c.args ?? {}, c.id)));
-      return { response: { text: response.text ?? '', toolCalls, usage: response.usage }, usage: response.usage };
+      const turn = { response: { text: response.text ?? '', toolCalls, usage: response.usage }, usage: response.usage };
+      this.init.stream?.emit({ type: 'model-response', stepIndex: index, response: turn.response, synthetic: false });
+      return turn;
     }
-    return this.hookedModelCall(index);
+    const turn = await this.hookedModelCall(index);
+    const stream = this.init.stream;
+    if (stream !== undefined) {
+      const { response, synthetic = false } = turn;
+      // Held until the hooks decided (see StreamTextMode); a hook's own answer has no model stream to show it live.
+      if (response.text !== '' && (this.holdsText() || (synthetic && stream.text === 'live'))) stream.emit({ type: 'text-delta', stepIndex: index, text: response.text });
+      stream.emit({ type: 'model-response', stepIndex: index, response, synthetic });
+    }
+    return turn;
+  }
+
+  /** Whether a streamed run holds the model's text back until the hooks around the model call have decided. */
+  private holdsText(): boolean {
+    const stack = this.config.stack;
+    return this.init.stream?.text !== 'live' && (stack.hasHooksFor('BeforeModel') || stack.hasHooksFor('AfterModel'));
+  }
+
+  /**
+   * One model call of a streamed run: through the model's `stream` when it has one, handing out the text as it
+   * comes unless it is held (see {@link Run.holdsText}); through `generate` otherwise, its text given whole.
+   */
+  private async generate(request: ModelRequest, stepIndex: number): Promise<ModelResponse> {
+    const { model } = this.config;
+    const stream = this.init.stream!;
+    const live = !this.holdsText();
+    if (model.stream === undefined) {
+      const response = await model.generate(request);
+      if (live && typeof response.text === 'string' && response.text !== '') stream.emit({ type: 'text-delta', stepIndex, text: response.text });
+      return response;
+    }
+    let text = '';
+    const toolCalls: ModelToolCall[] = [];
+    let usage: Usage | undefined;
+    try {
+      for await (const part of model.stream(request)) {
+        // A cancelled run stops reading: leaving the loop ends the model's stream.
+        this.signal?.throwIfAborted();
+        if (part.type === 'text-delta') {
+          if (typeof part.text !== 'string') throw new TypeError(`The model's stream gave a text-delta whose text is ${typeof part.text}, not a string.`);
+          text += part.text;
+          if (live && part.text !== '') stream.emit({ type: 'text-delta', stepIndex, text: part.text });
+        } else if (part.type === 'tool-call') {
+          toolCalls.push(part.toolCall);
+        } else if (part.type === 'finish') {
+          usage = part.usage;
+        }
+      }
+    } catch (error) {
+      // A model that gave up because the run was cancelled fails with its own abort error: the run's reason stands.
+      this.signal?.throwIfAborted();
+      throw error;
+    }
+    this.signal?.throwIfAborted();
+    return usage === undefined ? { text, toolCalls } : { text, toolCalls, usage };
   }
 
   /**
@@ -447,7 +519,8 @@ export class Run {
       const invoker: ModelInvoker = async (request) => {
         const selected = await this.selectTools(request, common);
         this.signal?.throwIfAborted();
-        const raw = await this.config.model.generate(this.modelRequest(selected));
+        const modelRequest = this.modelRequest(selected);
+        const raw = this.init.stream === undefined ? await this.config.model.generate(modelRequest) : await this.generate(modelRequest, index);
         const response = modelCallResponse(raw);
         usage = addUsage(usage, raw.usage);
         sent.set(response, selected);
@@ -483,21 +556,21 @@ export class Run {
       response ??= await invoker(request);
       request = sent.get(response) ?? request;
 
-      if (!this.wants('AfterModel')) return { response, usage: usage ?? response.usage };
+      if (!this.wants('AfterModel')) return { response, usage: usage ?? response.usage, synthetic: !sent.has(response) };
       const answer = response;
       const after = await this.dispatch('AfterModel', () =>
         ModelHookContext.afterModel({ state: this.state, metadata: this.metadata, request, response: answer, synthetic: !sent.has(answer), ...common }),
       );
       if (after.type !== 'block') {
         const final = after.context?.event === 'AfterModel' ? after.context.response : response;
-        return { response: final, usage: usage ?? final.usage };
+        return { response: final, usage: usage ?? final.usage, synthetic: !sent.has(answer) };
       }
       const feedback = after.reason ?? "An AfterModel hook rejected the model's answer.";
       if (retryCount >= this.config.modelRetryLimit) {
         const reason = `AfterModel hooks rejected the model's answer ${retryCount + 1} times in step ${index + 1}; going on with the last answer (last reason: ${feedback}).`;
         this.env.emitter.emit('model:retry-forced', { reason, stepIndex: index, blocks: retryCount + 1 });
         this.warn('model-retry-forced', reason, 'AfterModel');
-        return { response, usage: usage ?? response.usage };
+        return { response, usage: usage ?? response.usage, synthetic: !sent.has(response) };
       }
       // The rejected answer is not recorded (its tool calls never run); the model is told why and asked again.
       this.addMessage({ role: 'user', content: feedback });
@@ -549,8 +622,9 @@ export class Run {
     return emitter.listenerCount('event') > 0 || emitter.listenerCount('dispatched') > 0;
   }
 
-  private async runTools(calls: readonly ToolCall[]): Promise<ToolExecution[]> {
+  private async runTools(calls: readonly ToolCall[], stepIndex: number): Promise<ToolExecution[]> {
     const executions: ToolExecution[] = [];
+    const stream = this.init.stream;
     let done = 0;
     try {
       for (const call of calls) {
@@ -558,7 +632,10 @@ export class Run {
         if (this.rejectedStop !== undefined) {
           this.addToolMessage(call, 'Not run: an earlier call of this step was refused and the run is ending.');
         } else {
-          executions.push(await this.runTool(call));
+          stream?.emit({ type: 'tool-call', stepIndex, toolCall: call });
+          const execution = await this.runTool(call);
+          executions.push(execution);
+          stream?.emit({ type: 'tool-result', stepIndex, execution });
         }
         done++;
       }
@@ -688,21 +765,31 @@ export class Run {
     );
     if (start.type === 'block') return this.refuse(call, `Subagent refused by a hook: ${start.reason}`, 'hook');
     const finalTask = start.context?.event === 'SubagentStart' ? start.context.task : task;
+    // Derived from the parent's id, so a subagent's id never collides with its parent's or a sibling's.
+    const childId = `${this.state.agentId}/${sub.def.name}#${++this.childRuns}`;
     const child = new Run(sub.config, this.env, {
       prompt: finalTask,
-      // Derived from the parent's id, so a subagent's id never collides with its parent's or a sibling's.
       state: AgentState.create({
-        agentId: `${this.state.agentId}/${sub.def.name}#${++this.childRuns}`,
+        agentId: childId,
         parentAgentId: this.state.agentId,
         sessionId: this.state.sessionId,
       }),
       metadata: {},
       signal: this.signal,
       subagent: { name: sub.def.name, type: sub.def.type },
+      stream: this.subagentStream(sub.def.name, childId),
     });
-    const result = await child.execute();
-    if (result.failure) throw result.failure.error;
+    const { failure, ...result } = await child.execute();
+    this.subagentStream(sub.def.name, childId)?.emit({ type: 'run-end', result });
+    if (failure) throw failure.error;
     return result.status === 'stopped' ? `${result.text}${result.text ? '\n' : ''}(subagent stopped: ${result.reason})` : result.text;
+  }
+
+  /** A subagent's stream inside this run's: each of its events wrapped in a `subagent` event. */
+  private subagentStream(name: string, agentId: string): RunStream | undefined {
+    const stream = this.init.stream;
+    if (stream === undefined) return undefined;
+    return { text: stream.text, emit: (event) => stream.emit({ type: 'subagent', name, agentId, event }) };
   }
 
   /**
@@ -723,7 +810,9 @@ export class Run {
     emitter.emit('event', ctx);
     const started = performance.now();
     const outcome = await this.config.stack.process(ctx, terminal as ((ctx: AnyHookContext) => Promise<HookOutcome>) | undefined, this.withObserver());
-    emitter.emit('dispatched', { context: outcome.context ?? ctx, outcome, durationMs: performance.now() - started });
+    const durationMs = performance.now() - started;
+    emitter.emit('dispatched', { context: outcome.context ?? ctx, outcome, durationMs });
+    if (this.init.stream !== undefined && this.config.stack.hasHooksFor(event)) this.streamDecision(event, ctx, outcome, durationMs);
 
     if (outcome.context !== undefined) {
       if (outcome.context.metadata !== ctx.metadata) this.metadata = Object.freeze({ ...this.metadata, ...outcome.context.metadata });
@@ -742,6 +831,16 @@ export class Run {
       this.warn('ignored-outcome', `A ${event} hook returned ask (${outcome.reason}); only tool calls can ask for approval, so it was ignored.`, event);
     }
     return outcome as HookOutcome<AnyHookContext & { event: E }>;
+  }
+
+  /** Hands a streamed run's consumer what the hooks of `event` decided. */
+  private streamDecision(event: HookEventName, before: AnyHookContext, outcome: HookOutcome, durationMs: number): void {
+    const after = outcome.context;
+    // BeforeModel's context comes back carrying the model's answer (the stack's terminal adds it): only a rewritten
+    // request counts as a change there; an answer given instead of the model shows in the model-response event.
+    const changed =
+      after !== undefined && after !== before && (after.event !== 'BeforeModel' || before.event !== 'BeforeModel' || after.request !== before.request);
+    this.init.stream!.emit({ type: 'hook-decision', event, decision: outcome.type, reason: outcome.reason, changed, outcome, durationMs });
   }
 
   /**
@@ -784,7 +883,9 @@ export class Run {
   }
 
   private warn(code: string, message: string, event?: string): void {
-    this.env.emitter.emit('warning', { code, message, event });
+    const warning = { code, message, event };
+    this.env.emitter.emit('warning', warning);
+    this.init.stream?.emit({ type: 'warning', warning });
   }
 
   private result(error?: unknown): RunResult {

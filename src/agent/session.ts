@@ -5,6 +5,9 @@
  */
 import { AgentState, type Message, type Metadata } from '../core/index.js';
 import type { RunOptions, RunResult } from './run-result.js';
+import { AgentStream, type StreamOptions } from './agent-stream.js';
+import { streamTextMode } from './internal/stream-text-mode.js';
+import type { RunStream } from './run.js';
 
 /** Options of {@link Agent.session}. */
 export interface SessionOptions {
@@ -22,8 +25,8 @@ export interface SessionOptions {
  * @internal
  */
 export interface SessionHost {
-  /** Runs one turn from `state`. */
-  execute(prompt: string, options: RunOptions, state: AgentState, sessionStart: boolean): Promise<RunResult>;
+  /** Runs one turn from `state`, streamed when `stream` is given. */
+  execute(prompt: string, options: RunOptions, state: AgentState, sessionStart: boolean, stream?: RunStream): Promise<RunResult>;
   /** Fires SessionEnd. */
   endSession(state: AgentState, reason: string, durationMs: number | undefined): Promise<void>;
   /** Compacts the conversation on request. */
@@ -82,6 +85,20 @@ export class AgentSession {
   }
 
   /**
+   * Runs one turn, continuing the conversation, and streams it as `agent.stream()` does. The turn waits for the turns
+   * before it; its events start when it starts. Throws when the session is closed.
+   */
+  stream(prompt: string, options: StreamOptions = {}): AgentStream {
+    if (this.closed) throw new Error(`Session '${this.id}' is closed; start a new one with agent.session().`);
+    const text = streamTextMode(options);
+    return new AgentStream((emit, signal) => {
+      const turn = this.queue.then(() => this.turn(prompt, { ...options, signal }, { emit, text }));
+      this.queue = turn.catch(() => undefined);
+      return turn;
+    }, options.signal);
+  }
+
+  /**
    * Compacts the conversation now (PreCompact and PostCompact with trigger `manual`), with optional instructions for
    * the summary. Needs `withCompaction(…)` on the agent; waits for the turn in progress.
    */
@@ -103,11 +120,11 @@ export class AgentSession {
     if (this.started) await this.host.endSession(this.state, reason, this.startedAt === undefined ? undefined : performance.now() - this.startedAt);
   }
 
-  private async turn(prompt: string, options: RunOptions): Promise<RunResult> {
+  private async turn(prompt: string, options: RunOptions, stream?: RunStream): Promise<RunResult> {
     const first = !this.started;
     this.started = true;
     this.startedAt ??= performance.now();
-    const result = await this.host.execute(prompt, { ...options, rejectOnFailure: false }, this.state.with({ steps: [] }), first);
+    const result = await this.host.execute(prompt, { ...options, rejectOnFailure: false }, this.state.with({ steps: [] }), first, stream);
     this.state = result.state;
     if (result.status === 'failed' && options.rejectOnFailure !== false) throw result.error;
     return result;
