@@ -30,6 +30,18 @@ const expectations: Record<string, (stdout: string) => void> = {
     expect(events.slice(0, 8)).toEqual(['SessionStart', 'ExecutionStart', 'UserPromptSubmit', 'BeforeStep', 'BeforeModel', 'BeforeToolSelection', 'AfterModel', 'PreToolUse']);
     expect(events.slice(-5)).toEqual(['Stop', 'AfterStop', 'AfterAgent', 'ExecutionEnd', 'SessionEnd']);
   },
+  'streaming.ts': (out) => {
+    const [checked, live, cancelled] = out.trim().split('\n\n');
+    // The guard refused the second call before it ran; the redaction worked on the whole answer before any text of it
+    // reached the stream.
+    expect(checked).toContain('  step 1  I will list the files, then clean up.\n    → bash {"command":"ls"}\n    ← (pretend) ran ls');
+    expect(checked).toContain('      PreToolUse: block (Destructive command refused)\n    ← Tool call blocked by a hook: Destructive command refused');
+    expect(checked).toContain('  step 2  Listed them; the clean-up was refused. The deploy key is [redacted].');
+    expect(checked).not.toContain('sk-live');
+    expect(checked).toContain('run-end: completed after 2 steps');
+    expect(live).toContain('  streamed: Listed them; the clean-up was refused. The deploy key is sk-live-abc123.\n  stands:   Listed them; the clean-up was refused. The deploy key is [redacted].');
+    expect(cancelled).toContain('got "One two three "; the run rejected: AbortError');
+  },
   'model-middleware.ts': (out) => {
     // The retry middleware recovered from the 503; AfterModel redacted the answer; the cache answered the second run.
     expect(out).toContain('first run   completed: The token is [redacted]; the config says debug=false.');
