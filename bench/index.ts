@@ -14,6 +14,7 @@ import { emptySuite } from './empty.js';
 import { loadSuite } from './load.js';
 import { printTable, writeReport, type Row } from './harness.js';
 import { memorySuite } from './memory.js';
+import { modelEventsSuite } from './model-events.js';
 import { parallelSuite } from './parallel.js';
 import { scaleSuite } from './scale.js';
 import { scriptSuite } from './script.js';
@@ -29,6 +30,7 @@ const suites: Record<string, () => Promise<Row[]>> = {
   script: scriptSuite,
   discovery: discoverySuite,
   agent: agentSuite,
+  'model-events': modelEventsSuite,
   memory: memorySuite,
   load: loadSuite,
   trust: trustSuite,

@@ -1,0 +1,105 @@
+/**
+ * What the hooks around the model call (BeforeModel, BeforeToolSelection, AfterModel) and streaming add to an agent
+ * step when no hook listens to them: this runtime against the same runtime as it was just before those events existed
+ * (its source taken from git history into bench/.baseline/, run side by side in this process), with no hooks and with
+ * 10 hooks on each of the twenty events both have. And `agent.stream()` against `agent.run()`.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import * as current from '../src/index.js';
+import { finishRow, measure, timingRow, type Row } from './harness.js';
+
+/** The last commit before the model events: the runtime these figures are measured against. */
+const BEFORE_MODEL_EVENTS = '4583e0865e0a650ac7cc52f6630b7642772d7a8b';
+const STEPS = 10;
+const HOOKS_PER_EVENT = 10;
+const OLD_EVENTS = current.HOOK_EVENTS.filter((e) => e !== 'BeforeModel' && e !== 'BeforeToolSelection' && e !== 'AfterModel');
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** The runtime of `commit`, its `src/` written once under bench/.baseline/ from git history. */
+async function runtimeAt(commit: string): Promise<typeof current> {
+  const dir = join(root, 'bench', '.baseline', commit);
+  if (!existsSync(join(dir, 'src', 'index.ts'))) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    try {
+      const archive = execFileSync('git', ['archive', '--format=tar', commit, 'src'], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
+      execFileSync('tar', ['-x', '-C', dir], { input: archive });
+    } catch (error) {
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`model-events bench: the runtime to compare with is commit ${commit.slice(0, 7)}, which this checkout's git history does not have (a shallow clone?): ${String(error)}`);
+    }
+  }
+  return (await import(pathToFileURL(join(dir, 'src', 'index.ts')).href)) as typeof current;
+}
+
+/** One agent of `lib`: a scripted model making one tool call per step for STEPS steps, then a final answer. */
+function agentOf(lib: typeof current, hooked: boolean) {
+  let step = 0;
+  const model = new lib.ScriptedModel(() =>
+    step < STEPS ? { text: `step ${step}`, toolCalls: [{ id: `call_${step++}`, name: 'echo', args: { text: 'hello' } }] } : { text: 'done' },
+  );
+  const echo = lib.defineTool({ name: 'echo', input: z.object({ text: z.string() }), execute: ({ text }) => text });
+  let builder = lib.AgentBuilder.new().withModel(model).withTools(echo).withMaxSteps(STEPS + 5);
+  if (hooked) for (const event of OLD_EVENTS) for (let i = 0; i < HOOKS_PER_EVENT; i++) builder = builder.addHook(event, () => undefined);
+  const agent = builder.build();
+  const once = (op: () => Promise<unknown>) => async () => {
+    step = 0;
+    // The scripted model keeps every request for tests; a benchmark must not.
+    model.requests.length = 0;
+    await op();
+    if (step !== STEPS) throw new Error(`model-events bench: the run took ${step} tool steps instead of ${STEPS}`);
+  };
+  return { agent, once };
+}
+
+export async function modelEventsSuite(): Promise<Row[]> {
+  const before = await runtimeAt(BEFORE_MODEL_EVENTS);
+  if ('BeforeModel' in before.HookEvent) throw new Error('model-events bench: the baseline runtime already has the model events');
+  const OLD_BARE = 'before the model events: Agent.run, no hooks';
+  const NEW_BARE = 'now: Agent.run, no hooks';
+  const OLD_HOOKED = `before the model events: Agent.run, ${HOOKS_PER_EVENT} hooks on each of ${OLD_EVENTS.length} events`;
+  const NEW_HOOKED = `now: Agent.run, ${HOOKS_PER_EVENT} hooks on each of the same ${OLD_EVENTS.length} events (none on the model events)`;
+  const STREAM_BARE = 'now: Agent.stream, no hooks, every event read';
+
+  const oldBare = agentOf(before, false);
+  const newBare = agentOf(current, false);
+  const oldHooked = agentOf(before, true);
+  const newHooked = agentOf(current, true);
+  const streamed = agentOf(current, false);
+  const drain = async () => {
+    for await (const event of streamed.agent.stream('Say hello ten times.')) void event;
+  };
+  const m = await measure(
+    [
+      { name: OLD_BARE, op: oldBare.once(() => oldBare.agent.run('Say hello ten times.')), async: true },
+      { name: NEW_BARE, op: newBare.once(() => newBare.agent.run('Say hello ten times.')), async: true },
+      { name: OLD_HOOKED, op: oldHooked.once(() => oldHooked.agent.run('Say hello ten times.')), async: true },
+      { name: NEW_HOOKED, op: newHooked.once(() => newHooked.agent.run('Say hello ten times.')), async: true },
+      { name: STREAM_BARE, op: streamed.once(drain), async: true },
+    ],
+    { batch: 10, time: 800, rounds: 4 },
+  );
+  const suite = `Model events and streaming, per step (${STEPS} tool steps + 1 final step per run; baseline ${BEFORE_MODEL_EVENTS.slice(0, 7)})`;
+  const perStep = (name: string) => {
+    const t = m.get(name)!;
+    return { ...t, mean: t.mean / (STEPS + 1), median: t.median / (STEPS + 1) };
+  };
+  const oldBareT = { name: 'before, no hooks', timing: perStep(OLD_BARE) };
+  const oldHookedT = { name: 'before, hooked', timing: perStep(OLD_HOOKED) };
+  const newBareT = { name: 'Agent.run, no hooks', timing: perStep(NEW_BARE) };
+  const newHookedT = perStep(NEW_HOOKED);
+  return [
+    timingRow(suite, OLD_BARE, oldBareT.timing),
+    timingRow(suite, NEW_BARE, newBareT.timing, oldBareT),
+    timingRow(suite, OLD_HOOKED, oldHookedT.timing),
+    timingRow(suite, NEW_HOOKED, newHookedT, oldHookedT),
+    timingRow(suite, STREAM_BARE, perStep(STREAM_BARE), newBareT),
+    finishRow({ suite, name: 'added per step by the model events, no hooks', unit: 'ns', mean: newBareT.timing.mean - oldBareT.timing.mean, median: newBareT.timing.median - oldBareT.timing.median }),
+    finishRow({ suite, name: 'added per step by the model events, hooked', unit: 'ns', mean: newHookedT.mean - oldHookedT.timing.mean, median: newHookedT.median - oldHookedT.timing.median }),
+  ];
+}
