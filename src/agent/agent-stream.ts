@@ -26,6 +26,7 @@ export interface StreamOptions extends RunOptions {
 
 /** A step begins: the events of the step follow, and `step-end` closes it. */
 export interface StepStartEvent {
+  /** Always `'step-start'`. */
   readonly type: 'step-start';
   /** 0-based index of the step. */
   readonly stepIndex: number;
@@ -36,6 +37,7 @@ export interface StepStartEvent {
  * mode, to what the model wrote (see {@link StreamTextMode}).
  */
 export interface TextDeltaEvent {
+  /** Always `'text-delta'`. */
   readonly type: 'text-delta';
   /** 0-based index of the step. */
   readonly stepIndex: number;
@@ -45,6 +47,7 @@ export interface TextDeltaEvent {
 
 /** The step's answer, once the hooks around the model call have decided: what the run goes on with. */
 export interface ModelResponseEvent {
+  /** Always `'model-response'`. */
   readonly type: 'model-response';
   /** 0-based index of the step. */
   readonly stepIndex: number;
@@ -56,6 +59,7 @@ export interface ModelResponseEvent {
 
 /** A tool call of the step is next: its PreToolUse hooks run now, and decide whether it runs. */
 export interface ToolCallEvent {
+  /** Always `'tool-call'`. */
   readonly type: 'tool-call';
   /** 0-based index of the step. */
   readonly stepIndex: number;
@@ -65,6 +69,7 @@ export interface ToolCallEvent {
 
 /** A tool call is done: its result, its failure, or its refusal (an error execution whose error says who refused). */
 export interface ToolResultEvent {
+  /** Always `'tool-result'`. */
   readonly type: 'tool-result';
   /** 0-based index of the step. */
   readonly stepIndex: number;
@@ -74,6 +79,7 @@ export interface ToolResultEvent {
 
 /** The hooks of a lifecycle event have decided. Given for every event that has hooks; the decision is theirs, merged. */
 export interface HookDecisionEvent {
+  /** Always `'hook-decision'`. */
   readonly type: 'hook-decision';
   /** The lifecycle event. */
   readonly event: HookEventName;
@@ -91,6 +97,7 @@ export interface HookDecisionEvent {
 
 /** A step is done: its text, tool calls, executions and usage. */
 export interface StepEndEvent {
+  /** Always `'step-end'`. */
   readonly type: 'step-end';
   /** The step. */
   readonly step: AgentStep;
@@ -98,6 +105,7 @@ export interface StepEndEvent {
 
 /** Something went wrong without failing the run (as the agent's `warning` event). */
 export interface StreamWarningEvent {
+  /** Always `'warning'`. */
   readonly type: 'warning';
   /** The warning. */
   readonly warning: AgentWarning;
@@ -105,6 +113,7 @@ export interface StreamWarningEvent {
 
 /** An event of a subagent's run, inside the tool call that started it. */
 export interface SubagentStreamEvent {
+  /** Always `'subagent'`. */
   readonly type: 'subagent';
   /** The subagent's name (the tool the model called). */
   readonly name: string;
@@ -116,6 +125,7 @@ export interface SubagentStreamEvent {
 
 /** The run is over: the last event of a stream, with the result `run()` would have resolved with. */
 export interface RunEndEvent {
+  /** Always `'run-end'`. */
   readonly type: 'run-end';
   /** How the run ended; a failed run carries its error here. */
   readonly result: RunResult;
@@ -206,6 +216,7 @@ export class AgentStream implements AsyncIterable<AgentStreamEvent> {
     };
   }
 
+  /** The run's events, in order; once only. Its `return` (a `break` out of `for await`) cancels the run. */
   [Symbol.asyncIterator](): AsyncIterator<AgentStreamEvent> {
     if (this.iterated) throw new TypeError('An AgentStream can be iterated once; it is already being read.');
     this.iterated = true;

@@ -41,10 +41,31 @@ export interface ModelResponse extends ModelResponseInit {}
  *
  * The answer a stream stands for is its text deltas joined, its tool calls in order and the usage of its `finish`.
  */
-export type ModelStreamPart =
-  | { readonly type: 'text-delta'; readonly text: string }
-  | { readonly type: 'tool-call'; readonly toolCall: ModelToolCall }
-  | { readonly type: 'finish'; readonly usage?: Usage | undefined };
+export type ModelStreamPart = TextDeltaPart | ToolCallPart | FinishPart;
+
+/** The next piece of the answer's text. */
+export interface TextDeltaPart {
+  /** Always `'text-delta'`. */
+  readonly type: 'text-delta';
+  /** The piece of text. */
+  readonly text: string;
+}
+
+/** One whole tool call, its arguments complete. */
+export interface ToolCallPart {
+  /** Always `'tool-call'`. */
+  readonly type: 'tool-call';
+  /** The call. */
+  readonly toolCall: ModelToolCall;
+}
+
+/** The answer is complete. */
+export interface FinishPart {
+  /** Always `'finish'`. */
+  readonly type: 'finish';
+  /** The token usage, when the provider reports it. */
+  readonly usage?: Usage | undefined;
+}
 
 /**
  * A language model, as the agent needs it. Implement `generate` to plug in any provider; the built-in
