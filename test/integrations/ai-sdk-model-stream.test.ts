@@ -121,7 +121,7 @@ describe('aiSdkModel streamed: agent.stream() through streamText', () => {
       },
     ]);
     const model = aiSdkModel(mock);
-    const got = await parts(model.stream({ ...request, tools: [{ name: 'echo', description: 'Echoes', inputSchema: { type: 'object' } }] }));
+    const got = await parts(model.stream({ ...request, tools: [echoTool().tool] }));
     expect(got).toEqual([
       { type: 'text-delta', text: 'Searching.' },
       { type: 'tool-call', toolCall: { id: 'c1', name: 'echo', args: { text: 'hi' } } },
