@@ -14,7 +14,7 @@ import {
   type LanguageModelUsage,
   type Tool as AiTool,
 } from 'ai';
-import type { Model, ModelRequest, ModelResponse, ModelStreamPart } from '../../agent/index.js';
+import type { Model, ModelRequest, ModelResponse, ModelStreamPart, ModelToolCall } from '../../agent/index.js';
 import type { Usage } from '../../core/index.js';
 import { IncrementalPrompt, isV3 } from './internal/incremental-prompt.js';
 import { argsOf, toModelMessages } from './internal/messages.js';
@@ -47,8 +47,20 @@ export interface AiSdkModelResponse extends ModelResponse {
  * the `finish` part, as {@link AiSdkModelResponse} has it.
  */
 export type AiSdkModelStreamPart =
-  | Exclude<ModelStreamPart, { readonly type: 'finish' }>
   | {
+      /** The next piece of the answer's text. */
+      readonly type: 'text-delta';
+      /** The text. */
+      readonly text: string;
+    }
+  | {
+      /** One whole tool call, its arguments complete. */
+      readonly type: 'tool-call';
+      /** The call, with the provider's id. */
+      readonly toolCall: ModelToolCall;
+    }
+  | {
+      /** The answer is complete. */
       readonly type: 'finish';
       /** The tokens the call used, when the provider reported them. */
       readonly usage?: Usage | undefined;
