@@ -12,6 +12,7 @@ import {
   generateResultFor,
   readStream,
   responseOf,
+  stepOf,
   streamOf,
   streamPartsFor,
   streamUsage,
@@ -86,13 +87,13 @@ export function hooksMiddleware(hooks: HookSource, options?: LoopHooksOptions): 
   const conversation = new IncrementalMessages<PromptMessage>();
   // What the hooks added to the conversation, which the SDK's own history does not keep.
   const overlay = new ConversationOverlay<PromptMessage>(sameMessage);
-  // Each call's parameters as transformParams left them: the SDK's own prompt, and the prompt converted.
-  const calls = new WeakMap<CallOptions, { readonly own: readonly PromptMessage[]; readonly messages: readonly Message[] }>();
+  // The last call's parameters as transformParams left them, the SDK's own prompt and the prompt converted: its
+  // wrapGenerate or wrapStream comes next. Only the last is kept, so that no conversation but the current one is held.
+  let transformed: { readonly params: CallOptions; readonly own: readonly PromptMessage[]; readonly messages: readonly Message[] } | undefined;
 
   /** The call of `params` as the hooks see it. */
   const requestOf = (params: CallOptions): { own: readonly PromptMessage[]; call: CallRequest } => {
-    const known = calls.get(params);
-    if (known !== undefined) return { own: known.own, call: new CallRequest(params, conversation, known.messages) };
+    if (transformed?.params === params) return { own: transformed.own, call: new CallRequest(params, conversation, transformed.messages) };
     return { own: params.prompt, call: new CallRequest(params, conversation, conversation.convert(params.prompt)) };
   };
 
@@ -122,13 +123,21 @@ export function hooksMiddleware(hooks: HookSource, options?: LoopHooksOptions): 
           loop.setMessages(messages);
         }
       }
-      const transformed = prompt === own ? params : { ...params, prompt: [...prompt] };
-      calls.set(transformed, { own, messages });
-      return transformed;
+      const out = prompt === own ? params : { ...params, prompt: [...prompt] };
+      transformed = { params: out, own, messages };
+      return out;
     },
 
     async wrapGenerate({ doGenerate, params, model }): Promise<GenerateResult> {
       if (stopped()) return stopResult();
+      const events = await loop.modelEvents();
+      if (!events.beforeModel && !events.toolSelection && !events.afterModel) {
+        // No hook around the model call: the call as it is, and its step, without a request to build.
+        const result = await doGenerate();
+        const { text, toolCalls } = stepOf(result.content);
+        await loop.afterStep({ text, toolCalls, usage: usageOf(result.usage) }, params.abortSignal);
+        return result;
+      }
       const { own, call } = requestOf(params);
       const results = new Map<ModelCallResponse, GenerateResult>();
       let last: GenerateResult | undefined;
@@ -155,8 +164,13 @@ export function hooksMiddleware(hooks: HookSource, options?: LoopHooksOptions): 
 
     async wrapStream({ doStream, params, model }): Promise<StreamResult> {
       if (stopped()) return stopStream();
-      const { own, call } = requestOf(params);
       const events = await loop.modelEvents();
+      const report = (text: string, toolCalls: ToolCall[], usage: ProviderUsage | undefined) => loop.afterStep({ text, toolCalls, usage: usageOf(usage) }, params.abortSignal);
+      if (!events.beforeModel && !events.toolSelection && !events.afterModel) {
+        const { stream, ...rest } = await doStream();
+        return { ...rest, stream: stream.pipeThrough(watching(report)) };
+      }
+      const { own, call } = requestOf(params);
       const options = { signal: params.abortSignal, modelName: nameOf(model) };
 
       if (!events.beforeModel && !events.afterModel) {
@@ -173,7 +187,7 @@ export function hooksMiddleware(hooks: HookSource, options?: LoopHooksOptions): 
         );
         if (outcome.stopped !== undefined || started === undefined) return stopStream();
         const { stream, ...rest } = started;
-        return { ...rest, stream: stream.pipeThrough(watching((text, toolCalls, usage) => loop.afterStep({ text, toolCalls, usage: usageOf(usage) }, params.abortSignal))) };
+        return { ...rest, stream: stream.pipeThrough(watching(report)) };
       }
 
       // A hook decides on the whole answer: it is read to the end first, as our agent's checked streams hold it.

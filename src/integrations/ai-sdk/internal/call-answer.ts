@@ -73,13 +73,11 @@ export function toolCallOf(part: ToolCallPart): ToolCall {
   } catch {
     input = {};
   }
-  const call = new ToolCall(part.toolName, argsOf(input), part.toolCallId);
-  sources.set(call, part);
-  return call;
+  return new ToolCall(part.toolName, argsOf(input), part.toolCallId);
 }
 
-/** The answer of a provider's content (or streamed parts): its text, and the tool calls the agent runs. */
-export function responseOf(parts: readonly (ProviderContent | StreamPart)[], usage: ProviderUsage | undefined): ModelCallResponse {
+/** The text and the tool calls (those the agent runs) of a provider's content, or of its streamed parts. */
+export function stepOf(parts: readonly (ProviderContent | StreamPart)[]): { text: string; toolCalls: ToolCall[] } {
   let text = '';
   const toolCalls: ToolCall[] = [];
   for (const part of parts) {
@@ -87,6 +85,17 @@ export function responseOf(parts: readonly (ProviderContent | StreamPart)[], usa
     else if (part.type === 'text-delta') text += part.delta;
     else if (isClientCall(part)) toolCalls.push(toolCallOf(part));
   }
+  return { text, toolCalls };
+}
+
+/**
+ * The answer of a provider's content (or streamed parts) for the hooks around the model call: each tool call
+ * remembers its part, which is given back as it was when the hooks leave the call.
+ */
+export function responseOf(parts: readonly (ProviderContent | StreamPart)[], usage: ProviderUsage | undefined): ModelCallResponse {
+  const { text, toolCalls } = stepOf(parts);
+  let i = 0;
+  for (const part of parts) if (isClientCall(part)) sources.set(toolCalls[i++]!, part);
   return modelCallResponse({ text, toolCalls, usage: usageOf(usage) });
 }
 

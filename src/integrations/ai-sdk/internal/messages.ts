@@ -115,7 +115,7 @@ export class IncrementalMessages<T extends LooseMessage = LooseMessage> {
   private last: readonly T[] = [];
   private converted: (readonly Message[])[] = [];
   /** Where in the last prompt each message was converted from: a reused conversion keeps its place. */
-  private readonly origins = new WeakMap<Message, { readonly index: number; readonly part: number | undefined }>();
+  private readonly origins: Origins = new WeakMap();
 
   /** The conversation of `messages`: what `fromModelMessages(messages)` returns. */
   convert(messages: readonly T[]): Message[] {
@@ -128,7 +128,7 @@ export class IncrementalMessages<T extends LooseMessage = LooseMessage> {
       if (i < last.length && sameMessage(message, last[i]!)) mine = this.converted[i]!;
       else {
         const fresh: Message[] = [];
-        convertInto(fresh, message, (m, part) => this.origins.set(m, { index: i, part }));
+        convertInto(fresh, message, this.origins, i);
         mine = fresh;
       }
       converted[i] = mine;
@@ -179,22 +179,30 @@ export function sameMessage(a: LooseMessage, b: LooseMessage): boolean {
   return true;
 }
 
-function convertInto(out: Message[], message: LooseMessage, origin?: (converted: Message, part: number | undefined) => void): void {
+/** Where a converted message came from: the index of its message in a prompt, and of its part for a tool result. */
+type Origins = WeakMap<Message, { readonly index: number; readonly part: number | undefined }>;
+
+// Called for every message of every prompt: no closure is made per call.
+function convertInto(out: Message[], message: LooseMessage, origins?: Origins, index = 0): void {
   const parts: readonly LoosePart[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
   const text = parts.flatMap((p) => (p.type === 'text' ? [p.text ?? ''] : [])).join('');
-  const push = (m: Message, part?: number) => {
-    out.push(m);
-    origin?.(m, part);
-  };
   if (message.role === 'system' || message.role === 'user') {
-    push({ role: message.role, content: text });
+    const converted: Message = { role: message.role, content: text };
+    out.push(converted);
+    origins?.set(converted, { index, part: undefined });
   } else if (message.role === 'assistant') {
     const toolCalls = parts.flatMap((p) => (p.type === 'tool-call' ? [new ToolCall(p.toolName ?? 'unknown', argsOf(p.input), p.toolCallId)] : []));
-    push({ role: 'assistant', content: text, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
+    const converted: Message = { role: 'assistant', content: text, ...(toolCalls.length > 0 ? { toolCalls } : {}) };
+    out.push(converted);
+    origins?.set(converted, { index, part: undefined });
   }
   if (message.role === 'tool' || message.role === 'assistant') {
-    parts.forEach((p, i) => {
-      if (p.type === 'tool-result') push({ role: 'tool', content: outputText(p.output), toolCallId: p.toolCallId ?? '', name: p.toolName ?? '' }, i);
-    });
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i]!;
+      if (p.type !== 'tool-result') continue;
+      const converted: Message = { role: 'tool', content: outputText(p.output), toolCallId: p.toolCallId ?? '', name: p.toolName ?? '' };
+      out.push(converted);
+      origins?.set(converted, { index, part: i });
+    }
   }
 }
