@@ -210,11 +210,22 @@ export function langchainMiddleware(hooks: HookSource, options: LangchainMiddlew
       // (the step the stop cut short is not reported).
       if (loop.stopReason !== undefined) return stopped(r);
       await flushStep(signal);
-      loop.setMessages(fromLangChainMessages(request.messages));
+      const messages = fromLangChainMessages(request.messages);
+      loop.setMessages(messages);
       await loop.beforeStep(signal);
       if (loop.stopReason !== undefined) return stopped(r);
       const context = loop.takeContext();
-      const call = new CallRequest(context.length === 0 ? request : { ...request, systemMessage: withContext(request.systemMessage, context) });
+      const withHooksContext = context.length === 0 ? request : { ...request, systemMessage: withContext(request.systemMessage, context) };
+      const events = await loop.modelEvents();
+      if (!events.beforeModel && !events.toolSelection && !events.afterModel) {
+        // No hook around the model call: the call as it is.
+        const response = await handler(withHooksContext);
+        r.feedback = undefined;
+        r.text = textOf(response);
+        r.pending = { text: r.text, toolCalls: toolCallsOf(response), usage: usageOf(response) };
+        return response;
+      }
+      const call = new CallRequest(withHooksContext, messages);
       const answers = new Map<ModelCallResponse, AIMessage>();
       let last: AIMessage | undefined;
       const outcome = await loop.modelCall(

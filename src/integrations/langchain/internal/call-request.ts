@@ -47,8 +47,11 @@ export class CallRequest {
   private readonly sources = new WeakMap<Message, BaseMessage>();
   private readonly tools = new Map<ModelToolSpec, Tool>();
 
-  constructor(private readonly langchain: LangchainRequest) {
-    const messages = fromLangChainMessages(langchain.messages);
+  /** @param messages - `langchain.messages` converted, when they already are. */
+  constructor(
+    private readonly langchain: LangchainRequest,
+    messages: readonly Message[] = fromLangChainMessages(langchain.messages),
+  ) {
     messages.forEach((m, i) => this.sources.set(m, langchain.messages[i]!));
     const specs = langchain.tools.map((tool) => {
       const spec = specOf(tool);
