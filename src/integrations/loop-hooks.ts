@@ -137,9 +137,10 @@ const addUsage = (a: Usage | undefined, b: Usage | undefined): Usage | undefined
 /**
  * The hooks of one conversation run by another SDK's loop. It dispatches each tool call through PreToolUse,
  * PermissionRequest (after an `ask`), PostToolUse and PostToolUseFailure, and each model call through BeforeStep,
- * BeforeModel, BeforeToolSelection, AfterModel ({@link LoopHooks.modelCall}) and AfterStep, with our context classes, so matchers, callbacks, Hook classes and HOOK.md script hooks work as in an
- * {@link AgentBuilder} agent. Metadata set by a hook carries to later events; `additionalContext` waits in
- * {@link LoopHooks.takeContext} for the next model call; a `stop` is remembered in {@link LoopHooks.stopReason}.
+ * BeforeModel, BeforeToolSelection, AfterModel ({@link LoopHooks.modelCall}) and AfterStep, with our context classes,
+ * so matchers, callbacks, Hook classes and HOOK.md script hooks work as in an {@link AgentBuilder} agent. Metadata set
+ * by a hook carries to later events; `additionalContext` waits in {@link LoopHooks.takeContext} for the next model
+ * call; a `stop` is remembered in {@link LoopHooks.stopReason}.
  *
  * The texts the model is shown instead of a tool's result are those of the agent runtime:
  * - `Tool call blocked by a hook: <reason>` — a PreToolUse block;

@@ -43,7 +43,10 @@ export class CallRequest {
     const system = first?.role === 'system' ? first.content : undefined;
     const specs = (params.tools ?? []).map((tool): ModelToolSpec => {
       // A provider-defined tool (run by the provider) is offered by name: the provider knows its input.
-      const spec = tool.type === 'function' ? { name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema as Record<string, unknown> } : { name: tool.name, description: '', inputSchema: {} };
+      const spec =
+        tool.type === 'function'
+          ? { name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema as Record<string, unknown> }
+          : { name: tool.name, description: '', inputSchema: {} };
       this.tools.set(spec, tool);
       return spec;
     });

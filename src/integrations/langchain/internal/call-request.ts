@@ -21,7 +21,8 @@ const isObject = (value: unknown): value is Record<string, unknown> => value !==
 function specOf(tool: Tool): ModelToolSpec {
   const loose = tool as { name?: unknown; description?: unknown; schema?: unknown; type?: unknown; function?: { name?: unknown; description?: unknown; parameters?: unknown } };
   if (isObject(loose.function) && typeof loose.function.name === 'string') {
-    return { name: loose.function.name, description: typeof loose.function.description === 'string' ? loose.function.description : '', inputSchema: isObject(loose.function.parameters) ? loose.function.parameters : {} };
+    const { name, description, parameters } = loose.function;
+    return { name, description: typeof description === 'string' ? description : '', inputSchema: isObject(parameters) ? parameters : {} };
   }
   let inputSchema: Record<string, unknown> = {};
   if (loose.schema !== undefined) {
