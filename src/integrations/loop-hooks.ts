@@ -21,17 +21,23 @@ import {
   HookEvent,
   HookOutcome,
   HookStack,
+  ModelHookContext,
   NotificationHookContext,
   StepHookContext,
   ToolCall,
   ToolExecution,
   ToolHookContext,
+  modelCallResponse,
   type AnyHookContext,
   type DispatchOptions,
   type HookEventName,
   type HookNote,
   type Message,
   type Metadata,
+  type ModelCallRequest,
+  type ModelCallResponse,
+  type ModelInvoker,
+  type ModelResponseInit,
   type Usage,
 } from '../core/index.js';
 import { formatProblem } from '../script/problem.js';
@@ -51,6 +57,11 @@ export interface LoopHooksOptions {
   readonly sessionId?: string | undefined;
   /** Metadata every hook can read (`ctx.get(key)`); hooks add to it as the conversation goes on. */
   readonly metadata?: Metadata | undefined;
+  /**
+   * How many times AfterModel hooks may have one model call made again (default 3, as an agent's `modelRetryLimit`);
+   * past it the last answer stands, with a `model-retry-forced` warning.
+   */
+  readonly modelRetryLimit?: number | undefined;
 }
 
 /** What a tool call becomes once its hooks have run: the value the model is shown, or an error the SDK reports. */
@@ -75,11 +86,61 @@ export interface StepReport {
 }
 
 /**
+ * Calls the framework's model for {@link LoopHooks.modelCall}: `request` is the call as the BeforeModel and
+ * BeforeToolSelection hooks left it. Offer the model only `selectedTools(request)`, and force a tool call when
+ * `request.toolConfig.mode` is `any`.
+ */
+export type ModelCaller = (request: ModelCallRequest) => Promise<ModelResponseInit> | ModelResponseInit;
+
+/** Options of one {@link LoopHooks.modelCall}. */
+export interface ModelCallOptions {
+  /** The framework's abort signal for the call; hooks get it as their scope's signal. */
+  readonly signal?: AbortSignal | undefined;
+  /** The model's name: what a string matcher of the model events tests. */
+  readonly modelName?: string | undefined;
+}
+
+/** What a model call came to once the hooks around it decided: see {@link LoopHooks.modelCall}. */
+export interface ModelCallResult {
+  /** The answer the framework goes on with, as AfterModel left it; empty when a hook stopped the run. */
+  readonly response: ModelCallResponse;
+  /** Whether a hook answered instead of the model (the model was not called for this answer). */
+  readonly synthetic: boolean;
+  /** The request of the call that gave the answer, as BeforeModel and BeforeToolSelection left it. */
+  readonly request: ModelCallRequest;
+  /** The tokens of every call made, retries included. */
+  readonly usage: Usage | undefined;
+  /**
+   * What the hooks added to the conversation, in order: before each retry, AfterModel's reason as a user message and
+   * the hooks' `additionalContext` as a system message. Our agent keeps them in its conversation; keep them in the
+   * framework's, before the answer, where it lets you.
+   */
+  readonly added: readonly Message[];
+  /** How many times AfterModel hooks had the call made again. */
+  readonly retries: number;
+  /** Why a hook stopped the run during the call, when one did (as {@link LoopHooks.stopReason}). */
+  readonly stopped: string | undefined;
+}
+
+/** Unwinds BeforeModel's chain once a BeforeToolSelection hook stopped the run: the model must not be called. */
+class StoppedBeforeCall extends Error {}
+
+const EMPTY_RESPONSE = modelCallResponse({});
+
+const addUsage = (a: Usage | undefined, b: Usage | undefined): Usage | undefined => {
+  if (b === undefined) return a;
+  if (a === undefined) return b;
+  const sum = (x: number | undefined, y: number | undefined) => (x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0));
+  return { inputTokens: sum(a.inputTokens, b.inputTokens), outputTokens: sum(a.outputTokens, b.outputTokens), totalTokens: sum(a.totalTokens, b.totalTokens) };
+};
+
+/**
  * The hooks of one conversation run by another SDK's loop. It dispatches each tool call through PreToolUse,
- * PermissionRequest (after an `ask`), PostToolUse and PostToolUseFailure, and each model call through BeforeStep and
- * AfterStep, with our context classes, so matchers, callbacks, Hook classes and HOOK.md script hooks work as in an
- * {@link AgentBuilder} agent. Metadata set by a hook carries to later events; `additionalContext` waits in
- * {@link LoopHooks.takeContext} for the next model call; a `stop` is remembered in {@link LoopHooks.stopReason}.
+ * PermissionRequest (after an `ask`), PostToolUse and PostToolUseFailure, and each model call through BeforeStep,
+ * BeforeModel, BeforeToolSelection, AfterModel ({@link LoopHooks.modelCall}) and AfterStep, with our context classes,
+ * so matchers, callbacks, Hook classes and HOOK.md script hooks work as in an {@link AgentBuilder} agent. Metadata set
+ * by a hook carries to later events; `additionalContext` waits in {@link LoopHooks.takeContext} for the next model
+ * call; a `stop` is remembered in {@link LoopHooks.stopReason}.
  *
  * The texts the model is shown instead of a tool's result are those of the agent runtime:
  * - `Tool call blocked by a hook: <reason>` — a PreToolUse block;
@@ -96,6 +157,7 @@ export class LoopHooks {
   readonly events: EventEmitter<AgentEvents> = new EventEmitter<AgentEvents>();
   private readonly resolved: Promise<{ readonly stack: HookStack; readonly problems: AgentHooksReport['problems'] }>;
   private readonly approver: Approver | undefined;
+  private readonly modelRetryLimit: number;
   private readonly pending = new Set<Promise<unknown>>();
   private stack: HookStack | undefined;
   private reported = false;
@@ -120,6 +182,9 @@ export class LoopHooks {
       throw new TypeError('approver must be a function (request) => boolean | decision.');
     }
     this.approver = options.approver;
+    const limit = options.modelRetryLimit ?? 3;
+    if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`modelRetryLimit must be a non-negative integer, got ${String(options.modelRetryLimit)}.`);
+    this.modelRetryLimit = limit;
     this.state = AgentState.create({ agentId: options.agentId ?? 'external-agent', sessionId: options.sessionId });
     this.metadata = { ...(options.metadata ?? {}) };
   }
@@ -234,6 +299,135 @@ export class LoopHooks {
   }
 
   /**
+   * Which of the model events a call dispatches: those with a hook, or all three while someone listens to `events`
+   * (`event`, `dispatched`). With none, {@link LoopHooks.modelCall} is the bare call.
+   *
+   * @internal
+   */
+  async modelEvents(): Promise<{ readonly beforeModel: boolean; readonly toolSelection: boolean; readonly afterModel: boolean }> {
+    const stack = await this.hooks();
+    const listening = this.listening();
+    return {
+      beforeModel: listening || stack.hasHooksFor('BeforeModel'),
+      toolSelection: listening || stack.hasHooksFor('BeforeToolSelection'),
+      afterModel: listening || stack.hasHooksFor('AfterModel'),
+    };
+  }
+
+  /**
+   * Runs one model call of the framework through the hooks around it, as our agent runs its own:
+   * BeforeModel, whose chain ends in BeforeToolSelection and `call` (so that a Hook class's `handle(ctx, next)` wraps
+   * the call, and `ctx.callModel()` makes it again), then AfterModel.
+   *
+   * - BeforeModel may rewrite the request (this call only) or answer instead of the model, which is then not called;
+   *   its block is a refusal whose reason is the answer.
+   * - BeforeToolSelection narrows the tools: `call` gets the request with its `toolConfig`.
+   * - AfterModel may rewrite the answer, or block: the call is made again (BeforeModel onwards) with the conversation
+   *   and the reason as a user message after it, at most `modelRetryLimit` times; past that the last answer stands,
+   *   with a `model-retry-forced` warning and `model:retry-forced` on {@link LoopHooks.events}.
+   * - A `stop` from any of them ends the call: the result's `stopped` says why and its answer is empty.
+   *
+   * `request` is the call as the framework would make it, the hooks' pending context already in it. Resolves with the
+   * answer to go on with; rejects with the model's error when no BeforeModel middleware handled it.
+   */
+  async modelCall(request: ModelCallRequest, call: ModelCaller, options: ModelCallOptions = {}): Promise<ModelCallResult> {
+    const { signal, modelName } = options;
+    const stopped = (usage: Usage | undefined, added: readonly Message[], retries: number): ModelCallResult => ({
+      response: EMPTY_RESPONSE,
+      synthetic: false,
+      request,
+      usage,
+      added,
+      retries,
+      stopped: this.stopped,
+    });
+    if (this.stopped !== undefined) return stopped(undefined, [], 0);
+    const wanted = await this.modelEvents();
+    if (!wanted.beforeModel && !wanted.toolSelection && !wanted.afterModel) {
+      const response = modelCallResponse(await call(request));
+      return { response, synthetic: false, request, usage: response.usage, added: [], retries: 0, stopped: undefined };
+    }
+
+    const dispatchOptions = this.dispatchOptions(signal);
+    const added: Message[] = [];
+    let usage: Usage | undefined;
+    // The request each of the model's answers was given: an answer not in it came from a hook (synthetic).
+    const sent = new WeakMap<ModelCallResponse, ModelCallRequest>();
+    for (let retryCount = 0; ; retryCount++) {
+      const common = { stepIndex: this.steps, retryCount, modelName, invoker: undefined as ModelInvoker | undefined };
+      // BeforeToolSelection, then the model: the terminal of BeforeModel's chain, and what `ctx.callModel()` does.
+      const invoker: ModelInvoker = async (wanted) => {
+        if (this.stopped !== undefined) throw new StoppedBeforeCall(this.stopped);
+        const selected = await this.selectTools(wanted, common, dispatchOptions);
+        if (this.stopped !== undefined) throw new StoppedBeforeCall(this.stopped);
+        signal?.throwIfAborted();
+        const response = modelCallResponse(await call(selected));
+        usage = addUsage(usage, response.usage);
+        sent.set(response, selected);
+        return response;
+      };
+      common.invoker = invoker;
+      const base: ModelCallRequest = added.length === 0 ? request : { ...request, messages: [...request.messages, ...added] };
+
+      let current: ModelCallRequest = base;
+      let response: ModelCallResponse | undefined;
+      try {
+        if (wanted.beforeModel) {
+          const before = await this.dispatch(
+            'BeforeModel',
+            () => ModelHookContext.beforeModel({ ...this.init(), request: base, ...common }),
+            dispatchOptions,
+            async (ctx) => {
+              if (ctx.response !== undefined) return HookOutcome.proceed(ctx);
+              const answer = await invoker(ctx.request);
+              return HookOutcome.proceed(ModelHookContext.beforeModel({ state: ctx.state, metadata: ctx.metadata, request: sent.get(answer)!, response: answer, ...common }));
+            },
+          );
+          if (this.stopped !== undefined) return stopped(usage, added, retryCount);
+          if (before.type === 'block') {
+            // A refusal: the model is not called, and the reason is the answer.
+            response = modelCallResponse({ text: before.reason ?? 'A BeforeModel hook refused the model call.' });
+          } else if (before.context?.event === 'BeforeModel') {
+            current = before.context.request;
+            response = before.context.response;
+          }
+        }
+        // A hook that ended the chain without an answer let the call go on: it is made here.
+        response ??= await invoker(current);
+      } catch (error) {
+        if (error instanceof StoppedBeforeCall) return stopped(usage, added, retryCount);
+        throw error;
+      }
+      current = sent.get(response) ?? current;
+      const synthetic = !sent.has(response);
+
+      if (!wanted.afterModel) return { response, synthetic, request: current, usage: usage ?? response.usage, added, retries: retryCount, stopped: undefined };
+      const answer = response;
+      const after = await this.dispatch(
+        'AfterModel',
+        () => ModelHookContext.afterModel({ ...this.init(), request: current, response: answer, synthetic, ...common }),
+        dispatchOptions,
+      );
+      if (this.stopped !== undefined) return stopped(usage, added, retryCount);
+      if (after.type !== 'block') {
+        const final = after.context?.event === 'AfterModel' ? after.context.response : response;
+        return { response: final, synthetic, request: current, usage: usage ?? final.usage, added, retries: retryCount, stopped: undefined };
+      }
+      const feedback = after.reason ?? "An AfterModel hook rejected the model's answer.";
+      if (retryCount >= this.modelRetryLimit) {
+        const reason = `AfterModel hooks rejected the model's answer ${retryCount + 1} times in step ${this.steps + 1}; going on with the last answer (last reason: ${feedback}).`;
+        this.events.emit('model:retry-forced', { reason, stepIndex: this.steps, blocks: retryCount + 1 });
+        this.events.emit('warning', { code: 'model-retry-forced', message: reason, event: 'AfterModel' });
+        return { response, synthetic, request: current, usage: usage ?? response.usage, added, retries: retryCount, stopped: undefined };
+      }
+      // The rejected answer is dropped (its tool calls never run); the model is told why, with the hooks' context.
+      added.push({ role: 'user', content: feedback });
+      const context = this.takeContext();
+      if (context.length > 0) added.push({ role: 'system', content: context.join('\n\n') });
+    }
+  }
+
+  /**
    * Dispatches any event of the conversation, for the integrations whose framework reports more than tool and model
    * calls (a session, a prompt, a stop gate): `make` builds the context from the conversation's state and metadata,
    * and the outcome is remembered like any other (metadata, context, messages, a stop).
@@ -251,6 +445,16 @@ export class LoopHooks {
   /** Keeps the conversation the hooks see up to date (the middleware calls it with each model call's prompt). */
   setMessages(messages: readonly Message[]): void {
     this.state = this.state.withMessages(messages);
+  }
+
+  /** BeforeToolSelection: the request with the tool selection its hooks made. */
+  private async selectTools(
+    request: ModelCallRequest,
+    common: { stepIndex: number; retryCount: number; modelName: string | undefined; invoker: ModelInvoker | undefined },
+    options: DispatchOptions,
+  ): Promise<ModelCallRequest> {
+    const outcome = await this.dispatch('BeforeToolSelection', () => ModelHookContext.beforeToolSelection({ ...this.init(), request, ...common }), options);
+    return outcome.context?.event === 'BeforeToolSelection' ? outcome.context.request : request;
   }
 
   private async approve(call: ToolCall, reason: string, dispatchOptions: DispatchOptions, signal: AbortSignal | undefined): Promise<ApprovalDecision> {
@@ -313,20 +517,28 @@ export class LoopHooks {
     };
   }
 
-  /** Dispatches one event: carries metadata and state forward, collects context and messages, remembers a stop. */
+  /** Whether someone listens to the lifecycle (`event`, `dispatched`): then every event is dispatched. */
+  private listening(): boolean {
+    return this.events.listenerCount('event') > 0 || this.events.listenerCount('dispatched') > 0;
+  }
+
+  /**
+   * Dispatches one event: carries metadata and state forward, collects context and messages, remembers a stop. With a
+   * `terminal` (the model call ending BeforeModel's chain) the dispatch always runs, so that the terminal does.
+   */
   private async dispatch<E extends HookEventName>(
     event: E,
     make: () => AnyHookContext & { event: E },
     options: DispatchOptions,
+    terminal?: (ctx: AnyHookContext & { event: E }) => Promise<HookOutcome>,
   ): Promise<HookOutcome<AnyHookContext & { event: E }>> {
     const stack = await this.hooks();
     const emitter = this.events;
-    const listening = emitter.listenerCount('event') > 0 || emitter.listenerCount('dispatched') > 0;
-    if (!listening && !stack.hasHooksFor(event)) return HookOutcome.proceed();
+    if (terminal === undefined && !this.listening() && !stack.hasHooksFor(event)) return HookOutcome.proceed();
     const ctx = make();
     emitter.emit('event', ctx);
     const started = performance.now();
-    const outcome = await stack.process(ctx, undefined, options);
+    const outcome = await stack.process(ctx, terminal as ((ctx: AnyHookContext) => Promise<HookOutcome>) | undefined, options);
     emitter.emit('dispatched', { context: outcome.context ?? ctx, outcome, durationMs: performance.now() - started });
 
     if (outcome.context !== undefined) {

@@ -73,10 +73,22 @@ const expectations: Record<string, (stdout: string) => void> = {
     expect(out).toContain('tool call_rm: Tool call blocked by a hook: Destructive command refused');
     expect(out).toContain('tool call_ls: (pretend) cd sandbox && ls: ok');
     expect(out).toContain('user: Summarize what you did before you stop.');
-    // Our agent's order: AfterStep once a step's tools have run, the Stop gate after the last step, twice.
+    // Our agent's order: the model events around each call, AfterStep once a step's tools have run, the Stop gate after
+    // the last step, twice.
+    const model = 'BeforeModel → BeforeToolSelection → AfterModel';
     expect(out).toContain(
-      'SessionStart → ExecutionStart → UserPromptSubmit → BeforeStep → PreToolUse → AfterStep → BeforeStep → PreToolUse → PostToolUse → AfterStep → BeforeStep → AfterStep → Stop → BeforeStep → AfterStep → Stop → AfterStop → AfterAgent → ExecutionEnd',
+      `SessionStart → ExecutionStart → UserPromptSubmit → BeforeStep → ${model} → PreToolUse → AfterStep → BeforeStep → ${model} → PreToolUse → PostToolUse → AfterStep → BeforeStep → ${model} → AfterStep → Stop → BeforeStep → ${model} → AfterStep → Stop → AfterStop → AfterAgent → ExecutionEnd`,
     );
+  },
+  'openai-agents.ts': (out) => {
+    expect(out).toContain('Blocked call_rm bash: Tool call blocked by a hook: Destructive command refused');
+    // AfterModel redacted the answer before the SDK took it as the final output.
+    expect(out).toContain('Final output: Listed the files with key [redacted]; rm was refused.');
+    // BeforeToolSelection kept deploy from the model at every call.
+    expect(out).toContain('Tools the model was offered: bash | bash | bash');
+    expect(out).toContain('Tokens, as the SDK counted them: 203');
+    const step = 'BeforeStep → BeforeModel → BeforeToolSelection → AfterModel → AfterStep';
+    expect(out).toContain(`${step} → PreToolUse → ${step} → PreToolUse → PostToolUse → ${step}\n`);
   },
   'claude-agent-sdk.ts': (out) => {
     expect(out).toContain('query() ended: success');

@@ -3,10 +3,14 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { simulateReadableStream } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { writeExecutable } from '../support/script-fixture.js';
 
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
+type StreamResult = Awaited<ReturnType<MockLanguageModelV3['doStream']>>;
+/** A part of a provider's stream. */
+export type ProviderStreamPart = StreamResult['stream'] extends ReadableStream<infer P> ? P : never;
 
 /** Token usage as a provider reports it. */
 export const usage = (input: number, output: number): GenerateResult['usage'] => ({
@@ -32,6 +36,30 @@ export const textAnswer = (text: string, tokens = usage(20, 3)): GenerateResult 
 
 /** A mock model playing `answers` in order (each `doGenerate` call takes the next). */
 export const mockModel = (...answers: GenerateResult[]) => new MockLanguageModelV3({ doGenerate: answers });
+
+/**
+ * An answer as a provider streams it: its text word by word (each word with the space after it), then its tool calls,
+ * then the finish with its usage.
+ */
+export function streamPartsOf(answer: GenerateResult): ProviderStreamPart[] {
+  const parts: ProviderStreamPart[] = [{ type: 'stream-start', warnings: [] }];
+  answer.content.forEach((part, i) => {
+    if (part.type === 'text') {
+      const id = `text-${i}`;
+      parts.push({ type: 'text-start', id });
+      for (const word of part.text.match(/\S+\s*/g) ?? []) parts.push({ type: 'text-delta', id, delta: word });
+      parts.push({ type: 'text-end', id });
+    } else if (part.type === 'tool-call') {
+      parts.push(part);
+    }
+  });
+  parts.push({ type: 'finish', finishReason: answer.finishReason, usage: answer.usage });
+  return parts;
+}
+
+/** A mock model streaming `answers` in order (each `doStream` call takes the next), a part every `delayMs`. */
+export const mockStreamingModel = (answers: readonly GenerateResult[], delayMs: number | null = null) =>
+  new MockLanguageModelV3({ doStream: answers.map((a) => ({ stream: simulateReadableStream({ chunks: streamPartsOf(a), chunkDelayInMs: delayMs }) })) });
 
 /** The tool results of a recorded provider prompt, as `toolName: output`. */
 export function toolResults(prompt: MockLanguageModelV3['doGenerateCalls'][number]['prompt']): string[] {

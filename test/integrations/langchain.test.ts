@@ -115,18 +115,17 @@ describe('langchainMiddleware in a createAgent run', () => {
     const ours: string[] = [];
     const agentBash = defineTool({ name: 'bash', description: 'Runs a shell command', input: z.object({ command: z.string() }), execute: ({ command }) => `ran ${command}` });
     const own = builder.withModel(new ScriptedModel(asOurs(SCRIPT))).withTools(agentBash).build();
-    // The model events (BeforeModel, BeforeToolSelection, AfterModel) are our agent's own: the middleware fires none.
-    const modelEvents = new Set(['BeforeModel', 'BeforeToolSelection', 'AfterModel']);
-    own.events.on('event', (ctx) => void (modelEvents.has(ctx.event) || ours.push(ctx.event)));
+    own.events.on('event', (ctx) => void ours.push(ctx.event));
     // A session, as the middleware's lifetime is one: SessionStart at its first run.
     await own.session().run('Clean the build folder, then write out.txt.');
     expect(seen).toEqual(ours);
+    const model3 = ['BeforeModel', 'BeforeToolSelection', 'AfterModel'];
     expect(seen).toEqual([
       'SessionStart', 'ExecutionStart', 'UserPromptSubmit',
-      'BeforeStep', 'PreToolUse', 'AfterStep',
-      'BeforeStep', 'PreToolUse', 'PostToolUse', 'AfterStep',
-      'BeforeStep', 'AfterStep', 'Stop',
-      'BeforeStep', 'AfterStep', 'Stop',
+      'BeforeStep', ...model3, 'PreToolUse', 'AfterStep',
+      'BeforeStep', ...model3, 'PreToolUse', 'PostToolUse', 'AfterStep',
+      'BeforeStep', ...model3, 'AfterStep', 'Stop',
+      'BeforeStep', ...model3, 'AfterStep', 'Stop',
       'AfterStop', 'AfterAgent', 'ExecutionEnd',
     ]);
   });
@@ -146,7 +145,11 @@ describe('langchainMiddleware in a createAgent run', () => {
     expect(hooks.stopReason).toBe('Deploys are frozen');
     expect(contents(result.messages).slice(-2)).toEqual(['tool: Not run: the run was stopped.', 'ai: ']);
     // Our agent halts the same way: no AfterStep for the step the stop cut short.
-    expect(ends).toEqual(['SessionStart', 'ExecutionStart', 'UserPromptSubmit', 'BeforeStep', 'PreToolUse', 'AfterStop', 'AfterAgent', 'stopped: Deploys are frozen']);
+    expect(ends).toEqual([
+      'SessionStart', 'ExecutionStart', 'UserPromptSubmit',
+      'BeforeStep', 'BeforeModel', 'BeforeToolSelection', 'AfterModel', 'PreToolUse',
+      'AfterStop', 'AfterAgent', 'stopped: Deploys are frozen',
+    ]);
   });
 
   it('a blocked prompt ends the invocation with the reason; a rewritten prompt replaces the user’s message', async () => {

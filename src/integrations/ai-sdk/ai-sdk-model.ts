@@ -3,10 +3,22 @@
  *
  * @module
  */
-import { generateText, jsonSchema, tool, type CallSettings, type FinishReason, type LanguageModel, type Tool as AiTool } from 'ai';
-import type { Model, ModelRequest, ModelResponse } from '../../agent/index.js';
+import {
+  generateText,
+  jsonSchema,
+  streamText,
+  tool,
+  type CallSettings,
+  type FinishReason,
+  type LanguageModel,
+  type LanguageModelUsage,
+  type Tool as AiTool,
+} from 'ai';
+import type { Model, ModelRequest, ModelResponse, ModelStreamPart, ModelToolCall } from '../../agent/index.js';
+import type { Usage } from '../../core/index.js';
 import { IncrementalPrompt, isV3 } from './internal/incremental-prompt.js';
 import { argsOf, toModelMessages } from './internal/messages.js';
+import { stoppingStreams } from './internal/stream-cancel.js';
 
 /** What {@link aiSdkModel} passes to every `generateText` call besides the conversation and the tools. */
 export type AiSdkCallSettings = Omit<CallSettings, 'abortSignal'> & {
@@ -30,10 +42,40 @@ export interface AiSdkModelResponse extends ModelResponse {
   readonly rawFinishReason: string | undefined;
 }
 
+/**
+ * A piece of an {@link AiSdkModel}'s streamed answer: those of every {@link ModelStreamPart}, with the finish reason on
+ * the `finish` part, as {@link AiSdkModelResponse} has it.
+ */
+export type AiSdkModelStreamPart =
+  | {
+      /** The next piece of the answer's text. */
+      readonly type: 'text-delta';
+      /** The text. */
+      readonly text: string;
+    }
+  | {
+      /** One whole tool call, its arguments complete. */
+      readonly type: 'tool-call';
+      /** The call, with the provider's id. */
+      readonly toolCall: ModelToolCall;
+    }
+  | {
+      /** The answer is complete. */
+      readonly type: 'finish';
+      /** The tokens the call used, when the provider reported them. */
+      readonly usage?: Usage | undefined;
+      /** Why the model stopped (`error` is thrown instead). */
+      readonly finishReason: FinishReason;
+      /** The provider's own finish reason, when it gave one. */
+      readonly rawFinishReason: string | undefined;
+    };
+
 /** The {@link Model} {@link aiSdkModel} returns: its answers carry the finish reason. */
 export interface AiSdkModel extends Model {
   /** One step: one `generateText` call whose tools the agent runs. */
   generate(request: ModelRequest): Promise<AiSdkModelResponse>;
+  /** One step streamed: one `streamText` call whose tools the agent runs (what `agent.stream()` uses). */
+  stream(request: ModelRequest): AsyncIterable<AiSdkModelStreamPart>;
 }
 
 /** The model finished with the finish reason `error`: the run fails with this message (AgentFailed). */
@@ -63,6 +105,12 @@ export class AiSdkModelError extends Error {
  *   reason. Provider-executed tool calls (web search run by the provider) are not handed to the agent.
  * - The run's abort signal is passed through. A provider error rejects `generate` with the provider's error, and a
  *   finish reason of `error` with an {@link AiSdkModelError}: the run fails and AgentFailed fires with that message.
+ * - Streamed (`agent.stream()`): `stream` makes the same call through `streamText` and hands out the text as the
+ *   provider writes it, each tool call once its input is complete, and a `finish` with the usage and the finish
+ *   reason. An `error` part of the AI SDK's stream fails it with the provider's error, and a finish reason of `error`
+ *   with an {@link AiSdkModelError}, as `generate` fails. Leaving the loop early (the iterator's `return`, as the agent
+ *   does when the run is cancelled) aborts the call: the provider's stream is cancelled, and an HTTP provider's
+ *   request aborted.
  *
  * ```ts
  * import { openai } from '@ai-sdk/openai';
@@ -88,43 +136,45 @@ export function aiSdkModel(model: LanguageModel, options: AiSdkModelOptions = {}
     }
     return made;
   };
+  // Streams of a model object stop when their call is aborted; see stoppingStreams.
+  const streaming = isV3(model) ? stoppingStreams(model) : model;
+
+  /** What `generateText` and `streamText` both take for `request`, bar the call settings and the signal. */
+  const callOf = (request: ModelRequest, target: LanguageModel) => {
+    const tools: Record<string, AiTool> = {};
+    for (const def of request.tools) tools[def.name] = sdkTool(def);
+    // Only what the conversation gained since the last step is converted (and validated) by the AI SDK; the model of
+    // the call puts the rest, converted before, in front. See IncrementalPrompt.
+    const step = prompts !== undefined && isV3(target) ? prompts.step(target, request.system, request.messages) : undefined;
+    return {
+      ...(step !== undefined
+        ? { model: step.model, messages: toModelMessages(step.fresh) }
+        : {
+            model: prompts !== undefined && isV3(target) ? prompts.whole(target, request.messages, request.system) : target,
+            ...(request.system !== undefined ? { system: request.system } : {}),
+            messages: toModelMessages(request.messages),
+          }),
+      // The agent's own system messages (hooks' additional context, compaction summaries) are not user input.
+      allowSystemInMessages: true,
+      ...(request.tools.length > 0 ? { tools } : {}),
+    };
+  };
+  const failed = (rawFinishReason: string | undefined) =>
+    new AiSdkModelError(`The model ${name} finished with an error${rawFinishReason ? ` (${rawFinishReason})` : ''} and no usable answer.`);
+
   return {
     name,
     async generate(request: ModelRequest): Promise<AiSdkModelResponse> {
-      const tools: Record<string, AiTool> = {};
-      for (const def of request.tools) tools[def.name] = sdkTool(def);
-      // Only what the conversation gained since the last step is converted (and validated) by generateText; the
-      // model of the call puts the rest, converted before, in front. See IncrementalPrompt.
-      const step = prompts !== undefined && isV3(model) ? prompts.step(model, request.system, request.messages) : undefined;
       const result = await generateText({
         ...settings,
-        ...(step !== undefined
-          ? { model: step.model, messages: toModelMessages(step.fresh) }
-          : {
-              model: prompts !== undefined && isV3(model) ? prompts.whole(model, request.messages, request.system) : model,
-              ...(request.system !== undefined ? { system: request.system } : {}),
-              messages: toModelMessages(request.messages),
-            }),
-        // The agent's own system messages (hooks' additional context, compaction summaries) are not user input.
-        allowSystemInMessages: true,
-        ...(request.tools.length > 0 ? { tools } : {}),
+        ...callOf(request, model),
         ...(request.signal !== undefined ? { abortSignal: request.signal } : {}),
       });
-      if (result.finishReason === 'error') {
-        throw new AiSdkModelError(`The model ${name} finished with an error${result.rawFinishReason ? ` (${result.rawFinishReason})` : ''} and no usable answer.`);
-      }
+      if (result.finishReason === 'error') throw failed(result.rawFinishReason);
       const toolCalls = result.toolCalls
         .filter((c) => !c.providerExecuted)
         .map((c) => ({ id: c.toolCallId, name: c.toolName, args: argsOf(c.input) }));
-      const { inputTokens, outputTokens, totalTokens } = result.usage;
-      const usage =
-        inputTokens === undefined && outputTokens === undefined && totalTokens === undefined
-          ? undefined
-          : {
-              ...(inputTokens !== undefined ? { inputTokens } : {}),
-              ...(outputTokens !== undefined ? { outputTokens } : {}),
-              ...(totalTokens !== undefined ? { totalTokens } : {}),
-            };
+      const usage = usageOf(result.usage);
       return {
         text: result.text,
         ...(toolCalls.length > 0 ? { toolCalls } : {}),
@@ -133,5 +183,55 @@ export function aiSdkModel(model: LanguageModel, options: AiSdkModelOptions = {}
         rawFinishReason: result.rawFinishReason,
       };
     },
+
+    async *stream(request: ModelRequest): AsyncGenerator<AiSdkModelStreamPart> {
+      // Aborted when the reader leaves early: streamText goes on reading its provider otherwise.
+      const stop = new AbortController();
+      const signal = request.signal === undefined ? stop.signal : AbortSignal.any([request.signal, stop.signal]);
+      const result = streamText({
+        ...settings,
+        ...callOf(request, streaming),
+        abortSignal: signal,
+        // Errors are thrown to the agent from the stream's `error` part, not logged.
+        onError: () => {},
+      });
+      let done = false;
+      try {
+        for await (const part of result.fullStream) {
+          switch (part.type) {
+            case 'text-delta':
+              if (part.text !== '') yield { type: 'text-delta', text: part.text };
+              break;
+            case 'tool-call':
+              if (!part.providerExecuted) yield { type: 'tool-call', toolCall: { id: part.toolCallId, name: part.toolName, args: argsOf(part.input) } };
+              break;
+            case 'error':
+              throw part.error;
+            case 'abort':
+              throw signal.reason;
+            case 'finish': {
+              if (part.finishReason === 'error') throw failed(part.rawFinishReason);
+              const usage = usageOf(part.totalUsage);
+              yield { type: 'finish', ...(usage !== undefined ? { usage } : {}), finishReason: part.finishReason, rawFinishReason: part.rawFinishReason };
+              break;
+            }
+          }
+        }
+        done = true;
+      } finally {
+        if (!done) stop.abort(new DOMException('The model call was cancelled: its stream was left before the end.', 'AbortError'));
+      }
+    },
+  };
+}
+
+/** The tokens the AI SDK reports, as our {@link Usage}; `undefined` when it reports none. */
+function usageOf(usage: LanguageModelUsage): Usage | undefined {
+  const { inputTokens, outputTokens, totalTokens } = usage;
+  if (inputTokens === undefined && outputTokens === undefined && totalTokens === undefined) return undefined;
+  return {
+    ...(inputTokens !== undefined ? { inputTokens } : {}),
+    ...(outputTokens !== undefined ? { outputTokens } : {}),
+    ...(totalTokens !== undefined ? { totalTokens } : {}),
   };
 }

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, RemoveMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { createMiddleware, type AgentMiddleware } from 'langchain';
 import {
   ExecutionHookContext,
@@ -11,10 +11,13 @@ import {
   SessionHookContext,
   StopHookContext,
   ToolCall,
+  type ModelCallResponse,
   type RunStatus,
   type StopReason,
 } from '../../core/index.js';
 import { LoopHooks, type HookSource, type LoopHooksOptions, type StepReport } from '../loop-hooks.js';
+import { messageFor, responseOf, usageOf } from './internal/call-answer.js';
+import { CallRequest } from './internal/call-request.js';
 import { argsOf, fromLangChainMessages, textOf, toolCallsOf, typeOf } from './internal/messages.js';
 
 /** Options of {@link langchainMiddleware}: those of {@link LoopHooks}, and the middleware's own. */
@@ -36,17 +39,21 @@ interface Invocation {
   stopReason: StopReason;
   status: RunStatus;
   reason: string | undefined;
+  /** The last answer, when AfterModel hooks had the call made again: their feedback goes into the state before it. */
+  feedback: { readonly answer: AIMessage; readonly messages: readonly BaseMessage[] } | undefined;
 }
 
 type AgentState = { messages: BaseMessage[] };
 
 const signalOf = (runtime: unknown): AbortSignal | undefined => (runtime as { signal?: AbortSignal } | undefined)?.signal;
 
-const usageOf = (message: BaseMessage): StepReport['usage'] => {
-  const usage = (message as { usage_metadata?: { input_tokens?: number; output_tokens?: number; total_tokens?: number } }).usage_metadata;
-  if (usage === undefined) return undefined;
-  return { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, totalTokens: usage.total_tokens };
-};
+/** The name a model events' matcher tests: the chat model's model name, else its class's. */
+function modelNameOf(model: unknown): string | undefined {
+  const loose = model as { model?: unknown; modelName?: unknown; getName?: () => string } | undefined;
+  if (typeof loose?.model === 'string') return loose.model;
+  if (typeof loose?.modelName === 'string') return loose.modelName;
+  return typeof loose?.getName === 'function' ? loose.getName() : undefined;
+}
 
 /** The system message with the hooks' context after it: as text when it is text, else as one more text block. */
 function withContext(system: SystemMessage, context: readonly string[]): SystemMessage {
@@ -58,6 +65,30 @@ function withContext(system: SystemMessage, context: readonly string[]): SystemM
 const lastHuman = (messages: readonly BaseMessage[]): BaseMessage | undefined => messages.findLast((m) => typeOf(m) === 'human');
 
 /**
+ * The state update that puts AfterModel's feedback before the answer it led to, as our agent's conversation has it:
+ * the answer is taken out and added again after the feedback (under a new id: LangChain's reducer keeps a message's
+ * place when its id is added again). `undefined` when there is none, or the answer is no longer the last message.
+ */
+function keepFeedback(r: Invocation, messages: readonly BaseMessage[]): { messages: BaseMessage[] } | undefined {
+  const feedback = r.feedback;
+  r.feedback = undefined;
+  const answer = messages.at(-1);
+  if (feedback === undefined || answer === undefined || answer.id === undefined || (answer !== feedback.answer && answer.id !== feedback.answer.id)) return undefined;
+  const ai = answer as AIMessage;
+  const again = new AIMessage({
+    content: ai.content,
+    tool_calls: ai.tool_calls ?? [],
+    invalid_tool_calls: ai.invalid_tool_calls ?? [],
+    additional_kwargs: ai.additional_kwargs,
+    response_metadata: ai.response_metadata,
+    ...(ai.usage_metadata !== undefined ? { usage_metadata: ai.usage_metadata } : {}),
+    ...(ai.name !== undefined ? { name: ai.name } : {}),
+    id: `${answer.id}-after-feedback`,
+  });
+  return { messages: [new RemoveMessage({ id: answer.id }), ...feedback.messages, again] };
+}
+
+/**
  * One LangChain v1 middleware (for `createAgent({ middleware: [...] })`) that fires our events, so callbacks, Hook
  * classes and HOOK.md script hooks guard a LangChain agent as they guard ours, in the same order:
  *
@@ -65,6 +96,8 @@ const lastHuman = (messages: readonly BaseMessage[]): BaseMessage | undefined =>
  * |---|---|---|
  * | `beforeAgent` (each `invoke`) | SessionStart (the first time only), ExecutionStart, UserPromptSubmit | a block of the prompt ends the invocation with `Prompt blocked by a hook: <reason>` as the answer; a rewritten prompt replaces the user's message; context waits for the first model call |
  * | `wrapModelCall` | AfterStep of the previous answer (once its tools ran, as in our agent), BeforeStep | `additionalContext` from any hook since the last model call is appended to this call's system message |
+ * | `wrapModelCall`, around `handler` | BeforeModel (its chain ends in BeforeToolSelection and the call, so a Hook class's `handle(ctx, next)` wraps it), BeforeToolSelection, AfterModel | a rewritten request (system message, messages, tools, `toolChoice`, and `temperature`, `maxTokens`, `topP`, `stop` in `modelSettings`) is what this call sends; an answer given instead skips the model; BeforeModel's block answers with its reason; an AfterModel rewrite is the AI message the agent records; its block calls the model again with the reason as a user message, at most `modelRetryLimit` times |
+ * | `afterModel` | — | AfterModel's feedback goes into the state before the answer it led to (the answer is added again after it, under a new id), as our agent's conversation has it |
  * | `afterModel`, when the answer calls no tool | AfterStep, Stop | a block keeps the agent working: the reason is added as a user message and the model is called again (Stop then has `stopHookActive`) |
  * | `wrapToolCall` | PreToolUse, PermissionRequest and the `approver` after an ask, PostToolUse, PostToolUseFailure | a block answers the call with a `ToolMessage` (status `error`) holding `Tool call blocked by a hook: <reason>`; a rewritten input is the call the tool runs; a PostToolUse block or new result replaces the tool's message |
  * | `afterAgent` | AfterStop, AfterAgent, ExecutionEnd | observers; ExecutionEnd has the status (`stopped` after a hook's stop or a blocked prompt) |
@@ -78,7 +111,9 @@ const lastHuman = (messages: readonly BaseMessage[]): BaseMessage | undefined =>
  * What does not map: an `invoke` that throws never reaches `afterAgent`, so AgentFailed and ExecutionEnd do not fire
  * for it (the error goes to the caller). The middleware's lifetime is the session, as an agent session's is ours:
  * SessionStart fires at its first invocation, and nothing in LangChain says when a conversation is over, so
- * SessionEnd never fires. The model events of our agent are its step events here. PreCompact, PostCompact,
+ * SessionEnd never fires. LangChain's `streamMode: 'messages'` hands out the model's own message (token by token when
+ * it streams) from the model's callbacks, before AfterModel decides: stream `updates` or `values` for answers as the
+ * hooks left them. PreCompact, PostCompact,
  * SubagentStart, SubagentStop and Notification (but for approvals) have no LangChain hook.
  *
  * `hooks` is a `HookStack`, an `AgentBuilder` or a {@link LoopHooks}: metadata, `stopReason` and `systemMessages` last
@@ -104,7 +139,7 @@ export function langchainMiddleware(hooks: HookSource, options: LangchainMiddlew
   let run: Invocation | undefined;
   let started = false;
   const current = (): Invocation =>
-    (run ??= { prompt: '', started: performance.now(), pending: undefined, text: '', stopBlocks: 0, stopReason: 'no_tool_calls', status: 'completed', reason: undefined });
+    (run ??= { prompt: '', started: performance.now(), pending: undefined, text: '', stopBlocks: 0, stopReason: 'no_tool_calls', status: 'completed', reason: undefined, feedback: undefined });
 
   /** Reports the last model answer as a step, once: when its tools have run, or when it is the last. */
   const flushStep = async (signal: AbortSignal | undefined): Promise<void> => {
@@ -140,7 +175,7 @@ export function langchainMiddleware(hooks: HookSource, options: LangchainMiddlew
         const signal = signalOf(runtime);
         const human = lastHuman(state.messages);
         const prompt = textOf(human);
-        run = { prompt, started: performance.now(), pending: undefined, text: '', stopBlocks: 0, stopReason: 'no_tool_calls', status: 'completed', reason: undefined };
+        run = { prompt, started: performance.now(), pending: undefined, text: '', stopBlocks: 0, stopReason: 'no_tool_calls', status: 'completed', reason: undefined, feedback: undefined };
         loop.setMessages(fromLangChainMessages(state.messages));
         if (loop.stopReason !== undefined) {
           halted(loop.stopReason, 'hook_stop');
@@ -175,13 +210,42 @@ export function langchainMiddleware(hooks: HookSource, options: LangchainMiddlew
       // (the step the stop cut short is not reported).
       if (loop.stopReason !== undefined) return stopped(r);
       await flushStep(signal);
-      loop.setMessages(fromLangChainMessages(request.messages));
+      const messages = fromLangChainMessages(request.messages);
+      loop.setMessages(messages);
       await loop.beforeStep(signal);
       if (loop.stopReason !== undefined) return stopped(r);
       const context = loop.takeContext();
-      const response = await handler(context.length === 0 ? request : { ...request, systemMessage: withContext(request.systemMessage, context) });
-      r.text = textOf(response);
-      r.pending = { text: r.text, toolCalls: toolCallsOf(response), usage: usageOf(response) };
+      const withHooksContext = context.length === 0 ? request : { ...request, systemMessage: withContext(request.systemMessage, context) };
+      const events = await loop.modelEvents();
+      if (!events.beforeModel && !events.toolSelection && !events.afterModel) {
+        // No hook around the model call: the call as it is.
+        const response = await handler(withHooksContext);
+        r.feedback = undefined;
+        r.text = textOf(response);
+        r.pending = { text: r.text, toolCalls: toolCallsOf(response), usage: usageOf(response) };
+        return response;
+      }
+      const call = new CallRequest(withHooksContext, messages);
+      const answers = new Map<ModelCallResponse, AIMessage>();
+      let last: AIMessage | undefined;
+      const outcome = await loop.modelCall(
+        call.request,
+        async (wanted) => {
+          const answer = await handler(call.requestFor(wanted));
+          last = answer;
+          const response = responseOf(answer);
+          answers.set(response, answer);
+          return response;
+        },
+        { signal, modelName: modelNameOf(request.model) },
+      );
+      if (outcome.stopped !== undefined) return stopped(r);
+      const response = answers.get(outcome.response) ?? messageFor(outcome.response, outcome.synthetic ? undefined : last);
+      // AfterModel's feedback joins the conversation before the answer, as in our agent (afterModel puts it there).
+      const feedback = outcome.added.flatMap((m) => (m.role === 'user' ? [new HumanMessage(m.content)] : []));
+      r.feedback = feedback.length > 0 ? { answer: response, messages: feedback } : undefined;
+      r.text = outcome.response.text;
+      r.pending = { text: r.text, toolCalls: outcome.response.toolCalls, usage: answers.has(outcome.response) ? usageOf(response) : outcome.usage };
       return response;
     },
 
@@ -190,9 +254,10 @@ export function langchainMiddleware(hooks: HookSource, options: LangchainMiddlew
       hook: async (state: AgentState, runtime: unknown) => {
         const signal = signalOf(runtime);
         const r = current();
-        if (loop.stopReason !== undefined) return undefined;
+        const kept = keepFeedback(r, state.messages);
+        if (loop.stopReason !== undefined) return kept;
         const last = state.messages.at(-1);
-        if (last !== undefined && toolCallsOf(last).length > 0) return undefined;
+        if (last !== undefined && toolCallsOf(last).length > 0) return kept;
         await flushStep(signal);
         const outcome = await loop.fire(
           'Stop',
@@ -209,16 +274,16 @@ export function langchainMiddleware(hooks: HookSource, options: LangchainMiddlew
         );
         if (loop.stopReason !== undefined) {
           halted(loop.stopReason, 'hook_stop');
-          return undefined;
+          return kept;
         }
-        if (outcome.type !== 'block') return undefined;
+        if (outcome.type !== 'block') return kept;
         const feedback = outcome.reason ?? 'A stop hook asked the agent to keep working.';
         if (r.stopBlocks >= stopLoopLimit) {
           loop.events.emit('warning', { code: 'stop-forced', message: `Stop hooks kept the agent working ${r.stopBlocks} times in a row; ending the run anyway (last reason: ${feedback}).`, event: 'Stop' });
-          return undefined;
+          return kept;
         }
         r.stopBlocks++;
-        return { jumpTo: 'model' as const, messages: [new HumanMessage(feedback)] };
+        return { jumpTo: 'model' as const, messages: [...(kept?.messages ?? []), new HumanMessage(feedback)] };
       },
     },
 

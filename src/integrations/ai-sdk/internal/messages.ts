@@ -94,21 +94,31 @@ export function fromModelMessages(messages: readonly LooseMessage[]): Message[] 
   return out;
 }
 
+/** Where a message of ours came from: a message of the last prompt converted, and the part of it for a tool result. */
+export interface MessageSource<T extends LooseMessage> {
+  /** The AI SDK's message. */
+  readonly message: T;
+  /** For a tool result, the index of its part in `message.content`; `undefined` when it is the whole message. */
+  readonly part: number | undefined;
+}
+
 /**
  * {@link fromModelMessages} for a conversation that grows from call to call, as a loop's prompts do: each call gets
  * new message objects (the AI SDK converts its prompt afresh for every model call), so a message is compared with the
  * one at the same place in the last prompt, on the fields the conversion reads — objects by identity — and its
  * conversion reused when they are the same. A call costs comparisons for what it had before, conversions only for
- * what is new.
+ * what is new. Each message of ours remembers the AI SDK's message it came from ({@link IncrementalMessages.sourceOf}).
  *
  * @internal
  */
-export class IncrementalMessages {
-  private last: readonly LooseMessage[] = [];
+export class IncrementalMessages<T extends LooseMessage = LooseMessage> {
+  private last: readonly T[] = [];
   private converted: (readonly Message[])[] = [];
+  /** Where in the last prompt each message was converted from: a reused conversion keeps its place. */
+  private readonly origins: Origins = new WeakMap();
 
   /** The conversation of `messages`: what `fromModelMessages(messages)` returns. */
-  convert(messages: readonly LooseMessage[]): Message[] {
+  convert(messages: readonly T[]): Message[] {
     const last = this.last;
     const converted: (readonly Message[])[] = new Array(messages.length);
     const out: Message[] = [];
@@ -118,7 +128,7 @@ export class IncrementalMessages {
       if (i < last.length && sameMessage(message, last[i]!)) mine = this.converted[i]!;
       else {
         const fresh: Message[] = [];
-        convertInto(fresh, message);
+        convertInto(fresh, message, this.origins, i);
         mine = fresh;
       }
       converted[i] = mine;
@@ -127,6 +137,16 @@ export class IncrementalMessages {
     this.last = messages;
     this.converted = converted;
     return out;
+  }
+
+  /** The AI SDK's message of the last prompt converted that `message` came from, if it came from one. */
+  sourceOf(message: Message): MessageSource<T> | undefined {
+    const origin = this.origins.get(message);
+    if (origin === undefined) return undefined;
+    const source = this.last[origin.index];
+    // A conversion is only reused in place, so a message found elsewhere belongs to an older prompt.
+    if (source === undefined || this.converted[origin.index]?.includes(message) !== true) return undefined;
+    return { message: source, part: origin.part };
   }
 }
 
@@ -149,7 +169,8 @@ function sameContent(a: unknown, b: unknown): boolean {
   return a.every((p: LoosePart, i) => p.type === (b[i] as LoosePart).type && p.text === (b[i] as LoosePart).text);
 }
 
-function sameMessage(a: LooseMessage, b: LooseMessage): boolean {
+/** Whether two AI SDK messages convert alike: the same role, and parts with the same fields (objects by identity). */
+export function sameMessage(a: LooseMessage, b: LooseMessage): boolean {
   if (a === b) return true;
   if (a.role !== b.role) return false;
   if (typeof a.content === 'string' || typeof b.content === 'string') return a.content === b.content;
@@ -158,18 +179,30 @@ function sameMessage(a: LooseMessage, b: LooseMessage): boolean {
   return true;
 }
 
-function convertInto(out: Message[], message: LooseMessage): void {
+/** Where a converted message came from: the index of its message in a prompt, and of its part for a tool result. */
+type Origins = WeakMap<Message, { readonly index: number; readonly part: number | undefined }>;
+
+// Called for every message of every prompt: no closure is made per call.
+function convertInto(out: Message[], message: LooseMessage, origins?: Origins, index = 0): void {
   const parts: readonly LoosePart[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
   const text = parts.flatMap((p) => (p.type === 'text' ? [p.text ?? ''] : [])).join('');
   if (message.role === 'system' || message.role === 'user') {
-    out.push({ role: message.role, content: text });
+    const converted: Message = { role: message.role, content: text };
+    out.push(converted);
+    origins?.set(converted, { index, part: undefined });
   } else if (message.role === 'assistant') {
     const toolCalls = parts.flatMap((p) => (p.type === 'tool-call' ? [new ToolCall(p.toolName ?? 'unknown', argsOf(p.input), p.toolCallId)] : []));
-    out.push({ role: 'assistant', content: text, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
+    const converted: Message = { role: 'assistant', content: text, ...(toolCalls.length > 0 ? { toolCalls } : {}) };
+    out.push(converted);
+    origins?.set(converted, { index, part: undefined });
   }
   if (message.role === 'tool' || message.role === 'assistant') {
-    for (const p of parts) {
-      if (p.type === 'tool-result') out.push({ role: 'tool', content: outputText(p.output), toolCallId: p.toolCallId ?? '', name: p.toolName ?? '' });
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i]!;
+      if (p.type !== 'tool-result') continue;
+      const converted: Message = { role: 'tool', content: outputText(p.output), toolCallId: p.toolCallId ?? '', name: p.toolName ?? '' };
+      out.push(converted);
+      origins?.set(converted, { index, part: i });
     }
   }
 }
