@@ -13,7 +13,7 @@ import {
   UnsafeRegexError,
   validateFrontmatter,
 } from 'agent-hooks';
-import { hasNestedRepeat, isSimpleRegex, judgeRegex, regexSafety } from '../../src/script/internal/regex-safety.js';
+import { checkWithinCpuBudget, hasNestedRepeat, isSimpleRegex, judgeRegex, regexSafety } from '../../src/script/internal/regex-safety.js';
 import { catchError } from '../support/catch-error.js';
 import { fields, tempDirs, writeHook } from '../support/hook-folders.js';
 import { SAFE_PATTERNS, UNSAFE_PATTERNS } from '../support/regex-patterns.js';
@@ -62,6 +62,35 @@ describe('compileManifestRegex refuses regexes that can backtrack catastrophical
     expect(judgeRegex(email, '', 1)).toEqual({ safe: false, complexity: 'exponential', degree: undefined, by: 'shape' });
     expect(regexSafety(email)).toEqual({ safe: false, complexity: 'exponential', degree: undefined, by: 'checked' });
     expect(judgeRegex('(curl|wget)[^|]*\\|\\s*(ba)?sh', '', 1)).toEqual({ safe: false, complexity: 'polynomial', degree: undefined, by: 'undecided' });
+  });
+
+  it('counts the budget in CPU time: a check that timed out while the machine was busy elsewhere is made again', () => {
+    // A check that waits 60 ms without using the CPU (another process had it), and times out, the first time.
+    const blocker = new Int32Array(new SharedArrayBuffer(4));
+    const budgets: number[] = [];
+    const starved = (budgetMs: number) => {
+      budgets.push(budgetMs);
+      if (budgets.length > 1) return { status: 'safe' };
+      Atomics.wait(blocker, 0, 0, 60);
+      return { status: 'unknown', error: { kind: 'timeout' } };
+    };
+    expect(checkWithinCpuBudget(starved, 50)).toEqual({ status: 'safe' });
+    expect(budgets[0]).toBe(50);
+    // The second attempt gets what the first left of the budget: nearly all of it, as the first used little CPU.
+    expect(budgets[1]).toBeGreaterThan(25);
+    expect(budgets[1]).toBeLessThanOrEqual(50);
+
+    // A check that used its whole budget of CPU and timed out is not made again.
+    let calls = 0;
+    const cpu = (previous?: NodeJS.CpuUsage) => (previous === undefined ? { user: 0, system: 0 } : { user: 50_000, system: 0 });
+    const busy = () => (calls++, { status: 'unknown', error: { kind: 'timeout' } });
+    expect(checkWithinCpuBudget(busy, 50, cpu)).toEqual({ status: 'unknown', error: { kind: 'timeout' } });
+    expect(calls).toBe(1);
+    // Nor a check that could not analyse the pattern, whatever the time.
+    calls = 0;
+    const unsupported = () => (calls++, { status: 'unknown', error: { kind: 'unsupported' } });
+    checkWithinCpuBudget(unsupported, 50);
+    expect(calls).toBe(1);
   });
 
   it('the shape refused when undecided: an unbounded repeat of a group that holds a repeat', () => {
