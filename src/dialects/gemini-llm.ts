@@ -212,7 +212,8 @@ function readMessages(value: unknown, field: string, ignore: IgnoredField): Gemi
   const messages: GeminiLlmMessage[] = [];
   for (const [i, item] of value.entries()) {
     if (!isRecord(item) || typeof item.content !== 'string' || !Object.hasOwn(ROLE_IN, item.role as string)) {
-      ignore(field, `with ${field}[${i}] ${isRecord(item) ? `${JSON.stringify(item.role)} / ${typeOf(item.content)}` : typeOf(item)}, which is not a message {role: "user" | "model" | "system", content: a string}`);
+      const found = isRecord(item) ? `{role: ${JSON.stringify(item.role) ?? 'none'}, content: ${typeof item.content === 'string' ? 'a string' : typeOf(item.content)}}` : typeOf(item);
+      ignore(field, `with [${i}] ${found}, which is not a message {role: "user" | "model" | "system", content: a string}`);
       return undefined;
     }
     messages.push({ role: item.role as GeminiLlmMessage['role'], content: item.content });
