@@ -135,12 +135,12 @@ describe('BeforeModel hooks of a Gemini settings file', () => {
     expect(result.messages.map((m) => m.content)).toEqual(['Hello', 'First answer.']);
   });
 
-  it('a rewrite keeps the tool calls of the model’s turns and cannot take a message away; a model or topK is ignored with a warning', async () => {
+  it('a rewrite keeps the tool calls of the model’s turns and the tool results; a model or topK is ignored with a warning', async () => {
     const { agent, model, warnings } = await agentWith(
       { BeforeModel: hook('rewrite') },
       {
         rewrite: node(`  if (input.llm_request.messages.length < 2) return;
-  console.log(JSON.stringify({ hookSpecificOutput: { llm_request: { model: 'gemini-2.5-pro', messages: [{ role: 'user', content: 'U' }], config: { topK: 5, temperature: 1 } } } }));`),
+  console.log(JSON.stringify({ hookSpecificOutput: { llm_request: { model: 'gemini-2.5-pro', messages: [{ role: 'user', content: 'U' }, { role: 'model', content: 'M' }], config: { topK: 5, temperature: 1 } } } }));`),
       },
       [{ text: 'Calling.', toolCalls: [{ name: 'read_file', args: {} }] }, 'Done.'],
     );
@@ -148,7 +148,7 @@ describe('BeforeModel hooks of a Gemini settings file', () => {
     const second = model.requests[1]!;
     expect(second.messages.map((m) => [m.role, m.content, m.toolCalls?.map((c) => c.name)])).toEqual([
       ['user', 'U', undefined],
-      ['assistant', 'Calling.', ['read_file']],
+      ['assistant', 'M', ['read_file']],
       ['tool', 'read_file ran', undefined],
     ]);
     expect(second.settings).toEqual({ temperature: 1, maxTokens: undefined, topP: undefined });
