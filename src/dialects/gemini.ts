@@ -95,7 +95,7 @@ function bridgedModelFields(ctx: ModelHookContext, payload: Record<string, unkno
   try {
     sent = readGeminiModelPayload(payload, ctx.event);
   } catch {
-    // The bridge read this very payload; a context whose origin is another one keeps what that one says.
+    // Not a payload the bridge reads (a context given such an origin by hand): it goes on as it is.
     return {};
   }
   const changed: Record<string, unknown> = {};
@@ -223,7 +223,7 @@ function readModelAnswer(
   extras: Pick<Decision, 'additionalContext' | 'systemMessage' | 'notes' | 'granted'>,
 ): Decision {
   const denied = decision === 'deny' || decision === 'block';
-  // What Gemini CLI warns the user of when a model event is denied: the model is not asked again.
+  // Gemini CLI shows a denied model event's reason to the user as a warning, never to the model.
   const warned = (): string => {
     const warning = `Agent execution blocked: ${reason ?? 'No reason provided'}`;
     return extras.systemMessage === undefined ? warning : `${extras.systemMessage}\n${warning}`;
