@@ -7,6 +7,7 @@
  */
 import type { AnyHookContext, HookOutcome } from '../core/index.js';
 import { codexAnswer } from '../dialects/codex.js';
+import { geminiModelAnswer } from '../dialects/gemini-model-answer.js';
 import { replacedResult, rewrittenArgs, type BridgeAnswer } from '../dialects/outcome-changes.js';
 
 export type { BridgeAnswer } from '../dialects/outcome-changes.js';
@@ -131,6 +132,10 @@ function copilotAnswer(outcome: HookOutcome, ctx: AnyHookContext): BridgeAnswer 
 /** Gemini CLI's answer. */
 function geminiAnswer(outcome: HookOutcome, ctx: AnyHookContext, eventName: string): BridgeAnswer {
   const systemMessage = outcome.systemMessage;
+  if (ctx.event === 'BeforeModel' || ctx.event === 'BeforeToolSelection' || ctx.event === 'AfterModel') {
+    const body = geminiModelAnswer(outcome, ctx, eventName);
+    return body === undefined ? nothing : json(body);
+  }
   if (outcome.type === 'stop') return json(compact({ continue: false, stopReason: outcome.reason, systemMessage }));
   const args = rewrittenArgs(outcome, ctx);
   const decision = outcome.type === 'block' || outcome.type === 'ask' ? 'deny' : outcome.granted ? 'allow' : undefined;
@@ -176,6 +181,9 @@ function cursorAnswer(outcome: HookOutcome, ctx: AnyHookContext): BridgeAnswer {
  *   a stop and an ask, which Codex refuses there) — each with the reason;
  * - a block of a stop gate: `decision: "block"` + `reason` (Claude Code, VS Code, Copilot), `decision: "deny"`
  *   (Gemini's AfterAgent retry), `followup_message` (Cursor);
+ * - Gemini CLI's model events: a rewritten request (`llm_request`), an answer given instead of the model
+ *   (`decision: "deny"` with `llm_response`), a tool selection (`toolConfig`), a rewritten answer (`llm_response`) —
+ *   see `geminiModelAnswer`;
  * - a stop: `continue: false` + `stopReason`;
  * - a rewritten input: `updatedInput`, `modifiedArgs`, `tool_input`, `updated_input`; for Codex `updatedInput` with
  *   `permissionDecision: "allow"`, the only form it takes (see {@link codexAnswer});

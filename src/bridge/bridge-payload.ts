@@ -6,6 +6,7 @@
 import { HookEvent, type AnyHookContext, type EventDialect, type HookEventName } from '../core/index.js';
 import { readCodexPayload } from '../dialects/codex.js';
 import { CURSOR_EVENTS } from '../dialects/cursor.js';
+import { readGeminiModelPayload } from '../dialects/gemini-llm.js';
 import { isRecord } from '../dialects/wire-output.js';
 import { sampleContext } from '../script/sample-context.js';
 import type { BridgeAgent } from './bridge-answer.js';
@@ -52,6 +53,18 @@ function copilotEventOf(payload: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+const isModelEvent = (event: HookEventName): event is 'BeforeModel' | 'BeforeToolSelection' | 'AfterModel' =>
+  event === 'BeforeModel' || event === 'BeforeToolSelection' || event === 'AfterModel';
+
+/** Gemini CLI's `llm_request` (and `llm_response`) as the request and answer a model event's context is built from. */
+function geminiModelFields(payload: Record<string, unknown>, event: 'BeforeModel' | 'BeforeToolSelection' | 'AfterModel'): Record<string, unknown> {
+  try {
+    return readGeminiModelPayload(payload, event);
+  } catch (error) {
+    throw new BridgeInputError((error as Error).message);
+  }
+}
+
 function parseEvent(name: string, dialect: EventDialect): HookEventName {
   const event = HookEvent.tryParse(name, dialect) ?? HookEvent.tryParse(name);
   if (event === undefined) throw new BridgeInputError(`Unknown event '${name}'.`);
@@ -75,6 +88,7 @@ function normalize(agent: BridgeAgent, payload: Record<string, unknown>, given: 
           session_id: payload.session_id ?? payload.sessionId,
           subagent_name: payload.agent_id,
           ...(agent === 'gemini' && event === 'Stop' ? { final_message: payload.prompt_response } : {}),
+          ...(agent === 'gemini' && isModelEvent(event) ? geminiModelFields(payload, event) : {}),
           hook_event_name: undefined,
           hookEventName: undefined,
         },
@@ -145,7 +159,10 @@ function normalize(agent: BridgeAgent, payload: Record<string, unknown>, given: 
  * Reads the JSON `agent` sends its hooks on stdin into a context of ours. The event comes from the payload
  * (`hook_event_name`; Copilot's payloads name none, so `event` or the payload's shape says which), or from `event`,
  * which wins. Cursor's tool-specific events become tool calls: `beforeShellExecution` a `Shell` call with the
- * `command`, `beforeReadFile` a `Read` call, `afterFileEdit` a `Write` call.
+ * `command`, `beforeReadFile` a `Read` call, `afterFileEdit` a `Write` call. Gemini CLI's BeforeModel,
+ * BeforeToolSelection and AfterModel become model events whose request is its `llm_request` — the text of the
+ * conversation and three settings; no system prompt, no tools, for it sends neither — and whose answer (AfterModel)
+ * is the text of its `llm_response`, one streamed chunk's.
  *
  * Nothing is invented: a field the agent left out stays out (see `sampleContext`'s `strict`), the context's
  * `origin` holds the payload as sent and the fields it had, and a payload without what its event needs (a tool

@@ -27,6 +27,12 @@ const toolRan = new CallableMatcher(function toolRan(ctx: AnyHookContext) {
   return ctx.event !== 'PostToolUseFailure' || !(ctx.error instanceof Error && REFUSED_BEFORE_HOOKS.has(ctx.error.name));
 });
 
+// Gemini CLI runs its AfterModel hooks on the model's chunks only: an answer a BeforeModel hook gave instead of the
+// model goes to the user without them.
+const modelAnswered = new CallableMatcher(function modelAnswered(ctx: AnyHookContext) {
+  return ctx.event !== 'AfterModel' || !ctx.synthetic;
+});
+
 /**
  * An AfterTool hook runs for a failed tool call too: Gemini CLI has no failure event and sends the call as an AfterTool
  * whose tool_response holds the error. A command hook is built for one event; the failure event is added to it here.
@@ -45,7 +51,10 @@ function alsoOnToolFailure(hook: CommandHook): CommandHook {
  * what Gemini CLI does with `sequential: true`; without it Gemini CLI starts them together, and the decisions merge
  * the same way (see the README's compatibility notes). An AfterTool hook also runs when a tool that ran failed
  * (PostToolUseFailure), as Gemini CLI runs it then, but not for a call refused before it ran (an unknown tool, or
- * arguments that fail the tool's schema), which Gemini CLI runs no hook for.
+ * arguments that fail the tool's schema), which Gemini CLI runs no hook for. BeforeModel, BeforeToolSelection and
+ * AfterModel hooks run on the model events of the same names; a matcher means nothing there (Gemini CLI ignores it,
+ * and a warning says so), and an AfterModel hook does not run on an answer a BeforeModel hook gave instead of the
+ * model, as Gemini CLI runs it on the model's own answers only.
  */
 export async function loadGeminiHooks(options: ConfigLoadOptions = {}): Promise<LoadedConfigHooks> {
   const out = new ConfigCollector(options);
@@ -74,7 +83,8 @@ export async function loadGeminiHooks(options: ConfigLoadOptions = {}): Promise<
         const written = out.matcher(definition.matcher, event, 'regex', file, `${at}.matcher`);
         if (written === null) return;
         const afterTool = event === 'PostToolUse';
-        const matcher = !afterTool ? written : written === undefined ? toolRan : CompositeMatcher.and(written, toolRan);
+        // A model event has nothing for a matcher to match (Gemini CLI ignores it too): `written` is undefined there.
+        const matcher = event === 'AfterModel' ? modelAnswered : !afterTool ? written : written === undefined ? toolRan : CompositeMatcher.and(written, toolRan);
         definition.hooks.forEach((hook: unknown, h) => {
           const hookAt = `${at}.hooks[${h}]`;
           if (!isRecord(hook) || (hook.type !== undefined && hook.type !== 'command')) {

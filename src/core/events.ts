@@ -205,22 +205,24 @@ const EVENT_INFO: Readonly<Record<HookEventName, EventInfo>> = Object.freeze({
  *   `BeforeAgent` and the new name `pre-agent-turn`.
  * - HOOK.md's `subagent_stop` / `post-subagent` map to SubagentStop, Copilot's `errorOccurred` to AgentFailed and its
  *   `agentStop` to Stop.
- * - Gemini's `PreCompress` is PreCompact, and its `BeforeModel` (before each model call) is BeforeStep. Gemini's
- *   AfterModel (between the model's answer and the tools) and BeforeToolSelection are unknown names in the gemini
- *   dialect: Gemini's script hooks keep the events they had.
- * - The model events BeforeModel, BeforeToolSelection and AfterModel are this runtime's own, named after Gemini CLI's
- *   (and LangChain's `beforeModel`/`afterModel`); no dialect writes them yet, and neither the PHP API nor the HOOK.md
- *   spec has a model event, so they have canonical names only. `BeforeModel` is thus also a collision: without a
- *   dialect, `parse('BeforeModel')` gives the canonical BeforeModel (canonical names win), while
- *   `parse('BeforeModel', 'gemini')` still gives BeforeStep.
+ * - Gemini's `PreCompress` is PreCompact.
+ * - Gemini CLI's `BeforeModel`, `BeforeToolSelection` and `AfterModel` are the model events of the same names: its
+ *   hooks are sent the model request (and the answer, on AfterModel) and may rewrite the request, answer instead of
+ *   the model, narrow the tools and replace the answer, as hooks of these events do here (the gemini dialect reads
+ *   its answers as Gemini CLI acts on them). They are not BeforeStep, which has no Gemini name: a step is one model
+ *   call and its tools, and Gemini CLI's hooks of the model call see the call, not the step. Neither the PHP API nor
+ *   the HOOK.md spec has a model event (LangChain's `beforeModel`/`afterModel` are middleware, not a hook format).
  * - Cursor's names are its lowerCamelCase ones (`beforeSubmitPrompt` is UserPromptSubmit, `stop` is Stop). Its
  *   tool-specific events (`beforeShellExecution`, `beforeReadFile`, `afterFileEdit`, …) are PreToolUse or PostToolUse
  *   for some tools only; the Cursor config loader maps them, not this table.
  * - Codex CLI (0.169) uses Claude Code's names for the events both have. Its `PreModelRequest` runs before each model
- *   request of a turn, as a step begins: BeforeStep, like Gemini's BeforeModel. Its `PostModelRequest` runs between the
- *   model's answer and the tools, before the step is over, so it is not AfterStep and has no counterpart; nor has
- *   `Interrupt` (the user interrupted the turn), which can only show a message. Both are unknown names here. Codex has
- *   no PostToolUseFailure (its PostToolUse also follows a command that exited non-zero) and no Notification.
+ *   request of a turn, as a step begins: BeforeStep, not BeforeModel — its payload carries no request (session, turn,
+ *   model name and working directory only), and Codex reads no answer of it (0.169 embeds no output schema for it,
+ *   as it does for each event whose answer it reads), so a hook can neither see nor change the call. Its
+ *   `PostModelRequest` runs between the model's answer and the tools, before the step is over, so it is not AfterStep
+ *   and has no counterpart; nor has `Interrupt` (the user interrupted the turn), which can only show a message. Both
+ *   are unknown names here. Codex has no PostToolUseFailure (its PostToolUse also follows a command that exited
+ *   non-zero) and no Notification.
  * - The PHP enum's values (`php-value`) are snake_case, like HOOK.md's older names, and two of them are spelled like
  *   another dialect's name. Both collisions name the same event, so no name changes meaning: `subagent_stop` is
  *   SubagentStop in PHP and in old HOOK.md, and `stop` is Stop in PHP and in Cursor. PHP's `stop` is the gate that may
@@ -257,10 +259,10 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     cursor: 'beforeSubmitPrompt',
     codex: 'UserPromptSubmit',
   },
-  BeforeStep: { php: 'BeforeStep', 'php-value': 'before_step', gemini: 'BeforeModel', codex: 'PreModelRequest' },
-  BeforeModel: {},
-  BeforeToolSelection: {},
-  AfterModel: {},
+  BeforeStep: { php: 'BeforeStep', 'php-value': 'before_step', codex: 'PreModelRequest' },
+  BeforeModel: { gemini: 'BeforeModel' },
+  BeforeToolSelection: { gemini: 'BeforeToolSelection' },
+  AfterModel: { gemini: 'AfterModel' },
   PreToolUse: {
     php: 'PreToolUse',
     'php-value': 'pre_tool_use',

@@ -4,13 +4,24 @@
  *
  * @module
  */
-import { HookEvent, ToolExecution, type AnyHookContext, type HookEventName, type Message, type StopHookContext } from '../core/index.js';
+import { HookEvent, ToolExecution, type AnyHookContext, type HookEventName, type ModelHookContext, type StopHookContext } from '../core/index.js';
 import type { ProcessResult } from './process-result.js';
 import { claudeEventFields } from './claude.js';
 import { resultText } from '../core/internal/as-text.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 import { failureDecision, processFailure, withStderr } from './failure.js';
-import { NONE, OutputReader, PROCEED, invalidOutput } from './wire-output.js';
+import { NONE, OutputReader, PROCEED, invalidOutput, isRecord } from './wire-output.js';
+import {
+  applyGeminiLlmRequest,
+  geminiLlmRequest,
+  geminiLlmRequestOver,
+  geminiLlmResponse,
+  geminiLlmResponseOver,
+  readGeminiLlmResponse,
+  readGeminiModelPayload,
+  readGeminiToolConfig,
+} from './gemini-llm.js';
+import { selectAsGemini } from './gemini-tool-selection.js';
 
 
 /**
@@ -27,13 +38,6 @@ function turnOf(ctx: StopHookContext): { prompt: string; response: string } {
     prompt: at === undefined ? '' : messages[at]!.content,
     response: answers.length > 0 ? answers.map((m) => m.content).join('\n') : ctx.finalMessage || '[no response text]',
   };
-}
-
-/** The conversation as BeforeModel's `llm_request.messages`: text only, tool calls and results left out. */
-function llmMessages(messages: readonly Message[]): { role: string; content: string }[] {
-  return messages
-    .filter((m) => m.role !== 'tool' && m.content !== '')
-    .map((m) => ({ role: m.role === 'assistant' ? 'model' : m.role, content: m.content }));
 }
 
 function eventFields(ctx: AnyHookContext): Record<string, unknown> {
@@ -58,9 +62,11 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> {
       const turn = turnOf(ctx);
       return { prompt: turn.prompt, prompt_response: turn.response, stop_hook_active: ctx.stopHookActive };
     }
-    case 'BeforeStep':
-      // The model's name and settings are the model's own, not the agent's: none is known here.
-      return { llm_request: { model: '', messages: llmMessages(ctx.state.messages), config: {} } };
+    case 'BeforeModel':
+    case 'BeforeToolSelection':
+      return { llm_request: geminiLlmRequest(ctx.request, ctx.modelName) };
+    case 'AfterModel':
+      return { llm_request: geminiLlmRequest(ctx.request, ctx.modelName), llm_response: geminiLlmResponse(ctx.response) };
     case 'SessionStart':
       return { source: ctx.source };
     case 'SessionEnd':
@@ -81,8 +87,31 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> {
 }
 
 /**
+ * The `llm_request` and `llm_response` of a model event Gemini CLI sent, with what the hooks before this one changed
+ * in the request and the answer; what they did not change goes as Gemini CLI sent it.
+ */
+function bridgedModelFields(ctx: ModelHookContext, payload: Record<string, unknown>): Record<string, unknown> {
+  let sent;
+  try {
+    sent = readGeminiModelPayload(payload, ctx.event);
+  } catch {
+    // Not a payload the bridge reads (a context given such an origin by hand): it goes on as it is.
+    return {};
+  }
+  const changed: Record<string, unknown> = {};
+  if (isRecord(payload.llm_request) && JSON.stringify(geminiLlmRequest(ctx.request, '')) !== JSON.stringify(geminiLlmRequest(sent.request, ''))) {
+    changed.llm_request = geminiLlmRequestOver(payload.llm_request, ctx.request);
+  }
+  if (ctx.event === 'AfterModel' && isRecord(payload.llm_response) && ctx.response.text !== sent.response?.text) {
+    changed.llm_response = geminiLlmResponseOver(payload.llm_response, ctx.response);
+  }
+  return changed;
+}
+
+/**
  * For a context Gemini CLI sent through the bridge: its own payload (its transcript_path and fields we do not
- * model), with what the hooks before this one changed — the tool input, the tool response, the prompt.
+ * model), with what the hooks before this one changed — the tool input, the tool response, the prompt, the model
+ * request and answer.
  */
 function bridgedPayload(ctx: AnyHookContext, eventName: string): object | undefined {
   const origin = ctx.origin;
@@ -92,6 +121,7 @@ function bridgedPayload(ctx: AnyHookContext, eventName: string): object | undefi
   // The bridge reads Gemini's whole tool_response as the result: it goes back as it is.
   if (ctx.event === 'PostToolUse') changed.tool_response = ctx.execution.result;
   if (ctx.event === 'UserPromptSubmit') changed.prompt = ctx.prompt;
+  if (ctx.event === 'BeforeModel' || ctx.event === 'BeforeToolSelection' || ctx.event === 'AfterModel') Object.assign(changed, bridgedModelFields(ctx, origin.payload));
   const current = Object.fromEntries(Object.entries(changed).filter(([key]) => Object.hasOwn(origin.payload, key)));
   return { ...origin.payload, ...current, hook_event_name: eventName };
 }
@@ -134,7 +164,11 @@ const HONOURED: Partial<Record<HookEventName, Honoured>> = {
   PostToolUseFailure: { stop: true, block: true, context: true },
   UserPromptSubmit: { stop: true, block: true, context: true },
   Stop: { stop: true, block: true },
-  BeforeStep: { stop: true, block: true },
+  // Gemini CLI's model events: what each does with a deny is read in readModelAnswer.
+  BeforeModel: { stop: true, block: true },
+  AfterModel: { stop: true, block: true },
+  // It reads nothing of a BeforeToolSelection answer but the tool selection (fireBeforeToolSelectionEvent).
+  BeforeToolSelection: {},
   SessionStart: { context: true },
   SessionEnd: {},
   PreCompact: {},
@@ -159,6 +193,9 @@ function readGeminiOutput(output: Record<string, unknown>, ctx: AnyHookContext, 
   const extras = { additionalContext: context === undefined ? NONE : [context], systemMessage, notes: r.notes };
 
   if (honoured.stop && carryOn === false) return { kind: 'stop', reason: reason ?? `Hook '${hook.name}' stopped the run.`, ...extras };
+  if (ctx.event === 'BeforeModel' || ctx.event === 'BeforeToolSelection' || ctx.event === 'AfterModel') {
+    return readModelAnswer(ctx, specific, decision, reason, r, { ...extras, granted: decision === 'allow' });
+  }
   if (honoured.block && (decision === 'deny' || decision === 'block')) {
     const why = reason ?? `blocked by hook '${hook.name}'`;
     if (ctx.event === 'PostToolUseFailure') {
@@ -174,6 +211,59 @@ function readGeminiOutput(output: Record<string, unknown>, ctx: AnyHookContext, 
     return { kind: 'ask', reason: systemMessage ?? reason ?? `Hook '${hook.name}' asks for approval.`, ctx: modified, ...extras };
   }
   return { kind: 'proceed', reason, granted: decision === 'allow', ctx: modified, ...extras };
+}
+
+/** The model events' answers, each as Gemini CLI 0.61 acts on it (`HookSystem.fireBeforeModelEvent` and siblings). */
+function readModelAnswer(
+  ctx: ModelHookContext,
+  specific: Record<string, unknown>,
+  decision: (typeof DECISIONS)[number] | undefined,
+  reason: string | undefined,
+  r: OutputReader,
+  extras: Pick<Decision, 'additionalContext' | 'systemMessage' | 'notes' | 'granted'>,
+): Decision {
+  const denied = decision === 'deny' || decision === 'block';
+  // Gemini CLI shows a denied model event's reason to the user as a warning, never to the model.
+  const warned = (): string => {
+    const warning = `Agent execution blocked: ${reason ?? 'No reason provided'}`;
+    return extras.systemMessage === undefined ? warning : `${extras.systemMessage}\n${warning}`;
+  };
+  switch (ctx.event) {
+    case 'BeforeModel': {
+      if (denied) {
+        // The model is not called; the answer is the hook's llm_response (none: an answer without text), and the deny's
+        // reason is a warning for the user, not the answer.
+        const given = specific.llm_response;
+        const answer =
+          given === undefined || given === null
+            ? null
+            : readGeminiLlmResponse(given, 'hookSpecificOutput.llm_response', (field, problem) =>
+                r.ignored(field, `${problem}: Gemini CLI 0.61 fails reading it and drops the whole answer, deny included, so the model is called`),
+              );
+        if (answer === undefined) return { kind: 'proceed', additionalContext: NONE, systemMessage: extras.systemMessage, notes: r.notes };
+        return { ...extras, kind: 'proceed', ctx: ctx.withResponse(answer ?? { text: '' }), systemMessage: warned(), granted: false };
+      }
+      if (specific.llm_response !== undefined && specific.llm_response !== null) {
+        r.ignored('hookSpecificOutput.llm_response', 'without decision "deny": Gemini CLI 0.61 answers instead of the model only when the hook also denies the call');
+      }
+      const rewrite = r.record(specific, 'llm_request', 'hookSpecificOutput.llm_request');
+      const request = rewrite === undefined ? undefined : applyGeminiLlmRequest(rewrite, ctx.request, ctx.modelName ?? '', 'hookSpecificOutput.llm_request', (field, problem) => r.ignored(field, problem));
+      return { ...extras, kind: 'proceed', ctx: request === undefined ? undefined : ctx.withRequest(request), reason };
+    }
+    case 'AfterModel': {
+      // The answer stands as the model gave it (Gemini CLI passes the chunk on and ends the stream there).
+      if (denied) return { ...extras, kind: 'proceed', systemMessage: warned(), granted: false };
+      const given = specific.llm_response;
+      const answer = given === undefined || given === null ? null : readGeminiLlmResponse(given, 'hookSpecificOutput.llm_response', (field, problem) => r.ignored(field, problem));
+      // Its text only: a Gemini answer has no tool calls to give, and the model's stand.
+      return { ...extras, kind: 'proceed', ctx: answer?.text === undefined ? undefined : ctx.withText(answer.text), reason };
+    }
+    case 'BeforeToolSelection': {
+      const given = specific.toolConfig;
+      const selection = given === undefined || given === null ? undefined : readGeminiToolConfig(given, 'hookSpecificOutput.toolConfig', (field, problem) => r.ignored(field, problem));
+      return { ...extras, kind: 'proceed', ctx: selection === undefined ? undefined : selectAsGemini(ctx, selection), granted: false };
+    }
+  }
 }
 
 /** Plain text, as Gemini CLI turns it into an answer by the exit code: 0 and 1 allow with a message, others deny. */
@@ -224,15 +314,19 @@ function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInf
  * Gemini CLI's dialect, as Gemini CLI 0.61 applies it (its source is the authority where its docs differ).
  *
  * - stdin: `session_id`, `transcript_path` (`""`: there is no transcript file), `cwd`, `hook_event_name` (BeforeTool,
- *   AfterTool, BeforeAgent, AfterAgent, BeforeModel, PreCompress, SessionStart, SessionEnd, Notification),
- *   `timestamp` (ISO 8601), and the event's fields: `tool_name` and `tool_input` (no tool-use id); AfterTool's
- *   `tool_response` `{llmContent, returnDisplay}` — plus `error: {message, type}` when the tool failed, for Gemini CLI
- *   has no failure event and sends a failed call as an AfterTool; AfterAgent's `prompt` (the turn's prompt, also on a
- *   retry), `prompt_response` (the turn's answers, joined by newlines) and `stop_hook_active`; BeforeModel's
- *   `llm_request` `{model, messages, config}` (text messages only; the model and its settings are not known here:
- *   `""` and `{}`); `source`, `reason`, `trigger`; Notification's `notification_type` (`ToolPermission` for an
- *   approval), `message`, `details`. From the bridge, Gemini CLI's own payload, with the tool input, tool response
- *   and prompt as the hooks before this one left them.
+ *   AfterTool, BeforeAgent, AfterAgent, BeforeModel, BeforeToolSelection, AfterModel, PreCompress, SessionStart,
+ *   SessionEnd, Notification), `timestamp` (ISO 8601), and the event's fields: `tool_name` and `tool_input` (no
+ *   tool-use id); AfterTool's `tool_response` `{llmContent, returnDisplay}` — plus `error: {message, type}` when the
+ *   tool failed, for Gemini CLI has no failure event and sends a failed call as an AfterTool; AfterAgent's `prompt`
+ *   (the turn's prompt, also on a retry), `prompt_response` (the turn's answers, joined by newlines) and
+ *   `stop_hook_active`; the model events' `llm_request` `{model, messages: [{role: "user" | "model" | "system",
+ *   content}], config: {temperature, maxOutputTokens, topP}}` — the request as rewritten by the hooks before, its
+ *   text only (tool results and calls without text are left out), no system prompt, no tools (`model` is `""` for a
+ *   model without a name) — and AfterModel's `llm_response` `{text, candidates: [{content: {role: "model", parts:
+ *   [text]}, finishReason: "STOP", index: 0}], usageMetadata}` (the whole answer, where Gemini CLI sends each
+ *   streamed chunk; no tool calls); `source`, `reason`, `trigger`; Notification's `notification_type`
+ *   (`ToolPermission` for an approval), `message`, `details`. From the bridge, Gemini CLI's own payload, with the
+ *   tool input, tool response, prompt, model request and answer as the hooks before this one left them.
  * - the answer: stdout, or stderr when stdout is empty. JSON (an object, or a JSON string of one) is obeyed whatever
  *   the exit code. Other text is, with exit 0, `decision: "allow"` with the text as `systemMessage`; with exit 1 the
  *   same prefixed `Warning: ` (and a warning here; a hook that fails closed blocks); with any other exit — 2, 3, a
@@ -240,14 +334,28 @@ function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInf
  *   warning, and the action goes on unless the hook fails closed. So is a process that could not start, timed out or
  *   was killed, whatever it printed.
  * - fields: `continue: false` + `stopReason` ends the run (BeforeTool, AfterTool, BeforeAgent, AfterAgent,
- *   BeforeModel); `decision: "deny"` or `"block"` + `reason` (or `stopReason`) refuses a tool call, replaces a tool
- *   result with the reason (a failed one too), rejects a prompt, keeps the agent working past AfterAgent with the
- *   reason as feedback; `decision: "ask"` on BeforeTool asks for approval, with the `systemMessage` as the question;
- *   `hookSpecificOutput.tool_input` on BeforeTool REPLACES the tool's arguments (a field it leaves out is dropped,
- *   though Gemini's docs say merged); `hookSpecificOutput.additionalContext` (a string) reaches the model from
- *   AfterTool, BeforeAgent and SessionStart only; `systemMessage` is shown everywhere. Everything else — a decision
- *   or `continue` on SessionStart, SessionEnd, PreCompress or Notification, context on BeforeTool or AfterAgent — is
- *   ignored, as Gemini CLI ignores it.
+ *   BeforeModel, AfterModel); `decision: "deny"` or `"block"` + `reason` (or `stopReason`) refuses a tool call,
+ *   replaces a tool result with the reason (a failed one too), rejects a prompt, keeps the agent working past
+ *   AfterAgent with the reason as feedback; `decision: "ask"` on BeforeTool asks for approval, with the
+ *   `systemMessage` as the question; `hookSpecificOutput.tool_input` on BeforeTool REPLACES the tool's arguments (a
+ *   field it leaves out is dropped, though Gemini's docs say merged); `hookSpecificOutput.additionalContext` (a
+ *   string) reaches the model from AfterTool, BeforeAgent and SessionStart only; `systemMessage` is shown everywhere.
+ * - the model events, as Gemini CLI acts on them rather than as its docs say: on BeforeModel,
+ *   `hookSpecificOutput.llm_request` is laid over the request — its `messages` replace the text of the request's
+ *   messages in order (an assistant's tool calls stay) and those left over are added, none removed; its `config`
+ *   replaces the temperature, `maxOutputTokens` and `topP`, clearing one it leaves out; a `model` or `topK` is
+ *   ignored with a warning (the model here is the agent's). `decision: "deny"` means the model is not called: the
+ *   answer is `hookSpecificOutput.llm_response` (the text of its first candidate's parts), or none, and the reason is
+ *   a warning for the user, `Agent execution blocked: …` — not the answer; `llm_response` without the deny is ignored,
+ *   with a warning. On BeforeToolSelection only `hookSpecificOutput.toolConfig` counts: `mode` `NONE`, `ANY`, else
+ *   `AUTO`, and `allowedFunctionNames` (none: every tool); the Gemini hooks that run in a row merge as Gemini CLI
+ *   merges them (the union of the names, `NONE` over `ANY` over `AUTO`), and their merge narrows the selection made
+ *   before them. On AfterModel, `hookSpecificOutput.llm_response` with text replaces the answer's text (its tool calls
+ *   stand: Gemini CLI replaces one streamed chunk, whose function calls arrive in chunks of their own), and
+ *   `decision: "deny"` leaves the answer as it is with the same warning (Gemini CLI does not ask the model again).
+ *   An AfterModel hook of a Gemini settings file does not run on an answer a BeforeModel hook gave.
+ * - Everything else — a decision or `continue` on SessionStart, SessionEnd, PreCompress, Notification or
+ *   BeforeToolSelection, context on BeforeTool, AfterAgent or a model event — is ignored, as Gemini CLI ignores it.
  */
 export const geminiDialect: WireDialect = Object.freeze({
   name: 'gemini',

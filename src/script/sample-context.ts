@@ -30,6 +30,7 @@ import {
   type SessionSource,
   type StopReason,
 } from '../core/index.js';
+import { modelRequestOf, modelResponseOf } from './internal/model-call-fields.js';
 
 /** What replaces the payload's tool fields: a tool call given on its own, as `--tool` and `--args` give it. */
 export interface SampleContextOptions {
@@ -203,8 +204,9 @@ export function sampleEventOf(payload: unknown): HookEventName | undefined {
 /**
  * A context for `event` (any dialect's name) built from `payload`: the JSON a HOOK.md script receives on stdin (its
  * snake_case fields, which Claude Code's payloads share: `tool_name`, `tool_input`, `tool_response`, `prompt`,
- * `stop_reason`, `final_message`, `stop_hook_active`, `source`, `trigger`, `custom_instructions`, `session_id`, …).
- * Whatever the payload leaves out gets a realistic default ({@link SAMPLE_DEFAULTS}): a PreToolUse is a `bash` call
+ * `stop_reason`, `final_message`, `stop_hook_active`, `source`, `trigger`, `custom_instructions`, `session_id`, …;
+ * for the model events `model_name`, and the call's `request` `{system, messages, tools, settings, toolConfig}` and, on
+ * AfterModel, `response` `{text, toolCalls}`). Whatever the payload leaves out gets a realistic default ({@link SAMPLE_DEFAULTS}): a PreToolUse is a `bash` call
  * of `ls -la`, a Stop follows three steps with a final message, and so on. Fields of other events are ignored.
  *
  * This is how a hook is tried out without an agent (`agent-hooks test` and `run` use it), and a quick way to make
@@ -307,16 +309,20 @@ export function sampleContext(event?: string, payload: unknown = {}, options: Sa
     }
     case 'BeforeStep':
       return StepHookContext.beforeStep(read.count('step_index') ?? stepCount, init);
-    // No payload names the model events yet: a sample is an empty request (and an empty answer).
+    // The model call's `request` and `response` in their JSON form; without them, an empty request (and answer).
     case 'BeforeModel':
     case 'BeforeToolSelection':
-    case 'AfterModel':
+    case 'AfterModel': {
+      const request = read.object('request');
+      const response = name === 'AfterModel' ? read.object('response') : undefined;
       return new ModelHookContext(name, {
         ...init,
         stepIndex: read.count('step_index') ?? stepCount,
-        request: { system: undefined, messages: [], tools: [] },
-        response: name === 'AfterModel' ? { text: '' } : undefined,
+        modelName: read.string('model_name'),
+        request: request === undefined ? { system: undefined, messages: [], tools: [] } : modelRequestOf(request),
+        response: name === 'AfterModel' ? (response === undefined ? { text: '' } : modelResponseOf(response)) : undefined,
       }) as ModelHookContext;
+    }
     case 'AfterStep': {
       const index = read.count('step_index') ?? Math.max(0, stepCount - 1);
       const call = toolCall();

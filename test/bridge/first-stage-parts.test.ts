@@ -51,6 +51,7 @@ const FIELDS = [
   'prompt', 'source', 'reason', 'stop_reason', 'stop_hook_active', 'stopHookActive', 'final_message', 'last_assistant_message', 'prompt_response',
   'agent_id', 'agent_name', 'agent_type', 'agentName', 'subagent_type', 'message', 'title', 'notification_type', 'trigger', 'message_count',
   'custom_instructions', 'step_count', 'context', 'command', 'cwd', 'file_path', 'conversation_id', 'loop_count', 'permission_reason', 'task',
+  'llm_request', 'llm_response',
 ];
 const good = (field: string): fc.Arbitrary<unknown> => {
   switch (field) {
@@ -69,6 +70,10 @@ const good = (field: string): fc.Arbitrary<unknown> => {
       return fc.constantFrom('auto', 'manual', 'never');
     case 'message_count':
       return fc.constantFrom(0, 3, 1e9);
+    case 'llm_request':
+      return fc.constantFrom({ model: 'm', messages: [{ role: 'user', content: 'hi' }], config: {} }, { model: 'm', messages: [{ role: 'bot', content: 'hi' }] }, { messages: [] });
+    case 'llm_response':
+      return fc.constantFrom({ text: 'a', candidates: [{ content: { role: 'model', parts: ['a'] } }] }, { candidates: [{ content: {} }] });
     default:
       return anyValue;
   }
@@ -118,5 +123,14 @@ describe('the first stage’s light reading of a payload', () => {
       const written = writtenEventOf(agent, payload, undefined)!;
       expect(payloadCallOf(written, payload, (await learnEvent(written.rule, written.written))!), agent).toEqual({ event, tool });
     }
+  });
+
+  it('hands Gemini CLI’s model events to the full path, which reads their llm_request and llm_response', async () => {
+    const payload = { session_id: 's', hook_event_name: 'AfterModel', llm_request: { model: 'm', messages: [], config: {} }, llm_response: { text: '', candidates: [] } };
+    const written = writtenEventOf('gemini', payload, undefined)!;
+    const event = await learnEvent(written.rule, written.written);
+    expect(event).toBe('AfterModel');
+    expect(payloadCallOf(written, payload, event!)).toBeUndefined();
+    expect(readBridgePayload('gemini', payload).ctx.event).toBe('AfterModel');
   });
 });

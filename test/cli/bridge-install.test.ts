@@ -231,6 +231,29 @@ describe('agent-hooks bridge --install AGENT', () => {
     expect(unknown.stderr).toContain('PreToolUse');
   });
 
+  it('bridges Gemini CLI’s model events only where a hook runs on them: each would start the bridge on every model call', async () => {
+    const { dir, hooks } = await project();
+    await withLocalInstall(dir);
+    await scriptHook(hooks, 'guard', { trigger: 'PreToolUse' });
+    await scriptHook(hooks, 'redact', { trigger: 'AfterModel' });
+    // By default: the events the hooks use, AfterModel among them, and no other model event.
+    const used = await install(dir, 'gemini');
+    expect(used.json.added).toEqual(['AfterModel', 'BeforeTool']);
+    // Named: the model events no hook runs on are left out, with a line saying why.
+    const named = await runCliJson<Installed>(['bridge', '--install', 'gemini', '--events', 'PreToolUse,BeforeModel,BeforeToolSelection,AfterModel', '--json'], { cwd: dir });
+    expect(named.code).toBe(0);
+    expect(named.json).toMatchObject({ added: [], present: ['BeforeTool', 'AfterModel'] });
+    expect(named.stderr).toBe(
+      'Skipped BeforeModel, BeforeToolSelection: no hook of this project runs on them, and Gemini CLI would start the bridge on every model call (AfterModel: on every streamed chunk of every answer) for nothing. Add a hook on them first.\n',
+    );
+    expect(Object.keys((await readJson(join(dir, '.gemini', 'settings.json'))).hooks).sort()).toEqual(['AfterModel', 'BeforeTool']);
+    const only = await runCli(['bridge', '--install', 'gemini', '--events', 'BeforeModel'], { cwd: dir });
+    expect(only.code).toBe(1);
+    // An in-process hooks module may run on any event: what it names is written.
+    await writeFile(join(dir, 'agent-hooks.config.mjs'), 'export default [];\n');
+    expect((await install(dir, 'gemini', '--events', 'BeforeModel')).json.added).toEqual(['BeforeModel']);
+  });
+
   it('bridges the events the project’s HOOK.md hooks use by default, and says so when the agent has none of them', async () => {
     const { dir, hooks } = await project();
     await withLocalInstall(dir);

@@ -80,6 +80,18 @@ describe('agent-hooks bridge', () => {
     expect(JSON.parse(out.stdout)).toEqual({ decision: 'block', reason: 'Run the tests first.' });
   });
 
+  it('reads a Gemini CLI model event’s llm_request, and says which field is wrong when it cannot (exit 1: Gemini goes on)', async () => {
+    const { dir, hooks } = await project();
+    await scriptHook(hooks, 'no-model', { trigger: 'BeforeModel' }, 'cat > /dev/null; echo "No model today." >&2; exit 2');
+    const payload = (llm_request: unknown) => JSON.stringify({ session_id: 's', transcript_path: '', cwd: dir, hook_event_name: 'BeforeModel', timestamp: 't', llm_request });
+    const refused = await runCli(['bridge', '--trust-all', '--from', 'gemini'], { cwd: dir, input: payload({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'Hi' }], config: { temperature: 1 } }) });
+    expect(refused.code).toBe(0);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ decision: 'deny', reason: 'No model today.', hookSpecificOutput: { hookEventName: 'BeforeModel', llm_response: { text: 'No model today.' } } });
+    const wrong = await runCli(['bridge', '--trust-all', '--from', 'gemini'], { cwd: dir, input: payload({ model: 'm', messages: [{ role: 'user', content: 3 }] }) });
+    expect(wrong).toMatchObject({ code: 1, stdout: '' });
+    expect(wrong.stderr).toContain('The payload has llm_request.messages with [0] {role: "user", content: number}, which is not a message {role: "user" | "model" | "system", content: a string}.');
+  });
+
   it('runs the in-process hooks of agent-hooks.config.mjs with the HOOK.md hooks', async () => {
     const { dir } = await project();
     await writeFile(

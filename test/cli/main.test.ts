@@ -22,11 +22,11 @@ describe('agent-hooks command line', () => {
     expect(lines).toHaveLength(1 + HookEvent.all.length);
     expect(lines.find((l) => l.startsWith('PreToolUse '))).toMatch(/PreToolUse +yes +yes +yes +PreToolUse +pre_tool_use +pre-tool-call +before_tool +PreToolUse +preToolUse +BeforeTool/);
     expect(lines.find((l) => l.startsWith('Stop '))).toMatch(/agentStop +AfterAgent +stop +Stop$/);
-    expect(lines.find((l) => l.startsWith('BeforeStep '))).toMatch(/BeforeModel +- +PreModelRequest$/);
-    // The model events: our runtime's own, named in no dialect; BeforeModel and AfterModel can block.
-    expect(lines.find((l) => l.startsWith('BeforeModel '))).toMatch(/^BeforeModel +yes +yes +-( +-){9}$/);
-    expect(lines.find((l) => l.startsWith('BeforeToolSelection '))).toMatch(/^BeforeToolSelection +- +yes +-( +-){9}$/);
-    expect(lines.find((l) => l.startsWith('AfterModel '))).toMatch(/^AfterModel +yes +yes +-( +-){9}$/);
+    expect(lines.find((l) => l.startsWith('BeforeStep '))).toMatch(/before_step( +-){6} +PreModelRequest$/);
+    // The model events: Gemini CLI's, by the same names; BeforeModel and AfterModel can block.
+    expect(lines.find((l) => l.startsWith('BeforeModel '))).toMatch(/^BeforeModel +yes +yes +-( +-){6} +BeforeModel +- +-$/);
+    expect(lines.find((l) => l.startsWith('BeforeToolSelection '))).toMatch(/^BeforeToolSelection +- +yes +-( +-){6} +BeforeToolSelection +- +-$/);
+    expect(lines.find((l) => l.startsWith('AfterModel '))).toMatch(/^AfterModel +yes +yes +-( +-){6} +AfterModel +- +-$/);
   });
 
   it('prints the event table as JSON with --json', async () => {
@@ -40,7 +40,10 @@ describe('agent-hooks command line', () => {
     expect(rows.find((r) => r.event === 'AfterStop')!.names.claude).toBeNull();
     const afterModel = rows.find((r) => r.event === 'AfterModel')!;
     expect(afterModel).toMatchObject({ family: 'model', canBlock: true });
-    expect(Object.entries(afterModel.names).filter(([, name]) => name !== null)).toEqual([['canonical', 'AfterModel']]);
+    expect(Object.entries(afterModel.names).filter(([, name]) => name !== null)).toEqual([
+      ['canonical', 'AfterModel'],
+      ['gemini', 'AfterModel'],
+    ]);
   });
 
   it('prints its version, its help and each command’s help', async () => {

@@ -24,11 +24,11 @@ const TABLE: readonly (readonly [HookEventName, Row])[] = [
     'UserPromptSubmit',
     { legacy: 'before_agent', hookmd: 'pre-agent-turn', claude: 'UserPromptSubmit', copilot: 'userPromptSubmitted', gemini: 'BeforeAgent', cursor: 'beforeSubmitPrompt', codex: 'UserPromptSubmit' },
   ],
-  ['BeforeStep', { php: 'BeforeStep', phpValue: 'before_step', gemini: 'BeforeModel', codex: 'PreModelRequest' }],
-  // The model events are this runtime's own: no dialect has them (Gemini's BeforeModel stays BeforeStep in its dialect).
-  ['BeforeModel', {}],
-  ['BeforeToolSelection', {}],
-  ['AfterModel', {}],
+  ['BeforeStep', { php: 'BeforeStep', phpValue: 'before_step', codex: 'PreModelRequest' }],
+  // The model events are Gemini CLI's, by the same names.
+  ['BeforeModel', { gemini: 'BeforeModel' }],
+  ['BeforeToolSelection', { gemini: 'BeforeToolSelection' }],
+  ['AfterModel', { gemini: 'AfterModel' }],
   [
     'PreToolUse',
     { php: 'PreToolUse', phpValue: 'pre_tool_use', legacy: 'before_tool', hookmd: 'pre-tool-call', claude: 'PreToolUse', copilot: 'preToolUse', gemini: 'BeforeTool', cursor: 'preToolUse', codex: 'PreToolUse' },
@@ -128,7 +128,7 @@ describe('alias table', () => {
         expect(HookEvent.tryParse(name, dialect)).toBe(event);
         expect(HookEvent.toDialect(event, dialect)).toBe(name);
         // The documented collisions, tested below.
-        if (dialect === 'gemini' && (name === 'AfterAgent' || name === 'BeforeModel')) continue;
+        if (dialect === 'gemini' && name === 'AfterAgent') continue;
         expect(HookEvent.parse(name)).toBe(event);
         checked++;
       }
@@ -159,23 +159,19 @@ describe('alias table', () => {
       }
     }
     const ambiguous = [...seen].filter(([, events]) => events.size > 1).map(([name, events]) => [name, [...events].sort()]);
-    expect(ambiguous).toEqual([
-      ['BeforeModel', ['BeforeModel', 'BeforeStep']],
-      ['AfterAgent', ['AfterAgent', 'Stop']],
-    ]);
+    expect(ambiguous).toEqual([['AfterAgent', ['AfterAgent', 'Stop']]]);
   });
 
-  it("resolves the BeforeModel collision: Gemini's BeforeModel is BeforeStep only with the gemini dialect", () => {
-    expect(HookEvent.parse('BeforeModel')).toBe('BeforeModel');
-    expect(HookEvent.parse('BeforeModel', 'canonical')).toBe('BeforeModel');
-    expect(HookEvent.parse('BeforeModel', 'gemini')).toBe('BeforeStep');
-    expect(HookEvent.toDialect('BeforeStep', 'gemini')).toBe('BeforeModel');
-    expect(HookEvent.toDialect('BeforeModel', 'gemini')).toBeUndefined();
-    // Gemini's other two model events are not in its dialect (its hooks keep the events they had).
-    expect(HookEvent.tryParse('AfterModel', 'gemini')).toBeUndefined();
-    expect(HookEvent.tryParse('BeforeToolSelection', 'gemini')).toBeUndefined();
-    expect(HookEvent.parse('AfterModel')).toBe('AfterModel');
-    expect(HookEvent.parse('BeforeToolSelection')).toBe('BeforeToolSelection');
+  it("maps Gemini CLI's model events to the model events of the same names, and no Gemini name to BeforeStep", () => {
+    for (const event of ['BeforeModel', 'BeforeToolSelection', 'AfterModel'] as const) {
+      expect(HookEvent.parse(event, 'gemini')).toBe(event);
+      expect(HookEvent.parse(event)).toBe(event);
+      expect(HookEvent.toDialect(event, 'gemini')).toBe(event);
+    }
+    expect(HookEvent.toDialect('BeforeStep', 'gemini')).toBeUndefined();
+    // Codex's PreModelRequest sees no request and changes none: it stays the step's beginning.
+    expect(HookEvent.parse('PreModelRequest', 'codex')).toBe('BeforeStep');
+    expect(HookEvent.toDialect('BeforeModel', 'codex')).toBeUndefined();
   });
 
   for (const [event, row] of TABLE) {
@@ -209,9 +205,9 @@ describe('alias table', () => {
     expect(HookEvent.tryParse('Interrupt')).toBeUndefined();
     expect(HookEvent.toDialect('PostToolUseFailure', 'codex')).toBeUndefined();
     expect(HookEvent.toDialect('ExecutionStart', 'claude')).toBeUndefined();
-    expect(HookEvent.parse('BeforeModel', 'gemini')).toBe('BeforeStep');
-    expect(HookEvent.tryParse('AfterModel', 'gemini')).toBeUndefined();
-    expect(HookEvent.tryParse('BeforeToolSelection', 'gemini')).toBeUndefined();
+    expect(HookEvent.parse('BeforeModel', 'gemini')).toBe('BeforeModel');
+    expect(HookEvent.parse('AfterModel', 'gemini')).toBe('AfterModel');
+    expect(HookEvent.parse('BeforeToolSelection', 'gemini')).toBe('BeforeToolSelection');
   });
 });
 

@@ -30,9 +30,12 @@ const REAL_KEYS = [
   'hookSpecificOutput', 'hookEventName', 'permissionDecision', 'permissionDecisionReason', 'updatedInput', 'additionalContext',
   'additional_context', 'modified_input', 'modifiedArgs', 'modifiedResult', 'updatedMCPToolOutput', 'tool_input', 'behavior',
   'message', 'permission', 'user_message', 'agent_message', 'updated_input', 'followup_message',
+  // Gemini CLI's model events.
+  'llm_request', 'llm_response', 'toolConfig', 'messages', 'config', 'model', 'role', 'content', 'candidates', 'parts', 'text',
+  'temperature', 'topK', 'mode', 'allowedFunctionNames',
 ];
 const TRAP_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', ''];
-const CHOICES = ['allow', 'deny', 'block', 'ask', 'approve', 'proceed', 'stop', 'continue', 'Allow', 'DENY', ' deny '];
+const CHOICES = ['allow', 'deny', 'block', 'ask', 'approve', 'proceed', 'stop', 'continue', 'Allow', 'DENY', ' deny ', 'user', 'model', 'system', 'ANY', 'NONE', 'AUTO'];
 
 /** Values of any JSON type, with the words dialects look for among the strings. */
 const jsonish = fc.letrec((tie) => ({

@@ -125,6 +125,33 @@ describe('sampleContext', () => {
     expect(() => sampleContext('PreTool')).toThrow(UnknownEventError);
   });
 
+  it('reads a model call’s request and answer in their JSON form, and names the field at fault', () => {
+    const request = {
+      system: 'Be terse.',
+      messages: [
+        { role: 'user', content: 'Read it.' },
+        { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'read', args: { path: 'a' } }] },
+        { role: 'tool', content: 'text', toolCallId: 'c1', name: 'read' },
+      ],
+      tools: [{ name: 'read', description: 'Reads a file.', inputSchema: { type: 'object' } }, { name: 'write' }],
+      settings: { temperature: 0 },
+      toolConfig: { mode: 'any', allowedFunctionNames: ['read'] },
+    };
+    const before = sampleContext('BeforeModel', { model_name: 'gemini-2.5-flash', request });
+    expect(before.modelName).toBe('gemini-2.5-flash');
+    expect(before.request.messages[1]!.toolCalls![0]!.toJSON()).toEqual({ id: 'c1', name: 'read', args: { path: 'a' } });
+    expect(before.request.tools).toEqual([request.tools[0], { name: 'write', description: '', inputSchema: {} }]);
+    expect(before.allowedTools.map((t) => t.name)).toEqual(['read']);
+    // An answer on BeforeModel would be a hook's, instead of the model: a sample has none.
+    expect(sampleContext('BeforeModel', { response: { text: 'x' } }).response).toBeUndefined();
+    const after = sampleContext('AfterModel', { request, response: { text: 'Done.', toolCalls: [{ name: 'write', args: {} }] } });
+    expect([after.response.text, after.response.toolCalls.map((c) => c.name)]).toEqual(['Done.', ['write']]);
+
+    expect(() => sampleContext('BeforeModel', { request: { messages: [{ role: 'bot', content: 'x' }] } })).toThrow(/request\.messages\[0\]\.role must be one of user, assistant, system, tool, got "bot"/);
+    expect(() => sampleContext('BeforeModel', { request: { messages: 'hi' } })).toThrow(/request\.messages must be a list of messages, got string/);
+    expect(() => sampleContext('AfterModel', { response: { toolCalls: [{ args: {} }] } })).toThrow(/response\.toolCalls\[0\]: 'name' must be a non-empty string/);
+  });
+
   it('drives a real script hook: the script receives the sample as its stdin', async () => {
     const { dir, cleanup } = await tempDir();
     try {

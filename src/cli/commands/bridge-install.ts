@@ -7,8 +7,10 @@
  */
 import { INSTALL_AGENTS, INSTALL_TARGETS, installEventName, isInstallAgent } from '../../bridge/install-targets.js';
 import { installBridge, InstallBridgeError } from '../../bridge/install-bridge.js';
+import { idleModelEvents } from '../../bridge/install-model-events.js';
 import { HookEvent } from '../../core/index.js';
 import { ExitCode, UsageError } from '../command.js';
+import { findConfigModule } from '../config-module.js';
 import { hookMdSource, loadProjectHooks } from '../hook-sources.js';
 import type { CliIO } from '../io.js';
 import { printJson } from '../output.js';
@@ -47,6 +49,14 @@ export async function install(io: CliIO, projectDir: string, agent: string, flag
   const matchers = await bridgeMatchers(agent, projectDir, project.stack, flags.command !== undefined || flags.user === true);
   if (flags.events !== undefined) {
     names = flags.events.split(',').map((e) => e.trim()).filter((e) => e !== '');
+    // A line of the user's own, or one for every repository, may run hooks this project's do not show; so may a module.
+    const known = flags.command === undefined && flags.user !== true && (await findConfigModule(projectDir)) === undefined;
+    const idle = known ? idleModelEvents(names, project.stack.all()) : [];
+    if (idle.length > 0) {
+      io.err(`Skipped ${idle.join(', ')}: no hook of this project runs on ${idle.length === 1 ? 'it' : 'them'}, and ${target.title} would start the bridge on every model call (AfterModel: on every streamed chunk of every answer) for nothing. Add a hook on ${idle.length === 1 ? 'it' : 'them'} first.`);
+      names = names.filter((name) => !idle.includes(name));
+      if (names.length === 0) return ExitCode.problems;
+    }
   } else {
     const used = new Set(project.stack.all().flatMap((entry) => [...(entry.events ?? [])]));
     names = HookEvent.all.filter((e) => used.has(e));
