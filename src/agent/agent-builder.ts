@@ -384,6 +384,22 @@ export class AgentBuilder {
     return this.addHook('PermissionRequest', callback, options);
   }
 
+  /**
+   * When the approver refused a tool call (not when a hook did): return `ctx.withRetry()` to tell the model it may
+   * retry the call, as a Claude Code hook's `retry: true` does.
+   */
+  onPermissionDenied(callback: EventCallback<'PermissionDenied'>, options?: HookOptions): this {
+    return this.addHook('PermissionDenied', callback, options);
+  }
+
+  /**
+   * Once every tool call of a step has resolved, before the next model call (and before AfterStep): add context for
+   * the model, or block (or stop) to end the run there, as Claude Code ends the turn.
+   */
+  onPostToolBatch(callback: EventCallback<'PostToolBatch'>, options?: HookOptions): this {
+    return this.addHook('PostToolBatch', callback, options);
+  }
+
   /** Before each step (model call). Return an AgentState to replace the state. */
   onBeforeStep(callback: EventCallback<'BeforeStep'>, options?: HookOptions): this {
     return this.addHook('BeforeStep', callback, options);
@@ -449,6 +465,14 @@ export class AgentBuilder {
   /** The quality gate: block to keep the agent working, with the reason as feedback. */
   onStop(callback: EventCallback<'Stop'>, options?: HookOptions): this {
     return this.addHook('Stop', callback, options);
+  }
+
+  /**
+   * When the turn ends on a model (API) error, in place of Stop and before AgentFailed: observe it (`ctx.errorType`,
+   * `ctx.error`); what the hook answers is ignored, with a warning.
+   */
+  onStopFailure(callback: EventCallback<'StopFailure'>, options?: HookOptions): this {
+    return this.addHook('StopFailure', callback, options);
   }
 
   /** After the agent stopped responding for this turn. */

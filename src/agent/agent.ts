@@ -20,9 +20,11 @@ let agentIds = 0;
  * event of a run goes through its hook stack, in this order:
  *
  * ExecutionStart → UserPromptSubmit → per step: BeforeStep → (PreCompact → PostCompact) → model → per tool call:
- * PreToolUse → (PermissionRequest → Notification → approver) → tool → PostToolUse | PostToolUseFailure → AfterStep;
+ * PreToolUse → (PermissionRequest → Notification → approver → PermissionDenied when it refuses) → tool → PostToolUse |
+ * PostToolUseFailure; once the step's calls have all resolved: PostToolBatch → AfterStep;
  * when the model makes no tool call or the step limit is reached: Stop → AfterStop → AfterAgent → ExecutionEnd.
- * On an unrecoverable error: AgentFailed → ExecutionEnd, and `run` rejects with the error.
+ * On an unrecoverable error: AgentFailed → ExecutionEnd (StopFailure first when a model call failed), and `run`
+ * rejects with the error.
  */
 export class Agent {
   /** What the agent reports while it runs (see {@link AgentEvents}). */
