@@ -6,6 +6,7 @@
  * @module
  */
 import type { AnyHookContext, HookOutcome } from '../core/index.js';
+import { CLAUDE_SPECIFIC_FIELDS } from '../dialects/claude.js';
 import { codexAnswer } from '../dialects/codex.js';
 import { replacedResult, rewrittenArgs, type BridgeAnswer } from '../dialects/outcome-changes.js';
 
@@ -83,11 +84,17 @@ function claudeAnswer(outcome: HookOutcome, ctx: AnyHookContext, eventName: stri
     return Object.keys(specific).length > 1 || systemMessage ? json(compact({ systemMessage, hookSpecificOutput: specific })) : nothing;
   }
   const result = replacedResult(outcome, ctx);
+  // Claude Code reads each field on its own events only, and refuses a whole answer whose event takes no
+  // hookSpecificOutput; on Stop its additionalContext would keep the agent working, which a proceed here does not.
+  const reads = (field: string): boolean =>
+    vscode || ((CLAUDE_SPECIFIC_FIELDS[ctx.event] ?? []).includes(field) && !(field === 'additionalContext' && (ctx.event === 'Stop' || ctx.event === 'SubagentStop')));
+  const retry = outcome.context?.event === 'PermissionDenied' && outcome.context.retry;
   const specific = compact({
     hookEventName: eventName,
-    additionalContext,
+    additionalContext: reads('additionalContext') ? additionalContext : undefined,
     // Claude Code reads updatedToolOutput for every tool (updatedMCPToolOutput for MCP tools only); VS Code the latter.
     ...(result !== undefined ? { [vscode ? 'updatedMCPToolOutput' : 'updatedToolOutput']: result.value } : {}),
+    retry: retry && reads('retry') ? true : undefined,
   });
   const block = outcome.type === 'block' ? { decision: 'block', reason: outcome.reason } : {};
   const body = compact({ ...block, systemMessage, hookSpecificOutput: Object.keys(specific).length > 1 ? specific : undefined });

@@ -5,6 +5,7 @@
  * @module
  */
 import { HookEvent, type AnyHookContext, type HookEventName, type HookNote } from '../core/index.js';
+import { resultText } from '../core/internal/as-text.js';
 import type { ProcessResult } from './process-result.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 import { writeTranscript } from './claude-transcript.js';
@@ -24,6 +25,24 @@ export function claudeEventFields(ctx: AnyHookContext): Record<string, unknown> 
         tool_use_id: ctx.toolCall.id,
         ...(ctx.event === 'PostToolUse' ? { tool_response: ctx.execution?.result ?? null } : {}),
         ...(ctx.event === 'PostToolUseFailure' ? { error: ctx.errorMessage ?? null } : {}),
+      };
+    case 'PermissionDenied':
+      return { tool_name: ctx.toolCall.name, tool_input: ctx.toolCall.args, tool_use_id: ctx.toolCall.id, reason: ctx.permissionReason ?? '' };
+    case 'PostToolBatch':
+      // Each call with what the model was told of it, as Claude Code sends its tool_result's content; a call the run
+      // never got to has no tool_response.
+      return {
+        tool_calls: ctx.toolCalls.map((call) => {
+          const execution = ctx.executionOf(call);
+          const response = execution === undefined ? undefined : execution.isError ? (execution.errorMessage ?? '') : resultText(execution.result);
+          return { tool_name: call.name, tool_input: call.args, tool_use_id: call.id, ...(response !== undefined ? { tool_response: response } : {}) };
+        }),
+      };
+    case 'StopFailure':
+      return {
+        error: ctx.errorType,
+        error_details: ctx.errorMessage,
+        ...(ctx.finalMessage !== undefined ? { last_assistant_message: ctx.finalMessage } : {}),
       };
     case 'UserPromptSubmit':
       return { prompt: ctx.prompt };
@@ -130,6 +149,9 @@ function schemaProblem(output: Record<string, unknown>): string | undefined {
   if (specific.hookEventName === 'PreToolUse' && specific.permissionDecision !== undefined && !['allow', 'deny', 'ask', 'defer'].includes(specific.permissionDecision as string)) {
     return `a permissionDecision ${JSON.stringify(specific.permissionDecision)}, which is none of allow, deny, ask, defer`;
   }
+  if (specific.hookEventName === 'PermissionDenied' && specific.retry !== undefined && typeof specific.retry !== 'boolean') {
+    return `a PermissionDenied retry ${JSON.stringify(specific.retry)}, which is not true or false`;
+  }
   if (specific.hookEventName === 'PermissionRequest' && specific.decision !== undefined) {
     const behavior = isRecord(specific.decision) ? specific.decision.behavior : undefined;
     if (behavior !== 'allow' && behavior !== 'deny') return 'a PermissionRequest decision that is not {"behavior": "allow"} or {"behavior": "deny", "message": "…"}';
@@ -137,12 +159,19 @@ function schemaProblem(output: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-/** The fields Claude Code reads in `hookSpecificOutput`, by event; any other is dropped. */
-const SPECIFIC_FIELDS: Partial<Record<HookEventName, readonly string[]>> = {
+/**
+ * The fields Claude Code 2.1.330 reads in `hookSpecificOutput`, by event; any other is dropped. An event without an
+ * entry (SessionEnd, PreCompact, PostCompact, StopFailure) has no `hookSpecificOutput` in Claude Code's schema.
+ *
+ * @internal
+ */
+export const CLAUDE_SPECIFIC_FIELDS: Readonly<Partial<Record<HookEventName, readonly string[]>>> = {
   PreToolUse: ['permissionDecision', 'permissionDecisionReason', 'updatedInput', 'additionalContext'],
   PermissionRequest: ['decision'],
   PostToolUse: ['additionalContext', 'updatedToolOutput', 'updatedMCPToolOutput'],
   PostToolUseFailure: ['additionalContext'],
+  PostToolBatch: ['additionalContext'],
+  PermissionDenied: ['retry'],
   UserPromptSubmit: ['additionalContext'],
   SessionStart: ['additionalContext'],
   SubagentStart: ['additionalContext'],
@@ -236,7 +265,7 @@ function readClaudeCodeOutput(output: Record<string, unknown>, ctx: AnyHookConte
     }
   }
   const fields = specific ?? {};
-  const allowed = SPECIFIC_FIELDS[ctx.event] ?? [];
+  const allowed = CLAUDE_SPECIFIC_FIELDS[ctx.event] ?? [];
   for (const field of Object.keys(fields)) {
     if (field === 'hookEventName' || allowed.includes(field)) continue;
     notes.push(droppedNote(hook, ctx, 'invalid-output', `Hook '${hook.name}' printed hookSpecificOutput.${field}, which Claude Code does not read on ${ctx.event}; it is ignored.`, { field: `hookSpecificOutput.${field}` }));
@@ -249,7 +278,12 @@ function readClaudeCodeOutput(output: Record<string, unknown>, ctx: AnyHookConte
   const extras = (): { additionalContext: string[]; systemMessage: string | undefined; notes: HookNote[] } => ({ additionalContext, systemMessage, notes: [...r.notes, ...notes] });
 
   if (r.bool(output, 'continue') === false) {
-    return { kind: 'stop', reason: r.text(output, 'stopReason') ?? reason ?? `Hook '${hook.name}' stopped the run.`, ...extras() };
+    if (ctx.event === 'PermissionDenied') {
+      // Claude Code reads only `retry` from a PermissionDenied hook: a stop there halts nothing.
+      notes.push(droppedNote(hook, ctx, 'invalid-output', `Hook '${hook.name}' printed "continue": false on PermissionDenied, which Claude Code does not read there; it is ignored.`, { field: 'continue' }));
+    } else {
+      return { kind: 'stop', reason: r.text(output, 'stopReason') ?? reason ?? `Hook '${hook.name}' stopped the run.`, ...extras() };
+    }
   }
   const topLevel = output.decision as 'approve' | 'block' | undefined;
   if (ctx.event === 'PostToolUse' && topLevel === 'block') {
@@ -294,7 +328,11 @@ function readClaudeCodeOutput(output: Record<string, unknown>, ctx: AnyHookConte
     return { kind: 'proceed', reason: why, granted: verdict === 'allow', ctx: args, ...extras() };
   }
 
-  if (topLevel === 'block') return { kind: 'block', reason: reason ?? `blocked by hook '${hook.name}'`, ...extras() };
+  if (ctx.event === 'PermissionDenied' && take('retry')) {
+    const retry = r.bool(fields, 'retry', at('retry'));
+    if (retry === true) modified = ctx.withRetry();
+  }
+  if (topLevel === 'block') return { kind: 'block', reason: reason ?? `blocked by hook '${hook.name}'`, ctx: modified, ...extras() };
   if ((ctx.event === 'Stop' || ctx.event === 'SubagentStop') && additionalContext.length > 0) {
     // Claude Code keeps the agent working on a Stop hook's additionalContext, with it as the feedback.
     return { kind: 'block', reason: additionalContext.join('\n\n'), additionalContext: [], systemMessage, notes: [...r.notes, ...notes] };
@@ -402,11 +440,14 @@ function payload(ctx: AnyHookContext, info: PayloadInfo): object {
  *   `hook_event_name`, and the event's fields: `tool_name`, `tool_input`, `tool_use_id`, `tool_response`
  *   (PostToolUse), `error` (PostToolUseFailure), `prompt`, `stop_hook_active`, `agent_id`, `agent_type`, `source`,
  *   `reason`, `model` (SessionStart), `trigger`, `custom_instructions`, `message`, `notification_type`, `duration_ms` (PostToolUse),
- *   `last_assistant_message` (Stop, SubagentStop).
+ *   `last_assistant_message` (Stop, SubagentStop, StopFailure), `reason` (PermissionDenied), `tool_calls` (PostToolBatch:
+ *   each call's `tool_name`, `tool_input`, `tool_use_id` and `tool_response`, what the model was told), `error` (the
+ *   kind of error) and `error_details` (StopFailure).
  * - any exit code: stdout starting with `{` is JSON, read as Claude Code reads it: `continue: false` +
  *   `stopReason`, `systemMessage`, `decision` (approve | block) + `reason`, `hookSpecificOutput` with its
  *   `hookEventName` (`permissionDecision`, `permissionDecisionReason`, `updatedInput` on PreToolUse, `decision.behavior`
- *   on PermissionRequest, `updatedToolOutput` on PostToolUse, `additionalContext`); other stdout is added as context
+ *   on PermissionRequest, `updatedToolOutput` on PostToolUse, `retry` on PermissionDenied, `additionalContext`); other
+ *   stdout is added as context
  *   on UserPromptSubmit and SessionStart.
  * - exit 2 without a JSON block: block with stderr as the reason (where the event can block; on PermissionRequest
  *   nothing; elsewhere stderr is shown to the user).

@@ -392,7 +392,7 @@ function toolBatch(read: PayloadReader, init: { state: AgentState; metadata: Rec
     const each = new PayloadReader(item);
     const name = each.string('tool_name');
     const input = each.object('tool_input');
-    if (name === undefined) throw new TypeError(`tool_calls[${i}] has no tool_name.`);
+    if (name === undefined || name === '') throw new TypeError(`tool_calls[${i}] has no tool_name.`);
     if (input === undefined) throw new TypeError(`tool_calls[${i}] has no tool_input object.`);
     const call = ToolCall.create(name, { ...input }, each.string('tool_use_id'));
     toolCalls.push(call);

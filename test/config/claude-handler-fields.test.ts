@@ -197,13 +197,13 @@ describe('Claude Code handler fields', () => {
 
   it('an event Claude Code fires that has no counterpart here is named as such, not as a misspelling', async () => {
     const { project, write } = await setup();
-    await write(project, '.claude/settings.json', { hooks: { PostToolBatch: [{ hooks: [{ type: 'command', command: 'true' }] }], PreToolUze: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
+    await write(project, '.claude/settings.json', { hooks: { TaskCreated: [{ hooks: [{ type: 'command', command: 'true' }] }], PreToolUze: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
     const { problems } = await loadClaudeHooks({ projectDir: project, homeDir: false, trust: 'all' });
     expect(problems.map((p) => [p.field, p.code])).toEqual([
-      ['hooks.PostToolBatch', 'event-not-here'],
+      ['hooks.TaskCreated', 'event-not-here'],
       ['hooks.PreToolUze', 'unknown-event'],
     ]);
-    expect(problems[0]!.message).toMatch(/Claude Code fires "PostToolBatch"/);
+    expect(problems[0]!.message).toMatch(/Claude Code fires "TaskCreated"/);
   });
 
   it('parallel: true runs an event’s hooks side by side, as Claude Code does; by default they run in order', async () => {
