@@ -635,6 +635,7 @@ export class Run {
       const perm = await this.dispatch('PermissionRequest', () => ToolHookContext.permissionRequest(call, { state: this.state, metadata: this.metadata, reason }));
       if (perm.type === 'block') return this.refuse(call, `Tool call refused by a permission hook: ${perm.reason}`, 'permission');
       if (perm.context?.event === 'PermissionRequest') call = perm.context.toolCall;
+      if (perm.context?.event === 'PermissionRequest' && perm.context.updatedPermissions !== undefined) this.ignoredPermissionUpdates(perm.context.updatedPermissions);
       if (!perm.granted) {
         const decision = await this.approve(call, perm.type === 'ask' && perm.reason ? perm.reason : reason);
         if (!decision.approved) return this.denied(call, decision);
@@ -714,6 +715,12 @@ export class Run {
     this.env.emitter.emit('tool:blocked', { toolCall: call, reason: message, by });
     this.addToolMessage(call, message);
     return ToolExecution.failure(call, new ToolRefusedError(message, by));
+  }
+
+  /** Permission updates a PermissionRequest hook granted (Claude Code's): there are no permission rules here to update. */
+  private ignoredPermissionUpdates(updates: readonly Readonly<Record<string, unknown>>[]): void {
+    const kinds = updates.map((u) => String(u.type ?? 'update')).join(', ');
+    this.warn('ignored-outcome', `A PermissionRequest hook granted permission updates (updatedPermissions: ${kinds}); this agent has no permission rules to update, so they were ignored. The call itself was decided as the hook said.`, 'PermissionRequest');
   }
 
   /**

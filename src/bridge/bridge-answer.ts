@@ -59,7 +59,11 @@ const joined = (items: readonly string[]): string | undefined => (items.length =
 function claudeAnswer(outcome: HookOutcome, ctx: AnyHookContext, eventName: string, vscode: boolean): BridgeAnswer {
   const systemMessage = outcome.systemMessage;
   const additionalContext = joined(outcome.additionalContext);
-  if (outcome.type === 'stop') return json(compact({ continue: false, stopReason: outcome.reason, systemMessage }));
+  if (outcome.type === 'stop') {
+    // On a permission request Claude Code's own way to stop is a deny that interrupts: the call is refused too.
+    const interrupt = ctx.event === 'PermissionRequest' && !vscode ? { hookEventName: eventName, decision: { behavior: 'deny', message: outcome.reason, interrupt: true } } : undefined;
+    return json(compact({ continue: false, stopReason: outcome.reason, systemMessage, hookSpecificOutput: interrupt }));
+  }
   const tool = ctx.event === 'PreToolUse' || ctx.event === 'PermissionRequest';
   if (tool) {
     const args = rewrittenArgs(outcome, ctx);
@@ -69,7 +73,16 @@ function claudeAnswer(outcome: HookOutcome, ctx: AnyHookContext, eventName: stri
       const behavior = decision === 'deny' ? 'deny' : decision === 'allow' ? 'allow' : undefined;
       const specific = compact({
         hookEventName: eventName,
-        decision: behavior === undefined ? undefined : compact({ behavior, message: behavior === 'deny' ? outcome.reason : undefined, updatedInput: args }),
+        decision:
+          behavior === undefined
+            ? undefined
+            : compact({
+                behavior,
+                message: behavior === 'deny' ? outcome.reason : undefined,
+                updatedInput: args,
+                // Permission updates a Claude Code hook granted with the call go back for Claude Code to apply.
+                updatedPermissions: behavior === 'allow' && outcome.context?.event === 'PermissionRequest' ? outcome.context.updatedPermissions : undefined,
+              }),
         additionalContext,
       });
       return Object.keys(specific).length > 1 || systemMessage ? json(compact({ systemMessage, hookSpecificOutput: specific })) : nothing;

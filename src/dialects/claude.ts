@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { HookEvent, type AnyHookContext, type HookEventName, type HookNote } from '../core/index.js';
+import { HookEvent, type AnyHookContext, type HookEventName, type HookNote, type ToolHookContext } from '../core/index.js';
 import { resultText } from '../core/internal/as-text.js';
 import type { ProcessResult } from './process-result.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
@@ -15,8 +15,10 @@ import { OutputReader, PROCEED, invalidOutput, isRecord, parseJsonObject } from 
 /** The event's own fields, in Claude Code's snake_case names. */
 export function claudeEventFields(ctx: AnyHookContext): Record<string, unknown> {
   switch (ctx.event) {
-    case 'PreToolUse':
     case 'PermissionRequest':
+      // Claude Code sends a permission request without the call's id.
+      return { tool_name: ctx.toolCall.name, tool_input: ctx.toolCall.args };
+    case 'PreToolUse':
     case 'PostToolUse':
     case 'PostToolUseFailure':
       return {
@@ -62,9 +64,13 @@ export function claudeEventFields(ctx: AnyHookContext): Record<string, unknown> 
     case 'SessionEnd':
       return { reason: ctx.reason ?? 'other' };
     case 'PreCompact':
-    case 'PostCompact':
       // Claude Code sends an empty string when a compaction has no instructions.
       return { trigger: ctx.trigger, custom_instructions: ctx.customInstructions ?? '' };
+    case 'PostCompact': {
+      // Claude Code sends the summary the compaction made: here the system message the compacted conversation starts with.
+      const first = ctx.messagesAfter?.[0];
+      return { trigger: ctx.trigger, compact_summary: first?.role === 'system' ? first.content : '' };
+    }
     case 'Notification':
       return {
         message: ctx.message,
@@ -168,16 +174,31 @@ function schemaProblem(output: Record<string, unknown>): string | undefined {
 export const CLAUDE_SPECIFIC_FIELDS: Readonly<Partial<Record<HookEventName, readonly string[]>>> = {
   PreToolUse: ['permissionDecision', 'permissionDecisionReason', 'updatedInput', 'additionalContext'],
   PermissionRequest: ['decision'],
-  PostToolUse: ['additionalContext', 'updatedToolOutput', 'updatedMCPToolOutput'],
+  PostToolUse: ['additionalContext', 'updatedToolOutput', 'updatedMCPToolOutput', 'classifierContext'],
   PostToolUseFailure: ['additionalContext'],
   PostToolBatch: ['additionalContext'],
   PermissionDenied: ['retry'],
-  UserPromptSubmit: ['additionalContext'],
-  SessionStart: ['additionalContext'],
+  UserPromptSubmit: ['additionalContext', 'sessionTitle', 'suppressOriginalPrompt'],
+  SessionStart: ['additionalContext', 'initialUserMessage', 'sessionTitle', 'watchPaths', 'reloadSkills'],
   SubagentStart: ['additionalContext'],
   Stop: ['additionalContext'],
   SubagentStop: ['additionalContext'],
   Notification: ['additionalContext'],
+};
+
+/**
+ * The `hookSpecificOutput` fields Claude Code reads that have nothing to act on in an agent built here, and why: they
+ * are taken without effect, with an information note.
+ *
+ * @internal
+ */
+export const CLAUDE_FIELDS_WITHOUT_EFFECT: Readonly<Record<string, string>> = {
+  classifierContext: "it is context for Claude Code's auto-mode classifier, and there is none here",
+  sessionTitle: "it names the session in Claude Code's list of sessions",
+  suppressOriginalPrompt: "it hides the user's prompt in Claude Code's view of the conversation",
+  initialUserMessage: 'it gives an interactive Claude Code session its first prompt, where a run here starts from its own',
+  watchPaths: 'it has Claude Code watch files for its FileChanged hooks, an event that is not here',
+  reloadSkills: 'it has Claude Code reload its skills, which are not here',
 };
 
 /**
@@ -267,6 +288,10 @@ function readClaudeCodeOutput(output: Record<string, unknown>, ctx: AnyHookConte
   const fields = specific ?? {};
   const allowed = CLAUDE_SPECIFIC_FIELDS[ctx.event] ?? [];
   for (const field of Object.keys(fields)) {
+    const without = CLAUDE_FIELDS_WITHOUT_EFFECT[field];
+    if (allowed.includes(field) && without !== undefined && fields[field] !== undefined) {
+      notes.push({ level: 'info', hookName: hook.name, event: ctx.event, code: 'field-without-effect', message: `Hook '${hook.name}' printed hookSpecificOutput.${field}, which has no effect here: ${without}.`, data: { field: `hookSpecificOutput.${field}` } });
+    }
     if (field === 'hookEventName' || allowed.includes(field)) continue;
     notes.push(droppedNote(hook, ctx, 'invalid-output', `Hook '${hook.name}' printed hookSpecificOutput.${field}, which Claude Code does not read on ${ctx.event}; it is ignored.`, { field: `hookSpecificOutput.${field}` }));
   }
@@ -305,12 +330,18 @@ function readClaudeCodeOutput(output: Record<string, unknown>, ctx: AnyHookConte
     const nested = take('decision') ? r.record(fields, 'decision', at('decision')) : undefined;
     const behavior = nested?.behavior as 'allow' | 'deny' | undefined;
     if (behavior === 'deny') {
-      const message = r.text(nested!, 'message', at('decision.message'));
-      return { kind: 'block', reason: message ?? reason ?? `Permission denied by hook '${hook.name}'.`, ...extras() };
+      const message = r.text(nested!, 'message', at('decision.message')) ?? reason ?? `Permission denied by hook '${hook.name}'.`;
+      // `interrupt: true` denies and stops the agent: Claude Code aborts the turn.
+      if (r.bool(nested!, 'interrupt', at('decision.interrupt')) === true) return { kind: 'stop', reason: message, ...extras() };
+      return { kind: 'block', reason: message, ...extras() };
     }
     if (behavior === 'allow') {
       const args = r.toolInput(nested!.updatedInput, at('decision.updatedInput'));
-      return { kind: 'proceed', granted: true, reason, ctx: args, ...extras() };
+      const updates = nested!.updatedPermissions;
+      let granted: AnyHookContext | undefined = args;
+      if (Array.isArray(updates) && updates.every(isRecord)) granted = ((args ?? ctx) as ToolHookContext<'PermissionRequest'>).withUpdatedPermissions(updates);
+      else if (updates !== undefined) notes.push(droppedNote(hook, ctx, 'invalid-output', `Hook '${hook.name}' printed decision.updatedPermissions that is not a list of permission updates; it is ignored.`, { field: at('decision.updatedPermissions') }));
+      return { kind: 'proceed', granted: true, reason, ctx: granted, ...extras() };
     }
     if (topLevel === 'block') return { kind: 'block', reason: reason ?? `blocked by hook '${hook.name}'`, ...extras() };
     return { kind: 'proceed', granted: topLevel === 'approve', reason, ...extras() };

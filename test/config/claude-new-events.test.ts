@@ -115,6 +115,38 @@ describe('Claude Code’s PostToolBatch, PermissionDenied and StopFailure hooks,
     expect(warnings).toContainEqual(expect.objectContaining({ code: 'ignored-outcome', event: 'StopFailure' }));
   });
 
+  it('PermissionRequest: updatedPermissions granted with an allow are ignored here with a warning naming them; the call runs', async () => {
+    const { project, write } = await setup();
+    const allow = { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedPermissions: [{ type: 'addRules', rules: [{ toolName: 'Bash' }], behavior: 'allow', destination: 'session' }] } } };
+    await write(project, '.claude/settings.json', {
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}'` }] }],
+        PermissionRequest: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `echo '${JSON.stringify(allow)}'` }] }],
+      },
+    });
+    const model = new ScriptedModel([{ toolCalls: [{ name: 'Bash', args: { command: 'ls' } }] }, 'Done.']);
+    const { agent, warnings } = await agentWith(project, model);
+    await agent.run('go');
+    expect(toolMessages(model.requests[1]!)[0]!.content).toBe('ran ls');
+    expect(warnings).toContainEqual(expect.objectContaining({ code: 'ignored-outcome', event: 'PermissionRequest', message: expect.stringContaining('updatedPermissions: addRules') }));
+  });
+
+  it('PermissionRequest: a deny with interrupt: true refuses the call and ends the run, as Claude Code aborts the turn', async () => {
+    const { project, write } = await setup();
+    const deny = { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'stop right there', interrupt: true } } };
+    await write(project, '.claude/settings.json', {
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}'` }] }],
+        PermissionRequest: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `echo '${JSON.stringify(deny)}'` }] }],
+      },
+    });
+    const model = new ScriptedModel([{ toolCalls: [{ name: 'Bash', args: { command: 'ls' } }] }, 'never']);
+    const { agent } = await agentWith(project, model);
+    const result = await agent.run('go');
+    expect(model.callCount).toBe(1);
+    expect(result).toMatchObject({ status: 'stopped', reason: 'stop right there' });
+  });
+
   it('a Stop hook does not run when the turn ends on a model error, and a StopFailure hook does not run on a normal stop', async () => {
     const { project, write } = await setup();
     const log = join(project, 'gates.log');

@@ -22,6 +22,8 @@ export interface ToolHookContextInit extends HookContextInit {
   permissionReason?: string | undefined;
   /** Whether the model is told it may retry the refused call (PermissionDenied). */
   retry?: boolean | undefined;
+  /** Permission updates granted with the call (PermissionRequest; Claude Code's `updatedPermissions`). */
+  updatedPermissions?: readonly Readonly<Record<string, unknown>>[] | undefined;
 }
 
 /**
@@ -52,6 +54,12 @@ export class ToolHookContextClass<E extends ToolEventName = ToolEventName> exten
    * does. False until a hook returns {@link ToolHookContextClass.withRetry}; meaningless on the other tool events.
    */
   readonly retry: boolean;
+  /**
+   * PermissionRequest: permission updates granted together with the call — Claude Code's `updatedPermissions` (add a
+   * rule, switch the permission mode), as a Claude Code hook answered them. Through the bridge they go back to Claude
+   * Code, which applies them; an agent built here has no permission rules, so it ignores them, with a warning.
+   */
+  readonly updatedPermissions: readonly Readonly<Record<string, unknown>>[] | undefined;
 
   constructor(event: E, init: ToolHookContextInit) {
     super(event, init);
@@ -69,6 +77,7 @@ export class ToolHookContextClass<E extends ToolEventName = ToolEventName> exten
     this.error = init.error ?? (init.execution?.isError ? init.execution.error : undefined);
     this.permissionReason = init.permissionReason;
     this.retry = init.retry === true;
+    this.updatedPermissions = init.updatedPermissions === undefined ? undefined : Object.freeze([...init.updatedPermissions]);
     Object.freeze(this);
   }
 
@@ -145,6 +154,12 @@ export class ToolHookContextClass<E extends ToolEventName = ToolEventName> exten
    */
   withRetry(retry = true): this {
     return this.copyWith({ retry } as Partial<this>);
+  }
+
+  /** A copy that grants `updates` with the call (PermissionRequest): see {@link ToolHookContextClass.updatedPermissions}. */
+  withUpdatedPermissions(updates: readonly Readonly<Record<string, unknown>>[]): this {
+    if (!Array.isArray(updates)) throw new TypeError('withUpdatedPermissions() needs a list of permission updates.');
+    return this.copyWith({ updatedPermissions: Object.freeze([...updates]) } as Partial<this>);
   }
 
   /** A copy with the call's arguments replaced. */
