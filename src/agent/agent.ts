@@ -12,6 +12,7 @@ import { formatProblem } from '../script/problem.js';
 import { Run, type AgentConfig, type RunEnvironment } from './run.js';
 import type { RunOptions, RunResult } from './run-result.js';
 import { AgentSession, type SessionOptions } from './session.js';
+import { WakeInbox } from './wake-inbox.js';
 
 let agentIds = 0;
 
@@ -75,16 +76,22 @@ export class Agent {
 
   /** A session: a conversation kept across turns, opened by SessionStart and closed by SessionEnd. */
   session(options: SessionOptions = {}): AgentSession {
+    // What background hooks wake the model with after a turn reaches the session's next turn.
+    const wakes = new WakeInbox(this.events);
     return new AgentSession(
       {
-        execute: (prompt, runOptions, state, first) => this.execute(prompt, runOptions, state, first),
-        endSession: (state, reason, durationMs) => this.endSession(state, reason, durationMs),
+        execute: (prompt, runOptions, state, first) => this.execute(prompt, runOptions, state, first, wakes),
+        endSession: (state, reason, durationMs) => this.endSession(state, reason, durationMs, wakes),
         compact: async (state, instructions) => {
           const config = await this.configuration();
           if (config.compaction === undefined) throw new Error('session.compact() needs compaction: build the agent withCompaction({ maxMessages }).');
-          return Run.compact(config, this.environment(), state, instructions);
+          return Run.compact(config, this.environment(wakes), state, instructions);
         },
-        drain: () => this.drain(),
+        // Called once, by close(): after the background hooks, no turn follows to wake.
+        drain: async () => {
+          await this.drain();
+          wakes.close();
+        },
       },
       this.id,
       options,
@@ -115,9 +122,10 @@ export class Agent {
     return config;
   }
 
-  private environment(): RunEnvironment {
+  private environment(wakes: WakeInbox): RunEnvironment {
     return {
       emitter: this.events,
+      wakes,
       track: (work) => {
         const tracked = work.then(
           () => undefined,
@@ -129,9 +137,11 @@ export class Agent {
     };
   }
 
-  private async execute(prompt: string, options: RunOptions, state: AgentState, sessionStart: boolean): Promise<RunResult> {
+  private async execute(prompt: string, options: RunOptions, state: AgentState, sessionStart: boolean, sessionWakes?: WakeInbox): Promise<RunResult> {
     if (typeof prompt !== 'string') throw new TypeError(`run() needs a prompt string, got ${typeof prompt}.`);
-    const run = new Run(await this.configuration(), this.environment(), {
+    // A plain run's own inbox: a background hook done after it wakes no model.
+    const wakes = sessionWakes ?? new WakeInbox(this.events);
+    const run = new Run(await this.configuration(), this.environment(wakes), {
       prompt,
       state,
       metadata: { ...(options.metadata ?? {}) },
@@ -139,11 +149,12 @@ export class Agent {
       sessionStart,
     });
     const { failure, ...result } = await run.execute();
+    if (sessionWakes === undefined) wakes.close();
     if (failure !== undefined && options.rejectOnFailure !== false) throw failure.error;
     return result;
   }
 
-  private async endSession(state: AgentState, reason: string, durationMs: number | undefined): Promise<void> {
-    await Run.endSession(await this.configuration(), this.environment(), state, reason, durationMs);
+  private async endSession(state: AgentState, reason: string, durationMs: number | undefined, wakes: WakeInbox): Promise<void> {
+    await Run.endSession(await this.configuration(), this.environment(wakes), state, reason, durationMs);
   }
 }

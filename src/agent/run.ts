@@ -52,6 +52,7 @@ import { compactMessages, type CompactionOptions } from './compaction.js';
 import type { Model, ModelRequest } from './model.js';
 import type { RunResult } from './run-result.js';
 import type { Subagent } from './subagent.js';
+import type { WakeInbox } from './wake-inbox.js';
 import { SUBAGENT_INPUT } from './internal/subagent-input.js';
 import { frozenRecord } from '../core/internal/frozen.js';
 import { messageOf } from '../core/internal/message-of.js';
@@ -108,6 +109,8 @@ export interface RunEnvironment {
   readonly emitter: EventEmitter<AgentEvents>;
   /** Keeps work hooks handed over (async script hooks) until a session or the agent drains it. */
   readonly track: (work: Promise<unknown>) => void;
+  /** The messages background hooks hand the model, waiting for its next call (this run's, or the session's next turn's). */
+  readonly wakes: WakeInbox;
 }
 
 /** How a run starts. */
@@ -213,6 +216,7 @@ export class Run {
         if (note.level === 'warning') emitter.emit('warning', { code: note.code, message: note.message, event: note.event, hookName: note.hookName });
       },
       waitUntil: env.track,
+      onWake: (message, from) => env.wakes.push(message, from),
     };
   }
 
@@ -442,8 +446,12 @@ export class Run {
     await this.dispatch('SessionStart', () => SessionHookContext.onStart({ state: this.state, metadata: this.metadata, source: 'compact', model: this.config.model.name }));
   }
 
-  /** Puts the hooks' pending additional context into the conversation, as one system message. */
+  /**
+   * Puts the hooks' pending additional context into the conversation, as one system message: what background hooks
+   * woke the model with first (a subagent's run leaves those to the run the user started).
+   */
   private flushPendingContext(): void {
+    if (this.init.subagent === undefined) this.pendingContext.unshift(...this.env.wakes.take());
     if (this.pendingContext.length > 0) {
       this.addMessage({ role: 'system', content: this.pendingContext.join('\n\n') });
       this.pendingContext = [];

@@ -156,6 +156,8 @@ export async function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<
                 projectDir: places.projectDir,
                 // A background hook answers nothing: it cannot block, modify or add context, as in Claude Code.
                 async: fields.async,
+                // asyncRewake: its exit 2 wakes the model, as Claude Code wakes it (see ProcessHookSettings.rewake).
+                rewake: handler.asyncRewake === true,
                 env: {
                   CLAUDE_PROJECT_DIR: places.projectDir,
                   CLAUDECODE: '1',

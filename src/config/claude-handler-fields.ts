@@ -68,16 +68,6 @@ export function claudeHandlerFields(handler: Readonly<Record<string, unknown>>, 
     return refuse('onFailure', '"continue" or "block"', '"onFailure" is "continue" (a failure lets the action go on, the default) or "block" (a failure blocks it); Claude Code does not load this hook as written.');
   }
   const async = type === 'command' && (handler.async === true || handler.asyncRewake === true);
-  if (type === 'command' && handler.asyncRewake === true) {
-    problem({
-      file,
-      field: `${field}.asyncRewake`,
-      found: 'true',
-      severity: 'warning',
-      code: 'async-rewake-not-delivered',
-      message: 'The hook runs in the background, as with "async"; its exit-2 wake-up of the model is not delivered here. Use a hook that answers (no async) to block or give feedback.',
-    });
-  }
 
   let shell: ClaudeHandlerFields['shell'];
   let exec: ClaudeHandlerFields['exec'];

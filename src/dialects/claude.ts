@@ -445,6 +445,17 @@ function claudeOnlyFields(ctx: AnyHookContext): Record<string, unknown> {
   }
 }
 
+/**
+ * What Claude Code 2.1.330 tells the model when an `asyncRewake` hook exits 2: `Stop hook blocking error from command
+ * "<Event>:<Tool>": <stderr, else stdout>` (its words for every event), where the label is the event and, on a tool
+ * event, the tool. Any other exit wakes nothing.
+ */
+function claudeWakeMessage(result: ProcessResult, ctx: AnyHookContext, info: PayloadInfo): string | undefined {
+  if (result.exitCode !== 2) return undefined;
+  const label = 'toolCall' in ctx ? `${info.eventName}:${ctx.toolCall.name}` : info.eventName;
+  return `Stop hook blocking error from command "${label}": ${result.stderr.trim() || result.stdout.trim()}`;
+}
+
 function payload(ctx: AnyHookContext, info: PayloadInfo): object {
   const fields = claudeEventFields(ctx);
   return (
@@ -491,4 +502,5 @@ export const claudeDialect: WireDialect = Object.freeze({
   interpret: (result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo) => interpretClaudeFamily(result, ctx, hook, { strict: true }),
   // Claude Code ends the payload with a newline: a `read -r` under `set -e` fails on a last line without one.
   stringify: (payload: object) => `${JSON.stringify(payload)}\n`,
+  wakeMessage: claudeWakeMessage,
 });
