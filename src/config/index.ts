@@ -7,6 +7,7 @@ export { parseConfigJson, readConfigFile, type ConfigFileRead } from './config-f
 export { configMatcher, type MatcherRule } from './config-matcher.js';
 export type { ConfigFileLocation, ConfigHook, ConfigLoadOptions, JudgeFn, LoadedConfigHooks } from './config-source.js';
 export * from './prompt-hook.js';
+export * from './agent-hook.js';
 export * from './http-hook.js';
 export * from './claude-config.js';
 export * from './github-config.js';

@@ -182,17 +182,18 @@ describe('Claude Code handler fields', () => {
     }
   });
 
-  it('mcp_tool and agent handlers are reported as not loaded, with what to use instead', async () => {
+  it('mcp_tool handlers are reported as not loaded, with what to use instead; agent handlers need a model to verify with', async () => {
     const { project, write } = await setup();
     await write(project, '.claude/settings.json', pre({ type: 'mcp_tool', server: 's', tool: 't' }, { type: 'agent', prompt: 'Verify the tests ran.' }));
     const { hooks, problems } = await loadClaudeHooks({ projectDir: project, homeDir: false, trust: 'all' });
     expect(hooks).toEqual([]);
     expect(problems.map((p) => [p.code, p.severity])).toEqual([
       ['unsupported-hook-type', 'warning'],
-      ['unsupported-hook-type', 'warning'],
+      ['agent-hook-needs-model', 'error'],
     ]);
     expect(problems[0]!.message).toMatch(/MCP server/);
-    expect(problems[1]!.message).toMatch(/multi-turn verifier/);
+    const verified = await loadClaudeHooks({ projectDir: project, homeDir: false, trust: 'all', verify: async () => ({ ok: true }) });
+    expect(verified.hooks.map((h) => h.name)).toEqual(['agent: Verify the tests ran.']);
   });
 
   it('an event Claude Code fires that has no counterpart here is named as such, not as a misspelling', async () => {
