@@ -41,7 +41,7 @@ export interface AgentHookSpec {
   readonly verify: VerifyFn;
   /** Milliseconds before the verification is given up on (the action then goes on, with a warning). */
   readonly timeoutMs: number;
-  /** At most this many model calls (default {@link CLAUDE_AGENT_HOOK_MAX_TURNS}). */
+  /** At most this many model calls (default 50, Claude Code's bound). */
   readonly maxTurns?: number | undefined;
   /** Higher runs first (default 100). */
   readonly priority?: number | undefined;
@@ -70,7 +70,7 @@ function instructions(event: HookEventName): string {
 
 /**
  * A hook that has a language model (the agent's own, through a {@link VerifyFn}) verify a condition of the event, in a
- * few turns bounded in number ({@link CLAUDE_AGENT_HOOK_MAX_TURNS}) and time, as Claude Code's agent hooks do. The
+ * few turns bounded in number (50) and time, as Claude Code's agent hooks do. The
  * model gets the event (the hook's prompt with `$ARGUMENTS` filled) and no tools but the one it answers with:
  * `{ "ok": false, "reason": … }` blocks with `Agent hook condition was not met: <reason>` — on Stop that keeps the agent
  * working, on PreToolUse it refuses the call. `{ "ok": true }` lets the action go on; so does a verifier that gives no
