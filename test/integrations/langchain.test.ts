@@ -115,8 +115,9 @@ describe('langchainMiddleware in a createAgent run', () => {
     const ours: string[] = [];
     const agentBash = defineTool({ name: 'bash', description: 'Runs a shell command', input: z.object({ command: z.string() }), execute: ({ command }) => `ran ${command}` });
     const own = builder.withModel(new ScriptedModel(asOurs(SCRIPT))).withTools(agentBash).build();
-    // The model events (BeforeModel, BeforeToolSelection, AfterModel) are our agent's own: the middleware fires none.
-    const modelEvents = new Set(['BeforeModel', 'BeforeToolSelection', 'AfterModel']);
+    // The model events (BeforeModel, BeforeToolSelection, AfterModel) are our agent's own: the middleware fires none;
+    // nor, yet, PostToolBatch, which our agent fires once a step's calls have resolved.
+    const modelEvents = new Set(['BeforeModel', 'BeforeToolSelection', 'AfterModel', 'PostToolBatch']);
     own.events.on('event', (ctx) => void (modelEvents.has(ctx.event) || ours.push(ctx.event)));
     // A session, as the middleware's lifetime is one: SessionStart at its first run.
     await own.session().run('Clean the build folder, then write out.txt.');
