@@ -11,6 +11,7 @@ import {
   CompactHookContext,
   ExecutionHookContext,
   FailureHookContext,
+  HookError,
   HookEvent,
   HookOutcome,
   ModelHookContext,
@@ -25,7 +26,6 @@ import {
   ToolCall,
   ToolExecution,
   ToolHookContext,
-  HookError,
   type AnyHookContext,
   type ContextFor,
   type DispatchOptions,
@@ -407,7 +407,6 @@ export class Run {
         false,
       );
       if (outcome.additionalContext.length > 0) {
-        this.pendingContext = [];
         this.warn('ignored-outcome', `A StopFailure hook added context for the model (${outcome.additionalContext.join(' ')}); the turn has ended on an error, so it was ignored.`, 'StopFailure');
       }
     } catch (hookError) {
