@@ -39,6 +39,7 @@ import { SUBAGENT_INPUT, SUBAGENT_INPUT_SCHEMA } from './internal/subagent-input
 import { alreadyMatched, handleMatched } from '../core/internal/matched.js';
 import { loadAllHookConfigs, prioritized, selectedSources, type HookSourcesOptions } from '../config/load-all.js';
 import { modelJudge } from './model-judge.js';
+import { modelVerifier } from './model-verifier.js';
 import { ProcessPool, type ProcessPoolLike } from '../process/process-pool.js';
 import type { Tool, ToolDefinition } from './tool.js';
 
@@ -301,7 +302,7 @@ export class AgentBuilder {
    * the user's (`~/.config/agents/hooks`, or `$XDG_CONFIG_HOME/agents/hooks`) and any `extraDirs`'. Name agents to
    * load their config files too — `{ claude: true, copilot: true, vscode: true, gemini: true, cursor: true, codex:
    * true }` — each hook speaking its agent's protocol; HOOK.md hooks come along unless `hookmd: false`. Claude Code's prompt hooks
-   * are judged by the agent's model.
+   * are judged by the agent's model, and its agent hooks verified by it ({@link modelVerifier}).
    *
    * Hooks load when the agent is built; `await agent.ready()` lists the problems of those that did not (they are also
    * emitted as `warning` events on the first run), and `strict: true` makes a bad definition fail the runs instead.
@@ -332,8 +333,9 @@ export class AgentBuilder {
       label: `hooks of ${projectDir} (${selectedSources(sources).join(', ')})`,
       load: async (context) => {
         const judge = options.judge ?? (context?.model === undefined ? undefined : modelJudge(context.model));
+        const verify = options.verify ?? (context?.model === undefined ? undefined : modelVerifier(context.model));
         const processPool = ownPool ?? context?.processPool;
-        const { hooks, problems } = await loadAllHookConfigs(projectDir, { ...sources, judge, processPool });
+        const { hooks, problems } = await loadAllHookConfigs(projectDir, { ...sources, judge, verify, processPool });
         return { hooks: prioritized(hooks, { parallel: sources.parallel }), problems };
       },
     });
@@ -382,6 +384,22 @@ export class AgentBuilder {
   /** When a hook asked for approval: grant (`HookOutcome.allow()`), refuse (block), or leave it to the approver. */
   onPermissionRequest(callback: EventCallback<'PermissionRequest'>, options?: HookOptions): this {
     return this.addHook('PermissionRequest', callback, options);
+  }
+
+  /**
+   * When the approver refused a tool call (not when a hook did): return `ctx.withRetry()` to tell the model it may
+   * retry the call, as a Claude Code hook's `retry: true` does.
+   */
+  onPermissionDenied(callback: EventCallback<'PermissionDenied'>, options?: HookOptions): this {
+    return this.addHook('PermissionDenied', callback, options);
+  }
+
+  /**
+   * Once every tool call of a step has resolved, before the next model call (and before AfterStep): add context for
+   * the model, or block (or stop) to end the run there, as Claude Code ends the turn.
+   */
+  onPostToolBatch(callback: EventCallback<'PostToolBatch'>, options?: HookOptions): this {
+    return this.addHook('PostToolBatch', callback, options);
   }
 
   /** Before each step (model call). Return an AgentState to replace the state. */
@@ -449,6 +467,14 @@ export class AgentBuilder {
   /** The quality gate: block to keep the agent working, with the reason as feedback. */
   onStop(callback: EventCallback<'Stop'>, options?: HookOptions): this {
     return this.addHook('Stop', callback, options);
+  }
+
+  /**
+   * When the turn ends on a model (API) error, in place of Stop and before AgentFailed: observe it (`ctx.errorType`,
+   * `ctx.error`); what the hook answers is ignored, with a warning.
+   */
+  onStopFailure(callback: EventCallback<'StopFailure'>, options?: HookOptions): this {
+    return this.addHook('StopFailure', callback, options);
   }
 
   /** After the agent stopped responding for this turn. */

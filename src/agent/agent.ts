@@ -14,6 +14,7 @@ import { streamTextMode } from './internal/stream-text-mode.js';
 import { Run, type AgentConfig, type RunEnvironment, type RunStream } from './run.js';
 import type { RunOptions, RunResult } from './run-result.js';
 import { AgentSession, type SessionOptions } from './session.js';
+import { WakeInbox } from './wake-inbox.js';
 
 let agentIds = 0;
 
@@ -22,9 +23,11 @@ let agentIds = 0;
  * event of a run goes through its hook stack, in this order:
  *
  * ExecutionStart → UserPromptSubmit → per step: BeforeStep → (PreCompact → PostCompact) → model → per tool call:
- * PreToolUse → (PermissionRequest → Notification → approver) → tool → PostToolUse | PostToolUseFailure → AfterStep;
+ * PreToolUse → (PermissionRequest → Notification → approver → PermissionDenied when it refuses) → tool → PostToolUse |
+ * PostToolUseFailure; once the step's calls have all resolved: PostToolBatch → AfterStep;
  * when the model makes no tool call or the step limit is reached: Stop → AfterStop → AfterAgent → ExecutionEnd.
- * On an unrecoverable error: AgentFailed → ExecutionEnd, and `run` rejects with the error.
+ * On an unrecoverable error: AgentFailed → ExecutionEnd (StopFailure first when a model call failed), and `run`
+ * rejects with the error.
  */
 export class Agent {
   /** What the agent reports while it runs (see {@link AgentEvents}). */
@@ -86,23 +89,29 @@ export class Agent {
   stream(prompt: string, options: StreamOptions = {}): AgentStream {
     const text = streamTextMode(options);
     return new AgentStream(
-      (emit, signal) => this.execute(prompt, { ...options, signal }, AgentState.create({ agentId: this.id }), false, { emit, text }),
+      (emit, signal) => this.execute(prompt, { ...options, signal }, AgentState.create({ agentId: this.id }), false, undefined, { emit, text }),
       options.signal,
     );
   }
 
   /** A session: a conversation kept across turns, opened by SessionStart and closed by SessionEnd. */
   session(options: SessionOptions = {}): AgentSession {
+    // What background hooks wake the model with after a turn reaches the session's next turn.
+    const wakes = new WakeInbox(this.events);
     return new AgentSession(
       {
-        execute: (prompt, runOptions, state, first, stream) => this.execute(prompt, runOptions, state, first, stream),
-        endSession: (state, reason, durationMs) => this.endSession(state, reason, durationMs),
+        execute: (prompt, runOptions, state, first, stream) => this.execute(prompt, runOptions, state, first, wakes, stream),
+        endSession: (state, reason, durationMs) => this.endSession(state, reason, durationMs, wakes),
         compact: async (state, instructions) => {
           const config = await this.configuration();
           if (config.compaction === undefined) throw new Error('session.compact() needs compaction: build the agent withCompaction({ maxMessages }).');
-          return Run.compact(config, this.environment(), state, instructions);
+          return Run.compact(config, this.environment(wakes), state, instructions);
         },
-        drain: () => this.drain(),
+        // Called once, by close(): after the background hooks, no turn follows to wake.
+        drain: async () => {
+          await this.drain();
+          wakes.close();
+        },
       },
       this.id,
       options,
@@ -133,9 +142,10 @@ export class Agent {
     return config;
   }
 
-  private environment(): RunEnvironment {
+  private environment(wakes: WakeInbox): RunEnvironment {
     return {
       emitter: this.events,
+      wakes,
       track: (work) => {
         const tracked = work.then(
           () => undefined,
@@ -147,9 +157,18 @@ export class Agent {
     };
   }
 
-  private async execute(prompt: string, options: RunOptions, state: AgentState, sessionStart: boolean, stream?: RunStream): Promise<RunResult> {
+  private async execute(
+    prompt: string,
+    options: RunOptions,
+    state: AgentState,
+    sessionStart: boolean,
+    sessionWakes?: WakeInbox,
+    stream?: RunStream,
+  ): Promise<RunResult> {
     if (typeof prompt !== 'string') throw new TypeError(`${stream ? 'stream' : 'run'}() needs a prompt string, got ${typeof prompt}.`);
-    const run = new Run(await this.configuration(), this.environment(), {
+    // A plain run's own inbox: a background hook done after it wakes no model.
+    const wakes = sessionWakes ?? new WakeInbox(this.events);
+    const run = new Run(await this.configuration(), this.environment(wakes), {
       prompt,
       state,
       metadata: { ...(options.metadata ?? {}) },
@@ -158,12 +177,13 @@ export class Agent {
       ...(stream !== undefined ? { stream } : {}),
     });
     const { failure, ...result } = await run.execute();
+    if (sessionWakes === undefined) wakes.close();
     stream?.emit({ type: 'run-end', result });
     if (failure !== undefined && options.rejectOnFailure !== false) throw failure.error;
     return result;
   }
 
-  private async endSession(state: AgentState, reason: string, durationMs: number | undefined): Promise<void> {
-    await Run.endSession(await this.configuration(), this.environment(), state, reason, durationMs);
+  private async endSession(state: AgentState, reason: string, durationMs: number | undefined, wakes: WakeInbox): Promise<void> {
+    await Run.endSession(await this.configuration(), this.environment(wakes), state, reason, durationMs);
   }
 }

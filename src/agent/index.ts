@@ -21,3 +21,4 @@ export * from './agent-builder.js';
 export * from './adapters/state-processor-adapter.js';
 export * from './adapters/continuation-criteria-adapter.js';
 export * from './model-judge.js';
+export * from './model-verifier.js';

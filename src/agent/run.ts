@@ -11,6 +11,7 @@ import {
   CompactHookContext,
   ExecutionHookContext,
   FailureHookContext,
+  HookError,
   HookEvent,
   HookOutcome,
   ModelHookContext,
@@ -21,6 +22,7 @@ import {
   StepHookContext,
   StopHookContext,
   SubagentHookContext,
+  ToolBatchHookContext,
   ToolCall,
   ToolExecution,
   ToolHookContext,
@@ -51,6 +53,7 @@ import { compactMessages, type CompactionOptions } from './compaction.js';
 import type { Model, ModelRequest, ModelResponse, ModelToolCall } from './model.js';
 import type { RunResult } from './run-result.js';
 import type { Subagent } from './subagent.js';
+import type { WakeInbox } from './wake-inbox.js';
 import { SUBAGENT_INPUT } from './internal/subagent-input.js';
 import { frozenRecord } from '../core/internal/frozen.js';
 import { messageOf } from '../core/internal/message-of.js';
@@ -107,6 +110,8 @@ export interface RunEnvironment {
   readonly emitter: EventEmitter<AgentEvents>;
   /** Keeps work hooks handed over (async script hooks) until a session or the agent drains it. */
   readonly track: (work: Promise<unknown>) => void;
+  /** The messages background hooks hand the model, waiting for its next call (this run's, or the session's next turn's). */
+  readonly wakes: WakeInbox;
 }
 
 /** How a run starts. */
@@ -144,6 +149,9 @@ interface ModelTurn {
 
 /** The input of a tool a hook offered the model without one of the agent's tools behind it. */
 const ANY_INPUT = z.record(z.string(), z.unknown());
+
+/** What the model is told beside a refusal when a PermissionDenied hook says it may retry: Claude Code's words. */
+const RETRY_NOTE = 'The PermissionDenied hook indicated you may retry this tool call.';
 
 /** Thrown inside the loop when a hook halts the run; caught by the run itself. */
 class Halt {
@@ -195,6 +203,8 @@ export class Run {
   private rejectedStop: string | undefined;
   private childRuns = 0;
   private ending = false;
+  /** The error a step's model call ended the turn on: the run's StopFailure. */
+  private modelFailure: { readonly error: unknown } | undefined;
   private readonly answered = new Set<string>();
   private readonly optionVariants: DispatchOptions[] = [];
   private readonly started = performance.now();
@@ -221,6 +231,7 @@ export class Run {
         stream?.emit({ type: 'warning', warning });
       },
       waitUntil: env.track,
+      onWake: (message, from) => env.wakes.push(message, from),
     };
   }
 
@@ -293,7 +304,7 @@ export class Run {
       stream?.emit({ type: 'step-start', stepIndex: index });
       await this.dispatch('BeforeStep', () => StepHookContext.beforeStep(index, this.ctxInit()));
       await this.maybeCompact('auto');
-      const { response, usage } = await this.callModel(index);
+      const { response, usage } = await this.modelStep(index);
       const toolCalls = response.toolCalls;
       this.text = response.text;
       this.addMessage({ role: 'assistant', content: this.text, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
@@ -301,6 +312,7 @@ export class Run {
       const step = new AgentStep({ index, text: this.text, toolCalls, executions, ...(usage ? { usage } : {}) });
       this.usage = addUsage(this.usage, usage);
       this.state = this.state.with({ steps: [...this.state.steps, step] });
+      if (toolCalls.length > 0) await this.postToolBatch(step);
       await this.dispatch('AfterStep', () => StepHookContext.afterStep(step, this.ctxInit()));
       stream?.emit({ type: 'step-end', step });
 
@@ -379,12 +391,52 @@ export class Run {
     this.status = 'failed';
     this.stopReason = undefined;
     this.reason = messageOf(error);
+    if (this.modelFailure?.error === error) await this.stopFailure(error);
     try {
       await this.dispatch('AgentFailed', () => FailureHookContext.onFailure(error, this.ctxInit()));
     } catch (hookError) {
       // The run already failed; a failing AgentFailed hook must not replace the original error.
       this.warn('hook-error', `An AgentFailed hook failed too: ${messageOf(hookError)}`, 'AgentFailed');
     }
+  }
+
+  /**
+   * The step's model call. An error it ends on — not a hook's, not a cancellation — ends the turn with StopFailure,
+   * as an API error does in Claude Code.
+   */
+  private async modelStep(index: number): Promise<ModelTurn> {
+    try {
+      return await this.callModel(index);
+    } catch (error) {
+      if (!(error instanceof Halt) && !HookError.isHookError(error) && this.signal?.aborted !== true) this.modelFailure = { error };
+      throw error;
+    }
+  }
+
+  /**
+   * StopFailure, in place of Stop, before AgentFailed. Claude Code ignores what its hooks answer: here a decision is
+   * ignored with a warning (by `dispatch`), and so is context for a model the turn no longer calls.
+   */
+  private async stopFailure(error: unknown): Promise<void> {
+    try {
+      const outcome = await this.dispatch(
+        'StopFailure',
+        () => FailureHookContext.onStopFailure(error, { state: this.state, metadata: this.metadata, finalMessage: this.text === '' ? undefined : this.text }),
+        false,
+      );
+      if (outcome.additionalContext.length > 0) {
+        this.warn('ignored-outcome', `A StopFailure hook added context for the model (${outcome.additionalContext.join(' ')}); the turn has ended on an error, so it was ignored.`, 'StopFailure');
+      }
+    } catch (hookError) {
+      // A failing StopFailure hook must not replace the error the turn ended on.
+      this.warn('hook-error', `A StopFailure hook failed: ${messageOf(hookError)}`, 'StopFailure');
+    }
+  }
+
+  /** PostToolBatch, once every tool call of `step` has resolved: a block ends the run there, as Claude Code ends the turn. */
+  private async postToolBatch(step: AgentStep): Promise<void> {
+    const batch = await this.dispatch('PostToolBatch', () => ToolBatchHookContext.afterBatch(step, this.ctxInit()));
+    if (batch.type === 'block') throw new Halt(batch.reason ?? 'A PostToolBatch hook ended the run.', 'hook_stop');
   }
 
   private halted(halt: Halt): void {
@@ -411,8 +463,12 @@ export class Run {
     await this.dispatch('SessionStart', () => SessionHookContext.onStart({ state: this.state, metadata: this.metadata, source: 'compact', model: this.config.model.name }));
   }
 
-  /** Puts the hooks' pending additional context into the conversation, as one system message. */
+  /**
+   * Puts the hooks' pending additional context into the conversation, as one system message: what background hooks
+   * woke the model with first (a subagent's run leaves those to the run the user started).
+   */
   private flushPendingContext(): void {
+    if (this.init.subagent === undefined) this.pendingContext.unshift(...this.env.wakes.take());
     if (this.pendingContext.length > 0) {
       this.addMessage({ role: 'system', content: this.pendingContext.join('\n\n') });
       this.pendingContext = [];
@@ -663,12 +719,10 @@ export class Run {
       const perm = await this.dispatch('PermissionRequest', () => ToolHookContext.permissionRequest(call, { state: this.state, metadata: this.metadata, reason }));
       if (perm.type === 'block') return this.refuse(call, `Tool call refused by a permission hook: ${perm.reason}`, 'permission');
       if (perm.context?.event === 'PermissionRequest') call = perm.context.toolCall;
+      if (perm.context?.event === 'PermissionRequest' && perm.context.updatedPermissions !== undefined) this.ignoredPermissionUpdates(perm.context.updatedPermissions);
       if (!perm.granted) {
         const decision = await this.approve(call, perm.type === 'ask' && perm.reason ? perm.reason : reason);
-        if (!decision.approved) {
-          if (decision.stopRun) this.rejectedStop = decision.reason ?? 'The approver refused the call and ended the run.';
-          return this.refuse(call, `Tool call refused: ${decision.reason ?? 'the approver said no'}`, 'approver');
-        }
+        if (!decision.approved) return this.denied(call, decision);
       }
     }
 
@@ -745,6 +799,29 @@ export class Run {
     this.env.emitter.emit('tool:blocked', { toolCall: call, reason: message, by });
     this.addToolMessage(call, message);
     return ToolExecution.failure(call, new ToolRefusedError(message, by));
+  }
+
+  /** Permission updates a PermissionRequest hook granted (Claude Code's): there are no permission rules here to update. */
+  private ignoredPermissionUpdates(updates: readonly Readonly<Record<string, unknown>>[]): void {
+    const kinds = updates.map((u) => String(u.type ?? 'update')).join(', ');
+    this.warn('ignored-outcome', `A PermissionRequest hook granted permission updates (updatedPermissions: ${kinds}); this agent has no permission rules to update, so they were ignored. The call itself was decided as the hook said.`, 'PermissionRequest');
+  }
+
+  /**
+   * The approver refused `call`. PermissionDenied fires — where Claude Code fires it when its auto-mode classifier
+   * refuses a call: here the approver stands in that place; a hook's refusal, or one for want of an approver, does not
+   * count — and a hook's `withRetry()` tells the model it may try the call again, unless the refusal ended the run.
+   */
+  private async denied(call: ToolCall, decision: ApprovalDecision): Promise<ToolExecution> {
+    const message = `Tool call refused: ${decision.reason ?? 'the approver said no'}`;
+    if (decision.stopRun) this.rejectedStop = decision.reason ?? 'The approver refused the call and ended the run.';
+    if (this.config.approver === undefined) return this.refuse(call, message, 'approver');
+    const reason = decision.reason ?? 'The approver refused the call.';
+    const outcome = await this.answering(call, () => message, () =>
+      this.dispatch('PermissionDenied', () => ToolHookContext.permissionDenied(call, { state: this.state, metadata: this.metadata, reason })),
+    );
+    const retry = outcome.context?.event === 'PermissionDenied' && outcome.context.retry && decision.stopRun !== true;
+    return this.refuse(call, retry ? `${message}\n${RETRY_NOTE}` : message, 'approver');
   }
 
   private async approve(call: ToolCall, reason: string): Promise<ApprovalDecision> {

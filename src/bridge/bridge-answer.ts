@@ -6,6 +6,7 @@
  * @module
  */
 import type { AnyHookContext, HookOutcome } from '../core/index.js';
+import { CLAUDE_SPECIFIC_FIELDS } from '../dialects/claude.js';
 import { codexAnswer } from '../dialects/codex.js';
 import { geminiModelAnswer } from '../dialects/gemini-model-answer.js';
 import { replacedResult, rewrittenArgs, type BridgeAnswer } from '../dialects/outcome-changes.js';
@@ -59,7 +60,11 @@ const joined = (items: readonly string[]): string | undefined => (items.length =
 function claudeAnswer(outcome: HookOutcome, ctx: AnyHookContext, eventName: string, vscode: boolean): BridgeAnswer {
   const systemMessage = outcome.systemMessage;
   const additionalContext = joined(outcome.additionalContext);
-  if (outcome.type === 'stop') return json(compact({ continue: false, stopReason: outcome.reason, systemMessage }));
+  if (outcome.type === 'stop') {
+    // On a permission request Claude Code's own way to stop is a deny that interrupts: the call is refused too.
+    const interrupt = ctx.event === 'PermissionRequest' && !vscode ? { hookEventName: eventName, decision: { behavior: 'deny', message: outcome.reason, interrupt: true } } : undefined;
+    return json(compact({ continue: false, stopReason: outcome.reason, systemMessage, hookSpecificOutput: interrupt }));
+  }
   const tool = ctx.event === 'PreToolUse' || ctx.event === 'PermissionRequest';
   if (tool) {
     const args = rewrittenArgs(outcome, ctx);
@@ -69,7 +74,16 @@ function claudeAnswer(outcome: HookOutcome, ctx: AnyHookContext, eventName: stri
       const behavior = decision === 'deny' ? 'deny' : decision === 'allow' ? 'allow' : undefined;
       const specific = compact({
         hookEventName: eventName,
-        decision: behavior === undefined ? undefined : compact({ behavior, message: behavior === 'deny' ? outcome.reason : undefined, updatedInput: args }),
+        decision:
+          behavior === undefined
+            ? undefined
+            : compact({
+                behavior,
+                message: behavior === 'deny' ? outcome.reason : undefined,
+                updatedInput: args,
+                // Permission updates a Claude Code hook granted with the call go back for Claude Code to apply.
+                updatedPermissions: behavior === 'allow' && outcome.context?.event === 'PermissionRequest' ? outcome.context.updatedPermissions : undefined,
+              }),
         additionalContext,
       });
       return Object.keys(specific).length > 1 || systemMessage ? json(compact({ systemMessage, hookSpecificOutput: specific })) : nothing;
@@ -84,11 +98,17 @@ function claudeAnswer(outcome: HookOutcome, ctx: AnyHookContext, eventName: stri
     return Object.keys(specific).length > 1 || systemMessage ? json(compact({ systemMessage, hookSpecificOutput: specific })) : nothing;
   }
   const result = replacedResult(outcome, ctx);
+  // Claude Code reads each field on its own events only, and refuses a whole answer whose event takes no
+  // hookSpecificOutput; on Stop its additionalContext would keep the agent working, which a proceed here does not.
+  const reads = (field: string): boolean =>
+    vscode || ((CLAUDE_SPECIFIC_FIELDS[ctx.event] ?? []).includes(field) && !(field === 'additionalContext' && (ctx.event === 'Stop' || ctx.event === 'SubagentStop')));
+  const retry = outcome.context?.event === 'PermissionDenied' && outcome.context.retry;
   const specific = compact({
     hookEventName: eventName,
-    additionalContext,
+    additionalContext: reads('additionalContext') ? additionalContext : undefined,
     // Claude Code reads updatedToolOutput for every tool (updatedMCPToolOutput for MCP tools only); VS Code the latter.
     ...(result !== undefined ? { [vscode ? 'updatedMCPToolOutput' : 'updatedToolOutput']: result.value } : {}),
+    retry: retry && reads('retry') ? true : undefined,
   });
   const block = outcome.type === 'block' ? { decision: 'block', reason: outcome.reason } : {};
   const body = compact({ ...block, systemMessage, hookSpecificOutput: Object.keys(specific).length > 1 ? specific : undefined });

@@ -182,9 +182,23 @@ function fieldsOf(reader: BridgeAgent, payload: Json, event: string, written: st
 const STOP_REASONS = ['no_tool_calls', 'tool_rejected', 'max_steps', 'hook_stop', 'prompt_blocked'];
 const SESSION_SOURCES = ['startup', 'resume', 'clear', 'compact'];
 const COMPACT_TRIGGERS = ['manual', 'auto'];
-const TOOL_EVENTS = new Set(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure']);
+const TOOL_EVENTS = new Set(['PreToolUse', 'PermissionRequest', 'PermissionDenied', 'PostToolUse', 'PostToolUseFailure']);
 /** The events whose contexts this reading knows to the last field; a payload of any other goes to the full path. */
-const KNOWN_EVENTS = new Set([...TOOL_EVENTS, 'Stop', 'SubagentStop', 'SubagentStart', 'SessionStart', 'SessionEnd', 'UserPromptSubmit', 'PreCompact', 'PostCompact', 'Notification']);
+const KNOWN_EVENTS = new Set([
+  ...TOOL_EVENTS,
+  'PostToolBatch',
+  'Stop',
+  'StopFailure',
+  'SubagentStop',
+  'SubagentStart',
+  'SessionStart',
+  'SessionEnd',
+  'UserPromptSubmit',
+  'PreCompact',
+  'PostCompact',
+  'Notification',
+]);
+const MODEL_ERROR_TYPES = ['authentication_failed', 'billing_error', 'rate_limit', 'overloaded', 'invalid_request', 'model_not_found', 'server_error', 'max_output_tokens', 'unknown'];
 /** A conversation of more messages than this is left to the full path (the context builds one message per count). */
 const MAX_MESSAGE_COUNT = 10_000;
 
@@ -264,11 +278,37 @@ export function payloadCallOf(written: WrittenEvent, payload: unknown, event: st
     if (typeof name !== 'string' || name === '') return undefined;
     tool = name;
     if (event === 'PermissionRequest') check.string('permission_reason');
+    if (event === 'PermissionDenied') check.string('reason', 'permission_reason');
     if (event === 'PostToolUseFailure') check.string('tool_error', 'error');
   }
   switch (event) {
     case 'SubagentStart':
       check.string('task_description', 'task');
+      break;
+    case 'PostToolBatch': {
+      // Every call must read as a call: a name, an object of arguments, an id when there is one, and at most one of
+      // an error text or an output.
+      check.count(Number.MAX_SAFE_INTEGER, 'step_index');
+      check.needed('tool_calls');
+      const calls = fields.tool_calls;
+      if (calls !== undefined && !Array.isArray(calls)) check.ok = false;
+      for (const item of Array.isArray(calls) ? calls : []) {
+        if (!isRecord(item)) {
+          check.ok = false;
+          continue;
+        }
+        const each = new FieldCheck(Object.fromEntries(Object.entries(item).filter(([, v]) => v !== undefined && v !== null)));
+        each.string('tool_name', 'tool_use_id', 'tool_error');
+        each.object('tool_input');
+        each.needed('tool_name');
+        each.needed('tool_input');
+        if (!each.ok || item.tool_name === '') check.ok = false;
+      }
+      break;
+    }
+    case 'StopFailure':
+      check.oneOf(MODEL_ERROR_TYPES, 'error_type');
+      check.string('error_message', 'error_details', 'error_class');
       break;
     case 'SessionStart':
       check.oneOf(SESSION_SOURCES, 'source');

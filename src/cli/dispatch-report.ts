@@ -60,9 +60,12 @@ export function eventLine(ctx: AnyHookContext): string {
   switch (ctx.event) {
     case 'PreToolUse':
     case 'PermissionRequest':
+    case 'PermissionDenied':
     case 'PostToolUse':
     case 'PostToolUseFailure':
       return `${head}  ${ctx.toolCall.name} ${oneLine(ctx.toolCall.args)}`;
+    case 'PostToolBatch':
+      return `${head}  ${ctx.toolCalls.map((c) => c.name).join(', ')}`;
     case 'UserPromptSubmit':
       return `${head}  ${oneLine(ctx.prompt)}`;
     case 'Stop':

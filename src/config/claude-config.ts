@@ -22,6 +22,7 @@ import {
 } from './config-source.js';
 import { claudeHandlerFields } from './claude-handler-fields.js';
 import { PromptHook } from './prompt-hook.js';
+import { AgentHook, CLAUDE_AGENT_HOOK_TIMEOUT_MS } from './agent-hook.js';
 import { httpHookFromEntry } from './http-hook.js';
 
 /** The address `bridge --install claude --http` writes: an `agent-hooks serve` endpoint. */
@@ -94,7 +95,8 @@ export function claudeSettingsFiles(options: ConfigLoadOptions = {}): ConfigFile
  * set, and `CLAUDECODE=1` (timeout in seconds, default 600, 30 on UserPromptSubmit; `async: true` runs it in
  * the background, where it cannot block; `args` is the exec form, no shell between); SessionStart hooks also get
  * `CLAUDE_ENV_FILE`; `type: "http"` handlers POST the same payload to their `url` (see {@link HttpHook});
- * `type: "prompt"` handlers are judged by `options.judge` (the agent's model), and reported as a problem without one.
+ * `type: "prompt"` handlers are judged by `options.judge` (the agent's model), `type: "agent"` handlers verified by
+ * `options.verify` (see {@link AgentHook}); each is reported as a problem without it.
  * Every handler takes `if`, a permission rule (`Bash(git *)`) that narrows it to the calls it matches, and
  * `onFailure: "block"`, which makes a failure of the hook block what it guards. A command that appears more than once for the same event and matcher — in
  * one file or across them — runs once, as in Claude Code. Matchers follow Claude Code's rules: `*`, `""` or none
@@ -156,6 +158,8 @@ export async function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<
                 projectDir: places.projectDir,
                 // A background hook answers nothing: it cannot block, modify or add context, as in Claude Code.
                 async: fields.async,
+                // asyncRewake: its exit 2 wakes the model, as Claude Code wakes it (see ProcessHookSettings.rewake).
+                rewake: handler.asyncRewake === true,
                 env: {
                   CLAUDE_PROJECT_DIR: places.projectDir,
                   CLAUDECODE: '1',
@@ -189,6 +193,41 @@ export async function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<
                 matcher: fields.matcher,
                 judge: options.judge,
                 timeoutMs: out.timeout(handler.timeout, 's', CLAUDE_PROMPT_TIMEOUT_MS, file, `${at}.timeout`),
+                priority: options.priority,
+                projectDir: places.projectDir,
+                origin,
+              }),
+            );
+          } else if (handler.type === 'agent') {
+            if (typeof handler.prompt !== 'string' || handler.prompt.trim() === '') {
+              out.problem({ file, field: `${at}.prompt`, severity: 'error', code: 'missing-field', message: 'An agent hook needs a non-empty "prompt": what to verify.' });
+              return;
+            }
+            if (event === 'PermissionRequest') {
+              // Claude Code refuses it there too: a verdict of ok or not ok is no allow or deny.
+              out.problem({ file, field: `${at}.type`, found: '"agent"', allowed: 'command, http', severity: 'warning', code: 'unsupported-hook-type', message: 'An agent hook answers ok or not ok, which is no allow or deny for a permission request: Claude Code does not run it on PermissionRequest, and it is not loaded. Use a command or http hook.' });
+              return;
+            }
+            const fields = claudeHandlerFields(handler, 'agent', place);
+            if (fields === null) return;
+            if (options.verify === undefined) {
+              out.problem({
+                file,
+                field: at,
+                severity: 'error',
+                code: 'agent-hook-needs-model',
+                message: 'An agent hook is run by a model, and none was given: give the agent one with withModel(…), or pass `verify` to the loader.',
+              });
+              return;
+            }
+            out.add(
+              new AgentHook({
+                name: `agent: ${commandName(handler.prompt)}`,
+                prompt: handler.prompt,
+                event,
+                matcher: fields.matcher,
+                verify: options.verify,
+                timeoutMs: out.timeout(handler.timeout, 's', CLAUDE_AGENT_HOOK_TIMEOUT_MS, file, `${at}.timeout`),
                 priority: options.priority,
                 projectDir: places.projectDir,
                 origin,
@@ -230,14 +269,12 @@ export async function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<
             const why =
               handler.type === 'mcp_tool'
                 ? 'An mcp_tool hook calls a tool of an MCP server Claude Code is connected to, and there is none here: it is not loaded. Run the same check as a command or http hook to have it run everywhere.'
-                : handler.type === 'agent'
-                  ? 'An agent hook is a multi-turn verifier with tools of its own, which is not run here: it is not loaded. A prompt hook (one judgment by the model) or a command hook runs everywhere.'
-                  : 'Only command, prompt and http hooks are supported; this one is not loaded.';
+                : 'Only command, prompt, agent and http hooks are supported; this one is not loaded.';
             out.problem({
               file,
               field: `${at}.type`,
               found: JSON.stringify(handler.type),
-              allowed: 'command, prompt, http',
+              allowed: 'command, prompt, agent, http',
               severity: 'warning',
               code: 'unsupported-hook-type',
               message: why,

@@ -48,7 +48,7 @@ const text = (value: unknown): string => (typeof value === 'string' ? JSON.strin
  * when the handler is not loaded — as Claude Code refuses the entry (a field of the wrong type or value), or never
  * runs it (an `if` that is not a permission rule, or an `if` on an event without a tool call).
  */
-export function claudeHandlerFields(handler: Readonly<Record<string, unknown>>, type: 'command' | 'prompt' | 'http', place: ClaudeHandlerPlace): ClaudeHandlerFields | null {
+export function claudeHandlerFields(handler: Readonly<Record<string, unknown>>, type: 'command' | 'prompt' | 'agent' | 'http', place: ClaudeHandlerPlace): ClaudeHandlerFields | null {
   const { file, field, event, problem } = place;
   const refuse = (name: string, allowed: string, message: string): null => {
     problem({ file, field: `${field}.${name}`, found: text(handler[name]), allowed, severity: 'error', code: 'invalid-config', message });
@@ -62,22 +62,12 @@ export function claudeHandlerFields(handler: Readonly<Record<string, unknown>>, 
   if (handler.statusMessage !== undefined && typeof handler.statusMessage !== 'string') {
     return refuse('statusMessage', 'a string', '"statusMessage" must be a string; Claude Code does not load this hook as written.');
   }
-  // A prompt handler has no onFailure: Claude Code leaves the field out.
-  const onFailure = type === 'prompt' ? undefined : handler.onFailure;
+  // A prompt or agent handler has no onFailure: Claude Code leaves the field out.
+  const onFailure = type === 'prompt' || type === 'agent' ? undefined : handler.onFailure;
   if (onFailure !== undefined && onFailure !== 'continue' && onFailure !== 'block') {
     return refuse('onFailure', '"continue" or "block"', '"onFailure" is "continue" (a failure lets the action go on, the default) or "block" (a failure blocks it); Claude Code does not load this hook as written.');
   }
   const async = type === 'command' && (handler.async === true || handler.asyncRewake === true);
-  if (type === 'command' && handler.asyncRewake === true) {
-    problem({
-      file,
-      field: `${field}.asyncRewake`,
-      found: 'true',
-      severity: 'warning',
-      code: 'async-rewake-not-delivered',
-      message: 'The hook runs in the background, as with "async"; its exit-2 wake-up of the model is not delivered here. Use a hook that answers (no async) to block or give feedback.',
-    });
-  }
 
   let shell: ClaudeHandlerFields['shell'];
   let exec: ClaudeHandlerFields['exec'];

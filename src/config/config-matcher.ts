@@ -51,6 +51,9 @@ function subjectOf(event: HookEventName): ((ctx: AnyHookContext) => string | und
       return (ctx) => (ctx.event === 'SubagentStop' ? ctx.subagentType : undefined);
     case 'Notification':
       return (ctx) => (ctx.event === 'Notification' ? ctx.notificationType : undefined);
+    // Claude Code matches a StopFailure hook against the kind of error (`rate_limit`, `server_error`, …).
+    case 'StopFailure':
+      return (ctx) => (ctx.event === 'StopFailure' ? ctx.errorType : undefined);
     default:
       return undefined;
   }
@@ -95,7 +98,7 @@ export function eventTakesMatcher(event: HookEventName): boolean {
 
 /**
  * The matcher for `pattern` on `event` by `rule`: over the tool name on tool events; over the session source, the
- * compaction trigger, the subagent type or the notification type on those events. On SessionStart the hooks of agents
+ * compaction trigger, the subagent type, the notification type or StopFailure's kind of error on those events. On SessionStart the hooks of agents
  * that do not start a session again after a compaction (all but Claude Code and Codex) never see source `compact`,
  * with or without a pattern. `undefined` when it matches everything or the event has nothing to match (the loader reports that as an ignored matcher). Regexes compile as
  * HOOK.md's do (`compileManifestRegex`), so one that can backtrack catastrophically is refused, and are tested against

@@ -27,6 +27,31 @@ import { deferringRegexSafety } from '../script/internal/regex-safety.js';
  */
 export type JudgeFn = (prompt: string, signal: AbortSignal) => Promise<string>;
 
+/** What a `type: "agent"` hook asks its verifier: the instructions, the task (with the event in it), and a bound. */
+export interface VerifyRequest {
+  /** The verifier's instructions (its system prompt). */
+  readonly system: string;
+  /** The task: the hook's prompt, with the event as Claude Code sends it in place of `$ARGUMENTS`. */
+  readonly prompt: string;
+  /** At most this many model calls; no verdict by then decides nothing. */
+  readonly maxTurns: number;
+}
+
+/** A verifier's verdict: Claude Code's `{ "ok": …, "reason": … }`. */
+export interface VerifyVerdict {
+  /** Whether the condition holds. */
+  readonly ok: boolean;
+  /** Why not, for the agent. */
+  readonly reason?: string | undefined;
+}
+
+/**
+ * Runs a bounded verification with a language model — a few turns in which it answers with a verdict — and resolves
+ * with the verdict, or `undefined` when it gave none within `maxTurns`: what a `type: "agent"` hook needs. An agent
+ * built with `withHooksFrom({ claude: true })` passes its own model (see `modelVerifier`).
+ */
+export type VerifyFn = (request: VerifyRequest, signal: AbortSignal) => Promise<VerifyVerdict | undefined>;
+
 /** Where to look for config files, and how their hooks run. */
 export interface ConfigLoadOptions {
   /** The project directory (default: the current one). Project-level files are found under it. */
@@ -39,6 +64,8 @@ export interface ConfigLoadOptions {
   readonly priority?: number | undefined;
   /** Asks a model, for Claude Code's `type: "prompt"` hooks; without it they are reported and skipped. */
   readonly judge?: JudgeFn | undefined;
+  /** Runs a verification with a model, for Claude Code's `type: "agent"` hooks; without it they are reported and skipped. */
+  readonly verify?: VerifyFn | undefined;
   /** The cap on each of stdout and stderr, in bytes (default 1 MiB). */
   readonly maxOutputBytes?: number | undefined;
   /** Milliseconds between SIGTERM and SIGKILL (default 2000). */

@@ -119,17 +119,7 @@ export class PromptHook implements ConfigHook {
    * @throws RangeError when the event nests objects or arrays more than 256 levels deep (or in a cycle).
    */
   promptFor(ctx: AnyHookContext): string {
-    const eventName = claudeDialect.eventName(ctx.event);
-    // The input is measured before the payload is built from it, the payload before it is serialised: no step recurses
-    // as deep as the input goes.
-    const args = 'toolCall' in ctx ? jsonDepthProblem(ctx.toolCall.args) : undefined;
-    if (args !== undefined) throw new RangeError(args);
-    const payload = claudeDialect.payload(ctx, { eventName, workDir: this.spec.projectDir, hookName: this.name });
-    const deep = jsonDepthProblem(payload);
-    if (deep !== undefined) throw new RangeError(deep);
-    const input = JSON.stringify(payload);
-    const text = this.prompt.includes('$ARGUMENTS') ? this.prompt.replaceAll('$ARGUMENTS', input) : `${this.prompt}\n\n${input}`;
-    return text + ANSWER_FORMAT;
+    return withArguments(this.prompt, ctx, this.spec.projectDir, this.name) + ANSWER_FORMAT;
   }
 
   /** Asks the model and turns its verdict into the outcome. */
@@ -181,8 +171,32 @@ export class PromptHook implements ConfigHook {
   }
 }
 
-/** `promise`, or a rejection as soon as `signal` aborts (a judge that ignores its signal cannot stall a dispatch). */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+/**
+ * `prompt` with `$ARGUMENTS` replaced by the event `ctx` as Claude Code sends it to a command hook (appended when the
+ * prompt has no placeholder): what Claude Code's prompt and agent hooks give their model.
+ *
+ * @throws RangeError when the event nests objects or arrays more than 256 levels deep (or in a cycle).
+ * @internal
+ */
+export function withArguments(prompt: string, ctx: AnyHookContext, projectDir: string, hookName: string): string {
+  const eventName = claudeDialect.eventName(ctx.event);
+  // The input is measured before the payload is built from it, the payload before it is serialised: no step recurses
+  // as deep as the input goes.
+  const args = 'toolCall' in ctx ? jsonDepthProblem(ctx.toolCall.args) : undefined;
+  if (args !== undefined) throw new RangeError(args);
+  const payload = claudeDialect.payload(ctx, { eventName, workDir: projectDir, hookName });
+  const deep = jsonDepthProblem(payload);
+  if (deep !== undefined) throw new RangeError(deep);
+  const input = JSON.stringify(payload);
+  return prompt.includes('$ARGUMENTS') ? prompt.replaceAll('$ARGUMENTS', input) : `${prompt}\n\n${input}`;
+}
+
+/**
+ * `promise`, or a rejection as soon as `signal` aborts (a judge that ignores its signal cannot stall a dispatch).
+ *
+ * @internal
+ */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason);

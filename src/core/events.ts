@@ -6,7 +6,7 @@
 import { editDistance } from './internal/edit-distance.js';
 
 /**
- * The names of the twenty-three canonical lifecycle events, in the order an agent run meets them.
+ * The names of the twenty-six canonical lifecycle events, in the order an agent run meets them.
  */
 export const HOOK_EVENTS = [
   'SessionStart',
@@ -19,14 +19,17 @@ export const HOOK_EVENTS = [
   'AfterModel',
   'PreToolUse',
   'PermissionRequest',
+  'PermissionDenied',
   'PostToolUse',
   'PostToolUseFailure',
+  'PostToolBatch',
   'AfterStep',
   'SubagentStart',
   'SubagentStop',
   'PreCompact',
   'PostCompact',
   'Stop',
+  'StopFailure',
   'AfterStop',
   'AfterAgent',
   'ExecutionEnd',
@@ -38,7 +41,7 @@ export const HOOK_EVENTS = [
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
 /** The events that concern one tool call; their contexts are {@link ToolHookContext}s. */
-export type ToolEventName = 'PreToolUse' | 'PermissionRequest' | 'PostToolUse' | 'PostToolUseFailure';
+export type ToolEventName = 'PreToolUse' | 'PermissionRequest' | 'PermissionDenied' | 'PostToolUse' | 'PostToolUseFailure';
 
 /**
  * A naming scheme for events used by one agent or format.
@@ -74,6 +77,7 @@ export const EVENT_DIALECTS: readonly EventDialect[] = [
 /** The context family an event belongs to; each family has one context class. */
 export type EventFamily =
   | 'tool'
+  | 'batch'
   | 'step'
   | 'model'
   | 'stop'
@@ -169,7 +173,19 @@ const EVENT_INFO: Readonly<Record<HookEventName, EventInfo>> = Object.freeze({
     { canBlock: true },
     'A tool call succeeded; hooks may replace the result, or reject it (the model is told).',
   ),
+  PermissionDenied: info(
+    'PermissionDenied',
+    'tool',
+    {},
+    'The approver refused a tool call; hooks may tell the model it may retry the call.',
+  ),
   PostToolUseFailure: info('PostToolUseFailure', 'tool', {}, 'A tool call failed.'),
+  PostToolBatch: info(
+    'PostToolBatch',
+    'batch',
+    { canBlock: true },
+    "Every tool call of a step has resolved, before the next model call; hooks may add context, or block to end the run there.",
+  ),
   AfterStep: info('AfterStep', 'step', {}, 'A step has completed.'),
   SubagentStart: info('SubagentStart', 'subagent', { canBlock: true }, 'A subagent is about to start; a block refuses it.'),
   SubagentStop: info(
@@ -185,6 +201,12 @@ const EVENT_INFO: Readonly<Record<HookEventName, EventInfo>> = Object.freeze({
     'stop',
     { canBlock: true },
     'The agent is about to stop (quality gate); a block keeps it working, with the reason as feedback.',
+  ),
+  StopFailure: info(
+    'StopFailure',
+    'failure',
+    { canStop: false },
+    'The turn ended on a model (API) error, in place of Stop; hooks observe it and decide nothing.',
   ),
   AfterStop: info('AfterStop', 'stop', {}, 'The agent has stopped responding for this turn.'),
   AfterAgent: info('AfterAgent', 'stop', {}, 'The turn is finished, before the run ends.'),
@@ -223,6 +245,11 @@ const EVENT_INFO: Readonly<Record<HookEventName, EventInfo>> = Object.freeze({
  *   and has no counterpart; nor has `Interrupt` (the user interrupted the turn), which can only show a message. Both
  *   are unknown names here. Codex has no PostToolUseFailure (its PostToolUse also follows a command that exited
  *   non-zero) and no Notification.
+ * - Claude Code's PostToolBatch, PermissionDenied and StopFailure (2.1) have no counterpart in Codex (0.169), Copilot
+ *   (1.0), Gemini CLI (0.61) or Cursor, and neither the PHP API nor the HOOK.md spec names them: they have their
+ *   canonical (Claude Code) names only. PermissionDenied fires here when the approver refuses a call, where Claude Code
+ *   fires it when its auto-mode classifier does (never for a hook's deny); StopFailure fires in place of Stop when the
+ *   turn ends on a model error.
  * - The PHP enum's values (`php-value`) are snake_case, like HOOK.md's older names, and two of them are spelled like
  *   another dialect's name. Both collisions name the same event, so no name changes meaning: `subagent_stop` is
  *   SubagentStop in PHP and in old HOOK.md, and `stop` is Stop in PHP and in Cursor. PHP's `stop` is the gate that may
@@ -286,6 +313,7 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     cursor: 'postToolUse',
     codex: 'PostToolUse',
   },
+  PermissionDenied: { claude: 'PermissionDenied' },
   PostToolUseFailure: {
     'hookmd-legacy': 'after_tool_failure',
     hookmd: 'post-tool-call-failure',
@@ -293,6 +321,7 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     copilot: 'postToolUseFailure',
     cursor: 'postToolUseFailure',
   },
+  PostToolBatch: { claude: 'PostToolBatch' },
   AfterStep: { php: 'AfterStep', 'php-value': 'after_step' },
   SubagentStart: {
     'hookmd-legacy': 'subagent_start',
@@ -333,6 +362,7 @@ const ALIASES: Readonly<Record<HookEventName, Partial<Record<Exclude<EventDialec
     cursor: 'stop',
     codex: 'Stop',
   },
+  StopFailure: { claude: 'StopFailure' },
   AfterStop: { hookmd: 'post-agent-turn-stop' },
   AfterAgent: { 'hookmd-legacy': 'after_agent', hookmd: 'post-agent-turn' },
   ExecutionEnd: { php: 'ExecutionEnd', 'php-value': 'execution_end' },
@@ -470,10 +500,14 @@ export const HookEvent = Object.freeze({
   PreToolUse: 'PreToolUse',
   /** A tool call needs approval. */
   PermissionRequest: 'PermissionRequest',
+  /** The approver refused a tool call; hooks may tell the model it may retry. */
+  PermissionDenied: 'PermissionDenied',
   /** A tool call succeeded; hooks may replace or reject the result. */
   PostToolUse: 'PostToolUse',
   /** A tool call failed. */
   PostToolUseFailure: 'PostToolUseFailure',
+  /** Every tool call of a step has resolved, before the next model call. */
+  PostToolBatch: 'PostToolBatch',
   /** A step has completed. */
   AfterStep: 'AfterStep',
   /** A subagent is about to start. */
@@ -486,6 +520,8 @@ export const HookEvent = Object.freeze({
   PostCompact: 'PostCompact',
   /** The agent is about to stop (quality gate); a block keeps it working. */
   Stop: 'Stop',
+  /** The turn ended on a model (API) error, in place of Stop. */
+  StopFailure: 'StopFailure',
   /** The agent has stopped responding for this turn. */
   AfterStop: 'AfterStop',
   /** The turn is finished, before the run ends. */

@@ -41,6 +41,20 @@ export interface HookScope {
    * wait for it later (an agent session does on close); its rejection is the hook's to handle.
    */
   waitUntil(work: Promise<unknown>): void;
+  /**
+   * Hands the model a message from work that finished after the outcome was returned (a Claude Code `asyncRewake`
+   * hook that exited 2): an agent puts it before its next model call, in this run or its session's next turn.
+   * `undefined` where the dispatcher has no model to give it to.
+   */
+  readonly wake?: ((message: string, from: WakeSource) => void) | undefined;
+}
+
+/** Who hands the model a message with {@link HookScope.wake}: the hook, and the event it ran for. */
+export interface WakeSource {
+  /** The hook's name. */
+  readonly hookName: string;
+  /** The event it ran for. */
+  readonly event: HookEventName;
 }
 
 /** What a hook-by-hook observer is told: which hook ran, for which event, at which priority. */
@@ -76,6 +90,8 @@ export interface DispatchOptions {
   readonly waitUntil?: ((work: Promise<unknown>) => void) | undefined;
   /** Watches each hook run. */
   readonly observer?: HookObserver | undefined;
+  /** Receives the messages hooks hand the model with {@link HookScope.wake}; without it, hooks have no `wake`. */
+  readonly onWake?: ((message: string, from: WakeSource) => void) | undefined;
 }
 
 const ignore = (): void => {};
@@ -90,7 +106,7 @@ export const HookScope = {
    * options to every dispatch of a run pays for it once.
    */
   of(options: DispatchOptions | undefined): HookScope {
-    if (options === undefined || (options.signal === undefined && options.onNote === undefined && options.waitUntil === undefined)) {
+    if (options === undefined || (options.signal === undefined && options.onNote === undefined && options.waitUntil === undefined && options.onWake === undefined)) {
       return HookScope.none;
     }
     let scope = scopes.get(options);
@@ -117,5 +133,6 @@ function makeScope(options: DispatchOptions): HookScope {
             work.catch(ignore);
             waitUntil(work);
           },
+    ...(options.onWake !== undefined ? { wake: options.onWake } : {}),
   });
 }

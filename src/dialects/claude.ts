@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { HookEvent, type AnyHookContext, type HookEventName, type HookNote } from '../core/index.js';
+import { HookEvent, type AnyHookContext, type HookEventName, type HookNote, type ToolHookContext } from '../core/index.js';
+import { resultText } from '../core/internal/as-text.js';
 import type { ProcessResult } from './process-result.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 import { writeTranscript } from './claude-transcript.js';
@@ -14,8 +15,10 @@ import { OutputReader, PROCEED, invalidOutput, isRecord, parseJsonObject } from 
 /** The event's own fields, in Claude Code's snake_case names. */
 export function claudeEventFields(ctx: AnyHookContext): Record<string, unknown> {
   switch (ctx.event) {
-    case 'PreToolUse':
     case 'PermissionRequest':
+      // Claude Code sends a permission request without the call's id.
+      return { tool_name: ctx.toolCall.name, tool_input: ctx.toolCall.args };
+    case 'PreToolUse':
     case 'PostToolUse':
     case 'PostToolUseFailure':
       return {
@@ -24,6 +27,24 @@ export function claudeEventFields(ctx: AnyHookContext): Record<string, unknown> 
         tool_use_id: ctx.toolCall.id,
         ...(ctx.event === 'PostToolUse' ? { tool_response: ctx.execution?.result ?? null } : {}),
         ...(ctx.event === 'PostToolUseFailure' ? { error: ctx.errorMessage ?? null } : {}),
+      };
+    case 'PermissionDenied':
+      return { tool_name: ctx.toolCall.name, tool_input: ctx.toolCall.args, tool_use_id: ctx.toolCall.id, reason: ctx.permissionReason ?? '' };
+    case 'PostToolBatch':
+      // Each call with what the model was told of it, as Claude Code sends its tool_result's content; a call the run
+      // never got to has no tool_response.
+      return {
+        tool_calls: ctx.toolCalls.map((call) => {
+          const execution = ctx.executionOf(call);
+          const response = execution === undefined ? undefined : execution.isError ? (execution.errorMessage ?? '') : resultText(execution.result);
+          return { tool_name: call.name, tool_input: call.args, tool_use_id: call.id, ...(response !== undefined ? { tool_response: response } : {}) };
+        }),
+      };
+    case 'StopFailure':
+      return {
+        error: ctx.errorType,
+        error_details: ctx.errorMessage,
+        ...(ctx.finalMessage !== undefined ? { last_assistant_message: ctx.finalMessage } : {}),
       };
     case 'UserPromptSubmit':
       return { prompt: ctx.prompt };
@@ -43,9 +64,13 @@ export function claudeEventFields(ctx: AnyHookContext): Record<string, unknown> 
     case 'SessionEnd':
       return { reason: ctx.reason ?? 'other' };
     case 'PreCompact':
-    case 'PostCompact':
       // Claude Code sends an empty string when a compaction has no instructions.
       return { trigger: ctx.trigger, custom_instructions: ctx.customInstructions ?? '' };
+    case 'PostCompact': {
+      // Claude Code sends the summary the compaction made: here the system message the compacted conversation starts with.
+      const first = ctx.messagesAfter?.[0];
+      return { trigger: ctx.trigger, compact_summary: first?.role === 'system' ? first.content : '' };
+    }
     case 'Notification':
       return {
         message: ctx.message,
@@ -130,6 +155,9 @@ function schemaProblem(output: Record<string, unknown>): string | undefined {
   if (specific.hookEventName === 'PreToolUse' && specific.permissionDecision !== undefined && !['allow', 'deny', 'ask', 'defer'].includes(specific.permissionDecision as string)) {
     return `a permissionDecision ${JSON.stringify(specific.permissionDecision)}, which is none of allow, deny, ask, defer`;
   }
+  if (specific.hookEventName === 'PermissionDenied' && specific.retry !== undefined && typeof specific.retry !== 'boolean') {
+    return `a PermissionDenied retry ${JSON.stringify(specific.retry)}, which is not true or false`;
+  }
   if (specific.hookEventName === 'PermissionRequest' && specific.decision !== undefined) {
     const behavior = isRecord(specific.decision) ? specific.decision.behavior : undefined;
     if (behavior !== 'allow' && behavior !== 'deny') return 'a PermissionRequest decision that is not {"behavior": "allow"} or {"behavior": "deny", "message": "…"}';
@@ -137,18 +165,40 @@ function schemaProblem(output: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-/** The fields Claude Code reads in `hookSpecificOutput`, by event; any other is dropped. */
-const SPECIFIC_FIELDS: Partial<Record<HookEventName, readonly string[]>> = {
+/**
+ * The fields Claude Code 2.1.330 reads in `hookSpecificOutput`, by event; any other is dropped. An event without an
+ * entry (SessionEnd, PreCompact, PostCompact, StopFailure) has no `hookSpecificOutput` in Claude Code's schema.
+ *
+ * @internal
+ */
+export const CLAUDE_SPECIFIC_FIELDS: Readonly<Partial<Record<HookEventName, readonly string[]>>> = {
   PreToolUse: ['permissionDecision', 'permissionDecisionReason', 'updatedInput', 'additionalContext'],
   PermissionRequest: ['decision'],
-  PostToolUse: ['additionalContext', 'updatedToolOutput', 'updatedMCPToolOutput'],
+  PostToolUse: ['additionalContext', 'updatedToolOutput', 'updatedMCPToolOutput', 'classifierContext'],
   PostToolUseFailure: ['additionalContext'],
-  UserPromptSubmit: ['additionalContext'],
-  SessionStart: ['additionalContext'],
+  PostToolBatch: ['additionalContext'],
+  PermissionDenied: ['retry'],
+  UserPromptSubmit: ['additionalContext', 'sessionTitle', 'suppressOriginalPrompt'],
+  SessionStart: ['additionalContext', 'initialUserMessage', 'sessionTitle', 'watchPaths', 'reloadSkills'],
   SubagentStart: ['additionalContext'],
   Stop: ['additionalContext'],
   SubagentStop: ['additionalContext'],
   Notification: ['additionalContext'],
+};
+
+/**
+ * The `hookSpecificOutput` fields Claude Code reads that have nothing to act on in an agent built here, and why: they
+ * are taken without effect, with an information note.
+ *
+ * @internal
+ */
+export const CLAUDE_FIELDS_WITHOUT_EFFECT: Readonly<Record<string, string>> = {
+  classifierContext: "it is context for Claude Code's auto-mode classifier, and there is none here",
+  sessionTitle: "it names the session in Claude Code's list of sessions",
+  suppressOriginalPrompt: "it hides the user's prompt in Claude Code's view of the conversation",
+  initialUserMessage: 'it gives an interactive Claude Code session its first prompt, where a run here starts from its own',
+  watchPaths: 'it has Claude Code watch files for its FileChanged hooks, an event that is not here',
+  reloadSkills: 'it has Claude Code reload its skills, which are not here',
 };
 
 /**
@@ -236,8 +286,12 @@ function readClaudeCodeOutput(output: Record<string, unknown>, ctx: AnyHookConte
     }
   }
   const fields = specific ?? {};
-  const allowed = SPECIFIC_FIELDS[ctx.event] ?? [];
+  const allowed = CLAUDE_SPECIFIC_FIELDS[ctx.event] ?? [];
   for (const field of Object.keys(fields)) {
+    const without = CLAUDE_FIELDS_WITHOUT_EFFECT[field];
+    if (allowed.includes(field) && without !== undefined && fields[field] !== undefined) {
+      notes.push({ level: 'info', hookName: hook.name, event: ctx.event, code: 'field-without-effect', message: `Hook '${hook.name}' printed hookSpecificOutput.${field}, which has no effect here: ${without}.`, data: { field: `hookSpecificOutput.${field}` } });
+    }
     if (field === 'hookEventName' || allowed.includes(field)) continue;
     notes.push(droppedNote(hook, ctx, 'invalid-output', `Hook '${hook.name}' printed hookSpecificOutput.${field}, which Claude Code does not read on ${ctx.event}; it is ignored.`, { field: `hookSpecificOutput.${field}` }));
   }
@@ -249,7 +303,12 @@ function readClaudeCodeOutput(output: Record<string, unknown>, ctx: AnyHookConte
   const extras = (): { additionalContext: string[]; systemMessage: string | undefined; notes: HookNote[] } => ({ additionalContext, systemMessage, notes: [...r.notes, ...notes] });
 
   if (r.bool(output, 'continue') === false) {
-    return { kind: 'stop', reason: r.text(output, 'stopReason') ?? reason ?? `Hook '${hook.name}' stopped the run.`, ...extras() };
+    if (ctx.event === 'PermissionDenied') {
+      // Claude Code reads only `retry` from a PermissionDenied hook: a stop there halts nothing.
+      notes.push(droppedNote(hook, ctx, 'invalid-output', `Hook '${hook.name}' printed "continue": false on PermissionDenied, which Claude Code does not read there; it is ignored.`, { field: 'continue' }));
+    } else {
+      return { kind: 'stop', reason: r.text(output, 'stopReason') ?? reason ?? `Hook '${hook.name}' stopped the run.`, ...extras() };
+    }
   }
   const topLevel = output.decision as 'approve' | 'block' | undefined;
   if (ctx.event === 'PostToolUse' && topLevel === 'block') {
@@ -271,12 +330,18 @@ function readClaudeCodeOutput(output: Record<string, unknown>, ctx: AnyHookConte
     const nested = take('decision') ? r.record(fields, 'decision', at('decision')) : undefined;
     const behavior = nested?.behavior as 'allow' | 'deny' | undefined;
     if (behavior === 'deny') {
-      const message = r.text(nested!, 'message', at('decision.message'));
-      return { kind: 'block', reason: message ?? reason ?? `Permission denied by hook '${hook.name}'.`, ...extras() };
+      const message = r.text(nested!, 'message', at('decision.message')) ?? reason ?? `Permission denied by hook '${hook.name}'.`;
+      // `interrupt: true` denies and stops the agent: Claude Code aborts the turn.
+      if (r.bool(nested!, 'interrupt', at('decision.interrupt')) === true) return { kind: 'stop', reason: message, ...extras() };
+      return { kind: 'block', reason: message, ...extras() };
     }
     if (behavior === 'allow') {
       const args = r.toolInput(nested!.updatedInput, at('decision.updatedInput'));
-      return { kind: 'proceed', granted: true, reason, ctx: args, ...extras() };
+      const updates = nested!.updatedPermissions;
+      let granted: AnyHookContext | undefined = args;
+      if (Array.isArray(updates) && updates.every(isRecord)) granted = ((args ?? ctx) as ToolHookContext<'PermissionRequest'>).withUpdatedPermissions(updates);
+      else if (updates !== undefined) notes.push(droppedNote(hook, ctx, 'invalid-output', `Hook '${hook.name}' printed decision.updatedPermissions that is not a list of permission updates; it is ignored.`, { field: at('decision.updatedPermissions') }));
+      return { kind: 'proceed', granted: true, reason, ctx: granted, ...extras() };
     }
     if (topLevel === 'block') return { kind: 'block', reason: reason ?? `blocked by hook '${hook.name}'`, ...extras() };
     return { kind: 'proceed', granted: topLevel === 'approve', reason, ...extras() };
@@ -294,7 +359,11 @@ function readClaudeCodeOutput(output: Record<string, unknown>, ctx: AnyHookConte
     return { kind: 'proceed', reason: why, granted: verdict === 'allow', ctx: args, ...extras() };
   }
 
-  if (topLevel === 'block') return { kind: 'block', reason: reason ?? `blocked by hook '${hook.name}'`, ...extras() };
+  if (ctx.event === 'PermissionDenied' && take('retry')) {
+    const retry = r.bool(fields, 'retry', at('retry'));
+    if (retry === true) modified = ctx.withRetry();
+  }
+  if (topLevel === 'block') return { kind: 'block', reason: reason ?? `blocked by hook '${hook.name}'`, ctx: modified, ...extras() };
   if ((ctx.event === 'Stop' || ctx.event === 'SubagentStop') && additionalContext.length > 0) {
     // Claude Code keeps the agent working on a Stop hook's additionalContext, with it as the feedback.
     return { kind: 'block', reason: additionalContext.join('\n\n'), additionalContext: [], systemMessage, notes: [...r.notes, ...notes] };
@@ -376,6 +445,17 @@ function claudeOnlyFields(ctx: AnyHookContext): Record<string, unknown> {
   }
 }
 
+/**
+ * What Claude Code 2.1.330 tells the model when an `asyncRewake` hook exits 2: `Stop hook blocking error from command
+ * "<Event>:<Tool>": <stderr, else stdout>` (its words for every event), where the label is the event and, on a tool
+ * event, the tool. Any other exit wakes nothing.
+ */
+function claudeWakeMessage(result: ProcessResult, ctx: AnyHookContext, info: PayloadInfo): string | undefined {
+  if (result.exitCode !== 2) return undefined;
+  const label = 'toolCall' in ctx ? `${info.eventName}:${ctx.toolCall.name}` : info.eventName;
+  return `Stop hook blocking error from command "${label}": ${result.stderr.trim() || result.stdout.trim()}`;
+}
+
 function payload(ctx: AnyHookContext, info: PayloadInfo): object {
   const fields = claudeEventFields(ctx);
   return (
@@ -402,11 +482,14 @@ function payload(ctx: AnyHookContext, info: PayloadInfo): object {
  *   `hook_event_name`, and the event's fields: `tool_name`, `tool_input`, `tool_use_id`, `tool_response`
  *   (PostToolUse), `error` (PostToolUseFailure), `prompt`, `stop_hook_active`, `agent_id`, `agent_type`, `source`,
  *   `reason`, `model` (SessionStart), `trigger`, `custom_instructions`, `message`, `notification_type`, `duration_ms` (PostToolUse),
- *   `last_assistant_message` (Stop, SubagentStop).
+ *   `last_assistant_message` (Stop, SubagentStop, StopFailure), `reason` (PermissionDenied), `tool_calls` (PostToolBatch:
+ *   each call's `tool_name`, `tool_input`, `tool_use_id` and `tool_response`, what the model was told), `error` (the
+ *   kind of error) and `error_details` (StopFailure).
  * - any exit code: stdout starting with `{` is JSON, read as Claude Code reads it: `continue: false` +
  *   `stopReason`, `systemMessage`, `decision` (approve | block) + `reason`, `hookSpecificOutput` with its
  *   `hookEventName` (`permissionDecision`, `permissionDecisionReason`, `updatedInput` on PreToolUse, `decision.behavior`
- *   on PermissionRequest, `updatedToolOutput` on PostToolUse, `additionalContext`); other stdout is added as context
+ *   on PermissionRequest, `updatedToolOutput` on PostToolUse, `retry` on PermissionDenied, `additionalContext`); other
+ *   stdout is added as context
  *   on UserPromptSubmit and SessionStart.
  * - exit 2 without a JSON block: block with stderr as the reason (where the event can block; on PermissionRequest
  *   nothing; elsewhere stderr is shown to the user).
@@ -419,4 +502,5 @@ export const claudeDialect: WireDialect = Object.freeze({
   interpret: (result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo) => interpretClaudeFamily(result, ctx, hook, { strict: true }),
   // Claude Code ends the payload with a newline: a `read -r` under `set -e` fails on a last line without one.
   stringify: (payload: object) => `${JSON.stringify(payload)}\n`,
+  wakeMessage: claudeWakeMessage,
 });

@@ -76,4 +76,10 @@ export interface WireDialect {
   stringify?(payload: object): string;
   /** What the process's exit code and output mean for `ctx`. Never throws: bad output is a failure with a note. */
   interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): Decision;
+  /**
+   * For a hook that runs in the background and may wake the model when it is done (Claude Code's `asyncRewake`): the
+   * message the model is given for how its process ended, or `undefined` when that ending wakes nothing. Absent: the
+   * protocol has no such hooks.
+   */
+  wakeMessage?(result: ProcessResult, ctx: AnyHookContext, info: PayloadInfo): string | undefined;
 }

@@ -57,6 +57,7 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> {
   switch (ctx.event) {
     case 'PreToolUse':
     case 'PermissionRequest':
+    case 'PermissionDenied':
     case 'PostToolUse':
     case 'PostToolUseFailure':
       return {
@@ -66,6 +67,8 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> {
         ...(ctx.event === 'PermissionRequest' && ctx.permissionReason !== undefined
           ? { permission_reason: ctx.permissionReason }
           : {}),
+        // The spec has no PermissionDenied: its fields are named as Claude Code names them.
+        ...(ctx.event === 'PermissionDenied' ? { reason: ctx.permissionReason ?? null } : {}),
         ...(ctx.event === 'PostToolUse' ? { tool_output: ctx.execution?.result ?? null } : {}),
         ...(ctx.event === 'PostToolUseFailure' ? { tool_error: ctx.errorMessage ?? null } : {}),
       };
@@ -134,8 +137,30 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> {
         ...(ctx.reason !== undefined ? { reason: ctx.reason } : {}),
         ...(ctx.durationMs !== undefined ? { duration_ms: ctx.durationMs } : {}),
       };
+    // The spec has no PostToolBatch: each call is written as the tool events write theirs.
+    case 'PostToolBatch':
+      return {
+        step_index: ctx.stepIndex,
+        tool_calls: ctx.toolCalls.map((call) => {
+          const execution = ctx.executionOf(call);
+          return {
+            tool_name: call.name,
+            tool_input: call.args,
+            tool_use_id: call.id,
+            ...(execution === undefined ? {} : execution.isError ? { tool_error: execution.errorMessage ?? null } : { tool_output: execution.result ?? null }),
+          };
+        }),
+      };
     case 'AgentFailed':
       return { error_message: ctx.errorMessage, error_class: ctx.errorClass };
+    // Nor StopFailure: AgentFailed's fields, with the kind of model error and the assistant's last words.
+    case 'StopFailure':
+      return {
+        error_message: ctx.errorMessage,
+        error_class: ctx.errorClass,
+        error_type: ctx.errorType,
+        final_message: ctx.finalMessage === undefined ? null : { role: 'assistant', content: ctx.finalMessage },
+      };
     case 'Notification':
       return {
         message: ctx.message,
@@ -238,11 +263,25 @@ function readOutput(output: Record<string, unknown>, result: ProcessResult, ctx:
   if (decision === 'deny' || decision === 'block') {
     return { kind: 'block', reason: reason ?? `blocked by hook '${hook.name}'`, ...extras };
   }
-  const modified = modifiedContext(output.modified_input, ctx, ignored);
+  const modified = modifiedContext(output.modified_input, ctx, ignored) ?? retried(output.retry, ctx, ignored);
   if (decision === 'ask') {
     return { kind: 'ask', reason: reason ?? `Hook '${hook.name}' asks for approval.`, ctx: modified, ...extras };
   }
   return { kind: 'proceed', reason, granted: decision === 'allow', ctx: modified, ...extras };
+}
+
+/** `retry: true` on PermissionDenied tells the model it may retry the refused call (Claude Code's field). */
+function retried(value: unknown, ctx: AnyHookContext, ignored: (field: string, problem: string) => void): AnyHookContext | undefined {
+  if (value === undefined || value === null || value === false) return undefined;
+  if (ctx.event !== 'PermissionDenied') {
+    ignored('retry', `on ${ctx.event}, where only PermissionDenied reads it`);
+    return undefined;
+  }
+  if (value !== true) {
+    ignored('retry', 'that is not a boolean');
+    return undefined;
+  }
+  return ctx.withRetry();
 }
 
 /** `modified_input` replaces a tool call's arguments (PreToolUse, PermissionRequest); elsewhere it means nothing. */
@@ -271,9 +310,12 @@ function modifiedContext(
  *   in), `timestamp`, `session_id`, `work_dir`, `context` (metadata), and the event's own fields: `tool_name`, `tool_input`, `tool_use_id` (+ `tool_output` on
  *   PostToolUse, `tool_error` on PostToolUseFailure); `stop_reason`, `step_count`, `final_message`; `subagent_name`,
  *   `subagent_type`, `task_description`; `prompt`; `model`, `args`, `source`; `duration_seconds`, `total_steps`,
- *   `exit_reason`; `trigger`; …
+ *   `exit_reason`; `trigger`; `reason` (PermissionDenied); `tool_calls` (PostToolBatch: each call's `tool_name`,
+ *   `tool_input`, `tool_use_id` and `tool_output` or `tool_error`); `error_message`, `error_class`, `error_type`
+ *   (StopFailure, with `final_message`); …
  * - exit 0: proceed, or the stdout JSON's `decision` (allow | deny | block | ask), `reason`, `modified_input` (new
- *   tool arguments), `additional_context`, `system_message`, `continue: false` with `stop_reason` (stop the run).
+ *   tool arguments), `additional_context`, `system_message`, `continue: false` with `stop_reason` (stop the run),
+ *   `retry: true` (PermissionDenied: the model may retry the refused call).
  * - exit 2: block, with stderr as the reason.
  * - anything else (another exit code, a signal, no start, a timeout, too much output, JSON that is not an object or
  *   an unknown decision): a failure, which lets the action go on with a warning note — or blocks it when the hook

@@ -64,6 +64,11 @@ export interface CommandHookSpec {
   readonly failClosed?: boolean | undefined;
   /** Whether it runs in the background, never awaited for a decision (Codex's `async: true`). Default false. */
   readonly async?: boolean | undefined;
+  /**
+   * Whether it runs in the background and, when it is done, may wake the model (Claude Code's `asyncRewake`): see
+   * `ProcessHookSettings.rewake`. Default false.
+   */
+  readonly rewake?: boolean | undefined;
   /** The project directory, absolute. */
   readonly projectDir: string;
   /** The working directory (default: the project directory). */
@@ -138,6 +143,7 @@ export class CommandHook extends ProcessHook {
       matcher: spec.matcher,
       priority: spec.priority ?? 100,
       async: spec.async === true,
+      rewake: spec.rewake === true,
       failClosed: spec.failClosed === true,
       timeoutMs: spec.timeoutMs,
       dialect: spec.dialect,

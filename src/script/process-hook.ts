@@ -78,6 +78,13 @@ export interface ProcessHookSettings {
   readonly priority: number;
   /** Whether it runs in the background, deciding nothing. */
   readonly async: boolean;
+  /**
+   * Whether, run in the background, it may wake the model when it is done (Claude Code's `asyncRewake`; implies
+   * `async`): the message its dialect makes of how it ended goes to the dispatcher's {@link HookScope.wake}. Where the
+   * dispatcher has none, it runs in the foreground as a plain hook, as Claude Code runs it where no session can be
+   * woken (`claude -p`).
+   */
+  readonly rewake?: boolean | undefined;
   /** Whether a failure blocks instead of letting the action go on (ignored for an async hook, which cannot block). */
   readonly failClosed: boolean;
   /** Milliseconds before the process is killed. */
@@ -153,6 +160,8 @@ export abstract class ProcessHook implements Hook {
   readonly failClosed: boolean;
   /** Whether it runs in the background. */
   readonly async: boolean;
+  /** Whether, in the background, it may wake the model when it is done (see {@link ProcessHookSettings.rewake}). */
+  readonly rewake: boolean;
   /** Milliseconds before its process is killed. */
   readonly timeoutMs: number;
   /** The event's name as the process receives it. */
@@ -169,6 +178,8 @@ export abstract class ProcessHook implements Hook {
   readonly environment: HookEnvironment;
   private readonly settings: ProcessHookSettings;
   private readonly wire: WireHookInfo;
+  /** The hook as a foreground run reads it: a background hook with nothing to wake runs as a plain one. */
+  private readonly foregroundWire: WireHookInfo;
   private readonly pending = new Set<Promise<void>>();
   private readonly basePriority: number;
 
@@ -177,8 +188,9 @@ export abstract class ProcessHook implements Hook {
     this.name = settings.name;
     this.events = Object.freeze([settings.event]);
     this.matcher = settings.matcher;
-    this.async = settings.async;
-    this.failClosed = !settings.async && settings.failClosed;
+    this.async = settings.async || settings.rewake === true;
+    this.rewake = settings.rewake === true;
+    this.failClosed = !this.async && settings.failClosed;
     this.timeoutMs = settings.timeoutMs;
     this.eventName = settings.eventName;
     this.dialect = settings.dialect;
@@ -191,8 +203,9 @@ export abstract class ProcessHook implements Hook {
       failClosed: this.failClosed,
       timeoutMs: settings.timeoutMs,
       maxOutputBytes: settings.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
-      async: settings.async,
+      async: this.async,
     };
+    this.foregroundWire = { ...this.wire, async: false };
   }
 
   /** The priority to register the hook at (higher runs first). */
@@ -216,7 +229,8 @@ export abstract class ProcessHook implements Hook {
 
   /** Runs the process for `ctx` and turns its answer into the outcome (see the class description). */
   handle(ctx: AnyHookContext, next: NextFn, scope: HookScope): MaybePromise<HookOutcome> {
-    if (this.async) {
+    // A hook that would wake the model, dispatched where there is none to wake, runs as a plain hook.
+    if (this.async && !(this.rewake && scope.wake === undefined)) {
       this.startAsync(ctx, scope);
       return next(ctx);
     }
@@ -256,7 +270,7 @@ export abstract class ProcessHook implements Hook {
 
   /** Expected failures (no command, an event that is not JSON, a crash) are decisions here, never errors. */
   private async run(ctx: AnyHookContext, scope: HookScope, isAsync: boolean): Promise<Decision> {
-    const hook = this.wire;
+    const hook = isAsync ? this.wire : this.foregroundWire;
     // The command lookup may wait on the file system; building the input meanwhile takes it off the critical path.
     const lookup = this.resolveCommand().catch(
       (error: unknown): ResolvedCommand => ({ ok: false, code: 'no-entry', cause: `cannot run: ${messageOf(error)}` }),
@@ -313,7 +327,13 @@ export abstract class ProcessHook implements Hook {
       const cause = `cannot run its script: ${command.script} was removed before ${command.command[0]} could read it`;
       return failureDecision({ code: 'no-entry', cause }, result, ctx, hook);
     }
-    return this.dialect.interpret(result, ctx, hook);
+    const decision = this.dialect.interpret(result, ctx, hook);
+    if (!isAsync || !this.rewake || scope.wake === undefined || scope.signal?.aborted === true) return decision;
+    const message = this.dialect.wakeMessage?.(result, ctx, { eventName: this.eventName, workDir: this.projectDir, hookName: this.name });
+    if (message === undefined) return decision;
+    scope.wake(message, { hookName: this.name, event: ctx.event });
+    // What woke the model was delivered: it is no decision ignored.
+    return { kind: 'proceed', additionalContext: [], notes: decision.notes };
   }
 
   private startAsync(ctx: AnyHookContext, scope: HookScope): void {

@@ -18,6 +18,7 @@ import {
   StepHookContext,
   StopHookContext,
   SubagentHookContext,
+  ToolBatchHookContext,
   ToolCall,
   ToolExecution,
   ToolHookContext,
@@ -26,6 +27,7 @@ import {
   type ContextFor,
   type HookEventName,
   type Message,
+  type ModelErrorType,
   type RunStatus,
   type SessionSource,
   type StopReason,
@@ -79,6 +81,8 @@ export const SAMPLE_DEFAULTS = Object.freeze({
   errorMessage: 'The model request failed: 503 Service Unavailable',
   /** The message of Notification. */
   notification: 'The agent is waiting for your input.',
+  /** Why the approver refused the call (PermissionDenied). */
+  denial: 'The approver refused this call.',
 });
 
 /** What strict reading puts where a payload is silent: nothing that reads as if the agent had said it. */
@@ -98,6 +102,17 @@ const STOP_REASONS: readonly StopReason[] = ['no_tool_calls', 'tool_rejected', '
 const SESSION_SOURCES: readonly SessionSource[] = ['startup', 'resume', 'clear', 'compact'];
 const COMPACT_TRIGGERS: readonly CompactTrigger[] = ['manual', 'auto'];
 const RUN_STATUSES: readonly RunStatus[] = ['completed', 'stopped', 'failed'];
+const MODEL_ERROR_TYPES: readonly ModelErrorType[] = [
+  'authentication_failed',
+  'billing_error',
+  'rate_limit',
+  'overloaded',
+  'invalid_request',
+  'model_not_found',
+  'server_error',
+  'max_output_tokens',
+  'unknown',
+];
 // The fields a script's event name may be in: HOOK.md's, Claude Code's (and VS Code's), and the camelCase one.
 const EVENT_FIELDS = ['event_type', 'hook_event_name', 'hookEventName'] as const;
 
@@ -275,6 +290,18 @@ export function sampleContext(event?: string, payload: unknown = {}, options: Sa
     }
     case 'PostToolUseFailure':
       return ToolHookContext.toolFailure(toolCall(), new Error(read.string('tool_error', 'error') ?? d.toolError), init);
+    case 'PermissionDenied':
+      return ToolHookContext.permissionDenied(toolCall(), { ...init, reason: read.string('reason', 'permission_reason') ?? (strict ? undefined : SAMPLE_DEFAULTS.denial) });
+    case 'PostToolBatch':
+      return toolBatch(read, init, strict, stepCount);
+    case 'StopFailure': {
+      // Claude Code sends the kind of error as `error`, and its text as `error_details` when it has one.
+      const claudeKind = (MODEL_ERROR_TYPES as readonly unknown[]).includes(payload.error) ? (payload.error as ModelErrorType) : undefined;
+      const errorType = read.oneOf(MODEL_ERROR_TYPES, 'error_type') ?? claudeKind;
+      const finalText = finalMessage(read);
+      const message = read.string('error_message', 'error_details') ?? finalText ?? (errorType !== undefined ? `The model call failed (${errorType}).` : strict ? 'The model call failed.' : SAMPLE_DEFAULTS.errorMessage);
+      return FailureHookContext.onStopFailure(errorNamed(read.string('error_class'), message), { ...init, errorType: errorType ?? (strict ? 'unknown' : 'server_error'), finalMessage: finalText });
+    }
     case 'Stop':
       return StopHookContext.stop({ ...init, ...stop });
     case 'SubagentStop':
@@ -348,6 +375,39 @@ export function sampleContext(event?: string, payload: unknown = {}, options: Sa
         title: read.string('title'),
       });
   }
+}
+
+/**
+ * A PostToolBatch context from the payload's `tool_calls`: each `{tool_name, tool_input, tool_use_id}` with what it
+ * produced, `tool_output` or `tool_response` (a success) or `tool_error` (a failure); a call with neither has no
+ * execution. Without `tool_calls`, a sample batch of one `bash` call.
+ */
+function toolBatch(read: PayloadReader, init: { state: AgentState; metadata: Record<string, unknown> }, strict: boolean, stepCount: number): ToolBatchHookContext {
+  const list = read.value('tool_calls');
+  const stepIndex = read.count('step_index') ?? Math.max(0, stepCount - 1);
+  if (list === undefined) {
+    if (strict) throw new TypeError('The payload has no tool_calls, which PostToolBatch needs.');
+    const call = ToolCall.create(SAMPLE_DEFAULTS.toolName, { ...SAMPLE_DEFAULTS.toolInput });
+    return new ToolBatchHookContext({ ...init, stepIndex, toolCalls: [call], executions: [ToolExecution.success(call, SAMPLE_DEFAULTS.toolOutput)] });
+  }
+  if (!Array.isArray(list)) throw new TypeError(`tool_calls must be a list, got ${typeOf(list)}.`);
+  const toolCalls: ToolCall[] = [];
+  const executions: ToolExecution[] = [];
+  list.forEach((item: unknown, i) => {
+    if (!isRecord(item)) throw new TypeError(`tool_calls[${i}] must be a JSON object, got ${typeOf(item)}.`);
+    const each = new PayloadReader(item);
+    const name = each.string('tool_name');
+    const input = each.object('tool_input');
+    if (name === undefined || name === '') throw new TypeError(`tool_calls[${i}] has no tool_name.`);
+    if (input === undefined) throw new TypeError(`tool_calls[${i}] has no tool_input object.`);
+    const call = ToolCall.create(name, { ...input }, each.string('tool_use_id'));
+    toolCalls.push(call);
+    const error = each.string('tool_error');
+    const output = each.value('tool_output', 'tool_response');
+    if (error !== undefined) executions.push(ToolExecution.failure(call, new Error(error)));
+    else if (output !== undefined) executions.push(ToolExecution.success(call, output));
+  });
+  return new ToolBatchHookContext({ ...init, stepIndex, toolCalls, executions });
 }
 
 /** `final_message` as HOOK.md sends it (a message object, or text), or Claude Code's `last_assistant_message`. */

@@ -24,6 +24,9 @@ const ON_METHODS = [
   ['onAfterToolUse', 'PostToolUse'],
   ['onToolFailure', 'PostToolUseFailure'],
   ['onPermissionRequest', 'PermissionRequest'],
+  ['onPermissionDenied', 'PermissionDenied'],
+  ['onPostToolBatch', 'PostToolBatch'],
+  ['onStopFailure', 'StopFailure'],
   ['onBeforeStep', 'BeforeStep'],
   ['onBeforeModel', 'BeforeModel'],
   ['onBeforeToolSelection', 'BeforeToolSelection'],
@@ -81,10 +84,12 @@ describe('AgentBuilder', () => {
   });
 
   it('runs each on… method’s callback for its event in a real run, and for no other', async () => {
-    // One session reaching all twenty-three events: ask + approval, a failing tool, a subagent, compaction, a failed turn.
+    // One session reaching all twenty-six events: ask + approval and a refusal, a failing tool, a subagent, compaction, a
+    // failed turn.
     const seen = new Map<OnMethod, string[]>(ON_METHODS.map(([m]) => [m, []]));
     const model = new ScriptedModel([
       callStep('echo', { text: 'hi' }),
+      callStep('echo', { text: 'no' }),
       callStep('fail'),
       callStep('helper', { task: 'Sub task' }),
       'child answer',
@@ -96,7 +101,7 @@ describe('AgentBuilder', () => {
       .withTools(echoTool().tool, failTool().tool)
       .withSubagents(defineSubagent({ name: 'helper' }))
       .withCompaction({ maxMessages: 4, keepLast: 2 })
-      .withApprover(() => true)
+      .withApprover(({ toolCall }) => toolCall.args.text !== 'no')
       .addHook('PreToolUse', (ctx) => (ctx.toolCall.name === 'echo' ? HookOutcome.ask('Check echo') : undefined));
     for (const [method] of ON_METHODS) {
       register(builder, method, (ctx) => {

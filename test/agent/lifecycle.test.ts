@@ -100,6 +100,7 @@ describe('the lifecycle of a run', () => {
       'approver',
       'tool',
       'PostToolUse',
+      'PostToolBatch',
       'AfterStep',
       'BeforeStep',
       'BeforeModel',
@@ -149,6 +150,7 @@ describe('the lifecycle of a run', () => {
       'child:AfterAgent',
       'child:ExecutionEnd',
       'PostToolUse',
+      'PostToolBatch',
       'AfterStep',
       'BeforeStep',
       'BeforeModel',
@@ -216,6 +218,7 @@ describe('the lifecycle of a run', () => {
       'AfterModel',
       'PreToolUse',
       'PostToolUse',
+      'PostToolBatch',
       'AfterStep',
       'BeforeStep',
       'BeforeModel',
@@ -224,6 +227,7 @@ describe('the lifecycle of a run', () => {
       'AfterModel',
       'PreToolUse',
       'PostToolUse',
+      'PostToolBatch',
       'AfterStep',
       'BeforeStep',
       'PreCompact',
@@ -255,7 +259,7 @@ describe('the lifecycle of a run', () => {
     expect(request.messages.slice(1).map((m) => m.role)).toEqual(['assistant', 'tool']);
   });
 
-  it('fires AgentFailed then ExecutionEnd (failed) when the model throws, and rejects with the same error', async () => {
+  it('fires StopFailure, AgentFailed then ExecutionEnd (failed) when the model throws, and rejects with the same error', async () => {
     const boom = new Error('model down');
     const builder = AgentBuilder.new().withModel(
       new ScriptedModel(() => {
@@ -267,7 +271,8 @@ describe('the lifecycle of a run', () => {
 
     await expect(agent.run('Hi')).rejects.toBe(boom);
     // The model threw inside BeforeModel's chain: AfterModel never fires.
-    expect(rec.events).toEqual(['ExecutionStart', 'UserPromptSubmit', 'BeforeStep', 'BeforeModel', 'BeforeToolSelection', 'AgentFailed', 'ExecutionEnd']);
+    // The turn ended on the model's error: StopFailure in place of Stop, as in Claude Code.
+    expect(rec.events).toEqual(['ExecutionStart', 'UserPromptSubmit', 'BeforeStep', 'BeforeModel', 'BeforeToolSelection', 'StopFailure', 'AgentFailed', 'ExecutionEnd']);
     const failed = rec.contexts.find((c) => c.event === 'AgentFailed');
     expect(failed && 'error' in failed ? failed.error : undefined).toBe(boom);
     const end = rec.contexts.at(-1) as ExecutionHookContext<'ExecutionEnd'>;

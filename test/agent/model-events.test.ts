@@ -355,6 +355,7 @@ describe('the model events in the lifecycle', () => {
       ...model3,
       'PreToolUse',
       'PostToolUse',
+      'PostToolBatch',
       'AfterStep',
       'BeforeStep',
       ...model3,

@@ -52,6 +52,8 @@ const FIELDS = [
   'agent_id', 'agent_name', 'agent_type', 'agentName', 'subagent_type', 'message', 'title', 'notification_type', 'trigger', 'message_count',
   'custom_instructions', 'step_count', 'context', 'command', 'cwd', 'file_path', 'conversation_id', 'loop_count', 'permission_reason', 'task',
   'llm_request', 'llm_response',
+  // Claude Code's PostToolBatch and StopFailure.
+  'tool_calls', 'step_index', 'error_type', 'error_details', 'error_message', 'error_class',
 ];
 const good = (field: string): fc.Arbitrary<unknown> => {
   switch (field) {
@@ -74,6 +76,21 @@ const good = (field: string): fc.Arbitrary<unknown> => {
       return fc.constantFrom({ model: 'm', messages: [{ role: 'user', content: 'hi' }], config: {} }, { model: 'm', messages: [{ role: 'bot', content: 'hi' }] }, { messages: [] });
     case 'llm_response':
       return fc.constantFrom({ text: 'a', candidates: [{ content: { role: 'model', parts: ['a'] } }] }, { candidates: [{ content: {} }] });
+    case 'tool_calls':
+      return fc.constantFrom(
+        [],
+        [{ tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1', tool_response: 'out' }],
+        [{ tool_name: 'Bash', tool_input: { command: 'ls' } }, { tool_name: 'Edit', tool_input: {}, tool_error: 'failed' }],
+        [{ tool_name: '', tool_input: {} }],
+        [{ tool_name: 'Bash', tool_input: 'ls' }],
+        [{ tool_name: 'Bash', tool_input: {}, tool_use_id: 3 }],
+        [{ tool_name: 'Bash', tool_input: {}, tool_error: null }],
+        ['Bash'],
+        { tool_name: 'Bash' },
+      );
+    case 'error':
+    case 'error_type':
+      return fc.constantFrom('rate_limit', 'unknown', 'server_error', 'nonsense');
     default:
       return anyValue;
   }
@@ -109,6 +126,29 @@ describe('the first stage’s light reading of a payload', () => {
     );
   });
 
+  it('reads Claude Code’s PostToolBatch, PermissionDenied and StopFailure payloads only where readBridgePayload reads the same', async () => {
+    const claudeOnly = fc
+      .record({
+        event: fc.constantFrom('PostToolBatch', 'PermissionDenied', 'StopFailure'),
+        fields: fc.uniqueArray(fc.constantFrom('tool_calls', 'tool_name', 'tool_input', 'tool_use_id', 'reason', 'error', 'error_type', 'error_details', 'error_class', 'last_assistant_message', 'step_index'), { maxLength: 6 }),
+      })
+      .chain(({ event, fields }) =>
+        fc.tuple(...fields.map((field) => fc.tuple(fc.constant(field), fc.oneof(good(field), anyValue)))).map((pairs) => ({ ...Object.fromEntries(pairs), hook_event_name: event })),
+      );
+    await fc.assert(
+      fc.asyncProperty(claudeOnly, async (payload) => {
+        const written = writtenEventOf('claude', payload, undefined)!;
+        const event = (await learnEvent(written.rule, written.written))!;
+        const call = payloadCallOf(written, payload, event);
+        if (call === undefined) return;
+        const { ctx } = readBridgePayload('claude', payload, undefined);
+        expect(ctx.event).toBe(call.event);
+        expect('toolCall' in ctx ? ctx.toolCall.name : undefined).toBe(call.tool);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('reads the usual payload of each agent', async () => {
     const shell = { tool_name: 'Bash', tool_input: { command: 'ls' }, session_id: 's' };
     const cases: [BridgeAgent, Record<string, unknown>, string, string | undefined][] = [
@@ -118,6 +158,9 @@ describe('the first stage’s light reading of a payload', () => {
       ['copilot', { toolName: 'bash', toolArgs: '{"command":"ls"}', sessionId: 's' }, 'PreToolUse', 'bash'],
       ['cursor', { hook_event_name: 'beforeShellExecution', command: 'ls', conversation_id: 'c' }, 'PreToolUse', 'Shell'],
       ['codex', { ...shell, hook_event_name: 'UserPromptSubmit', prompt: 'hi' }, 'UserPromptSubmit', undefined],
+      ['claude', { ...shell, hook_event_name: 'PermissionDenied', tool_use_id: 't1', reason: 'Classifier unavailable' }, 'PermissionDenied', 'Bash'],
+      ['claude', { session_id: 's', hook_event_name: 'PostToolBatch', tool_calls: [{ tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1', tool_response: 'out' }] }, 'PostToolBatch', undefined],
+      ['claude', { session_id: 's', hook_event_name: 'StopFailure', error: 'unknown', last_assistant_message: 'API Error: 400 bad' }, 'StopFailure', undefined],
     ];
     for (const [agent, payload, event, tool] of cases) {
       const written = writtenEventOf(agent, payload, undefined)!;

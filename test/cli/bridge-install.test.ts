@@ -271,6 +271,20 @@ describe('agent-hooks bridge --install AGENT', () => {
     expect(vscode.stderr).toContain('No HOOK.md hook of this project runs on an event VS Code has (they run on PostToolUseFailure)');
   });
 
+  it('bridges Claude Code’s PostToolBatch, PermissionDenied and StopFailure only where a HOOK.md hook listens', async () => {
+    const { dir, hooks } = await project();
+    await withLocalInstall(dir);
+    await scriptHook(hooks, 'batch', { trigger: 'PostToolBatch' });
+    await scriptHook(hooks, 'guard', { trigger: 'pre-tool-call' });
+    const claude = await install(dir, 'claude');
+    expect(claude.json.added).toEqual(['PreToolUse', 'PostToolBatch']);
+    const settings = JSON.parse(await readFile(join(dir, '.claude', 'settings.json'), 'utf8')) as { hooks: Record<string, unknown> };
+    expect(Object.keys(settings.hooks).sort()).toEqual(['PostToolBatch', 'PreToolUse']);
+    // Codex has none of them.
+    const codex = await runCli(['bridge', '--install', 'codex'], { cwd: dir });
+    expect(codex.stderr).toBe('Skipped PostToolBatch: Codex has no such event.\n');
+  });
+
   it('refuses a config, or a folder on the way to it, that is a symbolic link, and writes nothing through it', async () => {
     const { dir } = await project();
     await withLocalInstall(dir);

@@ -101,7 +101,7 @@ describe('Claude Code settings', () => {
     const file = await write(project, '.claude/settings.json', {
       hooks: {
         PreToolUze: [{ hooks: [cmd('a')] }],
-        PostToolUse: [{ matcher: 'Edit(', hooks: [cmd('b')] }, { hooks: [{ type: 'command' }, { type: 'agent', agent: 'x' }, cmd('ok')] }],
+        PostToolUse: [{ matcher: 'Edit(', hooks: [cmd('b')] }, { hooks: [{ type: 'command' }, { type: 'mcp_tool', server: 'x', tool: 'y' }, { type: 'agent' }, cmd('ok')] }],
       },
     });
     const { hooks, problems } = await loadClaudeHooks({ projectDir: project, trust: 'all', homeDir: false });
@@ -111,6 +111,7 @@ describe('Claude Code settings', () => {
       ['hooks.PostToolUse[0].matcher', 'invalid-matcher'],
       ['hooks.PostToolUse[1].hooks[0].command', 'missing-field'],
       ['hooks.PostToolUse[1].hooks[1].type', 'unsupported-hook-type'],
+      ['hooks.PostToolUse[1].hooks[2].prompt', 'missing-field'],
     ]);
     expect(problems.every((p) => p.file === file)).toBe(true);
     await expect(loadClaudeHooks({ projectDir: project, trust: 'all', homeDir: false, strict: true })).rejects.toBeInstanceOf(HookLoadError);

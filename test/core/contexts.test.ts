@@ -16,6 +16,7 @@ import {
   SubagentHookContext,
   ToolCall,
   ToolExecution,
+  ToolBatchHookContext,
   ToolHookContext,
   type AnyHookContext,
   type ContextFor,
@@ -865,8 +866,12 @@ describe('AnyHookContext (discriminated union)', () => {
       case 'PreToolUse':
       case 'PermissionRequest':
         return ctx.toolCall.name;
+      case 'PermissionDenied':
+        return `${ctx.toolName} denied${ctx.retry ? ', may retry' : ''}`;
       case 'PostToolUse':
         return `${ctx.toolName}=${String(ctx.execution?.result)}`;
+      case 'PostToolBatch':
+        return `${ctx.toolCalls.length} calls, ${ctx.executions.filter((e) => e.isError).length} failed`;
       case 'PostToolUseFailure':
         return `${ctx.toolName}!${ctx.errorMessage ?? ''}`;
       case 'BeforeStep':
@@ -887,6 +892,8 @@ describe('AnyHookContext (discriminated union)', () => {
         return ctx.status ?? 'running';
       case 'AgentFailed':
         return ctx.errorClass;
+      case 'StopFailure':
+        return `${ctx.errorType}: ${ctx.errorMessage}`;
       case 'SessionStart':
       case 'SessionEnd':
         return ctx.source;
@@ -927,6 +934,9 @@ describe('AnyHookContext (discriminated union)', () => {
       [ExecutionHookContext.onEnd({ status: 'failed' }), 'failed'],
       [ExecutionHookContext.onStart(), 'running'],
       [FailureHookContext.onFailure(new SyntaxError('s')), 'SyntaxError'],
+      [FailureHookContext.onStopFailure(Object.assign(new Error('slow down'), { status: 429 })), 'rate_limit: slow down'],
+      [ToolHookContext.permissionDenied(call).withRetry(), 'bash denied, may retry'],
+      [new ToolBatchHookContext({ stepIndex: 0, toolCalls: [call, call.withArgs({})], executions: [ToolExecution.success(call, 1), ToolExecution.failure(call, new Error('x'))] }), '2 calls, 1 failed'],
       [SessionHookContext.onStart({ source: 'compact' }), 'compact'],
       [PromptHookContext.onSubmit('prompt!'), 'prompt!'],
       [SubagentHookContext.onStart({ name: 'n', task: 'the task' }), 'the task'],
@@ -940,6 +950,9 @@ describe('AnyHookContext (discriminated union)', () => {
     expectTypeOf<ContextFor<'Stop'>>().toEqualTypeOf<StopHookContext<'Stop'>>();
     expectTypeOf<ContextFor<'PreToolUse'>>().toEqualTypeOf<ToolHookContext<'PreToolUse'>>();
     expectTypeOf<ContextFor<'AgentFailed'>>().toEqualTypeOf<FailureHookContext>();
+    expectTypeOf<ContextFor<'StopFailure'>>().toEqualTypeOf<FailureHookContext<'StopFailure'>>();
+    expectTypeOf<ContextFor<'PostToolBatch'>>().toEqualTypeOf<ToolBatchHookContext>();
+    expectTypeOf<ContextFor<'PermissionDenied'>>().toEqualTypeOf<ToolHookContext<'PermissionDenied'>>();
     expectTypeOf<ContextFor<'UserPromptSubmit'>>().toEqualTypeOf<PromptHookContext>();
     expectTypeOf<ContextFor<'PostCompact'>>().toEqualTypeOf<CompactHookContext<'PostCompact'>>();
     expectTypeOf(ToolHookContext.beforeToolUse(bash())).toEqualTypeOf<ContextFor<'PreToolUse'>>();

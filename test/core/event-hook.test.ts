@@ -27,8 +27,10 @@ const pre = () => ToolHookContext.beforeToolUse(ToolCall.create('bash', { comman
 const CLASSES: Record<HookEventName, string> = {
   PreToolUse: 'BeforeToolHook',
   PermissionRequest: 'PermissionRequestHook',
+  PermissionDenied: 'PermissionDeniedHook',
   PostToolUse: 'AfterToolHook',
   PostToolUseFailure: 'ToolFailureHook',
+  PostToolBatch: 'PostToolBatchHook',
   BeforeStep: 'BeforeStepHook',
   AfterStep: 'AfterStepHook',
   BeforeModel: 'BeforeModelHook',
@@ -40,6 +42,7 @@ const CLASSES: Record<HookEventName, string> = {
   SessionEnd: 'SessionEndHook',
   UserPromptSubmit: 'UserPromptSubmitHook',
   Stop: 'StopHook',
+  StopFailure: 'StopFailureHook',
   AfterStop: 'AfterStopHook',
   AfterAgent: 'AfterAgentHook',
   SubagentStart: 'SubagentStartHook',

@@ -34,6 +34,8 @@ const TABLE: readonly (readonly [HookEventName, Row])[] = [
     { php: 'PreToolUse', phpValue: 'pre_tool_use', legacy: 'before_tool', hookmd: 'pre-tool-call', claude: 'PreToolUse', copilot: 'preToolUse', gemini: 'BeforeTool', cursor: 'preToolUse', codex: 'PreToolUse' },
   ],
   ['PermissionRequest', { claude: 'PermissionRequest', copilot: 'permissionRequest', codex: 'PermissionRequest' }],
+  // Claude Code's own: no other agent (Codex 0.169, Copilot 1.0, Gemini CLI 0.61, Cursor) nor spec has it.
+  ['PermissionDenied', { claude: 'PermissionDenied' }],
   [
     'PostToolUse',
     { php: 'PostToolUse', phpValue: 'post_tool_use', legacy: 'after_tool', hookmd: 'post-tool-call', claude: 'PostToolUse', copilot: 'postToolUse', gemini: 'AfterTool', cursor: 'postToolUse', codex: 'PostToolUse' },
@@ -42,6 +44,7 @@ const TABLE: readonly (readonly [HookEventName, Row])[] = [
     'PostToolUseFailure',
     { legacy: 'after_tool_failure', hookmd: 'post-tool-call-failure', claude: 'PostToolUseFailure', copilot: 'postToolUseFailure', cursor: 'postToolUseFailure' },
   ],
+  ['PostToolBatch', { claude: 'PostToolBatch' }],
   ['AfterStep', { php: 'AfterStep', phpValue: 'after_step' }],
   ['SubagentStart', { legacy: 'subagent_start', hookmd: 'pre-subagent', claude: 'SubagentStart', copilot: 'subagentStart', cursor: 'subagentStart', codex: 'SubagentStart' }],
   [
@@ -57,6 +60,7 @@ const TABLE: readonly (readonly [HookEventName, Row])[] = [
     'Stop',
     { php: 'Stop', phpValue: 'stop', legacy: 'before_stop', hookmd: 'pre-agent-turn-stop', claude: 'Stop', copilot: 'agentStop', gemini: 'AfterAgent', cursor: 'stop', codex: 'Stop' },
   ],
+  ['StopFailure', { claude: 'StopFailure' }],
   ['AfterStop', { hookmd: 'post-agent-turn-stop' }],
   ['AfterAgent', { legacy: 'after_agent', hookmd: 'post-agent-turn' }],
   ['ExecutionEnd', { php: 'ExecutionEnd', phpValue: 'execution_end' }],
@@ -89,8 +93,8 @@ const unknownEvent = (fn: () => unknown): UnknownEventError => {
 const ALL_NAMES: readonly string[] = [...new Set(HookEvent.all.flatMap((e) => HookEvent.aliasesOf(e).map((a) => a.name)))];
 
 describe('canonical events', () => {
-  it('has the 23 canonical events in lifecycle order (the DESIGN.md table, with the model events after BeforeStep)', () => {
-    expect(HookEvent.all).toHaveLength(23);
+  it('has the 26 canonical events in lifecycle order (the DESIGN.md table, with the model events after BeforeStep and Claude Code 2.1’s PermissionDenied, PostToolBatch and StopFailure beside their neighbours)', () => {
+    expect(HookEvent.all).toHaveLength(26);
     expect([...HookEvent.all]).toEqual(TABLE.map(([e]) => e));
     expect(HOOK_EVENTS).toBe(HookEvent.all);
   });
@@ -331,8 +335,11 @@ describe('parsing errors', () => {
 describe('event helpers', () => {
   const where = (predicate: (e: HookEventName) => boolean) => HookEvent.all.filter(predicate);
 
-  it('isToolEvent is true exactly for the four tool events', () => {
-    expect(where((e) => HookEvent.isToolEvent(e))).toEqual(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure']);
+  it('isToolEvent is true exactly for the five tool events', () => {
+    expect(where((e) => HookEvent.isToolEvent(e))).toEqual(['PreToolUse', 'PermissionRequest', 'PermissionDenied', 'PostToolUse', 'PostToolUseFailure']);
+    // PostToolBatch concerns a whole step's calls, not one: no tool-name matcher matches it.
+    expect(HookEvent.info('PostToolBatch')).toMatchObject({ family: 'batch', tool: false });
+    expect(HookEvent.info('StopFailure').family).toBe('failure');
     expect(HookEvent.info('PreToolUse').family).toBe('tool');
     expect(HookEvent.info('Stop').tool).toBe(false);
   });
@@ -345,17 +352,20 @@ describe('event helpers', () => {
       'PreToolUse',
       'PermissionRequest',
       'PostToolUse',
+      // Claude Code ends the turn on a PostToolBatch block: here the run ends there.
+      'PostToolBatch',
       'SubagentStart',
       'SubagentStop',
       'Stop',
     ]);
-    for (const observer of ['PostToolUseFailure', 'Notification', 'ExecutionEnd', 'AfterStop', 'AfterAgent', 'BeforeToolSelection'] as const) {
+    for (const observer of ['PostToolUseFailure', 'Notification', 'ExecutionEnd', 'AfterStop', 'AfterAgent', 'BeforeToolSelection', 'PermissionDenied', 'StopFailure'] as const) {
       expect(HookEvent.canBlock(observer), observer).toBe(false);
     }
   });
 
   it('canStop is false only once the run is over', () => {
-    expect(where((e) => !HookEvent.canStop(e))).toEqual(['SessionEnd', 'ExecutionEnd', 'AgentFailed']);
+    // StopFailure fires once the turn has ended on a model error.
+    expect(where((e) => !HookEvent.canStop(e))).toEqual(['SessionEnd', 'StopFailure', 'ExecutionEnd', 'AgentFailed']);
     expect(HookEvent.canStop('PreToolUse')).toBe(true);
   });
 

@@ -28,7 +28,7 @@ import { catchError } from '../support/catch-error.js';
 const pre = (name: string, args: Record<string, unknown> = {}) => ToolHookContext.beforeToolUse(ToolCall.create(name, args));
 const post = (name: string, args: Record<string, unknown> = {}) =>
   ToolHookContext.afterToolUse(ToolExecution.success(ToolCall.create(name, args), 'ok'));
-const TOOL_EVENTS = ['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure'];
+const TOOL_EVENTS = ['PreToolUse', 'PermissionRequest', 'PermissionDenied', 'PostToolUse', 'PostToolUseFailure'];
 
 const syntaxError = (fn: () => unknown): MatcherSyntaxError => {
   const error = catchError(fn);

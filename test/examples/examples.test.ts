@@ -96,7 +96,8 @@ const expectations: Record<string, (stdout: string) => void> = {
     expect(out).toContain('notes.txt: final');
     expect(out).toContain('the model was told "Destructive command refused" in request 2 of 4');
     expect(out).toContain('the model was told "Check notes.txt before you stop." in request 4');
-    expect(out).toContain('UserPromptSubmit → PreToolUse(rm -rf build) → PreToolUse(echo draft > notes.txt) → PostToolUse → Stop → Stop');
+    // The SDK fires PostToolBatch once a step's tool calls have resolved, the refused one's too.
+    expect(out).toContain('UserPromptSubmit → PreToolUse(rm -rf build) → PostToolBatch → PreToolUse(echo draft > notes.txt) → PostToolUse → PostToolBatch → Stop → Stop');
   },
   'other-agents.ts': (out) => {
     expect(out).toContain("4 hooks from other agents' configs, 0 problems");
@@ -122,8 +123,9 @@ const expectations: Record<string, (stdout: string) => void> = {
     expect(out).toContain('.env                 API_KEY=secret (unchanged); notes.md written');
     expect(out).toContain('ToolCallLimitHook    counted 7 calls: bash 2, write_file 1, deploy 2, search 2');
     expect(out).toMatch(/ExecutionTimingHook  run [\d.]+ ms, 6 steps, 6 tool calls timed/);
-    // 41 lifecycle events, and BeforeModel, BeforeToolSelection and AfterModel in each of the 6 steps.
-    expect(out).toContain('AuditLogHook         59 lines in .agent/audit.jsonl, from SessionStart to SessionEnd; 6 PreToolUse lines not proceed');
+    // 47 lifecycle events (a PostToolBatch after each step's tool calls), and BeforeModel, BeforeToolSelection and
+    // AfterModel in each of the 6 steps.
+    expect(out).toContain('AuditLogHook         65 lines in .agent/audit.jsonl, from SessionStart to SessionEnd; 6 PreToolUse lines not proceed');
     expect(out).toContain('status               completed after 6 steps');
     expect(out).not.toContain('warning');
   },

@@ -118,7 +118,8 @@ describe('claudeAgentHooks in a query() of the Claude Agent SDK', () => {
     await own.run('Clean the build folder, then write out.txt.');
     const claudeHas = (event: string) => HookEvent.toDialect(event as never, 'claude') !== undefined;
     expect(seen).toEqual(ours.filter(claudeHas));
-    expect(seen).toEqual(['UserPromptSubmit', 'PreToolUse', 'PreToolUse', 'PostToolUse', 'Stop', 'Stop']);
+    // The SDK fires PostToolBatch once each answer's calls have resolved, where our agent does.
+    expect(seen).toEqual(['UserPromptSubmit', 'PreToolUse', 'PostToolBatch', 'PreToolUse', 'PostToolUse', 'PostToolBatch', 'Stop', 'Stop']);
   }, 90_000);
 
   it('a stop ends the query with its reason; additional context reaches the model', async () => {
@@ -163,7 +164,24 @@ describe('the callbacks and canUseTool, called as the SDK calls them', () => {
       hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: '[yes] redacted' },
     });
     expect(await call({ ...base, hook_event_name: 'UserPromptSubmit', prompt: 'hi' })).toEqual({ continue: false, stopReason: "Hook 'UserPromptSubmit callback' (priority 0) failed on UserPromptSubmit: prompt checker crashed" });
-    expect(Object.keys(hooks).sort()).toEqual(['Notification', 'PermissionRequest', 'PostCompact', 'PostToolUse', 'PostToolUseFailure', 'PreCompact', 'PreToolUse', 'SessionEnd', 'SessionStart', 'Stop', 'SubagentStart', 'SubagentStop', 'UserPromptSubmit']);
+    expect(Object.keys(hooks).sort()).toEqual([
+      'Notification',
+      'PermissionDenied',
+      'PermissionRequest',
+      'PostCompact',
+      'PostToolBatch',
+      'PostToolUse',
+      'PostToolUseFailure',
+      'PreCompact',
+      'PreToolUse',
+      'SessionEnd',
+      'SessionStart',
+      'Stop',
+      'StopFailure',
+      'SubagentStart',
+      'SubagentStop',
+      'UserPromptSubmit',
+    ]);
   });
 
   it('returns a canUseTool only with an approver, which decides the calls Claude Code wants approved', async () => {

@@ -224,7 +224,8 @@ describe('otelHooks', () => {
 
     const tool = one('agent_hooks.tool bash');
     expect(tool.attributes).toMatchObject({ [OtelAttributes.OUTCOME]: 'ask', [OtelAttributes.TOOL_STATUS]: 'refused' });
-    expect(tool.events.map((e) => e.attributes?.[OtelAttributes.EVENT])).toEqual(['PreToolUse', 'PermissionRequest', 'Notification']);
+    // The approver's refusal: PermissionDenied, on the refused call's span too.
+    expect(tool.events.map((e) => e.attributes?.[OtelAttributes.EVENT])).toEqual(['PreToolUse', 'PermissionRequest', 'Notification', 'PermissionDenied']);
     const run = one('agent_hooks.run');
     expect(run.events[0]!.attributes?.[OtelAttributes.EVENT]).toBe('SessionStart');
     const end = one('agent_hooks.dispatch SessionEnd');

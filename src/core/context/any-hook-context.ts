@@ -6,7 +6,7 @@
 import type { HookEventName } from '../events.js';
 import type { CompactHookContext } from './compact-hook-context.js';
 import type { ExecutionHookContext } from './execution-hook-context.js';
-import type { FailureHookContext } from './failure-hook-context.js';
+import type { FailureEventName, FailureHookContext } from './failure-hook-context.js';
 import type { ModelHookContext } from './model-hook-context.js';
 import type { NotificationHookContext } from './notification-hook-context.js';
 import type { PromptHookContext } from './prompt-hook-context.js';
@@ -14,6 +14,7 @@ import type { SessionHookContext } from './session-hook-context.js';
 import type { StepHookContext } from './step-hook-context.js';
 import type { StopHookContext } from './stop-hook-context.js';
 import type { SubagentHookContext } from './subagent-hook-context.js';
+import type { ToolBatchHookContext } from './tool-batch-hook-context.js';
 import type { ToolHookContext } from './tool-hook-context.js';
 
 /** The context type each event's hooks receive. */
@@ -38,10 +39,14 @@ export interface HookContextMap {
   PreToolUse: ToolHookContext<'PreToolUse'>;
   /** The context of PermissionRequest hooks. */
   PermissionRequest: ToolHookContext<'PermissionRequest'>;
+  /** The context of PermissionDenied hooks. */
+  PermissionDenied: ToolHookContext<'PermissionDenied'>;
   /** The context of PostToolUse hooks. */
   PostToolUse: ToolHookContext<'PostToolUse'>;
   /** The context of PostToolUseFailure hooks. */
   PostToolUseFailure: ToolHookContext<'PostToolUseFailure'>;
+  /** The context of PostToolBatch hooks. */
+  PostToolBatch: ToolBatchHookContext;
   /** The context of AfterStep hooks. */
   AfterStep: StepHookContext<'AfterStep'>;
   /** The context of SubagentStart hooks. */
@@ -54,6 +59,8 @@ export interface HookContextMap {
   PostCompact: CompactHookContext<'PostCompact'>;
   /** The context of Stop hooks. */
   Stop: StopHookContext<'Stop'>;
+  /** The context of StopFailure hooks. */
+  StopFailure: FailureHookContext<'StopFailure'>;
   /** The context of AfterStop hooks. */
   AfterStop: StopHookContext<'AfterStop'>;
   /** The context of AfterAgent hooks. */
@@ -74,7 +81,12 @@ export type ContextFor<E extends HookEventName> = HookContextMap[E];
  * `if (ctx.event === 'PostToolUse') ctx.execution.result` type-checks, because a PostToolUse context always carries
  * its execution.
  */
-// One member per event, so that narrowing by event reaches the fields that depend on it. The stop, execution and
-// session families are also listed whole: their fields do not depend on the event, and a context typed by its family
+// One member per event, so that narrowing by event reaches the fields that depend on it. The stop, execution,
+// session and failure families are also listed whole: their fields do not depend on the event, and a context typed by its family
 // alone (`StopHookContext`) stays assignable, as it was before the members were split.
-export type AnyHookContext = HookContextMap[HookEventName] | StopHookContext | ExecutionHookContext | SessionHookContext;
+export type AnyHookContext =
+  | HookContextMap[HookEventName]
+  | StopHookContext
+  | ExecutionHookContext
+  | SessionHookContext
+  | FailureHookContext<FailureEventName>;

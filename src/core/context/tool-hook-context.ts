@@ -18,8 +18,12 @@ export interface ToolHookContextInit extends HookContextInit {
   execution?: ToolExecution | undefined;
   /** The error the tool threw (PostToolUseFailure). */
   error?: unknown;
-  /** Why approval is needed (PermissionRequest). */
+  /** Why approval is needed (PermissionRequest), or why the call was refused (PermissionDenied). */
   permissionReason?: string | undefined;
+  /** Whether the model is told it may retry the refused call (PermissionDenied). */
+  retry?: boolean | undefined;
+  /** Permission updates granted with the call (PermissionRequest; Claude Code's `updatedPermissions`). */
+  updatedPermissions?: readonly Readonly<Record<string, unknown>>[] | undefined;
 }
 
 /**
@@ -40,8 +44,22 @@ export class ToolHookContextClass<E extends ToolEventName = ToolEventName> exten
   readonly execution: E extends 'PostToolUse' | 'PostToolUseFailure' ? ToolExecution : ToolExecution | undefined;
   /** The error the tool threw: set on PostToolUseFailure. */
   readonly error: unknown;
-  /** Why approval is needed: set on PermissionRequest when a hook asked. */
+  /**
+   * Why approval is needed (set on PermissionRequest when a hook asked), or why the approver refused the call (set on
+   * PermissionDenied).
+   */
   readonly permissionReason: string | undefined;
+  /**
+   * PermissionDenied: whether the model is told it may retry the refused call, as a Claude Code hook's `retry: true`
+   * does. False until a hook returns {@link ToolHookContextClass.withRetry}; meaningless on the other tool events.
+   */
+  readonly retry: boolean;
+  /**
+   * PermissionRequest: permission updates granted together with the call — Claude Code's `updatedPermissions` (add a
+   * rule, switch the permission mode), as a Claude Code hook answered them. Through the bridge they go back to Claude
+   * Code, which applies them; an agent built here has no permission rules, so it ignores them, with a warning.
+   */
+  readonly updatedPermissions: readonly Readonly<Record<string, unknown>>[] | undefined;
 
   constructor(event: E, init: ToolHookContextInit) {
     super(event, init);
@@ -58,6 +76,8 @@ export class ToolHookContextClass<E extends ToolEventName = ToolEventName> exten
     this.execution = execution as this['execution'];
     this.error = init.error ?? (init.execution?.isError ? init.execution.error : undefined);
     this.permissionReason = init.permissionReason;
+    this.retry = init.retry === true;
+    this.updatedPermissions = init.updatedPermissions === undefined ? undefined : Object.freeze([...init.updatedPermissions]);
     Object.freeze(this);
   }
 
@@ -74,6 +94,11 @@ export class ToolHookContextClass<E extends ToolEventName = ToolEventName> exten
     init: HookContextInit & { reason?: string } = {},
   ): ToolHookContext<'PermissionRequest'> {
     return new ToolHookContextClass('PermissionRequest', { state: init.state, metadata: init.metadata, toolCall, permissionReason: init.reason });
+  }
+
+  /** A PermissionDenied context: the approver refused `toolCall`, for `reason`. */
+  static permissionDenied(toolCall: ToolCall, init: HookContextInit & { reason?: string } = {}): ToolHookContext<'PermissionDenied'> {
+    return new ToolHookContextClass('PermissionDenied', { state: init.state, metadata: init.metadata, toolCall, permissionReason: init.reason });
   }
 
   /** A PostToolUse context for a successful execution. */
@@ -123,6 +148,20 @@ export class ToolHookContextClass<E extends ToolEventName = ToolEventName> exten
     return this.copyWith({ toolCall } as Partial<this>);
   }
 
+  /**
+   * A copy that tells the model it may retry the refused call (PermissionDenied): the runtime adds Claude Code's
+   * words for it, "The PermissionDenied hook indicated you may retry this tool call.", to the refusal the model sees.
+   */
+  withRetry(retry = true): this {
+    return this.copyWith({ retry } as Partial<this>);
+  }
+
+  /** A copy that grants `updates` with the call (PermissionRequest): see {@link ToolHookContextClass.updatedPermissions}. */
+  withUpdatedPermissions(updates: readonly Readonly<Record<string, unknown>>[]): this {
+    if (!Array.isArray(updates)) throw new TypeError('withUpdatedPermissions() needs a list of permission updates.');
+    return this.copyWith({ updatedPermissions: Object.freeze([...updates]) } as Partial<this>);
+  }
+
   /** A copy with the call's arguments replaced. */
   withArgs(args: Record<string, unknown>): this {
     return this.withToolCall(this.toolCall.withArgs(args));
@@ -145,6 +184,7 @@ export class ToolHookContextClass<E extends ToolEventName = ToolEventName> exten
       toolCall: this.toolCall.toJSON(),
       ...(this.execution ? { execution: this.execution.toJSON() } : {}),
       ...(this.permissionReason !== undefined ? { permissionReason: this.permissionReason } : {}),
+      ...(this.event === 'PermissionDenied' ? { retry: this.retry } : {}),
     };
   }
 }
@@ -153,8 +193,8 @@ export class ToolHookContextClass<E extends ToolEventName = ToolEventName> exten
 Object.defineProperty(ToolHookContextClass, 'name', { value: 'ToolHookContext' });
 
 /**
- * PreToolUse, PermissionRequest, PostToolUse and PostToolUseFailure: one tool call, and for the later events what it
- * produced.
+ * PreToolUse, PermissionRequest, PermissionDenied, PostToolUse and PostToolUseFailure: one tool call, and for the
+ * later events what it produced.
  *
  * As a type, `ToolHookContext` is one member per event (`ToolHookContext<'PreToolUse'> | …`), so checking the event
  * narrows the fields: after `ctx.event === 'PostToolUse'`, `ctx.execution` is a `ToolExecution`. As a value it is the

@@ -32,10 +32,14 @@ function eventHookClass<E extends HookEventName>(event: E, className: string): E
 export const BeforeToolHook = eventHookClass('PreToolUse', 'BeforeToolHook');
 /** PermissionRequest: a tool call needs approval; may grant (proceed) or refuse (block). */
 export const PermissionRequestHook = eventHookClass('PermissionRequest', 'PermissionRequestHook');
+/** PermissionDenied: the approver refused a tool call; may tell the model it may retry (return `ctx.withRetry()`). */
+export const PermissionDeniedHook = eventHookClass('PermissionDenied', 'PermissionDeniedHook');
 /** PostToolUse: after a successful tool call; may replace the result (return a `ToolExecution`) or reject it. */
 export const AfterToolHook = eventHookClass('PostToolUse', 'AfterToolHook');
 /** PostToolUseFailure: after a failed tool call. */
 export const ToolFailureHook = eventHookClass('PostToolUseFailure', 'ToolFailureHook');
+/** PostToolBatch: every tool call of a step has resolved; may add context for the model, or block to end the run. */
+export const PostToolBatchHook = eventHookClass('PostToolBatch', 'PostToolBatchHook');
 /** BeforeStep: before each step; may return a modified `AgentState`. */
 export const BeforeStepHook = eventHookClass('BeforeStep', 'BeforeStepHook');
 /** AfterStep: after each step; may return a modified `AgentState`. */
@@ -58,6 +62,8 @@ export const SessionEndHook = eventHookClass('SessionEnd', 'SessionEndHook');
 export const UserPromptSubmitHook = eventHookClass('UserPromptSubmit', 'UserPromptSubmitHook');
 /** Stop: the quality gate; a block keeps the agent working with the reason as feedback. */
 export const StopHook = eventHookClass('Stop', 'StopHook');
+/** StopFailure: the turn ended on a model error, in place of Stop; observes only. */
+export const StopFailureHook = eventHookClass('StopFailure', 'StopFailureHook');
 /** AfterStop: the agent has stopped for this turn. */
 export const AfterStopHook = eventHookClass('AfterStop', 'AfterStopHook');
 /** AfterAgent: the turn is finished. */
@@ -79,10 +85,14 @@ export const NotificationHook = eventHookClass('Notification', 'NotificationHook
 export type BeforeToolHook = EventHook<'PreToolUse'>;
 /** A {@link PermissionRequestHook} instance. */
 export type PermissionRequestHook = EventHook<'PermissionRequest'>;
+/** A {@link PermissionDeniedHook} instance. */
+export type PermissionDeniedHook = EventHook<'PermissionDenied'>;
 /** An {@link AfterToolHook} instance. */
 export type AfterToolHook = EventHook<'PostToolUse'>;
 /** A {@link ToolFailureHook} instance. */
 export type ToolFailureHook = EventHook<'PostToolUseFailure'>;
+/** A {@link PostToolBatchHook} instance. */
+export type PostToolBatchHook = EventHook<'PostToolBatch'>;
 /** A {@link BeforeStepHook} instance. */
 export type BeforeStepHook = EventHook<'BeforeStep'>;
 /** An {@link AfterStepHook} instance. */
@@ -105,6 +115,8 @@ export type SessionEndHook = EventHook<'SessionEnd'>;
 export type UserPromptSubmitHook = EventHook<'UserPromptSubmit'>;
 /** A {@link StopHook} instance. */
 export type StopHook = EventHook<'Stop'>;
+/** A {@link StopFailureHook} instance. */
+export type StopFailureHook = EventHook<'StopFailure'>;
 /** An {@link AfterStopHook} instance. */
 export type AfterStopHook = EventHook<'AfterStop'>;
 /** An {@link AfterAgentHook} instance. */

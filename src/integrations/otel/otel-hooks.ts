@@ -223,6 +223,7 @@ export class OtelHooks implements Hook {
       case 'BeforeModel':
       case 'BeforeToolSelection':
       case 'AfterModel':
+      case 'PostToolBatch':
       case 'AfterStep':
       case 'PreCompact':
       case 'PostCompact':
@@ -230,6 +231,7 @@ export class OtelHooks implements Hook {
       case 'PreToolUse':
         return this.openTool(run, ctx.toolCall.name, ctx.toolCall.id);
       case 'PermissionRequest':
+      case 'PermissionDenied':
       case 'PostToolUse':
       case 'PostToolUseFailure':
         // A call that could not run (unknown tool, invalid input) fails without a PreToolUse.

@@ -71,14 +71,14 @@ type Block = { readonly type: 'text'; readonly text: string } | { readonly type:
 
 const USAGE = { input_tokens: 100, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 
-function message(model: string, block: Block): Record<string, unknown> {
+function message(model: string, blocks: readonly Block[]): Record<string, unknown> {
   return {
     id: nextId('msg'),
     type: 'message',
     role: 'assistant',
     model,
-    content: [block],
-    stop_reason: block.type === 'tool_use' ? 'tool_use' : 'end_turn',
+    content: blocks,
+    stop_reason: blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn',
     stop_sequence: null,
     usage: USAGE,
   };
@@ -88,17 +88,21 @@ function message(model: string, block: Block): Record<string, unknown> {
 const halves = (text: string): string[] => (text.length < 2 ? [text] : [text.slice(0, text.length >> 1), text.slice(text.length >> 1)]);
 
 function stream(res: ServerResponse, whole: Record<string, unknown>): void {
-  const block = (whole.content as Block[])[0]!;
-  const deltas =
-    block.type === 'text'
-      ? halves(block.text).map((text) => ({ type: 'text_delta', text }))
-      : halves(JSON.stringify(block.input)).map((partial_json) => ({ type: 'input_json_delta', partial_json }));
+  const blockEvents = (whole.content as Block[]).flatMap((block, index) => {
+    const deltas =
+      block.type === 'text'
+        ? halves(block.text).map((text) => ({ type: 'text_delta', text }))
+        : halves(JSON.stringify(block.input)).map((partial_json) => ({ type: 'input_json_delta', partial_json }));
+    return [
+      { type: 'content_block_start', index, content_block: block.type === 'text' ? { type: 'text', text: '' } : { ...block, input: {} } },
+      ...(index === 0 ? [{ type: 'ping' }] : []),
+      ...deltas.map((delta) => ({ type: 'content_block_delta', index, delta })),
+      { type: 'content_block_stop', index },
+    ];
+  });
   const events = [
     { type: 'message_start', message: { ...whole, content: [], stop_reason: null, usage: { ...USAGE, output_tokens: 1 } } },
-    { type: 'content_block_start', index: 0, content_block: block.type === 'text' ? { type: 'text', text: '' } : { ...block, input: {} } },
-    { type: 'ping' },
-    ...deltas.map((delta) => ({ type: 'content_block_delta', index: 0, delta })),
-    { type: 'content_block_stop', index: 0 },
+    ...blockEvents,
     { type: 'message_delta', delta: { stop_reason: whole.stop_reason, stop_sequence: null }, usage: { output_tokens: USAGE.output_tokens } },
     { type: 'message_stop' },
   ];
@@ -129,14 +133,15 @@ export function anthropicApi(): MockApi {
       const model = typeof body.model === 'string' ? body.model : 'mock';
       const shell = shellToolOf(body);
       let turn: Turn | undefined;
-      let block: Block;
+      let blocks: Block[];
       if (shell === undefined) {
-        block = { type: 'text', text: 'ok' };
+        blocks = [{ type: 'text', text: 'ok' }];
       } else {
         turn = next();
-        block = 'shell' in turn ? { type: 'tool_use', id: nextId('toolu'), name: shell.name!, input: shellInput(shell, turn.shell) } : { type: 'text', text: turn.text };
+        const call = (command: string): Block => ({ type: 'tool_use', id: nextId('toolu'), name: shell.name!, input: shellInput(shell, command) });
+        blocks = 'shell' in turn ? [turn.shell, ...(turn.also ?? [])].map(call) : [{ type: 'text', text: turn.text }];
       }
-      const whole = message(model, block);
+      const whole = message(model, blocks);
       if (body.stream === true) stream(res, whole);
       else sendJson(res, 200, whole);
       return turn === undefined ? { main: false } : { main: true, turn };

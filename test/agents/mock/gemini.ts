@@ -128,6 +128,7 @@ export function geminiApi(): MockApi {
         parts = [{ text: json ? JSON.stringify(valueOf(schema)) : 'ok' }];
       } else {
         turn = next();
+        if ('also' in turn) throw new Error('the Gemini mock plays one call per answer');
         parts = ['shell' in turn ? { functionCall: { name: SHELL_TOOL_NAME, args: { command: turn.shell } } } : { text: turn.text }];
       }
       if (streaming) stream(res, model, parts);

@@ -106,6 +106,7 @@ export function openAiResponsesApi(): MockApi {
         return { main: false };
       }
       const turn = next();
+      if ('also' in turn) throw new Error('the Responses mock plays one call per answer');
       sendSse(res, 'shell' in turn ? shellCall(shell, turn.shell) : message(turn.text));
       return { main: true, turn };
     },

@@ -9,8 +9,11 @@ import type { AddressInfo } from 'node:net';
 
 /** One answer of the scripted model. */
 export type Turn =
-  /** Call the agent's shell tool with this command. */
-  | { readonly shell: string }
+  /**
+   * Call the agent's shell tool with this command — and, in the same answer, once more with each command of `also`
+   * (a batch of calls; the Anthropic adapter plays it).
+   */
+  | { readonly shell: string; readonly also?: readonly string[] }
   /** Answer with this text and no tool call: the turn ends (and the agent's Stop hooks run). */
   | { readonly text: string };
 
