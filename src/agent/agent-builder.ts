@@ -110,6 +110,8 @@ export interface ResolvedHooks {
   readonly stack: HookStack;
   /** What was wrong with the hook sources' definitions that did not load. */
   readonly problems: readonly HookProblem[];
+  /** The builder's `modelRetryLimit` (`withOptions`), when it set one. */
+  readonly modelRetryLimit?: number | undefined;
 }
 
 /**
@@ -581,7 +583,7 @@ export class AgentBuilder {
     const loaded = await Promise.all(registrations.map((r) => ('source' in r ? r.source.load(context) : undefined)));
     const problems: HookProblem[] = loaded.flatMap((l) => l?.problems ?? []);
     const hooks = registrations.flatMap((r, i): readonly PrioritizedHook[] => ('source' in r ? (loaded[i] as LoadedHooks).hooks : [r]));
-    return { stack: guardStack(new HookStack(hooks), this.options.onHookError ?? 'fail'), problems };
+    return { stack: guardStack(new HookStack(hooks), this.options.onHookError ?? 'fail'), problems, modelRetryLimit: this.options.modelRetryLimit };
   }
 
   private async load(inheritedModel: Model | undefined): Promise<ResolvedConfig> {

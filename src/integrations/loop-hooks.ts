@@ -58,8 +58,9 @@ export interface LoopHooksOptions {
   /** Metadata every hook can read (`ctx.get(key)`); hooks add to it as the conversation goes on. */
   readonly metadata?: Metadata | undefined;
   /**
-   * How many times AfterModel hooks may have one model call made again (default 3, as an agent's `modelRetryLimit`);
-   * past it the last answer stands, with a `model-retry-forced` warning.
+   * How many times AfterModel hooks may have one model call made again (default: the builder's `modelRetryLimit` when
+   * the hooks come from one, else 3, as an agent's); past it the last answer stands, with a `model-retry-forced`
+   * warning.
    */
   readonly modelRetryLimit?: number | undefined;
 }
@@ -155,9 +156,10 @@ const addUsage = (a: Usage | undefined, b: Usage | undefined): Usage | undefined
 export class LoopHooks {
   /** Dispatches, hook runs, notes, refusals and warnings, as an agent's `events` reports them. */
   readonly events: EventEmitter<AgentEvents> = new EventEmitter<AgentEvents>();
-  private readonly resolved: Promise<{ readonly stack: HookStack; readonly problems: AgentHooksReport['problems'] }>;
+  private readonly resolved: Promise<{ readonly stack: HookStack; readonly problems: AgentHooksReport['problems']; readonly modelRetryLimit?: number | undefined }>;
   private readonly approver: Approver | undefined;
-  private readonly modelRetryLimit: number;
+  /** The limit the options gave, else the builder's (once the hooks are resolved), else 3. */
+  private modelRetryLimit: number | undefined;
   private readonly pending = new Set<Promise<unknown>>();
   private stack: HookStack | undefined;
   private reported = false;
@@ -182,8 +184,8 @@ export class LoopHooks {
       throw new TypeError('approver must be a function (request) => boolean | decision.');
     }
     this.approver = options.approver;
-    const limit = options.modelRetryLimit ?? 3;
-    if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`modelRetryLimit must be a non-negative integer, got ${String(options.modelRetryLimit)}.`);
+    const limit = options.modelRetryLimit;
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) throw new RangeError(`modelRetryLimit must be a non-negative integer, got ${String(limit)}.`);
     this.modelRetryLimit = limit;
     this.state = AgentState.create({ agentId: options.agentId ?? 'external-agent', sessionId: options.sessionId });
     this.metadata = { ...(options.metadata ?? {}) };
@@ -414,7 +416,7 @@ export class LoopHooks {
         return { response: final, synthetic, request: current, usage: usage ?? final.usage, added, retries: retryCount, stopped: undefined };
       }
       const feedback = after.reason ?? "An AfterModel hook rejected the model's answer.";
-      if (retryCount >= this.modelRetryLimit) {
+      if (retryCount >= (this.modelRetryLimit ?? 3)) {
         const reason = `AfterModel hooks rejected the model's answer ${retryCount + 1} times in step ${this.steps + 1}; going on with the last answer (last reason: ${feedback}).`;
         this.events.emit('model:retry-forced', { reason, stepIndex: this.steps, blocks: retryCount + 1 });
         this.events.emit('warning', { code: 'model-retry-forced', message: reason, event: 'AfterModel' });
@@ -479,7 +481,8 @@ export class LoopHooks {
 
   private async hooks(): Promise<HookStack> {
     if (this.stack !== undefined) return this.stack;
-    const { stack, problems } = await this.resolved;
+    const { stack, problems, modelRetryLimit } = await this.resolved;
+    this.modelRetryLimit ??= modelRetryLimit ?? 3;
     if (!this.reported) {
       // Told once, as warnings, so a bad hook definition never goes unnoticed.
       this.reported = true;

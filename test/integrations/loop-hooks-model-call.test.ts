@@ -141,6 +141,18 @@ describe('LoopHooks.modelCall', () => {
     expect(result.retries).toBe(1);
   });
 
+  it('takes the modelRetryLimit of the builder its hooks come from, unless its own options give one', async () => {
+    const rejecting = () => AgentBuilder.new().onAfterModel(() => HookOutcome.block('Again.')).withOptions({ modelRetryLimit: 1 });
+    const request = { system: undefined, messages: [{ role: 'user' as const, content: 'hi' }], tools: [] };
+    let calls = 0;
+    const call = () => (calls++, { text: 'x' });
+    expect((await new LoopHooks(rejecting()).modelCall(request, call)).retries).toBe(1);
+    expect(calls).toBe(2);
+    calls = 0;
+    expect((await new LoopHooks(rejecting(), { modelRetryLimit: 0 }).modelCall(request, call)).retries).toBe(0);
+    expect(calls).toBe(1);
+  });
+
   it('refuses a modelRetryLimit that is not a whole number ≥ 0', () => {
     expect(() => new LoopHooks(AgentBuilder.new(), { modelRetryLimit: -1 })).toThrow('modelRetryLimit must be a non-negative integer, got -1.');
   });
