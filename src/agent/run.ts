@@ -4,6 +4,8 @@
  * @module
  */
 import { resultText } from '../core/internal/as-text.js';
+import { callModelWithHooks } from '../core/internal/model-call.js';
+import { addUsage } from '../core/internal/usage.js';
 import type { EventEmitter } from 'eventemitter3';
 import {
   AgentState,
@@ -14,8 +16,6 @@ import {
   HookError,
   HookEvent,
   HookOutcome,
-  ModelHookContext,
-  modelCallResponse,
   NotificationHookContext,
   PromptHookContext,
   SessionHookContext,
@@ -37,7 +37,6 @@ import {
   type Metadata,
   type ModelCallRequest,
   type ModelCallResponse,
-  type ModelInvoker,
   type ModelSettings,
   type ModelToolSpec,
   type RunStatus,
@@ -173,15 +172,6 @@ export class ToolRefusedError extends Error {
     this.by = by;
   }
 }
-
-
-
-const addUsage = (a: Usage | undefined, b: Usage | undefined): Usage | undefined => {
-  if (b === undefined) return a;
-  if (a === undefined) return b;
-  const sum = (x: number | undefined, y: number | undefined) => (x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0));
-  return { inputTokens: sum(a.inputTokens, b.inputTokens), outputTokens: sum(a.outputTokens, b.outputTokens), totalTokens: sum(a.totalTokens, b.totalTokens) };
-};
 
 /**
  * The run loop. One instance per `run()`: all mutable state of a run lives here, so runs of one agent never share it.
@@ -560,89 +550,35 @@ export class Run {
   }
 
   /**
-   * BeforeModel, around BeforeToolSelection and the model call (the stack's terminal, so that a middleware wraps the
-   * call), then AfterModel, whose block has the call made again with the reason as feedback, at most
-   * `modelRetryLimit` times; past that, the last answer stands and a `model-retry-forced` warning says so.
+   * The step's model call through the hooks around it (see `callModelWithHooks`): an AfterModel block's reason is
+   * added to the conversation before the call is made again, and a `model-retry-forced` warning says when the limit
+   * let the last answer stand.
    */
   private async hookedModelCall(index: number): Promise<ModelTurn> {
-    let usage: Usage | undefined;
-    // The request each of the model's answers was given: an answer not in it came from a hook (synthetic).
-    const sent = new WeakMap<ModelCallResponse, ModelCallRequest>();
-    const modelName = this.config.model.name;
-    for (let retryCount = 0; ; retryCount++) {
-      // A call of the model as the runtime makes it, BeforeToolSelection first: the terminal of BeforeModel's chain,
-      // and what a middleware's `ctx.callModel()` does.
-      const invoker: ModelInvoker = async (request) => {
-        const selected = await this.selectTools(request, common);
+    const outcome = await callModelWithHooks({
+      stepIndex: index,
+      modelName: this.config.model.name,
+      retryLimit: this.config.modelRetryLimit,
+      wants: (event) => this.wants(event),
+      init: () => this.ctxInit(),
+      request: () => this.modelCallRequest(),
+      dispatch: (event, make, terminal) => this.dispatch(event, make as never, true, terminal as never) as never,
+      call: async (request) => {
         this.signal?.throwIfAborted();
-        const modelRequest = this.modelRequest(selected);
-        const raw = this.init.stream === undefined ? await this.config.model.generate(modelRequest) : await this.generate(modelRequest, index);
-        const response = modelCallResponse(raw);
-        usage = addUsage(usage, raw.usage);
-        sent.set(response, selected);
-        return response;
-      };
-      const common = { stepIndex: index, retryCount, modelName, invoker };
-      const base = this.modelCallRequest();
-
-      let request: ModelCallRequest = base;
-      let response: ModelCallResponse | undefined;
-      if (this.wants('BeforeModel')) {
-        const before = await this.dispatch(
-          'BeforeModel',
-          () => ModelHookContext.beforeModel({ state: this.state, metadata: this.metadata, request: base, ...common }),
-          true,
-          async (ctx) => {
-            if (ctx.response !== undefined) return HookOutcome.proceed(ctx);
-            const answer = await invoker(ctx.request);
-            return HookOutcome.proceed(
-              ModelHookContext.beforeModel({ state: ctx.state, metadata: ctx.metadata, request: sent.get(answer)!, response: answer, ...common }),
-            );
-          },
-        );
-        if (before.type === 'block') {
-          // A refusal: the model is not called, and the reason is the step's answer.
-          response = modelCallResponse({ text: before.reason ?? 'A BeforeModel hook refused the model call.' });
-        } else if (before.context?.event === 'BeforeModel') {
-          request = before.context.request;
-          response = before.context.response;
-        }
-      }
-      // A hook that ended the chain without an answer let the call go on: it is made here.
-      response ??= await invoker(request);
-      request = sent.get(response) ?? request;
-
-      if (!this.wants('AfterModel')) return { response, usage: usage ?? response.usage, synthetic: !sent.has(response) };
-      const answer = response;
-      const after = await this.dispatch('AfterModel', () =>
-        ModelHookContext.afterModel({ state: this.state, metadata: this.metadata, request, response: answer, synthetic: !sent.has(answer), ...common }),
-      );
-      if (after.type !== 'block') {
-        const final = after.context?.event === 'AfterModel' ? after.context.response : response;
-        return { response: final, usage: usage ?? final.usage, synthetic: !sent.has(answer) };
-      }
-      const feedback = after.reason ?? "An AfterModel hook rejected the model's answer.";
-      if (retryCount >= this.config.modelRetryLimit) {
-        const reason = `AfterModel hooks rejected the model's answer ${retryCount + 1} times in step ${index + 1}; going on with the last answer (last reason: ${feedback}).`;
-        this.env.emitter.emit('model:retry-forced', { reason, stepIndex: index, blocks: retryCount + 1 });
-        this.warn('model-retry-forced', reason, 'AfterModel');
-        return { response, usage: usage ?? response.usage, synthetic: !sent.has(response) };
-      }
+        const modelRequest = this.modelRequest(request);
+        return this.init.stream === undefined ? this.config.model.generate(modelRequest) : this.generate(modelRequest, index);
+      },
       // The rejected answer is not recorded (its tool calls never run); the model is told why and asked again.
-      this.addMessage({ role: 'user', content: feedback });
-    }
-  }
-
-  /** BeforeToolSelection: the request with the tool selection its hooks made. */
-  private async selectTools(
-    request: ModelCallRequest,
-    common: { stepIndex: number; retryCount: number; modelName: string | undefined; invoker: ModelInvoker },
-  ): Promise<ModelCallRequest> {
-    if (!this.wants('BeforeToolSelection')) return request;
-    const outcome = await this.dispatch('BeforeToolSelection', () =>
-      ModelHookContext.beforeToolSelection({ state: this.state, metadata: this.metadata, request, ...common }),
-    );
-    return outcome.context?.event === 'BeforeToolSelection' ? outcome.context.request : request;
+      retry: (feedback) => this.addMessage({ role: 'user', content: feedback }),
+      retryForced: (reason, blocks) => {
+        this.env.emitter.emit('model:retry-forced', { reason, stepIndex: index, blocks });
+        this.warn('model-retry-forced', reason, 'AfterModel');
+      },
+    });
+    // This run's dispatches throw a halt themselves: only a host that records a stop sees one here.
+    if (outcome.halted) throw new Error('A model call of a run halted without a halt.');
+    const { response, usage, synthetic } = outcome;
+    return { response, usage, synthetic };
   }
 
   /**

@@ -21,7 +21,6 @@ import {
   HookEvent,
   HookOutcome,
   HookStack,
-  ModelHookContext,
   NotificationHookContext,
   StepHookContext,
   ToolCall,
@@ -36,10 +35,10 @@ import {
   type Metadata,
   type ModelCallRequest,
   type ModelCallResponse,
-  type ModelInvoker,
   type ModelResponseInit,
   type Usage,
 } from '../core/index.js';
+import { callModelWithHooks } from '../core/internal/model-call.js';
 import { formatProblem } from '../script/problem.js';
 
 /** Where the hooks come from: a stack, a builder (its callbacks and `withHooksFrom` sources), or a {@link LoopHooks}. */
@@ -123,17 +122,8 @@ export interface ModelCallResult {
   readonly stopped: string | undefined;
 }
 
-/** Unwinds BeforeModel's chain once a BeforeToolSelection hook stopped the run: the model must not be called. */
-class StoppedBeforeCall extends Error {}
-
 const EMPTY_RESPONSE = modelCallResponse({});
 
-const addUsage = (a: Usage | undefined, b: Usage | undefined): Usage | undefined => {
-  if (b === undefined) return a;
-  if (a === undefined) return b;
-  const sum = (x: number | undefined, y: number | undefined) => (x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0));
-  return { inputTokens: sum(a.inputTokens, b.inputTokens), outputTokens: sum(a.outputTokens, b.outputTokens), totalTokens: sum(a.totalTokens, b.totalTokens) };
-};
 
 /**
  * The hooks of one conversation run by another SDK's loop. It dispatches each tool call through PreToolUse,
@@ -352,81 +342,33 @@ export class LoopHooks {
 
     const dispatchOptions = this.dispatchOptions(signal);
     const added: Message[] = [];
-    let usage: Usage | undefined;
-    // The request each of the model's answers was given: an answer not in it came from a hook (synthetic).
-    const sent = new WeakMap<ModelCallResponse, ModelCallRequest>();
-    for (let retryCount = 0; ; retryCount++) {
-      const common = { stepIndex: this.steps, retryCount, modelName, invoker: undefined as ModelInvoker | undefined };
-      // BeforeToolSelection, then the model: the terminal of BeforeModel's chain, and what `ctx.callModel()` does.
-      const invoker: ModelInvoker = async (wanted) => {
-        if (this.stopped !== undefined) throw new StoppedBeforeCall(this.stopped);
-        const selected = await this.selectTools(wanted, common, dispatchOptions);
-        if (this.stopped !== undefined) throw new StoppedBeforeCall(this.stopped);
+    const outcome = await callModelWithHooks({
+      stepIndex: this.steps,
+      modelName,
+      retryLimit: this.modelRetryLimit ?? 3,
+      wants: (event) => (event === 'BeforeModel' ? wanted.beforeModel : event === 'AfterModel' ? wanted.afterModel : wanted.toolSelection),
+      init: () => this.init(),
+      request: () => (added.length === 0 ? request : { ...request, messages: [...request.messages, ...added] }),
+      dispatch: (event, make, terminal) => this.dispatch(event, make as never, dispatchOptions, terminal as never) as never,
+      call: async (selected) => {
         signal?.throwIfAborted();
-        const response = modelCallResponse(await call(selected));
-        usage = addUsage(usage, response.usage);
-        sent.set(response, selected);
-        return response;
-      };
-      common.invoker = invoker;
-      const base: ModelCallRequest = added.length === 0 ? request : { ...request, messages: [...request.messages, ...added] };
-
-      let current: ModelCallRequest = base;
-      let response: ModelCallResponse | undefined;
-      try {
-        if (wanted.beforeModel) {
-          const before = await this.dispatch(
-            'BeforeModel',
-            () => ModelHookContext.beforeModel({ ...this.init(), request: base, ...common }),
-            dispatchOptions,
-            async (ctx) => {
-              if (ctx.response !== undefined) return HookOutcome.proceed(ctx);
-              const answer = await invoker(ctx.request);
-              return HookOutcome.proceed(ModelHookContext.beforeModel({ state: ctx.state, metadata: ctx.metadata, request: sent.get(answer)!, response: answer, ...common }));
-            },
-          );
-          if (this.stopped !== undefined) return stopped(usage, added, retryCount);
-          if (before.type === 'block') {
-            // A refusal: the model is not called, and the reason is the answer.
-            response = modelCallResponse({ text: before.reason ?? 'A BeforeModel hook refused the model call.' });
-          } else if (before.context?.event === 'BeforeModel') {
-            current = before.context.request;
-            response = before.context.response;
-          }
-        }
-        // A hook that ended the chain without an answer let the call go on: it is made here.
-        response ??= await invoker(current);
-      } catch (error) {
-        if (error instanceof StoppedBeforeCall) return stopped(usage, added, retryCount);
-        throw error;
-      }
-      current = sent.get(response) ?? current;
-      const synthetic = !sent.has(response);
-
-      if (!wanted.afterModel) return { response, synthetic, request: current, usage: usage ?? response.usage, added, retries: retryCount, stopped: undefined };
-      const answer = response;
-      const after = await this.dispatch(
-        'AfterModel',
-        () => ModelHookContext.afterModel({ ...this.init(), request: current, response: answer, synthetic, ...common }),
-        dispatchOptions,
-      );
-      if (this.stopped !== undefined) return stopped(usage, added, retryCount);
-      if (after.type !== 'block') {
-        const final = after.context?.event === 'AfterModel' ? after.context.response : response;
-        return { response: final, synthetic, request: current, usage: usage ?? final.usage, added, retries: retryCount, stopped: undefined };
-      }
-      const feedback = after.reason ?? "An AfterModel hook rejected the model's answer.";
-      if (retryCount >= (this.modelRetryLimit ?? 3)) {
-        const reason = `AfterModel hooks rejected the model's answer ${retryCount + 1} times in step ${this.steps + 1}; going on with the last answer (last reason: ${feedback}).`;
-        this.events.emit('model:retry-forced', { reason, stepIndex: this.steps, blocks: retryCount + 1 });
+        return call(selected);
+      },
+      halted: () => this.stopped !== undefined,
+      retry: (feedback) => {
+        // The rejected answer is dropped (its tool calls never run); the model is told why, with the hooks' context.
+        added.push({ role: 'user', content: feedback });
+        const context = this.takeContext();
+        if (context.length > 0) added.push({ role: 'system', content: context.join('\n\n') });
+      },
+      retryForced: (reason, blocks) => {
+        this.events.emit('model:retry-forced', { reason, stepIndex: this.steps, blocks });
         this.events.emit('warning', { code: 'model-retry-forced', message: reason, event: 'AfterModel' });
-        return { response, synthetic, request: current, usage: usage ?? response.usage, added, retries: retryCount, stopped: undefined };
-      }
-      // The rejected answer is dropped (its tool calls never run); the model is told why, with the hooks' context.
-      added.push({ role: 'user', content: feedback });
-      const context = this.takeContext();
-      if (context.length > 0) added.push({ role: 'system', content: context.join('\n\n') });
-    }
+      },
+    });
+    if (outcome.halted) return stopped(outcome.usage, added, outcome.retries);
+    const { response, synthetic, request: sentRequest, usage, retries } = outcome;
+    return { response, synthetic, request: sentRequest, usage, added, retries, stopped: undefined };
   }
 
   /**
@@ -447,16 +389,6 @@ export class LoopHooks {
   /** Keeps the conversation the hooks see up to date (the middleware calls it with each model call's prompt). */
   setMessages(messages: readonly Message[]): void {
     this.state = this.state.withMessages(messages);
-  }
-
-  /** BeforeToolSelection: the request with the tool selection its hooks made. */
-  private async selectTools(
-    request: ModelCallRequest,
-    common: { stepIndex: number; retryCount: number; modelName: string | undefined; invoker: ModelInvoker | undefined },
-    options: DispatchOptions,
-  ): Promise<ModelCallRequest> {
-    const outcome = await this.dispatch('BeforeToolSelection', () => ModelHookContext.beforeToolSelection({ ...this.init(), request, ...common }), options);
-    return outcome.context?.event === 'BeforeToolSelection' ? outcome.context.request : request;
   }
 
   private async approve(call: ToolCall, reason: string, dispatchOptions: DispatchOptions, signal: AbortSignal | undefined): Promise<ApprovalDecision> {
