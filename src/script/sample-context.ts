@@ -32,7 +32,7 @@ import {
   type SessionSource,
   type StopReason,
 } from '../core/index.js';
-import { modelRequestOf, modelResponseOf } from './internal/model-call-fields.js';
+import { modelRequestOf, modelResponseOf } from '../dialects/internal/model-call-fields.js';
 
 /** What replaces the payload's tool fields: a tool call given on its own, as `--tool` and `--args` give it. */
 export interface SampleContextOptions {
