@@ -11,6 +11,7 @@
  * @internal
  */
 import type { ModelHookContext, ToolChoiceMode, ToolConfig } from '../core/index.js';
+import { narrowToolConfig } from './internal/narrow-tool-config.js';
 
 /** What the Gemini hooks of a row have answered so far. */
 interface Merged {
@@ -33,26 +34,11 @@ interface Row {
 // until a hook selects again.
 const rows = new WeakMap<ToolConfig, Row>();
 
-const RESTRICTION: Readonly<Record<ToolChoiceMode, number>> = { auto: 0, any: 1, none: 2 };
-
 /** The merge as a selection: no names is every tool, as it is to Gemini. */
 function asConfig(merged: Merged): ToolConfig {
   const mode: ToolChoiceMode = merged.none ? 'none' : merged.any ? 'any' : 'auto';
   if (mode === 'none') return { mode, allowedFunctionNames: [] };
   return merged.names.size === 0 ? { mode } : { mode, allowedFunctionNames: [...merged.names].sort() };
-}
-
-/** `wanted` within `before`: the stricter mode, and the tools both allow. */
-function narrow(before: ToolConfig | undefined, wanted: ToolConfig): ToolConfig {
-  if (before === undefined) return wanted;
-  const mode = RESTRICTION[before.mode] >= RESTRICTION[wanted.mode] ? before.mode : wanted.mode;
-  const [a, b] = [before.allowedFunctionNames, wanted.allowedFunctionNames];
-  if (a === undefined || b === undefined) {
-    const names = a ?? b;
-    return names === undefined ? { mode } : { mode, allowedFunctionNames: names };
-  }
-  const both = new Set(b);
-  return { mode, allowedFunctionNames: a.filter((name) => both.has(name)) };
 }
 
 /**
@@ -71,7 +57,7 @@ export function selectAsGemini(ctx: ModelHookContext<'BeforeToolSelection'>, sel
     any: so.any || selection.mode === 'any',
     names: new Set([...so.names, ...selection.names]),
   };
-  const next = ctx.withToolConfig(narrow(before, asConfig(merged)));
+  const next = ctx.withToolConfig(narrowToolConfig(before, asConfig(merged)));
   rows.set(next.request.toolConfig!, { before, merged });
   return next;
 }

@@ -10,6 +10,8 @@ import type { ProcessResult } from './process-result.js';
 import { pythonJsonDumps } from './internal/python-json.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 import { exit2Notes, failureDecision, processFailure, tail, withStderr } from './failure.js';
+import { hookMdModelAnswer } from './hookmd-model-answer.js';
+import { modelRequestJson, modelResponseJson } from './internal/model-call-fields.js';
 
 const NONE: readonly string[] = Object.freeze([]);
 const PROCEED: Decision = Object.freeze({ kind: 'proceed', additionalContext: NONE, notes: [] });
@@ -124,11 +126,21 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> {
       };
     case 'BeforeStep':
     case 'AfterStep':
-    // The model events have no HOOK.md name; a hook registered under their canonical name gets the step's fields.
+      return { step_index: ctx.stepIndex, step_count: ctx.state.stepCount };
+    // The spec has no model event: a hook registered under one's canonical name gets the step's fields and the call,
+    // its request and answer in the JSON form `agent-hooks test` reads (this runtime's extension of the format).
     case 'BeforeModel':
     case 'BeforeToolSelection':
     case 'AfterModel':
-      return { step_index: ctx.stepIndex, step_count: ctx.state.stepCount };
+      return {
+        step_index: sent(ctx, ctx.stepIndex, 'step_index'),
+        step_count: sent(ctx, ctx.state.stepCount, 'step_count', 'total_steps'),
+        model_name: ctx.modelName ?? null,
+        // Never null: no agent that sends these events through the bridge makes a call again on a hook's word.
+        retry_count: ctx.retryCount,
+        request: modelRequestJson(ctx.request),
+        ...(ctx.event === 'AfterModel' ? { response: modelResponseJson(ctx.response), synthetic: ctx.synthetic } : {}),
+      };
     case 'ExecutionStart':
     case 'ExecutionEnd':
       return {
@@ -263,7 +275,10 @@ function readOutput(output: Record<string, unknown>, result: ProcessResult, ctx:
   if (decision === 'deny' || decision === 'block') {
     return { kind: 'block', reason: reason ?? `blocked by hook '${hook.name}'`, ...extras };
   }
-  const modified = modifiedContext(output.modified_input, ctx, ignored) ?? retried(output.retry, ctx, ignored);
+  // Each is read, so that each is noted where its event does not take it; at most one applies to an event.
+  const modified = [modifiedContext(output.modified_input, ctx, ignored), retried(output.retry, ctx, ignored), hookMdModelAnswer(output, ctx, ignored)].find(
+    (changed) => changed !== undefined,
+  );
   if (decision === 'ask') {
     return { kind: 'ask', reason: reason ?? `Hook '${hook.name}' asks for approval.`, ctx: modified, ...extras };
   }
@@ -312,10 +327,19 @@ function modifiedContext(
  *   `subagent_type`, `task_description`; `prompt`; `model`, `args`, `source`; `duration_seconds`, `total_steps`,
  *   `exit_reason`; `trigger`; `reason` (PermissionDenied); `tool_calls` (PostToolBatch: each call's `tool_name`,
  *   `tool_input`, `tool_use_id` and `tool_output` or `tool_error`); `error_message`, `error_class`, `error_type`
- *   (StopFailure, with `final_message`); …
+ *   (StopFailure, with `final_message`); on the model events, which the spec lacks (this runtime's extension of the
+ *   format), `step_index`, `step_count`, `model_name`, `retry_count` and the call's `request` `{system, messages,
+ *   tools, settings, toolConfig}` — plus, on AfterModel, its `response` `{text, toolCalls, usage}` and `synthetic` —
+ *   in the JSON form `sampleContext` reads, a field without a value `null`; …
  * - exit 0: proceed, or the stdout JSON's `decision` (allow | deny | block | ask), `reason`, `modified_input` (new
  *   tool arguments), `additional_context`, `system_message`, `continue: false` with `stop_reason` (stop the run),
- *   `retry: true` (PermissionDenied: the model may retry the refused call).
+ *   `retry: true` (PermissionDenied: the model may retry the refused call). On the model events: `modified_request`
+ *   — any of `system`, `messages`, `settings` (merged) and `toolConfig` (which narrows the selection before it) —
+ *   rewrites the request on BeforeModel (on BeforeToolSelection its `toolConfig` only); `response` `{text,
+ *   toolCalls}` (or a string) answers instead of the model on BeforeModel, and on AfterModel replaces the fields of
+ *   the answer it gives; a deny or block refuses the call (BeforeModel) or has it made again with the reason as
+ *   feedback (AfterModel). A field printed back as it was sent changes nothing; a wrong field, or one its event does
+ *   not take, is ignored with a note naming it, and the rest of the answer still counts.
  * - exit 2: block, with stderr as the reason.
  * - anything else (another exit code, a signal, no start, a timeout, too much output, JSON that is not an object or
  *   an unknown decision): a failure, which lets the action go on with a warning note — or blocks it when the hook

@@ -32,7 +32,7 @@ import {
   type SessionSource,
   type StopReason,
 } from '../core/index.js';
-import { modelRequestOf, modelResponseOf } from './internal/model-call-fields.js';
+import { modelRequestOf, modelResponseOf } from '../dialects/internal/model-call-fields.js';
 
 /** What replaces the payload's tool fields: a tool call given on its own, as `--tool` and `--args` give it. */
 export interface SampleContextOptions {
@@ -220,8 +220,8 @@ export function sampleEventOf(payload: unknown): HookEventName | undefined {
  * A context for `event` (any dialect's name) built from `payload`: the JSON a HOOK.md script receives on stdin (its
  * snake_case fields, which Claude Code's payloads share: `tool_name`, `tool_input`, `tool_response`, `prompt`,
  * `stop_reason`, `final_message`, `stop_hook_active`, `source`, `trigger`, `custom_instructions`, `session_id`, …;
- * for the model events `model_name`, and the call's `request` `{system, messages, tools, settings, toolConfig}` and, on
- * AfterModel, `response` `{text, toolCalls}`). Whatever the payload leaves out gets a realistic default ({@link SAMPLE_DEFAULTS}): a PreToolUse is a `bash` call
+ * for the model events `model_name`, `retry_count`, and the call's `request` `{system, messages, tools, settings,
+ * toolConfig}` and, on AfterModel, `response` `{text, toolCalls, usage}` and `synthetic`). Whatever the payload leaves out gets a realistic default ({@link SAMPLE_DEFAULTS}): a PreToolUse is a `bash` call
  * of `ls -la`, a Stop follows three steps with a final message, and so on. Fields of other events are ignored.
  *
  * This is how a hook is tried out without an agent (`agent-hooks test` and `run` use it), and a quick way to make
@@ -346,8 +346,10 @@ export function sampleContext(event?: string, payload: unknown = {}, options: Sa
         ...init,
         stepIndex: read.count('step_index') ?? stepCount,
         modelName: read.string('model_name'),
+        retryCount: read.count('retry_count'),
         request: request === undefined ? { system: undefined, messages: [], tools: [] } : modelRequestOf(request),
         response: name === 'AfterModel' ? (response === undefined ? { text: '' } : modelResponseOf(response)) : undefined,
+        synthetic: name === 'AfterModel' ? read.boolean('synthetic') : undefined,
       }) as ModelHookContext;
     }
     case 'AfterStep': {

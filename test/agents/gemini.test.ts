@@ -63,7 +63,7 @@ describe('gemini 0.61 model events, through agent-hooks bridge', () => {
     let s: Session;
     beforeAll(async () => {
       s = await session(
-        ['model-upper'],
+        ['model-upper', 'model-note'],
         // In-process hooks: a BeforeModel one adds a message to every request, a BeforeToolSelection one allows the shell only.
         `export default [
   { priority: 100, hook: { name: 'e2e-model-rewrite', events: ['BeforeModel'], handle: (ctx, next) => next(ctx.withMessages([...ctx.request.messages, { role: 'user', content: 'E2E-MODEL-REWRITE: answer briefly.' }])) } },
@@ -90,6 +90,17 @@ describe('gemini 0.61 model events, through agent-hooks bridge', () => {
       const main = s.mock.mainRequests();
       expect(main, explain(s)).toHaveLength(2);
       for (const request of main) expect(bodyText(request.body), explain(s)).toContain('E2E-MODEL-REWRITE');
+    });
+
+    it('BeforeModel, a HOOK.md hook in the HOOK.md protocol: it is sent Gemini’s request in the HOOK.md form, and its rewrite reaches the model', () => {
+      const note = s.project.evidenceOf('model-note') as Record<string, unknown>[];
+      expect(note.length, explain(s)).toBeGreaterThanOrEqual(2);
+      for (const payload of note) {
+        expect(payload, explain(s)).toMatchObject({ event_type: 'BeforeModel', model_name: 'gemini-2.5-flash', step_index: null, retry_count: 0 });
+        // Gemini CLI sends the text of the conversation, and neither a system prompt nor tools.
+        expect(payload.request, explain(s)).toMatchObject({ system: null, tools: [], toolConfig: null, messages: expect.arrayContaining([expect.objectContaining({ role: 'user', content: expect.stringContaining('Run the command.') })]) });
+      }
+      for (const request of s.mock.mainRequests()) expect(bodyText(request.body), explain(s)).toContain('E2E-HOOKMD-NOTE');
     });
 
     it('BeforeToolSelection: the request allows the shell only — as Gemini CLI narrows, through functionCallingConfig, every declaration kept', () => {

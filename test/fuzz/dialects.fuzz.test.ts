@@ -33,6 +33,8 @@ const REAL_KEYS = [
   // Gemini CLI's model events.
   'llm_request', 'llm_response', 'toolConfig', 'messages', 'config', 'model', 'role', 'content', 'candidates', 'parts', 'text',
   'temperature', 'topK', 'mode', 'allowedFunctionNames',
+  // The HOOK.md answer on the model events.
+  'modified_request', 'response', 'system', 'tools', 'settings', 'toolCalls', 'usage', 'maxTokens', 'name', 'args', 'id',
 ];
 const TRAP_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', ''];
 const CHOICES = ['allow', 'deny', 'block', 'ask', 'approve', 'proceed', 'stop', 'continue', 'Allow', 'DENY', ' deny ', 'user', 'model', 'system', 'ANY', 'NONE', 'AUTO'];
