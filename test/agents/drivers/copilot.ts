@@ -10,6 +10,7 @@
  * - a preToolUse hook that exits other than 0 or 2 denies the call ("hook errored"); exit 2 denies it with a reason
  *   of its own, not the hook's stderr; on every other event a failing exit, 2 included, is only logged.
  */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentBin, agentsDir, installBridge, runBounded, type AgentDriver, type AgentProject, type AgentRun } from '../support/harness.js';
 import type { MockServer } from '../support/mock-server.js';
@@ -24,6 +25,9 @@ const MODEL = 'claude-sonnet-4.5';
  */
 const packageCache = (): string => join(agentsDir(), 'copilot-cache');
 
+/** Where a run keeps its debug log: in the project's root, outside the repository the hooks are read from. */
+const logDir = (project: AgentProject): string => join(project.root, 'copilot-logs');
+
 export const copilotDriver: AgentDriver = {
   name: 'copilot',
   // The camelCase payloads carry the model-facing name; only the PascalCase (Claude-compatible) ones say `Bash`.
@@ -33,7 +37,7 @@ export const copilotDriver: AgentDriver = {
     installBridge(project, 'copilot', events, timeoutSec);
   },
   run(project: AgentProject, mock: MockServer, prompt: string, timeoutMs: number): Promise<AgentRun> {
-    return runBounded(agentBin('copilot'), ['-p', prompt, '--output-format', 'json'], {
+    return runBounded(agentBin('copilot'), ['-p', prompt, '--output-format', 'json', '--log-level', 'debug', '--log-dir', logDir(project)], {
       cwd: project.dir,
       env: {
         ...project.env,
@@ -49,5 +53,16 @@ export const copilotDriver: AgentDriver = {
       },
       timeoutMs,
     });
+  },
+  log(project) {
+    const dir = logDir(project);
+    if (!existsSync(dir)) return '';
+    // The debug log also holds every request in full: keep what tells how hooks were loaded and run.
+    return readdirSync(dir)
+      .sort()
+      .flatMap((file) => readFileSync(join(dir, file), 'utf8').split('\n'))
+      .filter((line) => /^\d{4}-/.test(line) && /hook|\[(ERROR|WARNING)\]/i.test(line))
+      .map((line) => line.slice(0, 400))
+      .join('\n');
   },
 };

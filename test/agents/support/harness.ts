@@ -174,6 +174,8 @@ export interface AgentDriver {
   configure(project: AgentProject, mock: MockServer, options: { readonly events: readonly string[]; readonly timeoutSec: number }): Promise<void> | void;
   /** Runs the agent headless on `prompt` in the project, against `mock`, within `timeoutMs`. */
   run(project: AgentProject, mock: MockServer, prompt: string, timeoutMs: number): Promise<AgentRun>;
+  /** The agent's own log of a run in `project`, when it keeps one: shown with a failed case. */
+  log?(project: AgentProject): string;
   /** Cases this agent cannot run, each with the reason it cannot: printed, never silently passed. */
   readonly unsupported?: Readonly<Partial<Record<string, string>>>;
 }

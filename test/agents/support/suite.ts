@@ -20,6 +20,7 @@ const RUN_MS = 90_000;
 
 /** One headless run: a project with some hooks, a script for the model, and what came of it. */
 interface Session {
+  driver: AgentDriver;
   project: AgentProject;
   mock: MockServer;
   run: AgentRun;
@@ -31,7 +32,7 @@ async function session(driver: AgentDriver, hooks: readonly string[], events: re
   try {
     await driver.configure(project, mock, { events, timeoutSec });
     const run = await driver.run(project, mock, prompt, RUN_MS);
-    return { project, mock, run };
+    return { driver, project, mock, run };
   } catch (error) {
     await mock.close();
     project.remove();
@@ -44,7 +45,20 @@ const seenFrom = (s: Session, n: number): string => s.mock.mainRequests().slice(
 
 /** The output of a failed run, for the assertion message. */
 const explain = (s: Session): string =>
-  `exit ${s.run.exitCode}${s.run.timedOut ? ' (killed at the suite timeout)' : ''} after ${Math.round(s.run.durationMs)} ms\n--- stdout\n${s.run.stdout.slice(-4000)}\n--- stderr\n${s.run.stderr.slice(-4000)}\n--- requests\n${s.mock.requests.map((r) => `${r.method} ${r.path}${r.main ? ` main ${JSON.stringify(r.turn)}` : ''}`).join('\n')}`;
+  `exit ${s.run.exitCode}${s.run.timedOut ? ' (killed at the suite timeout)' : ''} after ${Math.round(s.run.durationMs)} ms\n--- stdout\n${lasting(s.run.stdout).slice(-4000)}\n--- stderr\n${s.run.stderr.slice(-4000)}\n--- requests\n${s.mock.requests.map((r) => `${r.method} ${r.path}${r.main ? ` main ${JSON.stringify(r.turn)}` : ''}`).join('\n')}${agentLog(s)}`;
+
+/** Output without the events an agent marks ephemeral (progress notices that would crowd out the rest). */
+const lasting = (stdout: string): string =>
+  stdout
+    .split('\n')
+    .filter((line) => !line.includes('"ephemeral":true'))
+    .join('\n');
+
+/** The tail of the agent's own log, when its driver keeps one. */
+const agentLog = (s: Session): string => {
+  const log = s.driver.log?.(s.project) ?? '';
+  return log === '' ? '' : `\n--- ${s.driver.name}'s log\n${log.slice(-8000)}`;
+};
 
 /** Registers the suite for `driver`. */
 export function defineAgentSuite(driver: AgentDriver): void {
