@@ -294,7 +294,14 @@ export class Run {
       stream?.emit({ type: 'step-start', stepIndex: index });
       await this.dispatch('BeforeStep', () => StepHookContext.beforeStep(index, this.ctxInit()));
       await this.maybeCompact('auto');
-      const { response, usage } = await this.modelStep(index);
+      let turn: ModelTurn;
+      try {
+        turn = await this.callModel(index);
+      } catch (error) {
+        this.noteModelFailure(error);
+        throw error;
+      }
+      const { response, usage } = turn;
       const toolCalls = response.toolCalls;
       this.text = response.text;
       this.addMessage({ role: 'assistant', content: this.text, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
@@ -302,7 +309,8 @@ export class Run {
       const step = new AgentStep({ index, text: this.text, toolCalls, executions, ...(usage ? { usage } : {}) });
       this.usage = addUsage(this.usage, usage);
       this.state = this.state.with({ steps: [...this.state.steps, step] });
-      if (toolCalls.length > 0) await this.postToolBatch(step);
+      // Checked here, not in the dispatch: an awaited call per step is what an agent without these hooks would pay.
+      if (toolCalls.length > 0 && this.wants('PostToolBatch')) await this.postToolBatch(step);
       await this.dispatch('AfterStep', () => StepHookContext.afterStep(step, this.ctxInit()));
       stream?.emit({ type: 'step-end', step });
 
@@ -391,16 +399,11 @@ export class Run {
   }
 
   /**
-   * The step's model call. An error it ends on — not a hook's, not a cancellation — ends the turn with StopFailure,
-   * as an API error does in Claude Code.
+   * Keeps an error the step's model call ended on for StopFailure — not a hook's, not a halt, not a cancellation — as
+   * an API error ends the turn in Claude Code.
    */
-  private async modelStep(index: number): Promise<ModelTurn> {
-    try {
-      return await this.callModel(index);
-    } catch (error) {
-      if (!(error instanceof Halt) && !HookError.isHookError(error) && this.signal?.aborted !== true) this.modelFailure = { error };
-      throw error;
-    }
+  private noteModelFailure(error: unknown): void {
+    if (!(error instanceof Halt) && !HookError.isHookError(error) && this.signal?.aborted !== true) this.modelFailure = { error };
   }
 
   /**
