@@ -8,7 +8,9 @@
  *   of a process group of its own, with `COPILOT_PROJECT_DIR` and `CLAUDE_PROJECT_DIR` set; at `timeoutSec` it sends
  *   SIGTERM to that group, SIGKILL two seconds later, and goes on as if the hook had said nothing;
  * - a preToolUse hook that exits other than 0 or 2 denies the call ("hook errored"); exit 2 denies it with a reason
- *   of its own, not the hook's stderr; on every other event a failing exit, 2 included, is only logged.
+ *   of its own, not the hook's stderr; on every other event a failing exit, 2 included, is only logged;
+ * - it reads `.github/hooks/` once, before the prompt, and says so only in its debug log (`loaded repo hooks
+ *   (hookCount=N)`); a failure to read them is logged there too, and the run goes on with no hooks at all.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,6 +29,18 @@ const packageCache = (): string => join(agentsDir(), 'copilot-cache');
 
 /** Where a run keeps its debug log: in the project's root, outside the repository the hooks are read from. */
 const logDir = (project: AgentProject): string => join(project.root, 'copilot-logs');
+
+/** The lines of a run's debug log that tell how hooks were loaded and run (the log also holds every request in full). */
+function hookLog(project: AgentProject): string {
+  const dir = logDir(project);
+  if (!existsSync(dir)) return '';
+  return readdirSync(dir)
+    .sort()
+    .flatMap((file) => readFileSync(join(dir, file), 'utf8').split('\n'))
+    .filter((line) => /^\d{4}-/.test(line) && /hook|\[(ERROR|WARNING)\]/i.test(line))
+    .map((line) => line.slice(0, 400))
+    .join('\n');
+}
 
 export const copilotDriver: AgentDriver = {
   name: 'copilot',
@@ -54,15 +68,13 @@ export const copilotDriver: AgentDriver = {
       timeoutMs,
     });
   },
-  log(project) {
-    const dir = logDir(project);
-    if (!existsSync(dir)) return '';
-    // The debug log also holds every request in full: keep what tells how hooks were loaded and run.
-    return readdirSync(dir)
-      .sort()
-      .flatMap((file) => readFileSync(join(dir, file), 'utf8').split('\n'))
-      .filter((line) => /^\d{4}-/.test(line) && /hook|\[(ERROR|WARNING)\]/i.test(line))
-      .map((line) => line.slice(0, 400))
-      .join('\n');
+  log: hookLog,
+  unloadedHooks(project) {
+    const log = hookLog(project);
+    if (log === '') return undefined;
+    // What `copilot -p` logs once it has read `.github/hooks/` (at debug level): `loaded repo hooks (hookCount=N)`.
+    if (/loaded repo hooks \(hookCount=[1-9]\d*\)/.test(log)) return undefined;
+    const said = log.split('\n').filter((line) => /deferred repo hooks|loadDeferredRepoHooks|failed to load repo hooks/i.test(line));
+    return said.length > 0 ? said.join(' | ') : 'its log has no "loaded repo hooks" line';
   },
 };

@@ -176,6 +176,11 @@ export interface AgentDriver {
   run(project: AgentProject, mock: MockServer, prompt: string, timeoutMs: number): Promise<AgentRun>;
   /** The agent's own log of a run in `project`, when it keeps one: shown with a failed case. */
   log?(project: AgentProject): string;
+  /**
+   * Why, by its own log, the agent loaded none of the project's hooks in its last run in `project` (its fault, not
+   * the bridge's: the bridge was never started); `undefined` when it did, or when its log cannot tell.
+   */
+  unloadedHooks?(project: AgentProject): string | undefined;
   /** Cases this agent cannot run, each with the reason it cannot: printed, never silently passed. */
   readonly unsupported?: Readonly<Partial<Record<string, string>>>;
 }
