@@ -57,6 +57,9 @@ import { SUBAGENT_INPUT } from './internal/subagent-input.js';
 import { frozenRecord } from '../core/internal/frozen.js';
 import { messageOf } from '../core/internal/message-of.js';
 import { ToolInputError, UnknownToolError, type Tool, type ToolDefinition } from './tool.js';
+import { ToolRefusedError } from './tool-refused-error.js';
+
+export { ToolRefusedError } from './tool-refused-error.js';
 
 /**
  * Everything a run needs from its agent; immutable, so concurrent runs share it safely.
@@ -158,19 +161,6 @@ class Halt {
     readonly reason: string,
     readonly stopReason: StopReason,
   ) {}
-}
-
-/** A refused tool call: what PostToolUse-style consumers see as the execution's error. */
-export class ToolRefusedError extends Error {
-  /** Always `'ToolRefusedError'`. */
-  override readonly name = 'ToolRefusedError';
-  /** Who refused it. */
-  readonly by: 'hook' | 'permission' | 'approver';
-
-  constructor(message: string, by: 'hook' | 'permission' | 'approver') {
-    super(message);
-    this.by = by;
-  }
 }
 
 /**
