@@ -28,6 +28,7 @@ import {
 } from '../core/index.js';
 import { Agent } from './agent.js';
 import type { Approver } from './approval.js';
+import type { Checkpointer } from './checkpointer.js';
 import type { CompactionOptions } from './compaction.js';
 import { guardStack, type HookErrorPolicy } from './hook-error-policy.js';
 import type { Model } from './model.js';
@@ -189,6 +190,8 @@ export class AgentBuilder {
   private modelSettings: ModelSettings | undefined;
   private compaction: CompactionOptions | undefined;
   private approver: Approver | undefined;
+  private approvalInterrupts = false;
+  private checkpointer: Checkpointer | undefined;
   private options: AgentOptions = {};
   /** In-process hooks and hook sources, in registration order (which breaks priority ties). */
   private registrations: Registration[] = [];
@@ -260,6 +263,35 @@ export class AgentBuilder {
   withApprover(approver: Approver): this {
     if (typeof approver !== 'function') throw new TypeError('withApprover() needs a function (request) => boolean | decision.');
     this.approver = approver;
+    return this;
+  }
+
+  /**
+   * Calls that need approval interrupt the run instead of waiting for an approver: every `ask` that PermissionRequest
+   * hooks leave undecided — a `RequireApprovalHook`, a HOOK.md hook's or a Claude Code hook's `ask` (and its
+   * `defer`) — ends `run()` with status `interrupted`, the pending requests and a JSON snapshot of the run.
+   * `agent.resume(snapshot, decisions)` goes on from that call, in this process or another, on an agent built the same
+   * way. The hooks that ran for the call (PreToolUse, PermissionRequest, Notification) do not run again; a refusal
+   * fires PermissionDenied as an approver's does. Subagents without an approver of their own interrupt too.
+   *
+   * An approver that decides some calls at once and leaves others for later answers `{ interrupt: true }` for those
+   * instead (use `withApprover`, not this).
+   */
+  withApprovalInterrupts(): this {
+    this.approvalInterrupts = true;
+    return this;
+  }
+
+  /**
+   * Where interrupted runs wait (see {@link Checkpointer}): each interruption's snapshot is saved under its id — the
+   * session's id for a session's turn — so `agent.resume(id, decisions)` can go on from it anywhere the store reaches,
+   * and `agent.resume` takes it out of the store, so that a snapshot resumes once.
+   */
+  withCheckpointer(checkpointer: Checkpointer): this {
+    const methods = ['save', 'load', 'take', 'delete', 'list'] as const;
+    const missing = methods.filter((m) => typeof (checkpointer as unknown as Record<string, unknown> | null)?.[m] !== 'function');
+    if (missing.length > 0) throw new TypeError(`withCheckpointer() needs a Checkpointer; this one has no ${missing.join(', ')} method (see MemoryCheckpointer, FileCheckpointer).`);
+    this.checkpointer = checkpointer;
     return this;
   }
 
@@ -538,6 +570,9 @@ export class AgentBuilder {
   check(inheritedModel: Model | undefined): void {
     const model = this.model ?? inheritedModel;
     if (model === undefined) throw new TypeError('The agent has no model: call withModel(model) before build().');
+    if (this.approver !== undefined && this.approvalInterrupts) {
+      throw new TypeError('The agent has an approver and approval interrupts: choose one. An approver that leaves a call for later answers { interrupt: true }.');
+    }
     for (const def of this.subagents.values()) {
       if (this.tools.has(def.name)) throw new TypeError(`A tool and a subagent are both named '${def.name}'; rename one.`);
       if (def.agent instanceof AgentBuilder) def.agent.check(def.model ?? model);
@@ -565,6 +600,8 @@ export class AgentBuilder {
     copy.modelSettings = this.modelSettings;
     copy.compaction = this.compaction;
     copy.approver = this.approver;
+    copy.approvalInterrupts = this.approvalInterrupts;
+    copy.checkpointer = this.checkpointer;
     copy.options = this.options;
     copy.registrations = [...this.registrations];
     return copy;
@@ -626,6 +663,8 @@ export class AgentBuilder {
       maxSteps: this.maxSteps,
       compaction: this.compaction,
       approver: this.approver,
+      approvalInterrupts: this.approvalInterrupts,
+      checkpointer: this.checkpointer,
       stack,
       stopLoopLimit: this.options.stopLoopLimit ?? 8,
       modelSettings: this.modelSettings,
@@ -649,6 +688,10 @@ export class AgentBuilder {
         processPool: this.options.processPool,
       });
       own = await builder.configure(def.model ?? parentModel);
+    }
+    // A subagent without an approver of its own asks its parent's, or interrupts as its parent does.
+    if (own.config.approver === undefined && !own.config.approvalInterrupts && (this.approver !== undefined || this.approvalInterrupts)) {
+      own = { config: Object.freeze({ ...own.config, approver: this.approver, approvalInterrupts: this.approvalInterrupts }), problems: own.problems };
     }
     if (!def.inheritHooks) {
       // SubagentStop is the parent's view of its subagent finishing: the parent's SubagentStop hooks run regardless.

@@ -15,6 +15,19 @@ import { Run, type AgentConfig, type RunEnvironment, type RunStream } from './ru
 import type { RunOptions, RunResult } from './run-result.js';
 import { AgentSession, type SessionOptions } from './session.js';
 import { WakeInbox } from './wake-inbox.js';
+import { randomUUID } from 'node:crypto';
+import type { ApprovalDecisions } from './approval.js';
+import { agentShape, checkDecisions, checkShape, readSnapshot } from './internal/snapshot-check.js';
+import { ResumeError } from './resume-error.js';
+import type { RunInterruption } from './run.js';
+import { RUN_SNAPSHOT_FORMAT, RUN_SNAPSHOT_VERSION, type RunSnapshot } from './run-snapshot.js';
+
+/**
+ * The latest interruptions resumed in this process: a snapshot resumes once. Bounded, so that a long-lived server does
+ * not grow with every resume; across processes (and past the bound) the checkpointer's `take` is the guard.
+ */
+const resumedInterrupts = new Set<string>();
+const RESUMED_KEPT = 10_000;
 
 let agentIds = 0;
 
@@ -94,6 +107,24 @@ export class Agent {
     );
   }
 
+  /**
+   * Goes on with an interrupted run (see `AgentBuilder.withApprovalInterrupts`) from exactly where it stopped, with a
+   * decision for each pending request: `true`/`{ approved: true }`, `{ approved: true, updatedInput }` (checked
+   * against the tool's schema again), or `false`/`{ approved: false, reason }` (the model is told the reason).
+   * `from` is the snapshot (`result.interruption.snapshot`, as JSON parsed back) or, with a checkpointer, its id.
+   *
+   * The agent must be built as the interrupted one was — in this process or another. The hooks that ran for the
+   * waiting call do not run again; the rest of its step's batch and every event after it fire as in a run that was
+   * never interrupted. Resolves as `run()` does, with status `interrupted` again when another call waits.
+   *
+   * @throws {@link ResumeError} before anything runs: not a snapshot, a newer format version, another agent (other
+   *   tools, subagents or hooks), a decision for an unknown request or none for a pending one, an edited input the
+   *   tool refuses, a snapshot resumed already.
+   */
+  async resume(from: RunSnapshot | string, decisions: ApprovalDecisions, options: RunOptions = {}): Promise<RunResult> {
+    return this.resumeRun(from, decisions, options);
+  }
+
   /** A session: a conversation kept across turns, opened by SessionStart and closed by SessionEnd. */
   session(options: SessionOptions = {}): AgentSession {
     // What background hooks wake the model with after a turn reaches the session's next turn.
@@ -101,6 +132,7 @@ export class Agent {
     return new AgentSession(
       {
         execute: (prompt, runOptions, state, first, stream) => this.execute(prompt, runOptions, state, first, wakes, stream),
+        resume: (snapshot, decisions, runOptions) => this.resumeRun(snapshot, decisions, runOptions, wakes),
         endSession: (state, reason, durationMs) => this.endSession(state, reason, durationMs, wakes),
         compact: async (state, instructions) => {
           const config = await this.configuration();
@@ -168,7 +200,8 @@ export class Agent {
     if (typeof prompt !== 'string') throw new TypeError(`${stream ? 'stream' : 'run'}() needs a prompt string, got ${typeof prompt}.`);
     // A plain run's own inbox: a background hook done after it wakes no model.
     const wakes = sessionWakes ?? new WakeInbox(this.events);
-    const run = new Run(await this.configuration(), this.environment(wakes), {
+    const config = await this.configuration();
+    const run = new Run(config, this.environment(wakes), {
       prompt,
       state,
       metadata: { ...(options.metadata ?? {}) },
@@ -176,11 +209,81 @@ export class Agent {
       sessionStart,
       ...(stream !== undefined ? { stream } : {}),
     });
-    const { failure, ...result } = await run.execute();
-    if (sessionWakes === undefined) wakes.close();
+    return this.finish(run, config, options, wakes, sessionWakes !== undefined, stream);
+  }
+
+  private async resumeRun(from: RunSnapshot | string, decisions: ApprovalDecisions, options: RunOptions, sessionWakes?: WakeInbox, stream?: RunStream): Promise<RunResult> {
+    const config = await this.configuration();
+    const { checkpointer } = config;
+    let value: unknown = from;
+    if (typeof from === 'string') {
+      if (checkpointer === undefined) {
+        throw new ResumeError('not-found', `agent.resume('${from}') looks the id up in a checkpointer, and this agent has none: build it withCheckpointer(…), or give resume() the snapshot itself.`);
+      }
+      value = await checkpointer.load(from);
+      if (value === undefined) throw new ResumeError('not-found', `No interrupted run is saved under '${from}': it was resumed already, dropped, or never saved in this checkpointer.`);
+    }
+    const snapshot = readSnapshot(value);
+    checkShape(snapshot, config);
+    checkDecisions(snapshot, decisions, config);
+    if (resumedInterrupts.has(snapshot.interruptId)) {
+      throw new ResumeError('already-resumed', `This snapshot ('${snapshot.id}', interruption ${snapshot.interruptId}) was resumed already; a snapshot resumes once.`);
+    }
+    if (checkpointer !== undefined) {
+      // Taken out of the store before anything runs: of two processes resuming one snapshot, one gets it.
+      const taken = await checkpointer.take(snapshot.id);
+      if (taken === undefined) {
+        throw new ResumeError('already-resumed', `The interrupted run '${snapshot.id}' is no longer in the checkpointer: it was resumed already (or dropped).`);
+      }
+      if (taken.interruptId !== snapshot.interruptId) {
+        await checkpointer.save(taken);
+        throw new ResumeError('already-resumed', `This snapshot of '${snapshot.id}' is older than the one saved under that id: it was resumed already, and the run was interrupted again since. Resume the saved one.`);
+      }
+    }
+    resumedInterrupts.add(snapshot.interruptId);
+    if (resumedInterrupts.size > RESUMED_KEPT) resumedInterrupts.delete(resumedInterrupts.values().next().value!);
+    const wakes = sessionWakes ?? new WakeInbox(this.events);
+    const run = Run.resumed(config, this.environment(wakes), { frame: snapshot.run, decisions }, { signal: options.signal, stream });
+    return this.finish(run, config, { ...options, checkpointId: snapshot.id }, wakes, sessionWakes !== undefined, stream, snapshot.session?.id);
+  }
+
+  /** The end of a run: its snapshot saved when it was interrupted, its inbox closed, its failure thrown. */
+  private async finish(run: Run, config: AgentConfig, options: RunOptions, wakes: WakeInbox, inSession: boolean, stream: RunStream | undefined, sessionId?: string): Promise<RunResult> {
+    const { failure, interrupted, ...outcome } = await run.execute();
+    let result: RunResult = outcome;
+    if (interrupted !== undefined) {
+      const session = sessionId ?? (inSession ? outcome.state.sessionId : undefined);
+      const snapshot = this.snapshot(config, interrupted, options.checkpointId ?? session ?? `run_${randomUUID()}`, session);
+      if (config.checkpointer !== undefined) await config.checkpointer.save(snapshot);
+      result = { ...outcome, interruption: { id: snapshot.id, pending: snapshot.pending, snapshot } };
+    }
+    if (!inSession) wakes.close();
     stream?.emit({ type: 'run-end', result });
     if (failure !== undefined && options.rejectOnFailure !== false) throw failure.error;
     return result;
+  }
+
+  /** An interrupted run's snapshot; a value JSON cannot hold as it was is said in a `snapshot-lossy` warning. */
+  private snapshot(config: AgentConfig, interrupted: RunInterruption, id: string, sessionId: string | undefined): RunSnapshot {
+    if (interrupted.lossy.length > 0) {
+      const shown = interrupted.lossy.slice(0, 5).join('; ');
+      const more = interrupted.lossy.length > 5 ? ` and ${interrupted.lossy.length - 5} more` : '';
+      this.events.emit('warning', {
+        code: 'snapshot-lossy',
+        message: `The run was interrupted, and its snapshot holds some values as JSON does, not as they were: ${shown}${more}. A resumed run sees them so; keep tool results and metadata to plain JSON to resume exactly.`,
+      });
+    }
+    return {
+      format: RUN_SNAPSHOT_FORMAT,
+      version: RUN_SNAPSHOT_VERSION,
+      id,
+      interruptId: randomUUID(),
+      createdAt: new Date().toISOString(),
+      pending: interrupted.pending,
+      agent: agentShape(config),
+      ...(sessionId !== undefined ? { session: { id: sessionId } } : {}),
+      run: interrupted.frame,
+    };
   }
 
   private async endSession(state: AgentState, reason: string, durationMs: number | undefined, wakes: WakeInbox): Promise<void> {

@@ -25,10 +25,32 @@ export interface ApprovalDecision {
   readonly reason?: string | undefined;
   /** Refuse and end the run: the Stop gate sees `tool_rejected`. */
   readonly stopRun?: boolean | undefined;
+  /**
+   * Approve the call with this input instead of the one it has. The tool's input schema checks it again (an input it
+   * refuses fails the call as the model's bad input does, PostToolUseFailure; given to `agent.resume()`, it is refused
+   * before anything runs); the hooks that already ran for the call do not run again.
+   */
+  readonly updatedInput?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /**
- * Decides a tool call a hook asked about (`HookOutcome.ask`), after the PermissionRequest hooks. `true`/`false` is
- * short for `{ approved }`. Without an approver, such calls are refused.
+ * An approver's answer that decides nothing now: the run is interrupted at this call and resolves with status
+ * `interrupted` and a snapshot, to be resumed later — in this process or another — with `agent.resume()`.
  */
-export type Approver = (request: ApprovalRequest) => boolean | ApprovalDecision | Promise<boolean | ApprovalDecision>;
+export interface ApprovalInterrupt {
+  /** Always `true`. */
+  readonly interrupt: true;
+}
+
+/** What an approver may answer: a decision, `true`/`false` (short for `{ approved }`), or an interrupt. */
+export type ApprovalAnswer = boolean | ApprovalDecision | ApprovalInterrupt;
+
+/**
+ * Decides a tool call a hook asked about (`HookOutcome.ask`), after the PermissionRequest hooks. `true`/`false` is
+ * short for `{ approved }`; `{ interrupt: true }` pauses the run for a decision made later (see
+ * `AgentBuilder.withApprovalInterrupts`). Without an approver, such calls are refused.
+ */
+export type Approver = (request: ApprovalRequest) => ApprovalAnswer | Promise<ApprovalAnswer>;
+
+/** The decisions `agent.resume()` applies, by the id of each pending request: a decision, or `true`/`false`. */
+export type ApprovalDecisions = Readonly<Record<string, boolean | ApprovalDecision>>;

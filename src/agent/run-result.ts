@@ -4,6 +4,7 @@
  * @module
  */
 import type { AgentState, AgentStep, Message, Metadata, RunStatus, StopReason, Usage } from '../core/index.js';
+import type { PendingApproval, RunSnapshot } from './run-snapshot.js';
 
 /** Options of one run. */
 export interface RunOptions {
@@ -13,12 +14,30 @@ export interface RunOptions {
   readonly metadata?: Metadata | undefined;
   /** Reject when the run fails (default). With `false`, resolve with status `failed` and the error. */
   readonly rejectOnFailure?: boolean | undefined;
+  /**
+   * The id an interruption of this run is saved under (its snapshot's `id`, the checkpointer's key). Default: the
+   * session's id for a session's turn, a generated id otherwise.
+   */
+  readonly checkpointId?: string | undefined;
+}
+
+/** A run that waits for decisions: what `run()` resolves with, under `interruption`, when its status is `interrupted`. */
+export interface Interruption {
+  /** The checkpoint id: the snapshot's `id`, the key a checkpointer keeps it under. */
+  readonly id: string;
+  /** The tool calls that wait for a decision, each with the request id to decide it under. */
+  readonly pending: readonly PendingApproval[];
+  /** The run as plain JSON: `JSON.stringify` it, keep it anywhere, give it to `agent.resume()`. */
+  readonly snapshot: RunSnapshot;
 }
 
 /** How a run ended. */
 export interface RunResult {
-  /** `completed`: the model finished (or the step limit was reached); `stopped`: a hook halted it; `failed`. */
-  readonly status: RunStatus;
+  /**
+   * `completed`: the model finished (or the step limit was reached); `stopped`: a hook halted it; `failed`;
+   * `interrupted`: a tool call waits for a decision (see `interruption`).
+   */
+  readonly status: RunStatus | 'interrupted';
   /** The assistant's last text. */
   readonly text: string;
   /** Why the run ended: what the Stop gate saw, or `hook_stop` / `prompt_blocked`; undefined when it failed. */
@@ -39,4 +58,6 @@ export interface RunResult {
   readonly metadata: Metadata;
   /** The error, when the run failed and `rejectOnFailure` was false. */
   readonly error?: unknown;
+  /** Set when the status is `interrupted`: what waits, and the snapshot to resume from. */
+  readonly interruption?: Interruption | undefined;
 }

@@ -47,7 +47,8 @@ import {
 import { z } from 'zod';
 import type { AgentEvents } from './agent-events.js';
 import type { AgentStreamEvent, StreamTextMode } from './agent-stream.js';
-import type { ApprovalDecision, Approver } from './approval.js';
+import type { ApprovalDecision, ApprovalDecisions, Approver } from './approval.js';
+import type { Checkpointer } from './checkpointer.js';
 import { compactMessages, type CompactionOptions } from './compaction.js';
 import type { Model, ModelRequest, ModelResponse, ModelToolCall } from './model.js';
 import type { RunResult } from './run-result.js';
@@ -58,6 +59,9 @@ import { frozenRecord } from '../core/internal/frozen.js';
 import { messageOf } from '../core/internal/message-of.js';
 import { ToolInputError, UnknownToolError, type Tool, type ToolDefinition } from './tool.js';
 import { ToolRefusedError } from './tool-refused-error.js';
+import { randomUUID } from 'node:crypto';
+import { JsonWriter, callFromJson, executionFromJson, stateFromJson, usageFromJson } from './internal/snapshot-codec.js';
+import type { PendingApproval, RunFrameJson } from './run-snapshot.js';
 
 export { ToolRefusedError } from './tool-refused-error.js';
 
@@ -93,6 +97,10 @@ export interface AgentConfig {
   readonly modelSettings: ModelSettings | undefined;
   /** How many times AfterModel hooks may have one step's model call made again. */
   readonly modelRetryLimit: number;
+  /** Whether a call that needs approval, with no approver to decide it, interrupts the run instead of being refused. */
+  readonly approvalInterrupts: boolean;
+  /** Where interrupted runs are saved, when set. */
+  readonly checkpointer: Checkpointer | undefined;
 }
 
 /**
@@ -128,6 +136,40 @@ export interface RunInit {
   readonly subagent?: { readonly name: string; readonly type: string } | undefined;
   /** Set when the run is streamed: where its events go. */
   readonly stream?: RunStream | undefined;
+  /** Set when the run goes on from an interruption: where, and what its loop carried. */
+  readonly resume?: ResumeInit | undefined;
+}
+
+/** How a run goes on from an interruption: its frame read back, and the decisions. */
+export interface ResumeInit {
+  /** The interrupted run's frame. */
+  readonly frame: RunFrameJson;
+  /** The decisions, by request id. */
+  readonly decisions: ApprovalDecisions;
+}
+
+/** Where a run stopped, with live objects. */
+interface InterruptPoint {
+  readonly stepIndex: number;
+  readonly turn: ModelTurn;
+  readonly executions: readonly ToolExecution[];
+  readonly callIndex: number;
+  readonly phase: 'approval' | 'subagent';
+  readonly call: ToolCall;
+  readonly reason?: string;
+  readonly requestId?: string;
+  readonly child?: RunFrameJson;
+  readonly startedAt?: number;
+}
+
+/** Where a resumed run goes on: the interrupted step and call, read back. */
+type ResumePoint = InterruptPoint;
+
+/** What an interrupted run hands its caller: its frame as JSON, the requests that wait, and what JSON could not hold. */
+export interface RunInterruption {
+  readonly frame: RunFrameJson;
+  readonly pending: readonly PendingApproval[];
+  readonly lossy: readonly string[];
 }
 
 /** Where a streamed run's events go, and when it hands out the model's text. */
@@ -163,6 +205,24 @@ class Halt {
   ) {}
 }
 
+/** Thrown inside the loop when a call waits for a decision made later; caught by the run itself. */
+class Interrupt {
+  constructor(
+    readonly point: Omit<InterruptPoint, 'stepIndex' | 'turn' | 'executions' | 'callIndex'>,
+    /** The requests that wait: this call's, or those of the subagent's run it started. */
+    readonly pending: readonly PendingApproval[],
+  ) {}
+}
+
+/** A value, named for an error message. */
+const describe = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object without `approved`' : `${typeof value} ${String(value)}`);
+
+/** A new approval request's id. */
+const requestId = (): string => `apr_${randomUUID()}`;
+
+/** Milliseconds since the epoch, with the precision of `performance.now()`: comparable across processes. */
+const epochNow = (): number => performance.timeOrigin + performance.now();
+
 /**
  * The run loop. One instance per `run()`: all mutable state of a run lives here, so runs of one agent never share it.
  */
@@ -187,7 +247,9 @@ export class Run {
   private modelFailure: { readonly error: unknown } | undefined;
   private readonly answered = new Set<string>();
   private readonly optionVariants: DispatchOptions[] = [];
-  private readonly started = performance.now();
+  private readonly started: number;
+  /** The step and tool call the loop is at: where an interruption stops it. */
+  private position: { readonly stepIndex: number; readonly turn: ModelTurn; readonly executions: readonly ToolExecution[]; callIndex: number } | undefined;
 
   constructor(
     private readonly config: AgentConfig,
@@ -199,6 +261,19 @@ export class Run {
     this.metadata = frozenRecord(init.metadata);
     this.prompt = init.prompt;
     this.signal = init.signal;
+    this.started = performance.now();
+    const frame = init.resume?.frame;
+    if (frame !== undefined) {
+      this.pendingContext = [...frame.pendingContext];
+      this.systemMessages.push(...frame.systemMessages);
+      this.usage = usageFromJson(frame.usage);
+      this.text = frame.text;
+      this.stopBlocks = frame.stopBlocks;
+      this.rejectedStop = frame.rejectedStop;
+      this.childRuns = frame.childRuns;
+      this.started -= frame.elapsedMs;
+      for (const m of this.state.messages) if (m.role === 'tool' && m.toolCallId !== undefined) this.answered.add(m.toolCallId);
+    }
     const emitter = env.emitter;
     const stream = init.stream;
     this.dispatchOptions = {
@@ -234,13 +309,32 @@ export class Run {
     return run.state;
   }
 
-  /** Runs to the end. Resolves with the result, and the error when the run failed. */
-  async execute(): Promise<RunResult & { readonly failure?: { readonly error: unknown } }> {
+  /**
+   * A run that goes on from `frame`, an interrupted run's (checked against this agent by the caller), with the
+   * decisions for its pending requests.
+   */
+  static resumed(config: AgentConfig, env: RunEnvironment, resume: ResumeInit, options: { signal: AbortSignal | undefined; stream?: RunStream | undefined }): Run {
+    const { frame } = resume;
+    return new Run(config, env, {
+      prompt: frame.prompt,
+      state: stateFromJson(frame.state),
+      metadata: { ...frame.metadata },
+      signal: options.signal,
+      subagent: frame.subagent,
+      stream: options.stream,
+      resume,
+    });
+  }
+
+  /** Runs to the end, or to an interruption. Resolves with the result, and the error when the run failed. */
+  async execute(): Promise<RunResult & { readonly failure?: { readonly error: unknown }; readonly interrupted?: RunInterruption }> {
     let failure: { error: unknown } | undefined;
     try {
       try {
         await this.main();
       } catch (error) {
+        // Interrupted: the run is not over, so nothing that ends it fires (Stop, ExecutionEnd); resuming goes on from here.
+        if (error instanceof Interrupt) return { ...this.result(), status: 'interrupted', interrupted: this.interruption(error) };
         if (!(error instanceof Halt)) throw error;
         this.halted(error);
       }
@@ -271,31 +365,44 @@ export class Run {
   }
 
   private async main(): Promise<void> {
-    if (this.init.sessionStart) await this.dispatch('SessionStart', () => SessionHookContext.onStart({ state: this.state, metadata: this.metadata, source: 'startup', model: this.config.model.name }));
-    await this.dispatch('ExecutionStart', () => ExecutionHookContext.onStart({ state: this.state, metadata: this.metadata, prompt: this.prompt }));
-    const submitted = await this.dispatch('UserPromptSubmit', () => PromptHookContext.onSubmit(this.prompt, this.ctxInit()));
-    if (submitted.type === 'block') throw new Halt(submitted.reason ?? 'The prompt was rejected by a hook.', 'prompt_blocked');
-    const prompt = submitted.context?.event === 'UserPromptSubmit' ? submitted.context.prompt : this.prompt;
-    this.addMessage({ role: 'user', content: prompt });
+    const resume = this.init.resume;
+    const at = resume === undefined ? undefined : this.resumePoint(resume.frame);
+    if (at === undefined) {
+      if (this.init.sessionStart) await this.dispatch('SessionStart', () => SessionHookContext.onStart({ state: this.state, metadata: this.metadata, source: 'startup', model: this.config.model.name }));
+      await this.dispatch('ExecutionStart', () => ExecutionHookContext.onStart({ state: this.state, metadata: this.metadata, prompt: this.prompt }));
+      const submitted = await this.dispatch('UserPromptSubmit', () => PromptHookContext.onSubmit(this.prompt, this.ctxInit()));
+      if (submitted.type === 'block') throw new Halt(submitted.reason ?? 'The prompt was rejected by a hook.', 'prompt_blocked');
+      const prompt = submitted.context?.event === 'UserPromptSubmit' ? submitted.context.prompt : this.prompt;
+      this.addMessage({ role: 'user', content: prompt });
+    }
 
     const stream = this.init.stream;
-    for (let index = 0; ; index++) {
+    for (let index = at?.stepIndex ?? 0; ; index++) {
       this.signal?.throwIfAborted();
-      stream?.emit({ type: 'step-start', stepIndex: index });
-      await this.dispatch('BeforeStep', () => StepHookContext.beforeStep(index, this.ctxInit()));
-      await this.maybeCompact('auto');
       let turn: ModelTurn;
-      try {
-        turn = await this.callModel(index);
-      } catch (error) {
-        this.noteModelFailure(error);
-        throw error;
+      let executions: ToolExecution[];
+      if (at !== undefined && index === at.stepIndex) {
+        // The interrupted step: its model answer is in the conversation already, and its batch goes on at the call
+        // that waited.
+        turn = at.turn;
+        executions = await this.runTools(turn, index, at);
+      } else {
+        stream?.emit({ type: 'step-start', stepIndex: index });
+        await this.dispatch('BeforeStep', () => StepHookContext.beforeStep(index, this.ctxInit()));
+        await this.maybeCompact('auto');
+        try {
+          turn = await this.callModel(index);
+        } catch (error) {
+          this.noteModelFailure(error);
+          throw error;
+        }
+        const toolCalls = turn.response.toolCalls;
+        this.text = turn.response.text;
+        this.addMessage({ role: 'assistant', content: this.text, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
+        executions = await this.runTools(turn, index);
       }
       const { response, usage } = turn;
       const toolCalls = response.toolCalls;
-      this.text = response.text;
-      this.addMessage({ role: 'assistant', content: this.text, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
-      const executions = await this.runTools(toolCalls, index);
       const step = new AgentStep({ index, text: this.text, toolCalls, executions, ...(usage ? { usage } : {}) });
       this.usage = addUsage(this.usage, usage);
       this.state = this.state.with({ steps: [...this.state.steps, step] });
@@ -607,27 +714,38 @@ export class Run {
     return emitter.listenerCount('event') > 0 || emitter.listenerCount('dispatched') > 0;
   }
 
-  private async runTools(calls: readonly ToolCall[], stepIndex: number): Promise<ToolExecution[]> {
-    const executions: ToolExecution[] = [];
+  private async runTools(turn: ModelTurn, stepIndex: number, at?: ResumePoint): Promise<ToolExecution[]> {
+    const calls = turn.response.toolCalls;
+    const executions: ToolExecution[] = at === undefined ? [] : [...at.executions];
     const stream = this.init.stream;
-    let done = 0;
+    const position = (this.position = { stepIndex, turn, executions, callIndex: 0 });
+    let done = at === undefined ? 0 : at.callIndex;
+    let interrupted = false;
     try {
-      for (const call of calls) {
+      for (; done < calls.length; done++) {
+        const call = calls[done]!;
         this.signal?.throwIfAborted();
         if (this.rejectedStop !== undefined) {
           this.addToolMessage(call, 'Not run: an earlier call of this step was refused and the run is ending.');
         } else {
-          stream?.emit({ type: 'tool-call', stepIndex, toolCall: call });
-          const execution = await this.runTool(call);
+          const resumed = at !== undefined && done === at.callIndex ? at : undefined;
+          if (resumed === undefined) stream?.emit({ type: 'tool-call', stepIndex, toolCall: call });
+          position.callIndex = done;
+          const execution = resumed === undefined ? await this.runTool(call) : await this.resumeTool(resumed);
           executions.push(execution);
           stream?.emit({ type: 'tool-result', stepIndex, execution });
         }
-        done++;
       }
+    } catch (error) {
+      interrupted = error instanceof Interrupt;
+      throw error;
     } finally {
-      // Every call gets an answer, so the conversation stays valid for a later turn even when the run halts midway.
-      for (const call of calls.slice(done)) {
-        if (!this.answered.has(call.id)) this.addToolMessage(call, 'Not run: the run was stopped.');
+      // Every call gets an answer, so the conversation stays valid for a later turn even when the run halts midway;
+      // an interrupted batch leaves its calls open, for the resumed run to answer.
+      if (!interrupted) {
+        for (const call of calls.slice(done)) {
+          if (!this.answered.has(call.id)) this.addToolMessage(call, 'Not run: the run was stopped.');
+        }
       }
     }
     return executions;
@@ -650,8 +768,17 @@ export class Run {
       if (perm.context?.event === 'PermissionRequest') call = perm.context.toolCall;
       if (perm.context?.event === 'PermissionRequest' && perm.context.updatedPermissions !== undefined) this.ignoredPermissionUpdates(perm.context.updatedPermissions);
       if (!perm.granted) {
-        const decision = await this.approve(call, perm.type === 'ask' && perm.reason ? perm.reason : reason);
-        if (!decision.approved) return this.denied(call, decision);
+        const why = perm.type === 'ask' && perm.reason ? perm.reason : reason;
+        const decision = await this.approve(call, why);
+        if (decision === 'interrupt') {
+          const id = requestId();
+          throw new Interrupt({ phase: 'approval', call, reason: why, requestId: id }, [
+            { id, toolCall: new JsonWriter().call(call, 'call'), reason: why, agentId: this.state.agentId, subagentPath: [] },
+          ]);
+        }
+        const decided = await this.decided(call, decision);
+        if (ToolExecution.isToolExecution(decided)) return decided;
+        call = decided;
       }
     }
 
@@ -659,6 +786,44 @@ export class Run {
       checked = this.checkInput(call);
       if (!checked.ok) return this.toolFailed(call, checked.error);
     }
+    return this.invoke(call, checked);
+  }
+
+  /** Goes on with the call an interrupted run stopped at: the decision made since, or the subagent's run. */
+  private async resumeTool(at: ResumePoint): Promise<ToolExecution> {
+    if (at.phase === 'subagent') {
+      const started = performance.now() - Math.max(0, epochNow() - (at.startedAt ?? epochNow()));
+      const sub = this.config.subagents.get(at.call.name)!;
+      const child = Run.resumed(sub.config, this.env, { frame: at.child!, decisions: this.init.resume!.decisions }, {
+        signal: this.signal,
+        stream: this.subagentStream(sub.def.name, at.child!.state.agentId),
+      });
+      let outcome: string;
+      try {
+        outcome = this.childResult(at.call, sub, at.child!.state.agentId, await child.execute(), at.startedAt ?? epochNow());
+      } catch (error) {
+        if (error instanceof Halt || error instanceof Interrupt) throw error;
+        this.signal?.throwIfAborted();
+        return this.toolFailed(at.call, error, performance.now() - started);
+      }
+      return this.ran(at.call, outcome, started);
+    }
+    const answer = this.init.resume!.decisions[at.requestId!]!;
+    const decided = await this.decided(at.call, typeof answer === 'boolean' ? { approved: answer } : answer);
+    if (ToolExecution.isToolExecution(decided)) return decided;
+    const checked = this.checkInput(decided);
+    if (!checked.ok) return this.toolFailed(decided, checked.error);
+    return this.invoke(decided, checked);
+  }
+
+  /** A decision on `call`: its refusal, or the call to run (with the input the decision gave it). */
+  private async decided(call: ToolCall, decision: ApprovalDecision): Promise<ToolCall | ToolExecution> {
+    if (!decision.approved) return this.denied(call, decision);
+    return decision.updatedInput === undefined ? call : new ToolCall(call.name, { ...decision.updatedInput }, call.id);
+  }
+
+  /** Runs a checked call's tool (or subagent), then PostToolUse or PostToolUseFailure. */
+  private async invoke(call: ToolCall, checked: CheckedCall & { ok: true }): Promise<ToolExecution> {
     const { tool, sub, input } = checked;
     // The last moment to honour a cancellation that came during the permission hooks or the approver.
     this.signal?.throwIfAborted();
@@ -673,10 +838,15 @@ export class Run {
         result = await tool!.execute(input, { toolCall: call, state: this.state, signal: this.signal });
       }
     } catch (error) {
-      if (error instanceof Halt) throw error;
+      if (error instanceof Halt || error instanceof Interrupt) throw error;
       this.signal?.throwIfAborted();
       return this.toolFailed(call, error, performance.now() - started);
     }
+    return this.ran(call, result, started);
+  }
+
+  /** What a call's tool returned, through PostToolUse. */
+  private async ran(call: ToolCall, result: unknown, started: number): Promise<ToolExecution> {
     const execution = ToolExecution.success(call, result, performance.now() - started);
     const post = await this.answering(call, () => resultText(result), () =>
       this.dispatch('PostToolUse', () => ToolHookContext.afterToolUse(execution, this.ctxInit())),
@@ -744,7 +914,9 @@ export class Run {
   private async denied(call: ToolCall, decision: ApprovalDecision): Promise<ToolExecution> {
     const message = `Tool call refused: ${decision.reason ?? 'the approver said no'}`;
     if (decision.stopRun) this.rejectedStop = decision.reason ?? 'The approver refused the call and ended the run.';
-    if (this.config.approver === undefined) return this.refuse(call, message, 'approver');
+    // Refused for want of an approver: no one decided, so PermissionDenied does not fire. A decision given to a resumed
+    // run was made, as an approver's is.
+    if (this.config.approver === undefined && !this.config.approvalInterrupts) return this.refuse(call, message, 'approver');
     const reason = decision.reason ?? 'The approver refused the call.';
     const outcome = await this.answering(call, () => message, () =>
       this.dispatch('PermissionDenied', () => ToolHookContext.permissionDenied(call, { state: this.state, metadata: this.metadata, reason })),
@@ -753,14 +925,82 @@ export class Run {
     return this.refuse(call, retry ? `${message}\n${RETRY_NOTE}` : message, 'approver');
   }
 
-  private async approve(call: ToolCall, reason: string): Promise<ApprovalDecision> {
+  private async approve(call: ToolCall, reason: string): Promise<ApprovalDecision | 'interrupt'> {
     await this.dispatch('Notification', () =>
       NotificationHookContext.notify(`Approval needed for ${call.name}: ${reason}`, { state: this.state, metadata: this.metadata, notificationType: 'permission_prompt', title: 'Approval needed' }),
     );
     const approver = this.config.approver;
-    if (approver === undefined) return { approved: false, reason: `approval needed (${reason}) and this agent has no approver` };
+    if (approver === undefined) {
+      return this.config.approvalInterrupts ? 'interrupt' : { approved: false, reason: `approval needed (${reason}) and this agent has no approver` };
+    }
     const answer = await approver({ toolCall: call, reason, state: this.state, signal: this.signal });
-    return typeof answer === 'boolean' ? { approved: answer } : answer;
+    if (typeof answer === 'boolean') return { approved: answer };
+    if (answer !== null && typeof answer === 'object' && 'interrupt' in answer && answer.interrupt === true) return 'interrupt';
+    if (answer === null || typeof answer !== 'object' || typeof (answer as ApprovalDecision).approved !== 'boolean') {
+      throw new TypeError(`The approver answered ${describe(answer)} for ${call.name}; answer true/false, { approved, reason?, updatedInput?, stopRun? } or { interrupt: true }.`);
+    }
+    return answer as ApprovalDecision;
+  }
+
+  /** The interrupted step and call of `frame`, with live objects. */
+  private resumePoint(frame: RunFrameJson): ResumePoint {
+    const { at } = frame;
+    const toolCalls = at.response.toolCalls.map(callFromJson);
+    const usage = usageFromJson(at.response.usage);
+    return {
+      stepIndex: at.stepIndex,
+      turn: { response: { text: at.response.text, toolCalls, ...(usage !== undefined ? { usage } : {}) }, usage, synthetic: at.response.synthetic === true },
+      executions: at.executions.map(executionFromJson),
+      callIndex: at.callIndex,
+      phase: at.phase,
+      call: callFromJson(at.call),
+      ...(at.reason !== undefined ? { reason: at.reason } : {}),
+      ...(at.requestId !== undefined ? { requestId: at.requestId } : {}),
+      ...(at.child !== undefined ? { child: at.child } : {}),
+      ...(at.startedAt !== undefined ? { startedAt: at.startedAt } : {}),
+    };
+  }
+
+  /** This run, stopped by `interrupt`, as JSON: everything its loop carries, and where it stopped. */
+  private interruption(interrupt: Interrupt): RunInterruption {
+    const position = this.position!;
+    const { point } = interrupt;
+    const json = new JsonWriter();
+    const { response, synthetic } = position.turn;
+    const usage = json.usage(response.usage);
+    const runUsage = json.usage(this.usage);
+    const frame: RunFrameJson = {
+      prompt: this.prompt,
+      state: json.state(this.state, 'state'),
+      metadata: json.record(this.metadata, 'metadata'),
+      pendingContext: [...this.pendingContext],
+      systemMessages: [...this.systemMessages],
+      ...(runUsage !== undefined ? { usage: runUsage } : {}),
+      text: this.text,
+      stopBlocks: this.stopBlocks,
+      ...(this.rejectedStop !== undefined ? { rejectedStop: this.rejectedStop } : {}),
+      childRuns: this.childRuns,
+      elapsedMs: performance.now() - this.started,
+      ...(this.init.subagent !== undefined ? { subagent: { name: this.init.subagent.name, type: this.init.subagent.type } } : {}),
+      at: {
+        stepIndex: position.stepIndex,
+        response: {
+          text: response.text,
+          toolCalls: response.toolCalls.map((c, i) => json.call(c, `step.toolCalls[${i}]`)),
+          ...(usage !== undefined ? { usage } : {}),
+          ...(synthetic === true ? { synthetic } : {}),
+        },
+        executions: position.executions.map((e, i) => json.execution(e, `step.executions[${i}]`)),
+        callIndex: position.callIndex,
+        phase: point.phase,
+        call: json.call(point.call, 'call'),
+        ...(point.reason !== undefined ? { reason: point.reason } : {}),
+        ...(point.requestId !== undefined ? { requestId: point.requestId } : {}),
+        ...(point.child !== undefined ? { child: point.child } : {}),
+        ...(point.startedAt !== undefined ? { startedAt: point.startedAt } : {}),
+      },
+    };
+    return { frame, pending: interrupt.pending, lossy: json.lossy };
   }
 
   /** SubagentStart, then the child's run. Returns the child's text, or the refusal. */
@@ -785,7 +1025,16 @@ export class Run {
       subagent: { name: sub.def.name, type: sub.def.type },
       stream: this.subagentStream(sub.def.name, childId),
     });
-    const { failure, ...result } = await child.execute();
+    return this.childResult(call, sub, childId, await child.execute(), epochNow());
+  }
+
+  /** What a subagent's run gives its call: its text, or why it stopped; an interruption inside it interrupts this run. */
+  private childResult(call: ToolCall, sub: ResolvedSubagent, childId: string, outcome: Awaited<ReturnType<Run['execute']>>, startedAt: number): string {
+    const { failure, interrupted, ...result } = outcome;
+    if (interrupted !== undefined) {
+      const pending = interrupted.pending.map((p) => ({ ...p, subagentPath: [sub.def.name, ...p.subagentPath] }));
+      throw new Interrupt({ phase: 'subagent', call, child: interrupted.frame, startedAt }, pending);
+    }
     this.subagentStream(sub.def.name, childId)?.emit({ type: 'run-end', result });
     if (failure) throw failure.error;
     return result.status === 'stopped' ? `${result.text}${result.text ? '\n' : ''}(subagent stopped: ${result.reason})` : result.text;

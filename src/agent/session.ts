@@ -4,7 +4,10 @@
  * @module
  */
 import { AgentState, type Message, type Metadata } from '../core/index.js';
-import type { RunOptions, RunResult } from './run-result.js';
+import type { Interruption, RunOptions, RunResult } from './run-result.js';
+import type { ApprovalDecisions } from './approval.js';
+import { stateFromJson } from './internal/snapshot-codec.js';
+import type { RunSnapshot } from './run-snapshot.js';
 import { AgentStream, type StreamOptions } from './agent-stream.js';
 import { streamTextMode } from './internal/stream-text-mode.js';
 import type { RunStream } from './run.js';
@@ -17,6 +20,11 @@ export interface SessionOptions {
   readonly messages?: readonly Message[] | undefined;
   /** State metadata kept for the whole session. */
   readonly metadata?: Metadata | undefined;
+  /**
+   * The snapshot of a session's interrupted turn (from this process or another): the session goes on as that one,
+   * with its id and conversation, its SessionStart fired already; `resume(decisions)` ends the turn.
+   */
+  readonly from?: RunSnapshot | undefined;
 }
 
 /**
@@ -27,6 +35,8 @@ export interface SessionOptions {
 export interface SessionHost {
   /** Runs one turn from `state`, streamed when `stream` is given. */
   execute(prompt: string, options: RunOptions, state: AgentState, sessionStart: boolean, stream?: RunStream): Promise<RunResult>;
+  /** Goes on with an interrupted turn. */
+  resume(snapshot: RunSnapshot, decisions: ApprovalDecisions, options: RunOptions): Promise<RunResult>;
   /** Fires SessionEnd. */
   endSession(state: AgentState, reason: string, durationMs: number | undefined): Promise<void>;
   /** Compacts the conversation on request. */
@@ -50,6 +60,7 @@ export class AgentSession {
   private startedAt: number | undefined;
   private closed = false;
   private queue: Promise<unknown> = Promise.resolve();
+  private interrupted: Interruption | undefined;
 
   /** @internal Use `agent.session()`. */
   constructor(
@@ -57,6 +68,15 @@ export class AgentSession {
     agentId: string,
     options: SessionOptions,
   ) {
+    const from = options.from;
+    if (from !== undefined) {
+      if (from === null || typeof from !== 'object' || from.run?.state === undefined) throw new TypeError('agent.session({ from }) needs the snapshot of an interrupted turn (result.interruption.snapshot).');
+      this.id = from.session?.id ?? from.id;
+      this.state = stateFromJson(from.run.state);
+      this.started = true;
+      this.interrupted = { id: from.id, pending: from.pending, snapshot: from };
+      return;
+    }
     this.id = options.id ?? `session_${++sessionIds}`;
     this.state = AgentState.create({
       agentId,
@@ -71,6 +91,11 @@ export class AgentSession {
     return this.state.messages;
   }
 
+  /** The turn that waits for decisions, when the last one was interrupted; `resume(decisions)` goes on with it. */
+  get interruption(): Interruption | undefined {
+    return this.interrupted;
+  }
+
   /** Whether `close()` has been called. */
   get isClosed(): boolean {
     return this.closed;
@@ -79,7 +104,26 @@ export class AgentSession {
   /** Runs one turn, continuing the conversation. Rejects when the session is closed, or as `agent.run` does. */
   run(prompt: string, options: RunOptions = {}): Promise<RunResult> {
     if (this.closed) return Promise.reject(new Error(`Session '${this.id}' is closed; start a new one with agent.session().`));
-    const turn = this.queue.then(() => this.turn(prompt, options));
+    const turn = this.queue.then(() => {
+      this.checkNotInterrupted();
+      return this.turn(prompt, options);
+    });
+    this.queue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /**
+   * Goes on with the interrupted turn (see `agent.resume`), with a decision for each pending request. Resolves as
+   * `run` does — with status `interrupted` again when another call waits.
+   */
+  resume(decisions: ApprovalDecisions, options: RunOptions = {}): Promise<RunResult> {
+    if (this.closed) return Promise.reject(new Error(`Session '${this.id}' is closed.`));
+    const turn = this.queue.then(async () => {
+      const interrupted = this.interrupted;
+      if (interrupted === undefined) throw new Error(`Session '${this.id}' has no interrupted turn to resume.`);
+      const result = await this.host.resume(interrupted.snapshot, decisions, { ...options, rejectOnFailure: false });
+      return this.ended(result, options);
+    });
     this.queue = turn.catch(() => undefined);
     return turn;
   }
@@ -92,7 +136,10 @@ export class AgentSession {
     if (this.closed) throw new Error(`Session '${this.id}' is closed; start a new one with agent.session().`);
     const text = streamTextMode(options);
     return new AgentStream((emit, signal) => {
-      const turn = this.queue.then(() => this.turn(prompt, { ...options, signal }, { emit, text }));
+      const turn = this.queue.then(() => {
+        this.checkNotInterrupted();
+        return this.turn(prompt, { ...options, signal }, { emit, text });
+      });
       this.queue = turn.catch(() => undefined);
       return turn;
     }, options.signal);
@@ -105,6 +152,7 @@ export class AgentSession {
   compact(instructions?: string): Promise<void> {
     if (this.closed) return Promise.reject(new Error(`Session '${this.id}' is closed.`));
     const work = this.queue.then(async () => {
+      this.checkNotInterrupted();
       this.state = await this.host.compact(this.state, instructions);
     });
     this.queue = work.catch(() => undefined);
@@ -125,8 +173,20 @@ export class AgentSession {
     this.started = true;
     this.startedAt ??= performance.now();
     const result = await this.host.execute(prompt, { ...options, rejectOnFailure: false }, this.state.with({ steps: [] }), first, stream);
+    return this.ended(result, options);
+  }
+
+  private ended(result: RunResult, options: RunOptions): RunResult {
     this.state = result.state;
+    this.interrupted = result.interruption;
     if (result.status === 'failed' && options.rejectOnFailure !== false) throw result.error;
     return result;
+  }
+
+  private checkNotInterrupted(): void {
+    const interrupted = this.interrupted;
+    if (interrupted === undefined) return;
+    const requests = interrupted.pending.map((p) => `${p.id} (${p.toolCall.name})`).join(', ');
+    throw new Error(`Session '${this.id}' has an interrupted turn waiting for decisions on ${requests}: call session.resume(decisions) first.`);
   }
 }

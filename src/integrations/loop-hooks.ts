@@ -14,6 +14,7 @@ import {
   type Approver,
   type HookErrorPolicy,
 } from '../agent/index.js';
+import { decisionWithoutInterrupt } from '../agent/internal/approval-answer.js';
 import { guardStack } from '../agent/hook-error-policy.js';
 import {
   AgentState,
@@ -254,6 +255,7 @@ export class LoopHooks {
           if (decision.stopRun) this.stopped = decision.reason ?? 'The approver refused the call and ended the run.';
           return this.refuse(current, `Tool call refused: ${decision.reason ?? 'the approver said no'}`, 'approver');
         }
+        if (decision.updatedInput !== undefined) current = new ToolCall(current.name, { ...decision.updatedInput }, current.id);
       }
     }
 
@@ -399,7 +401,7 @@ export class LoopHooks {
     );
     if (this.approver === undefined) return { approved: false, reason: `approval needed (${reason}) and no approver was given` };
     const answer = await this.approver({ toolCall: call, reason, state: this.state, signal });
-    return typeof answer === 'boolean' ? { approved: answer } : answer;
+    return decisionWithoutInterrupt(answer, "a framework's loop");
   }
 
   private refuse(call: ToolCall, message: string, by: 'hook' | 'permission' | 'approver'): string {

@@ -9,6 +9,7 @@ import { BridgeInputError, readBridgePayload } from '../../bridge/bridge-payload
 import { AgentState, HookEvent, ToolCall, type AnyHookContext, type HookOutcome } from '../../core/index.js';
 import { messageOf } from '../../core/internal/message-of.js';
 import { LoopHooks, type HookSource, type LoopHooksOptions } from '../loop-hooks.js';
+import { decisionWithoutInterrupt } from '../../agent/internal/approval-answer.js';
 
 /** Options of {@link claudeAgentHooks}: those of {@link LoopHooks}; with an `approver`, a `canUseTool` is returned too. */
 export type ClaudeAgentHooksOptions = LoopHooksOptions;
@@ -139,8 +140,8 @@ export function claudeAgentHooks(hooks: HookSource, options: ClaudeAgentHooksOpt
     result.canUseTool = async (toolName, input, { signal, toolUseID, decisionReason }) => {
       const toolCall = new ToolCall(toolName, input, toolUseID);
       const answer = await approver({ toolCall, reason: decisionReason ?? `Claude Code asks before running ${toolName}.`, state, signal });
-      const decision = typeof answer === 'boolean' ? { approved: answer } : answer;
-      if (decision.approved) return { behavior: 'allow', updatedInput: input, toolUseID };
+      const decision = decisionWithoutInterrupt(answer, 'the Claude Agent SDK');
+      if (decision.approved) return { behavior: 'allow', updatedInput: decision.updatedInput ?? input, toolUseID };
       return { behavior: 'deny', message: `Tool call refused: ${decision.reason ?? 'the approver said no'}`, interrupt: decision.stopRun === true, toolUseID };
     };
   }

@@ -1,0 +1,202 @@
+// Internal: not exported from the package.
+/**
+ * What `agent.resume()` checks before anything runs: that the snapshot is one, of a version this package reads, of
+ * an agent built like this one, and that the decisions decide exactly its pending requests.
+ *
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { ApprovalDecision, ApprovalDecisions } from '../approval.js';
+import { ResumeError } from '../resume-error.js';
+import type { AgentConfig } from '../run.js';
+import { RUN_SNAPSHOT_FORMAT, RUN_SNAPSHOT_VERSION, type AgentShapeJson, type PendingApproval, type RunFrameJson, type RunSnapshot } from '../run-snapshot.js';
+import { SUBAGENT_INPUT } from './subagent-input.js';
+
+/** The shape of an agent: its tools (with a digest of each input schema), hooks and subagents. */
+export function agentShape(config: AgentConfig): AgentShapeJson {
+  const tools = config.definitions
+    .filter((d) => config.tools.has(d.name))
+    .map((d) => ({ name: d.name, schema: createHash('sha256').update(JSON.stringify(d.inputSchema ?? null)).digest('hex').slice(0, 16) }));
+  const hooks = config.stack.all().map((e) => ({ name: e.name, priority: e.priority, events: e.events === undefined ? '*' : [...e.events].sort().join(',') }));
+  const subagents = [...config.subagents.values()].map((s) => ({ name: s.def.name, shape: agentShape(s.config) }));
+  return { ...(config.name !== undefined ? { name: config.name } : {}), tools, hooks, subagents };
+}
+
+const json = z.unknown();
+const record = z.record(z.string(), json);
+const call = z.object({ id: z.string(), name: z.string().min(1), args: record });
+const usage = z.object({ inputTokens: z.number().optional(), outputTokens: z.number().optional(), totalTokens: z.number().optional() });
+const error = z.object({ name: z.string(), message: z.string(), by: z.enum(['hook', 'permission', 'approver']).optional() });
+const execution = z.object({ toolCall: call, isError: z.boolean(), result: json.optional(), error: error.optional(), durationMs: z.number().optional() });
+const message = z.object({
+  role: z.enum(['system', 'user', 'assistant', 'tool']),
+  content: z.string(),
+  toolCalls: z.array(call).optional(),
+  toolCallId: z.string().optional(),
+  name: z.string().optional(),
+});
+const step = z.object({ index: z.number().int(), text: z.string(), toolCalls: z.array(call), executions: z.array(execution), usage: usage.optional() });
+const state = z.object({
+  agentId: z.string(),
+  parentAgentId: z.string().optional(),
+  sessionId: z.string().optional(),
+  stepCount: z.number().int().nonnegative(),
+  messages: z.array(message),
+  steps: z.array(step),
+  metadata: record,
+});
+const frame: z.ZodType<RunFrameJson> = z.lazy(() =>
+  z.object({
+    prompt: z.string(),
+    state,
+    metadata: record,
+    pendingContext: z.array(z.string()),
+    systemMessages: z.array(z.string()),
+    usage: usage.optional(),
+    text: z.string(),
+    stopBlocks: z.number().int().nonnegative(),
+    rejectedStop: z.string().optional(),
+    childRuns: z.number().int().nonnegative(),
+    elapsedMs: z.number().nonnegative(),
+    subagent: z.object({ name: z.string(), type: z.string() }).optional(),
+    at: z
+      .object({
+        stepIndex: z.number().int().nonnegative(),
+        response: z.object({ text: z.string(), toolCalls: z.array(call), usage: usage.optional(), synthetic: z.boolean().optional() }),
+        executions: z.array(execution),
+        callIndex: z.number().int().nonnegative(),
+        phase: z.enum(['approval', 'subagent']),
+        call,
+        reason: z.string().optional(),
+        requestId: z.string().optional(),
+        child: frame.optional(),
+        startedAt: z.number().optional(),
+      })
+      .refine((at) => at.callIndex < at.response.toolCalls.length && at.executions.length <= at.callIndex, {
+        message: 'callIndex must name one of the step’s tool calls, after the executions kept',
+      })
+      .refine((at) => (at.phase === 'approval' ? at.requestId !== undefined : at.child !== undefined), {
+        message: 'an approval needs its requestId, a subagent phase its child frame',
+      }),
+  }),
+) as z.ZodType<RunFrameJson>;
+const shape: z.ZodType<AgentShapeJson> = z.lazy(() =>
+  z.object({
+    name: z.string().optional(),
+    tools: z.array(z.object({ name: z.string(), schema: z.string() })),
+    hooks: z.array(z.object({ name: z.string(), priority: z.number(), events: z.string() })),
+    subagents: z.array(z.object({ name: z.string(), shape })),
+  }),
+) as z.ZodType<AgentShapeJson>;
+const snapshotSchema = z.object({
+  format: z.literal(RUN_SNAPSHOT_FORMAT),
+  version: z.number().int().positive(),
+  id: z.string().min(1),
+  interruptId: z.string().min(1),
+  createdAt: z.string(),
+  pending: z.array(
+    z.object({ id: z.string().min(1), toolCall: call, reason: z.string(), agentId: z.string(), subagentPath: z.array(z.string()) }),
+  ).min(1),
+  agent: shape,
+  session: z.object({ id: z.string() }).optional(),
+  run: frame,
+});
+
+/** `value` as a run snapshot, or a {@link ResumeError} saying which field is wrong. */
+export function readSnapshot(value: unknown): RunSnapshot {
+  if (typeof value === 'string') {
+    throw new ResumeError('invalid-snapshot', 'agent.resume() takes the snapshot as an object (JSON.parse the text first), or a checkpoint id with a checkpointer.');
+  }
+  const version = (value as { version?: unknown } | null)?.version;
+  if ((value as { format?: unknown } | null)?.format === RUN_SNAPSHOT_FORMAT && typeof version === 'number' && version > RUN_SNAPSHOT_VERSION) {
+    throw new ResumeError(
+      'newer-version',
+      `This run snapshot has format version ${version}, written by a newer agent-hooks; this one reads versions up to ${RUN_SNAPSHOT_VERSION}. Resume it with the version that wrote it, or a later one.`,
+    );
+  }
+  const parsed = snapshotSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const path = issue.path.length > 0 ? issue.path.join('.') : '(the snapshot itself)';
+    throw new ResumeError('invalid-snapshot', `Not a run snapshot: ${path}: ${issue.message}. Give agent.resume() the \`snapshot\` of an interrupted run's result (result.interruption.snapshot), parsed from its JSON as it was.`);
+  }
+  return parsed.data as RunSnapshot;
+}
+
+/** Throws when the snapshot's agent had other tools, hooks or subagents than `config`'s. */
+export function checkShape(snapshot: RunSnapshot, config: AgentConfig): void {
+  const differences: string[] = [];
+  compareShapes(snapshot.agent, agentShape(config), '', differences);
+  if (differences.length > 0) {
+    throw new ResumeError(
+      'other-agent',
+      `This snapshot is of another agent: ${differences.join('; ')}. Resume it on an agent built as the one that was interrupted (same tools, subagents and hooks, in the same order).`,
+    );
+  }
+}
+
+function compareShapes(was: AgentShapeJson, is: AgentShapeJson, where: string, out: string[]): void {
+  const at = where === '' ? '' : ` of subagent ${where}`;
+  const tools = (s: AgentShapeJson) => s.tools.map((t) => `${t.name}`).join(', ') || 'none';
+  if (tools(was) !== tools(is)) out.push(`tools${at}: the snapshot's [${tools(was)}], this agent's [${tools(is)}]`);
+  else {
+    for (const [i, t] of was.tools.entries()) {
+      if (t.schema !== is.tools[i]!.schema) out.push(`the input schema of tool ${t.name}${at} changed`);
+    }
+  }
+  const hooks = (s: AgentShapeJson) => s.hooks.map((h) => `${h.name} (${h.events}, priority ${h.priority})`).join(', ') || 'none';
+  if (hooks(was) !== hooks(is)) out.push(`hooks${at}: the snapshot's [${hooks(was)}], this agent's [${hooks(is)}]`);
+  const subs = (s: AgentShapeJson) => s.subagents.map((x) => x.name).join(', ') || 'none';
+  if (subs(was) !== subs(is)) out.push(`subagents${at}: the snapshot's [${subs(was)}], this agent's [${subs(is)}]`);
+  else for (const [i, s] of was.subagents.entries()) compareShapes(s.shape, is.subagents[i]!.shape, where === '' ? s.name : `${where}/${s.name}`, out);
+}
+
+/**
+ * Throws unless `decisions` decide exactly the snapshot's pending requests, each with a decision of the right form,
+ * and an edited input the tool's schema takes.
+ */
+export function checkDecisions(snapshot: RunSnapshot, decisions: ApprovalDecisions, config: AgentConfig): void {
+  if (decisions === null || typeof decisions !== 'object' || Array.isArray(decisions)) {
+    throw new ResumeError('invalid-decision', `agent.resume() needs the decisions as an object keyed by request id, e.g. { '${snapshot.pending[0]!.id}': { approved: true } }.`);
+  }
+  const pending = new Map(snapshot.pending.map((p) => [p.id, p]));
+  for (const id of Object.keys(decisions)) {
+    if (!pending.has(id)) {
+      throw new ResumeError('unknown-request', `There is no pending request '${id}' in this snapshot; its requests are: ${[...pending.keys()].join(', ')}.`);
+    }
+  }
+  for (const request of snapshot.pending) {
+    const answer = decisions[request.id];
+    if (answer === undefined) {
+      throw new ResumeError('missing-decision', `Request '${request.id}' (${request.toolCall.name}: ${request.reason}) has no decision; give one for every pending request.`);
+    }
+    checkDecision(request, answer, toolConfig(config, request.subagentPath));
+  }
+}
+
+function checkDecision(request: PendingApproval, answer: boolean | ApprovalDecision, config: AgentConfig): void {
+  if (typeof answer === 'boolean') return;
+  const where = `The decision for request '${request.id}' (${request.toolCall.name})`;
+  if (answer === null || typeof answer !== 'object' || typeof answer.approved !== 'boolean') {
+    throw new ResumeError('invalid-decision', `${where} is not one: give true/false or { approved: boolean, reason?, updatedInput?, stopRun? }.`);
+  }
+  if (answer.reason !== undefined && typeof answer.reason !== 'string') throw new ResumeError('invalid-decision', `${where}: reason must be a string.`);
+  if (answer.updatedInput === undefined) return;
+  if (!answer.approved) throw new ResumeError('invalid-decision', `${where} refuses the call and edits its input; edit only an approved call.`);
+  const input = answer.updatedInput;
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new ResumeError('invalid-decision', `${where}: updatedInput must be an object.`);
+  const schema = config.tools.get(request.toolCall.name)?.input ?? (config.subagents.has(request.toolCall.name) ? SUBAGENT_INPUT : undefined);
+  const parsed = schema?.safeParse(input);
+  if (parsed !== undefined && !parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ResumeError('invalid-decision', `${where}: updatedInput is not an input ${request.toolCall.name} takes: ${issue.path.join('.') || '(input)'}: ${issue.message}.`);
+  }
+}
+
+/** The configuration of the (sub)agent a request belongs to. */
+function toolConfig(config: AgentConfig, path: readonly string[]): AgentConfig {
+  let current = config;
+  for (const name of path) current = current.subagents.get(name)?.config ?? current;
+  return current;
+}
