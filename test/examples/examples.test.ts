@@ -176,6 +176,43 @@ const expectations: Record<string, (stdout: string) => void> = {
       ].join('\n'),
     );
   },
+  'approval-interrupt.ts': (out) => {
+    const [first, second] = out.trim().split('\n\n');
+    // Process 1 ran the status call, then the deploy's hooks, and stopped there.
+    expect(first).toContain(
+      'events: ExecutionStart → UserPromptSubmit → BeforeStep → BeforeModel → BeforeToolSelection → AfterModel → PreToolUse → PostToolUse → PreToolUse → PermissionRequest → Notification\n',
+    );
+    expect(first).toContain("interrupted, saved as 'release-42'");
+    expect(first).toContain('tool result: build green, 0 open incidents');
+    expect(first).toMatch(/pending: deploy \{"env":"production"\}: Deploy to production\? \(request apr_[\w-]+\)/);
+    expect(first).not.toContain('deployed');
+    // Process 2 found the snapshot on disk and went on from the deploy, with the reviewer's input: its hooks did not
+    // run again, and no model call was made for the step the run stopped in.
+    expect(second).toContain('the checkpointer holds: release-42\n  waiting: deploy {"env":"production"}: Deploy to production?');
+    expect(second).toContain('  PostToolUse hook: deploy {"env":"staging"} → deployed to staging');
+    expect(second).toContain(
+      'events after the resume: PostToolUse → PostToolBatch → AfterStep → BeforeStep → BeforeModel → BeforeToolSelection → AfterModel → AfterStep → Stop → AfterStop → AfterAgent → ExecutionEnd\n',
+    );
+    expect(second).toContain('tool result: build green, 0 open incidents\n  tool result: deployed to staging\n');
+    expect(second).toContain('completed: Status was green; deployed to staging.');
+    expect(second).toContain('the checkpointer holds: 0 runs');
+    expect(second).toContain("resume('release-42') again: ResumeError not-found");
+    expect(second).toContain('resume(the loaded snapshot) again: ResumeError already-resumed');
+    // The deploy's PermissionRequest and Notification hooks ran once, in process 1.
+    expect(out.match(/PermissionRequest hook/g)).toHaveLength(1);
+    expect(out.match(/Notification hook/g)).toHaveLength(1);
+    expect(out).not.toContain('production"} → deployed');
+  },
+  'redis-checkpointer.ts': (out) => {
+    expect(out).toMatch(/^approver: Deploy to staging\? → yes\napprover: Deploy to production\? → later\nrun: interrupted\n/);
+    expect(out).toContain('  tool result: deployed to staging\n  pending: deploy {"env":"production"}: Deploy to production?\nin Redis: friday-release\n');
+    // The resume asked no approver again: the refusal fired PermissionDenied and reached the model.
+    expect(out.match(/approver:/g)).toHaveLength(2);
+    expect(out).toContain('PermissionDenied hook: deploy {"env":"production"}: no production deploys on Fridays');
+    expect(out).toContain('the model was told: Tool call refused: no production deploys on Fridays');
+    expect(out).toContain('resumed: completed: Staging is live; production was refused (no production deploys on Fridays).');
+    expect(out).toMatch(/in Redis: \[\]\n$/);
+  },
   'subagents.ts': (out) => {
     expect(out).toMatch(
       /PreToolUse researcher in the parent\n +SubagentStart researcher: "When was Node.js 20 released\?"\n +PreToolUse search in the subagent\n/,
