@@ -82,7 +82,7 @@ export interface ExecutionTimingEvents {
 export interface ExecutionTimingHookOptions {
   /** Called with every measurement (besides the emitter's events). */
   readonly onTiming?: ((timing: ExecutionTiming) => void) | undefined;
-  /** The clock, in milliseconds (default `performance.now`); tests pass their own. */
+  /** The clock, in milliseconds (default: `performance.now` since the epoch, so that marks survive a resume in another process); tests pass their own. */
   readonly now?: (() => number) | undefined;
   /** Where the timings live in the run's metadata (default {@link ExecutionTimingHook.metadataKey}). */
   readonly metadataKey?: string | undefined;
@@ -155,7 +155,9 @@ export class ExecutionTimingHook implements Hook {
 
   constructor(options: ExecutionTimingHookOptions = {}) {
     if (options.onTiming !== undefined && typeof options.onTiming !== 'function') throw new TypeError('ExecutionTimingHook: onTiming must be a function.');
-    this.now = options.now ?? (() => performance.now());
+    // Milliseconds since the epoch, not since this process started: marks kept in an interrupted run's snapshot
+    // measure on in the process that resumes it.
+    this.now = options.now ?? (() => performance.timeOrigin + performance.now());
     this.onTiming = options.onTiming;
     this.metadataKey = options.metadataKey ?? ExecutionTimingHook.metadataKey;
     this.marksKey = `${this.metadataKey}.marks`;
