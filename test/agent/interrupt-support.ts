@@ -14,6 +14,7 @@ import {
   defineTool,
   type Agent,
   type ApprovalDecision,
+  type Approver,
   type Checkpointer,
   type ModelRequest,
   type RunResult,
@@ -76,10 +77,13 @@ const deploy = defineTool({
 });
 
 /** How the agent decides: an approver that answers inline, or interrupts. */
-export type Mode = { readonly kind: 'inline'; readonly decisions: readonly ScriptDecision[] } | { readonly kind: 'interrupt'; readonly checkpointer?: Checkpointer };
+export type Mode =
+  | { readonly kind: 'inline'; readonly decisions: readonly ScriptDecision[] }
+  | { readonly kind: 'interrupt'; readonly checkpointer?: Checkpointer }
+  | { readonly kind: 'approver'; readonly approver: Approver };
 
 /** The agent, built the same way wherever it is built. */
-export function buildAgent(scenario: Scenario, mode: Mode, trace?: string[]): Agent {
+export function buildAgent(scenario: Scenario, mode: Mode, trace?: string[], projectDir?: string): Agent {
   const worker = defineSubagent({
     name: 'worker',
     description: 'Does a task with its own tools',
@@ -91,7 +95,7 @@ export function buildAgent(scenario: Scenario, mode: Mode, trace?: string[]): Ag
     .withTools(status, deploy)
     .withSubagents(worker)
     .withOptions({ name: 'deployer' })
-    .withHook(new RequireApprovalHook({ matcher: 'deploy', reason: (ctx) => `Deploy to ${String(ctx.toolCall.arg('env'))}?` }))
+    .withHook(new RequireApprovalHook({ matcher: projectDir === undefined ? 'deploy' : 'no-such-tool', reason: (ctx) => `Deploy to ${String(ctx.toolCall.arg('env'))}?` }))
     .withHook(new ToolCallLimitHook({ limit: 50 }))
     .onPermissionDenied((ctx) => ((ctx.permissionReason ?? '').includes('retry') ? ctx.withRetry() : undefined))
     .onExecutionStart((ctx) => ctx.withMetadata('started', 'yes'))
@@ -99,6 +103,8 @@ export function buildAgent(scenario: Scenario, mode: Mode, trace?: string[]): Ag
     // Context for the model and a message for the user from the hooks of the waiting call: carried across the interruption.
     .onPermissionRequest((ctx) => HookOutcome.proceed(undefined, { additionalContext: `reviewing ${ctx.toolCall.id}`, systemMessage: `asked about ${ctx.toolCall.id}` }))
     .onStop((ctx) => (ctx.continuationCount === 0 && (ctx.finalMessage ?? '').startsWith('done') ? HookOutcome.block('Say it once more.') : undefined));
+  // With a project: the ask comes from a Claude Code command hook in its .claude/settings.json, run as a process.
+  if (projectDir !== undefined) builder.withHooksFrom({ projectDir, trust: 'all', homeDir: false, userDir: false, claude: true });
   if (mode.kind === 'inline') {
     let asked = 0;
     builder.withApprover(() => {
@@ -106,6 +112,8 @@ export function buildAgent(scenario: Scenario, mode: Mode, trace?: string[]): Ag
       if (d === undefined) throw new Error(`The approver was asked ${asked} times; the scenario decides ${mode.decisions.length}.`);
       return decisionOf(d);
     });
+  } else if (mode.kind === 'approver') {
+    builder.withApprover(mode.approver);
   } else {
     builder.withApprovalInterrupts();
     if (mode.checkpointer !== undefined) builder.withCheckpointer(mode.checkpointer);
