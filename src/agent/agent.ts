@@ -12,7 +12,7 @@ import { formatProblem } from '../script/problem.js';
 import { AgentStream, type StreamOptions } from './agent-stream.js';
 import { streamTextMode } from './internal/stream-text-mode.js';
 import { Run, type AgentConfig, type RunEnvironment, type RunStream } from './run.js';
-import type { RunOptions, RunResult } from './run-result.js';
+import type { ResumeOptions, RunOptions, RunResult } from './run-result.js';
 import { AgentSession, type SessionOptions } from './session.js';
 import { WakeInbox } from './wake-inbox.js';
 import { randomUUID } from 'node:crypto';
@@ -121,7 +121,7 @@ export class Agent {
    *   tools, subagents or hooks), a decision for an unknown request or none for a pending one, an edited input the
    *   tool refuses, a snapshot resumed already.
    */
-  async resume(from: RunSnapshot | string, decisions: ApprovalDecisions, options: RunOptions = {}): Promise<RunResult> {
+  async resume(from: RunSnapshot | string, decisions: ApprovalDecisions, options: ResumeOptions = {}): Promise<RunResult> {
     return this.resumeRun(from, decisions, options);
   }
 
@@ -212,7 +212,7 @@ export class Agent {
     return this.finish(run, config, options, wakes, sessionWakes !== undefined, stream);
   }
 
-  private async resumeRun(from: RunSnapshot | string, decisions: ApprovalDecisions, options: RunOptions, sessionWakes?: WakeInbox, stream?: RunStream): Promise<RunResult> {
+  private async resumeRun(from: RunSnapshot | string, decisions: ApprovalDecisions, options: ResumeOptions, sessionWakes?: WakeInbox, stream?: RunStream): Promise<RunResult> {
     const config = await this.configuration();
     const { checkpointer } = config;
     let value: unknown = from;

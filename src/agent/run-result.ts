@@ -21,6 +21,9 @@ export interface RunOptions {
   readonly checkpointId?: string | undefined;
 }
 
+/** Options of `agent.resume()`: a run's options but its metadata (the snapshot has it) and its checkpoint id (kept). */
+export type ResumeOptions = Pick<RunOptions, 'signal' | 'rejectOnFailure'>;
+
 /** A run that waits for decisions: what `run()` resolves with, under `interruption`, when its status is `interrupted`. */
 export interface Interruption {
   /** The checkpoint id: the snapshot's `id`, the key a checkpointer keeps it under. */

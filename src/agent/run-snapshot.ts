@@ -16,30 +16,43 @@ export type JsonValue = null | boolean | number | string | readonly JsonValue[] 
 
 /** A tool call as JSON. */
 export interface ToolCallJson {
+  /** The call's id. */
   readonly id: string;
+  /** The tool's name. */
   readonly name: string;
+  /** Its arguments. */
   readonly args: { readonly [key: string]: JsonValue };
 }
 
 /** A message of the conversation as JSON. */
 export interface MessageJson {
+  /** Who wrote it. */
   readonly role: 'system' | 'user' | 'assistant' | 'tool';
+  /** Its text. */
   readonly content: string;
+  /** The tool calls an assistant message made. */
   readonly toolCalls?: readonly ToolCallJson[];
+  /** For a tool message, the id of the call it answers. */
   readonly toolCallId?: string;
+  /** For a tool message, the tool's name. */
   readonly name?: string;
 }
 
 /** Token usage as JSON. */
 export interface UsageJson {
+  /** Tokens in. */
   readonly inputTokens?: number;
+  /** Tokens out. */
   readonly outputTokens?: number;
+  /** Both. */
   readonly totalTokens?: number;
 }
 
 /** An error as JSON: what a hook or the model can read of it again. */
 export interface ErrorJson {
+  /** The error's name (`Error`, `ToolInputError`, …). */
   readonly name: string;
+  /** Its message. */
   readonly message: string;
   /** For a refused call: who refused it. */
   readonly by?: 'hook' | 'permission' | 'approver';
@@ -47,31 +60,94 @@ export interface ErrorJson {
 
 /** A tool execution as JSON. */
 export interface ToolExecutionJson {
+  /** The call that ran. */
   readonly toolCall: ToolCallJson;
+  /** Whether it failed (or was refused). */
   readonly isError: boolean;
+  /** What the tool returned, when it succeeded. */
   readonly result?: JsonValue;
+  /** Why it failed. */
   readonly error?: ErrorJson;
+  /** How long it took, in ms. */
   readonly durationMs?: number;
 }
 
 /** A completed step as JSON. */
 export interface StepJson {
+  /** The step's 0-based index. */
   readonly index: number;
+  /** The model's text. */
   readonly text: string;
+  /** The calls the model made. */
   readonly toolCalls: readonly ToolCallJson[];
+  /** What each call produced, in order. */
   readonly executions: readonly ToolExecutionJson[];
+  /** The step's token usage. */
   readonly usage?: UsageJson;
 }
 
 /** The agent state as JSON. */
 export interface AgentStateJson {
+  /** The agent's id. */
   readonly agentId: string;
+  /** The parent's id, for a subagent. */
   readonly parentAgentId?: string;
+  /** The session's id, for a session's turn. */
   readonly sessionId?: string;
+  /** Completed steps so far. */
   readonly stepCount: number;
+  /** The conversation. */
   readonly messages: readonly MessageJson[];
+  /** The completed steps. */
   readonly steps: readonly StepJson[];
+  /** The state's metadata. */
   readonly metadata: { readonly [key: string]: JsonValue };
+}
+
+/** A step's model answer as JSON. */
+export interface ModelAnswerJson {
+  /** Its text. */
+  readonly text: string;
+  /** The calls it made. */
+  readonly toolCalls: readonly ToolCallJson[];
+  /** Its token usage. */
+  readonly usage?: UsageJson;
+  /** Whether a hook answered instead of the model. */
+  readonly synthetic?: boolean;
+}
+
+/** Which subagent a run is, by name and type. */
+export interface SubagentJson {
+  /** Its name (the tool name the model calls it by). */
+  readonly name: string;
+  /** Its type. */
+  readonly type: string;
+}
+
+/** A tool of an agent's shape. */
+export interface ToolShapeJson {
+  /** Its name. */
+  readonly name: string;
+  /** A digest of the input schema the model is given. */
+  readonly schema: string;
+}
+
+/** A hook of an agent's shape. */
+export interface HookShapeJson {
+  /** Its name. */
+  readonly name: string;
+  /** Its priority. */
+  readonly priority: number;
+  /** The events it can run for, comma-separated, or `*` for any. */
+  readonly events: string;
+}
+
+/** A subagent of an agent's shape. */
+export interface SubagentShapeJson {
+  /** Its name. */
+  readonly name: string;
+  /** Its own shape. */
+  readonly shape: AgentShapeJson;
 }
 
 /**
@@ -82,7 +158,7 @@ export interface InterruptPointJson {
   /** The step's index. */
   readonly stepIndex: number;
   /** The step's model answer. */
-  readonly response: { readonly text: string; readonly toolCalls: readonly ToolCallJson[]; readonly usage?: UsageJson; readonly synthetic?: boolean };
+  readonly response: ModelAnswerJson;
   /** The executions of the calls before `callIndex`, in order. */
   readonly executions: readonly ToolExecutionJson[];
   /** The index, in the step's calls, of the call that waits. */
@@ -129,7 +205,7 @@ export interface RunFrameJson {
   /** How long the run had been going, in ms, when it stopped. */
   readonly elapsedMs: number;
   /** Set for a subagent's run. */
-  readonly subagent?: { readonly name: string; readonly type: string };
+  readonly subagent?: SubagentJson;
   /** Where it stopped. */
   readonly at: InterruptPointJson;
 }
@@ -139,11 +215,11 @@ export interface AgentShapeJson {
   /** The agent's name, when it has one. */
   readonly name?: string;
   /** Its tools: name and a digest of the input schema the model is given. */
-  readonly tools: readonly { readonly name: string; readonly schema: string }[];
+  readonly tools: readonly ToolShapeJson[];
   /** Its hooks, in the order they run: name, priority and the events they can run for (`*` for any). */
-  readonly hooks: readonly { readonly name: string; readonly priority: number; readonly events: string }[];
+  readonly hooks: readonly HookShapeJson[];
   /** Its subagents, each with its own shape. */
-  readonly subagents: readonly { readonly name: string; readonly shape: AgentShapeJson }[];
+  readonly subagents: readonly SubagentShapeJson[];
 }
 
 /** A tool call that waits for a decision. */
@@ -182,8 +258,14 @@ export interface RunSnapshot {
   readonly pending: readonly PendingApproval[];
   /** The agent the run belongs to. */
   readonly agent: AgentShapeJson;
-  /** For a session's turn: the session's id and whether its SessionStart has fired. */
-  readonly session?: { readonly id: string };
+  /** For a session's turn: the session (its SessionStart has fired). */
+  readonly session?: SessionRefJson;
   /** The run. */
   readonly run: RunFrameJson;
+}
+
+/** The session an interrupted turn belongs to. */
+export interface SessionRefJson {
+  /** The session's id. */
+  readonly id: string;
 }

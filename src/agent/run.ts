@@ -809,7 +809,8 @@ export class Run {
       return this.ran(at.call, outcome, started);
     }
     const answer = this.init.resume!.decisions[at.requestId!]!;
-    const decided = await this.decided(at.call, typeof answer === 'boolean' ? { approved: answer } : answer);
+    // A reviewer decided: a refusal fires PermissionDenied whatever this agent's approval mode.
+    const decided = await this.decided(at.call, typeof answer === 'boolean' ? { approved: answer } : answer, true);
     if (ToolExecution.isToolExecution(decided)) return decided;
     const checked = this.checkInput(decided);
     if (!checked.ok) return this.toolFailed(decided, checked.error);
@@ -817,8 +818,8 @@ export class Run {
   }
 
   /** A decision on `call`: its refusal, or the call to run (with the input the decision gave it). */
-  private async decided(call: ToolCall, decision: ApprovalDecision): Promise<ToolCall | ToolExecution> {
-    if (!decision.approved) return this.denied(call, decision);
+  private async decided(call: ToolCall, decision: ApprovalDecision, reviewed = this.config.approver !== undefined): Promise<ToolCall | ToolExecution> {
+    if (!decision.approved) return this.denied(call, decision, reviewed);
     return decision.updatedInput === undefined ? call : new ToolCall(call.name, { ...decision.updatedInput }, call.id);
   }
 
@@ -911,12 +912,12 @@ export class Run {
    * refuses a call: here the approver stands in that place; a hook's refusal, or one for want of an approver, does not
    * count — and a hook's `withRetry()` tells the model it may try the call again, unless the refusal ended the run.
    */
-  private async denied(call: ToolCall, decision: ApprovalDecision): Promise<ToolExecution> {
+  private async denied(call: ToolCall, decision: ApprovalDecision, reviewed: boolean): Promise<ToolExecution> {
     const message = `Tool call refused: ${decision.reason ?? 'the approver said no'}`;
     if (decision.stopRun) this.rejectedStop = decision.reason ?? 'The approver refused the call and ended the run.';
     // Refused for want of an approver: no one decided, so PermissionDenied does not fire. A decision given to a resumed
     // run was made, as an approver's is.
-    if (this.config.approver === undefined && !this.config.approvalInterrupts) return this.refuse(call, message, 'approver');
+    if (!reviewed) return this.refuse(call, message, 'approver');
     const reason = decision.reason ?? 'The approver refused the call.';
     const outcome = await this.answering(call, () => message, () =>
       this.dispatch('PermissionDenied', () => ToolHookContext.permissionDenied(call, { state: this.state, metadata: this.metadata, reason })),
@@ -1025,7 +1026,8 @@ export class Run {
       subagent: { name: sub.def.name, type: sub.def.type },
       stream: this.subagentStream(sub.def.name, childId),
     });
-    return this.childResult(call, sub, childId, await child.execute(), epochNow());
+    const startedAt = epochNow();
+    return this.childResult(call, sub, childId, await child.execute(), startedAt);
   }
 
   /** What a subagent's run gives its call: its text, or why it stopped; an interruption inside it interrupts this run. */

@@ -4,7 +4,7 @@
  * @module
  */
 import { AgentState, type Message, type Metadata } from '../core/index.js';
-import type { Interruption, RunOptions, RunResult } from './run-result.js';
+import type { Interruption, ResumeOptions, RunOptions, RunResult } from './run-result.js';
 import type { ApprovalDecisions } from './approval.js';
 import { stateFromJson } from './internal/snapshot-codec.js';
 import type { RunSnapshot } from './run-snapshot.js';
@@ -36,7 +36,7 @@ export interface SessionHost {
   /** Runs one turn from `state`, streamed when `stream` is given. */
   execute(prompt: string, options: RunOptions, state: AgentState, sessionStart: boolean, stream?: RunStream): Promise<RunResult>;
   /** Goes on with an interrupted turn. */
-  resume(snapshot: RunSnapshot, decisions: ApprovalDecisions, options: RunOptions): Promise<RunResult>;
+  resume(snapshot: RunSnapshot, decisions: ApprovalDecisions, options: ResumeOptions): Promise<RunResult>;
   /** Fires SessionEnd. */
   endSession(state: AgentState, reason: string, durationMs: number | undefined): Promise<void>;
   /** Compacts the conversation on request. */
@@ -116,7 +116,7 @@ export class AgentSession {
    * Goes on with the interrupted turn (see `agent.resume`), with a decision for each pending request. Resolves as
    * `run` does — with status `interrupted` again when another call waits.
    */
-  resume(decisions: ApprovalDecisions, options: RunOptions = {}): Promise<RunResult> {
+  resume(decisions: ApprovalDecisions, options: ResumeOptions = {}): Promise<RunResult> {
     if (this.closed) return Promise.reject(new Error(`Session '${this.id}' is closed.`));
     const turn = this.queue.then(async () => {
       const interrupted = this.interrupted;

@@ -18,7 +18,7 @@ import {
   defineTool,
   type RunSnapshot,
 } from 'agent-hooks';
-import { buildAgent, decisionOf, outcomeOf, runInterrupted, type Scenario } from './interrupt-support.js';
+import { buildAgent, outcomeOf, runInterrupted, type Scenario } from './interrupt-support.js';
 
 const deployTo = (env: string) => ({ tool: 'deploy' as const, args: { env } });
 const statusOf = (env: string) => ({ tool: 'status' as const, args: { env } });
@@ -235,13 +235,9 @@ describe('what a resume refuses, before anything runs', () => {
   it('a state from an agent with another hook set', async () => {
     const { snapshot, id } = await interrupted();
     const error = await refused(async (trace) => {
-      const agent = buildAgent(scenario, { kind: 'interrupt' }, trace);
-      const other = AgentBuilder.new();
-      void other;
-      // The same agent with one more hook is another agent.
-      const more = buildAgent(scenario, { kind: 'interrupt' }, trace);
-      void agent;
-      return moreHooks(more).resume(snapshot, { [id]: true });
+      const agent = withExtraHook();
+      agent.events.on('dispatched', (d) => trace.push(d.context.event));
+      return agent.resume(snapshot, { [id]: true });
     });
     expect(error.code).toBe('other-agent');
     expect(error.message).toMatch(/hooks: the snapshot's \[.*\], this agent's \[.*extra guard/);
@@ -272,6 +268,8 @@ describe('what a resume refuses, before anything runs', () => {
     expect(missing.code).toBe('missing-decision');
     const malformed = await refused((trace) => buildAgent(scenario, { kind: 'interrupt' }, trace).resume(snapshot, { [id]: { approve: true } as never }));
     expect(malformed.code).toBe('invalid-decision');
+    const both = await refused((trace) => buildAgent(scenario, { kind: 'interrupt' }, trace).resume(snapshot, { [id]: { approved: true, stopRun: true } }));
+    expect(both.message).toMatch(/approves the call and stops the run; stopRun goes with a refusal/);
   });
 
   it('a state resumed twice: in one process, and through a checkpointer from two agents', async () => {
@@ -352,15 +350,8 @@ describe('checkpointers and sessions', () => {
   });
 });
 
-/** The agent of `scenario` with one more hook: another hook set. */
-function moreHooks(_agent: unknown) {
-  const scenario: Scenario = { steps: [[deployTo('production')]], decisions: [] };
-  void decisionOf;
-  return buildAgentWithExtraHook(scenario);
-}
-
-function buildAgentWithExtraHook(scenario: Scenario) {
-  void scenario;
+/** The scenario's tools with another hook set: one more hook, and not the others. */
+function withExtraHook() {
   const deploy = defineTool({ name: 'deploy', description: 'Deploys the app', input: z.object({ env: z.enum(['staging', 'production']) }), execute: () => 'x' });
   return AgentBuilder.new()
     .withModel(new ScriptedModel(['x']))

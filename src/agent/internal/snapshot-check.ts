@@ -182,6 +182,7 @@ function checkDecision(request: PendingApproval, answer: boolean | ApprovalDecis
     throw new ResumeError('invalid-decision', `${where} is not one: give true/false or { approved: boolean, reason?, updatedInput?, stopRun? }.`);
   }
   if (answer.reason !== undefined && typeof answer.reason !== 'string') throw new ResumeError('invalid-decision', `${where}: reason must be a string.`);
+  if (answer.stopRun === true && answer.approved) throw new ResumeError('invalid-decision', `${where} approves the call and stops the run; stopRun goes with a refusal.`);
   if (answer.updatedInput === undefined) return;
   if (!answer.approved) throw new ResumeError('invalid-decision', `${where} refuses the call and edits its input; edit only an approved call.`);
   const input = answer.updatedInput;
