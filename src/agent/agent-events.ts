@@ -3,7 +3,8 @@
  *
  * @module
  */
-import type { AnyHookContext, HookNote, HookOutcome, HookRunInfo, ToolCall } from '../core/index.js';
+import type { AnyHookContext, HookNote, HookOutcome, HookRunInfo, Metadata, ToolCall } from '../core/index.js';
+import type { Interruption } from './run-result.js';
 
 /** A warning the runtime or a hook raised without failing the run. */
 export interface AgentWarning {
@@ -71,6 +72,16 @@ export interface ModelRetryForcedInfo {
   readonly blocks: number;
 }
 
+/** A run was interrupted: it waits for decisions (see `AgentBuilder.withApprovalInterrupts`). */
+export interface RunInterruptedInfo {
+  /** The id of the agent whose run it is. */
+  readonly agentId: string;
+  /** What waits, and the snapshot to resume from. */
+  readonly interruption: Interruption;
+  /** The run's metadata at the interruption. */
+  readonly metadata: Metadata;
+}
+
 /**
  * The events of an agent's emitter (`agent.events`, an `eventemitter3` emitter). Listeners are called synchronously;
  * hook timings are only measured while someone listens to `hook:start`, `hook:end` or `hook:error`.
@@ -94,6 +105,11 @@ export interface AgentEvents {
   'stop:forced': [info: StopForcedInfo];
   /** AfterModel hooks blocked a step's model call past `modelRetryLimit`; the last answer was used anyway. */
   'model:retry-forced': [info: ModelRetryForcedInfo];
+  /**
+   * A run was interrupted and resolves with status `interrupted` (after its snapshot was saved, with a checkpointer).
+   * No ExecutionEnd fires: the run is not over, and `agent.resume` goes on with it.
+   */
+  'run:interrupted': [info: RunInterruptedInfo];
   /** Something went wrong without failing the run. */
   warning: [warning: AgentWarning];
 }

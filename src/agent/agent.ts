@@ -255,7 +255,9 @@ export class Agent {
       const session = sessionId ?? (inSession ? outcome.state.sessionId : undefined);
       const snapshot = this.snapshot(config, interrupted, options.checkpointId ?? session ?? `run_${randomUUID()}`, session);
       if (config.checkpointer !== undefined) await config.checkpointer.save(snapshot);
-      result = { ...outcome, interruption: { id: snapshot.id, pending: snapshot.pending, snapshot } };
+      const interruption = { id: snapshot.id, pending: snapshot.pending, snapshot };
+      result = { ...outcome, interruption };
+      this.events.emit('run:interrupted', { agentId: outcome.state.agentId, interruption, metadata: outcome.metadata });
     }
     if (!inSession) wakes.close();
     stream?.emit({ type: 'run-end', result });

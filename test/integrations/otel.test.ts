@@ -233,6 +233,46 @@ describe('otelHooks', () => {
     expect(end.attributes[OtelAttributes.OUTCOME]).toBe('proceed');
   });
 
+  it('ends an interrupted run’s spans where it stopped (its subagent’s too), and gives the resumed run a span of its own', async () => {
+    const helper = defineSubagent({ name: 'helper', description: 'Helps', tools: [bash] });
+    const model = new ScriptedModel((request: ModelRequest): ScriptedStep => {
+      const child = request.messages[0]?.content === 'check';
+      const done = toolMessages(request).length > 0;
+      if (done) return child ? 'checked' : 'Done.';
+      return child ? callsStep(['bash', { command: 'ls' }]) : callsStep(['helper', { task: 'check' }]);
+    });
+    // Built twice, as two processes would: each with its own tracing.
+    const build = () => {
+      const tracing = otelHooks({ tracer });
+      const agent = AgentBuilder.new()
+        .withModel(model)
+        .withTools(bash)
+        .withSubagents(helper)
+        .withHook(tracing)
+        .withHook(new RequireApprovalHook({ matcher: 'bash' }))
+        .withApprovalInterrupts()
+        .build();
+      tracing.observe(agent);
+      return agent;
+    };
+    const first = await build().run('Go');
+    expect(first.status).toBe('interrupted');
+    const interruptedRuns = named('agent_hooks.run');
+    expect(interruptedRuns.map((r) => r.attributes[OtelAttributes.RUN_STATUS])).toEqual(['interrupted', 'interrupted']);
+    expect(one('agent_hooks.tool bash').attributes).toMatchObject({ [OtelAttributes.TOOL_STATUS]: 'interrupted' });
+    exporter.reset();
+
+    const { snapshot, pending } = first.interruption!;
+    const done = await build().resume(JSON.parse(JSON.stringify(snapshot)), { [pending[0]!.id]: true });
+    expect(done.text).toBe('Done.');
+    const runs = named('agent_hooks.run');
+    expect(runs.map((r) => [r.attributes[OtelAttributes.RUN_STATUS], r.attributes[OtelAttributes.RUN_RESUMED]])).toEqual([
+      ['completed', true],
+      ['completed', true],
+    ]);
+    expect(one('agent_hooks.tool bash').attributes).toMatchObject({ [OtelAttributes.TOOL_STATUS]: 'ok' });
+  });
+
   it('ends the run span when the first dispatch stops the run', async () => {
     const tracing = otelHooks({ tracer });
     const agent = AgentBuilder.new()

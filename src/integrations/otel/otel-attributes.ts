@@ -27,7 +27,7 @@ export const OtelAttributes = Object.freeze({
   PARENT_AGENT_ID: 'agent_hooks.agent.parent_id',
   /** The session's id, when the run belongs to a session. */
   SESSION_ID: 'agent_hooks.session.id',
-  /** How a run ended: `completed`, `stopped` or `failed`. */
+  /** How a run ended: `completed`, `stopped`, `failed`, or `interrupted` (it waits for a decision). */
   RUN_STATUS: 'agent_hooks.run.status',
   /** The step's 0-based index. */
   STEP_INDEX: 'agent_hooks.step.index',
@@ -35,6 +35,11 @@ export const OtelAttributes = Object.freeze({
   TOOL_NAME: 'gen_ai.tool.name',
   /** The tool call's id. */
   TOOL_CALL_ID: 'gen_ai.tool.call.id',
-  /** How a tool call ended: `ok`, `error` (the tool failed) or `refused` (a hook or the approver refused it). */
+  /**
+   * How a tool call ended: `ok`, `error` (the tool failed), `refused` (a hook or the approver refused it) or
+   * `interrupted` (the run was interrupted while the call waited for a decision).
+   */
   TOOL_STATUS: 'agent_hooks.tool.status',
+  /** On the span of a run that goes on from an interruption (`agent.resume`): `true`. */
+  RUN_RESUMED: 'agent_hooks.run.resumed',
 } as const);

@@ -4,6 +4,7 @@
  * @module
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import { SpanStatusCode, context as otelContext, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
 // This entry point is built on its own: importing the package by name (types only) keeps one copy of its classes and
 // declarations, so that an OtelHooks is a Hook of the same package the user's agent comes from.
@@ -16,6 +17,8 @@ import type {
   HookRunInfo,
   MaybePromise,
   NextFn,
+  RunFrameJson,
+  RunInterruptedInfo,
 } from 'agent-hooks';
 import { OtelAttributes as A } from './otel-attributes.js';
 
@@ -58,6 +61,8 @@ const outcomeAttributes = (outcome: HookOutcome | undefined, error?: unknown): A
 const round = (ms: number): number => Math.round(ms * 1000) / 1000;
 
 let traces = 0;
+/** Makes run tokens unique across processes: a resumed run's metadata carries its token from the process it left. */
+const PROCESS_TOKEN = randomUUID().slice(0, 8);
 
 /**
  * Traces an agent with OpenTelemetry. Register it as a hook, and let it observe the agent for one span per hook:
@@ -125,13 +130,20 @@ export class OtelHooks implements Hook {
     };
   }
 
-  /** Records one span per hook run of `agent`'s dispatches (its `hook:*` events). Returns a function that stops it. */
+  /**
+   * Records one span per hook run of `agent`'s dispatches (its `hook:*` events), and ends an interrupted run's spans
+   * where it stopped (`run:interrupted`: status `interrupted`; a resumed run gets a span of its own, marked
+   * `agent_hooks.run.resumed`). Returns a function that stops it.
+   */
   observe(agent: Pick<Agent, 'events'>): () => void {
     const { onHookStart, onHookEnd, onHookError } = this.observer as Required<HookObserver>;
     agent.events.on('hook:start', onHookStart);
     agent.events.on('hook:end', onHookEnd);
     agent.events.on('hook:error', onHookError);
+    const onInterrupted = (info: RunInterruptedInfo) => this.interrupted(info);
+    agent.events.on('run:interrupted', onInterrupted);
     return () => {
+      agent.events.off('run:interrupted', onInterrupted);
       agent.events.off('hook:start', onHookStart);
       agent.events.off('hook:end', onHookEnd);
       agent.events.off('hook:error', onHookError);
@@ -142,8 +154,10 @@ export class OtelHooks implements Hook {
     let run = this.runOf(ctx);
     let goOn = ctx;
     let starting = false;
-    if (run === undefined && (ctx.event === 'ExecutionStart' || ctx.event === 'SessionStart')) {
-      run = this.startRun(ctx);
+    // A run resumed from an interruption carries the token of a span that ended there (or in another process).
+    const resumed = run === undefined && typeof ctx.metadata[RUN_KEY] === 'string';
+    if (run === undefined && (resumed || ctx.event === 'ExecutionStart' || ctx.event === 'SessionStart')) {
+      run = this.startRun(ctx, resumed);
       goOn = ctx.withMetadata(RUN_KEY, run.id);
       starting = true;
     }
@@ -182,7 +196,7 @@ export class OtelHooks implements Hook {
     this.orphans.set(run.agentId, list);
   }
 
-  private startRun(ctx: AnyHookContext): RunTrace {
+  private startRun(ctx: AnyHookContext, resumed = false): RunTrace {
     const { agentId, parentAgentId, sessionId } = ctx.state;
     let parent: Context = otelContext.active();
     if (parentAgentId !== undefined && agentId.startsWith(`${parentAgentId}/`)) {
@@ -200,11 +214,12 @@ export class OtelHooks implements Hook {
           [A.AGENT_ID]: agentId,
           ...(parentAgentId !== undefined ? { [A.PARENT_AGENT_ID]: parentAgentId } : {}),
           ...(sessionId !== undefined ? { [A.SESSION_ID]: sessionId } : {}),
+          ...(resumed ? { [A.RUN_RESUMED]: true } : {}),
         },
       },
       parent,
     );
-    const run: RunTrace = { id: `run-${++traces}`, agentId, span, step: undefined, tools: new Map() };
+    const run: RunTrace = { id: `run-${PROCESS_TOKEN}-${++traces}`, agentId, span, step: undefined, tools: new Map() };
     this.runs.set(run.id, run);
     return run;
   }
@@ -298,7 +313,7 @@ export class OtelHooks implements Hook {
     }
   }
 
-  private closeTool(run: RunTrace, id: string, status: 'ok' | 'error' | 'refused', reason?: string): void {
+  private closeTool(run: RunTrace, id: string, status: 'ok' | 'error' | 'refused' | 'interrupted', reason?: string): void {
     const tool = run.tools.get(id);
     if (tool === undefined) return;
     run.tools.delete(id);
@@ -311,6 +326,21 @@ export class OtelHooks implements Hook {
     if (status === 'error') tool.span.setStatus({ code: SpanStatusCode.ERROR, ...(reason !== undefined ? { message: reason } : {}) });
     else if (reason !== undefined) tool.span.setAttribute(A.REASON, reason);
     tool.span.end();
+  }
+
+  /**
+   * An interrupted run's spans end where it stopped — its own, and its subagents' runs under it — so that they are
+   * exported now and nothing waits in memory for a resume that may come in another process, or never.
+   */
+  private interrupted(info: RunInterruptedInfo): void {
+    // The run's token, and those of the subagents' runs it was inside, from the snapshot's frames.
+    const tokens = new Set<unknown>([info.metadata[RUN_KEY]]);
+    for (let frame: RunFrameJson | undefined = info.interruption.snapshot.run; frame !== undefined; frame = frame.at.child) tokens.add(frame.metadata[RUN_KEY]);
+    for (const run of [...this.runs.values()].reverse()) {
+      if (!tokens.has(run.id)) continue;
+      for (const [id] of run.tools) this.closeTool(run, id, 'interrupted', 'the run was interrupted: the call waits for a decision');
+      this.endRun(run, 'interrupted', undefined, undefined);
+    }
   }
 
   private endRun(run: RunTrace, status: string | undefined, reason: string | undefined, durationMs: number | undefined): void {
