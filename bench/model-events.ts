@@ -5,37 +5,15 @@
  * bench/.baseline/, run side by side in this process), with no hooks and with 10 hooks on each of the twenty events
  * both have. And `agent.stream()` against `agent.run()`.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import * as current from '../src/index.js';
+import { runtimeAt } from './baseline-runtime.js';
 import { finishRow, measure, timingRow, type Row } from './harness.js';
 
 /** The last commit before the model events: the runtime these figures are measured against. */
 const BEFORE_MODEL_EVENTS = '4583e0865e0a650ac7cc52f6630b7642772d7a8b';
 const STEPS = 10;
 const HOOKS_PER_EVENT = 10;
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-
-/** The runtime of `commit`, its `src/` written once under bench/.baseline/ from git history. */
-async function runtimeAt(commit: string): Promise<typeof current> {
-  const dir = join(root, 'bench', '.baseline', commit);
-  if (!existsSync(join(dir, 'src', 'index.ts'))) {
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    try {
-      const archive = execFileSync('git', ['archive', '--format=tar', commit, 'src'], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
-      execFileSync('tar', ['-x', '-C', dir], { input: archive });
-    } catch (error) {
-      rmSync(dir, { recursive: true, force: true });
-      throw new Error(`model-events bench: the runtime to compare with is commit ${commit.slice(0, 7)}, which this checkout's git history does not have (a shallow clone?): ${String(error)}`);
-    }
-  }
-  return (await import(pathToFileURL(join(dir, 'src', 'index.ts')).href)) as typeof current;
-}
 
 /** One agent of `lib`: a scripted model making one tool call per step for STEPS steps, then a final answer. */
 function agentOf(lib: typeof current, events: readonly string[]) {
@@ -58,7 +36,7 @@ function agentOf(lib: typeof current, events: readonly string[]) {
 }
 
 export async function modelEventsSuite(): Promise<Row[]> {
-  const before = await runtimeAt(BEFORE_MODEL_EVENTS);
+  const before = await runtimeAt(BEFORE_MODEL_EVENTS, 'model-events');
   if ('BeforeModel' in before.HookEvent) throw new Error('model-events bench: the baseline runtime already has the model events');
   // The events both runtimes have: the hooked runs put hooks on these only.
   const OLD_EVENTS: readonly string[] = before.HOOK_EVENTS;
