@@ -731,7 +731,15 @@ export class Run {
           const resumed = at !== undefined && done === at.callIndex ? at : undefined;
           if (resumed === undefined) stream?.emit({ type: 'tool-call', stepIndex, toolCall: call });
           position.callIndex = done;
-          const execution = resumed === undefined ? await this.runTool(call) : await this.resumeTool(resumed);
+          let execution: ToolExecution;
+          if (resumed === undefined) {
+            // Two awaits of plain results rather than one of a function that returns another's promise: fewer turns of
+            // the event loop per call.
+            const decided = await this.decide(call);
+            execution = ToolExecution.isToolExecution(decided) ? decided : await this.invoke(decided.call, decided.checked);
+          } else {
+            execution = await this.resumeTool(resumed);
+          }
           executions.push(execution);
           stream?.emit({ type: 'tool-result', stepIndex, execution });
         }
@@ -751,7 +759,12 @@ export class Run {
     return executions;
   }
 
-  private async runTool(original: ToolCall): Promise<ToolExecution> {
+  /**
+   * A call up to the moment it runs: its input checked, PreToolUse, and — when a hook asked — PermissionRequest and the
+   * approver (or an interruption). Resolves with the call to run, as the hooks and the decision left it, or with the
+   * execution that ends it (a refusal, an input its tool refuses).
+   */
+  private async decide(original: ToolCall): Promise<ToolExecution | { readonly call: ToolCall; readonly checked: CheckedCall & { ok: true } }> {
     let checked = this.checkInput(original);
     if (!checked.ok) return this.toolFailed(original, checked.error);
 
@@ -786,28 +799,12 @@ export class Run {
       checked = this.checkInput(call);
       if (!checked.ok) return this.toolFailed(call, checked.error);
     }
-    return this.invoke(call, checked);
+    return { call, checked };
   }
 
   /** Goes on with the call an interrupted run stopped at: the decision made since, or the subagent's run. */
   private async resumeTool(at: ResumePoint): Promise<ToolExecution> {
-    if (at.phase === 'subagent') {
-      const started = performance.now() - Math.max(0, epochNow() - (at.startedAt ?? epochNow()));
-      const sub = this.config.subagents.get(at.call.name)!;
-      const child = Run.resumed(sub.config, this.env, { frame: at.child!, decisions: this.init.resume!.decisions }, {
-        signal: this.signal,
-        stream: this.subagentStream(sub.def.name, at.child!.state.agentId),
-      });
-      let outcome: string;
-      try {
-        outcome = this.childResult(at.call, sub, at.child!.state.agentId, await child.execute(), at.startedAt ?? epochNow());
-      } catch (error) {
-        if (error instanceof Halt || error instanceof Interrupt) throw error;
-        this.signal?.throwIfAborted();
-        return this.toolFailed(at.call, error, performance.now() - started);
-      }
-      return this.ran(at.call, outcome, started);
-    }
+    if (at.phase === 'subagent') return this.invoke(at.call, { ok: true, tool: undefined, sub: this.config.subagents.get(at.call.name)!, input: undefined }, at);
     const answer = this.init.resume!.decisions[at.requestId!]!;
     // A reviewer decided: a refusal fires PermissionDenied whatever this agent's approval mode.
     const decided = await this.decided(at.call, typeof answer === 'boolean' ? { approved: answer } : answer, true);
@@ -823,16 +820,20 @@ export class Run {
     return decision.updatedInput === undefined ? call : new ToolCall(call.name, { ...decision.updatedInput }, call.id);
   }
 
-  /** Runs a checked call's tool (or subagent), then PostToolUse or PostToolUseFailure. */
-  private async invoke(call: ToolCall, checked: CheckedCall & { ok: true }): Promise<ToolExecution> {
+  /**
+   * Runs a checked call's tool (or subagent), then PostToolUse or PostToolUseFailure. With `resumed`, the subagent's
+   * run goes on from its interruption instead of starting.
+   */
+  private async invoke(call: ToolCall, checked: CheckedCall & { ok: true }, resumed?: ResumePoint): Promise<ToolExecution> {
     const { tool, sub, input } = checked;
     // The last moment to honour a cancellation that came during the permission hooks or the approver.
     this.signal?.throwIfAborted();
-    const started = performance.now();
+    // A resumed subagent's call started before the interruption: its duration counts from then.
+    const started = resumed?.startedAt === undefined ? performance.now() : performance.now() - Math.max(0, epochNow() - resumed.startedAt);
     let result: unknown;
     try {
       if (sub !== undefined) {
-        const outcome = await this.runSubagent(call, sub);
+        const outcome = resumed === undefined ? await this.runSubagent(call, sub) : await this.resumeSubagent(call, sub, resumed);
         if (ToolExecution.isToolExecution(outcome)) return outcome;
         result = outcome;
       } else {
@@ -843,11 +844,6 @@ export class Run {
       this.signal?.throwIfAborted();
       return this.toolFailed(call, error, performance.now() - started);
     }
-    return this.ran(call, result, started);
-  }
-
-  /** What a call's tool returned, through PostToolUse. */
-  private async ran(call: ToolCall, result: unknown, started: number): Promise<ToolExecution> {
     const execution = ToolExecution.success(call, result, performance.now() - started);
     const post = await this.answering(call, () => resultText(result), () =>
       this.dispatch('PostToolUse', () => ToolHookContext.afterToolUse(execution, this.ctxInit())),
@@ -1028,6 +1024,16 @@ export class Run {
     });
     const startedAt = epochNow();
     return this.childResult(call, sub, childId, await child.execute(), startedAt);
+  }
+
+  /** A subagent's interrupted run, going on with the decisions this run was resumed with. */
+  private async resumeSubagent(call: ToolCall, sub: ResolvedSubagent, at: ResumePoint): Promise<string> {
+    const frame = at.child!;
+    const child = Run.resumed(sub.config, this.env, { frame, decisions: this.init.resume!.decisions }, {
+      signal: this.signal,
+      stream: this.subagentStream(sub.def.name, frame.state.agentId),
+    });
+    return this.childResult(call, sub, frame.state.agentId, await child.execute(), at.startedAt ?? epochNow());
   }
 
   /** What a subagent's run gives its call: its text, or why it stopped; an interruption inside it interrupts this run. */
