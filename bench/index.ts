@@ -11,6 +11,7 @@ import { bridgeSuite } from './bridge.js';
 import { discoverySuite } from './discovery.js';
 import { dispatchSuite } from './dispatch.js';
 import { emptySuite } from './empty.js';
+import { interruptsSuite } from './interrupts.js';
 import { loadSuite } from './load.js';
 import { printTable, writeReport, type Row } from './harness.js';
 import { memorySuite } from './memory.js';
@@ -31,6 +32,7 @@ const suites: Record<string, () => Promise<Row[]>> = {
   discovery: discoverySuite,
   agent: agentSuite,
   'model-events': modelEventsSuite,
+  interrupts: interruptsSuite,
   memory: memorySuite,
   load: loadSuite,
   trust: trustSuite,
