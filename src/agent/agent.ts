@@ -125,6 +125,17 @@ export class Agent {
     return this.resumeRun(from, decisions, options);
   }
 
+  /**
+   * Goes on with an interrupted run as {@link Agent.resume} does, and streams it as {@link Agent.stream} does: from the
+   * waiting call's decision on — its tool's result, the rest of the batch, the steps after it — and `run-end`. The
+   * checks of `resume` come first: a {@link ResumeError} rejects `result` before anything runs, and the iteration
+   * ends with no event.
+   */
+  resumeStream(from: RunSnapshot | string, decisions: ApprovalDecisions, options: Omit<StreamOptions, 'metadata' | 'checkpointId'> = {}): AgentStream {
+    const text = streamTextMode(options);
+    return new AgentStream((emit, signal) => this.resumeRun(from, decisions, { ...options, signal }, undefined, { emit, text }), options.signal);
+  }
+
   /** A session: a conversation kept across turns, opened by SessionStart and closed by SessionEnd. */
   session(options: SessionOptions = {}): AgentSession {
     // What background hooks wake the model with after a turn reaches the session's next turn.

@@ -206,6 +206,42 @@ describe('an approval that interrupts the run', () => {
   });
 });
 
+describe('a streamed run', () => {
+  it('ends its stream with the interrupted result, and resumeStream streams the rest', async () => {
+    const scenario: Scenario = { steps: [[statusOf('prod'), deployTo('production')]], decisions: [] };
+    const first: string[] = [];
+    const stream = buildAgent(scenario, { kind: 'interrupt' }).stream('Ship it');
+    for await (const event of stream) first.push(event.type === 'tool-result' ? `tool-result ${event.execution.toolCall.id}` : event.type);
+    const interrupted = await stream.result;
+    expect(interrupted.status).toBe('interrupted');
+    expect(first).toContain('tool-result s0c0');
+    expect(first).not.toContain('tool-result s0c1');
+    expect(first).not.toContain('step-end');
+    expect(first.at(-1)).toBe('run-end');
+
+    const { snapshot, pending } = interrupted.interruption!;
+    const rest: string[] = [];
+    const resumed = buildAgent(scenario, { kind: 'interrupt' }).resumeStream(JSON.parse(JSON.stringify(snapshot)), { [pending[0]!.id]: true });
+    for await (const event of resumed) rest.push(event.type === 'tool-result' ? `tool-result ${event.execution.toolCall.id}` : event.type);
+    // The waiting call goes on from its decision: no tool-call event again, its PostToolUse decision, then its result.
+    expect(rest.filter((e) => e.startsWith('tool-'))[0]).toBe('tool-result s0c1');
+    expect(rest).not.toContain('tool-call');
+    expect(rest).toContain('step-end');
+    expect(rest.at(-1)).toBe('run-end');
+    expect((await resumed.result).status).toBe('completed');
+  });
+
+  it('a resumeStream refused by the checks streams nothing, and its result rejects', async () => {
+    const scenario: Scenario = { steps: [[deployTo('production')]], decisions: [] };
+    const { snapshot } = (await buildAgent(scenario, { kind: 'interrupt' }).run('Ship it')).interruption!;
+    const stream = buildAgent(scenario, { kind: 'interrupt' }).resumeStream(snapshot, {});
+    const seen: string[] = [];
+    for await (const event of stream) seen.push(event.type);
+    expect(seen).toEqual([]);
+    await expect(stream.result).rejects.toMatchObject({ code: 'missing-decision' });
+  });
+});
+
 describe('what a resume refuses, before anything runs', () => {
   const scenario: Scenario = { steps: [[deployTo('production')]], decisions: [] };
   async function interrupted(): Promise<{ snapshot: RunSnapshot; id: string }> {
