@@ -2,7 +2,7 @@
  * Approvals that interrupt a run: the run resolves `interrupted` with a JSON snapshot, and a newly built agent resumes
  * it; together the two parts fire exactly what one uninterrupted run with an approver deciding the same fires.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import {
   defineTool,
   type RunSnapshot,
 } from 'agent-hooks';
+import { tempDir, writeExecutable } from '../support/script-fixture.js';
 import { buildAgent, outcomeOf, runInterrupted, type Scenario } from './interrupt-support.js';
 
 const deployTo = (env: string) => ({ tool: 'deploy' as const, args: { env } });
@@ -33,8 +34,10 @@ async function both(scenario: Scenario) {
 }
 
 const dirs: string[] = [];
+const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+  while (cleanups.length > 0) await cleanups.pop()!();
 });
 
 describe('an approval that interrupts the run', () => {
@@ -169,6 +172,33 @@ describe('an approval that interrupts the run', () => {
     await expect(buildAgent(scenario, { kind: 'interrupt' }).resume(snapshot, { [pending[0]!.id]: { approved: true, updatedInput: { env: 1 } } })).rejects.toMatchObject({
       code: 'invalid-decision',
     });
+  });
+
+  it('a HOOK.md hook’s ask interrupts; the resumed run does not run the script again', async () => {
+    const { dir, cleanup } = await tempDir('agent-hooks-interrupt-hookmd-');
+    cleanups.push(cleanup);
+    const folder = join(dir, '.agents', 'hooks', 'review');
+    await mkdir(join(folder, 'scripts'), { recursive: true });
+    await writeFile(join(folder, 'HOOK.md'), '---\nname: review\ndescription: asks before shell commands\ntrigger: pre-tool-call\nmatcher:\n  tool: ^bash$\n---\n# review\n');
+    await writeExecutable(join(folder, 'scripts', 'run'), `#!/bin/sh\ncat > /dev/null\necho ran >> "$AGENT_HOOKS_PROJECT_DIR/review.log"\necho '{"decision":"ask","reason":"a human must look"}'\n`);
+    const calls: unknown[] = [];
+    const bash = defineTool({ name: 'bash', input: z.object({ command: z.string() }), execute: (input) => (calls.push(input), `ran ${input.command}`) });
+    const build = () =>
+      AgentBuilder.new()
+        .withModel(new ScriptedModel((request) => (request.messages.some((m) => m.role === 'tool') ? 'done' : { toolCalls: [{ name: 'bash', args: { command: 'make' }, id: 'b1' }] })))
+        .withTools(bash)
+        .withHooksFrom({ projectDir: dir, trust: 'all', userDir: false })
+        .withApprovalInterrupts()
+        .build();
+    const first = await build().run('build it');
+    expect(first.status).toBe('interrupted');
+    expect(first.interruption!.pending[0]).toMatchObject({ reason: 'a human must look', toolCall: { name: 'bash', args: { command: 'make' } } });
+    expect(calls).toEqual([]);
+    const { snapshot, pending } = first.interruption!;
+    const done = await build().resume(JSON.parse(JSON.stringify(snapshot)), { [pending[0]!.id]: true });
+    expect(done.text).toBe('done');
+    expect(calls).toEqual([{ command: 'make' }]);
+    expect((await readFile(join(dir, 'review.log'), 'utf8')).trim().split('\n')).toEqual(['ran']);
   });
 
   it('an approver may decide some calls at once and interrupt for others', async () => {
