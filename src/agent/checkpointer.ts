@@ -12,7 +12,10 @@ import type { RunSnapshot } from './run-snapshot.js';
  * what was stored.
  *
  * `take` is what makes a snapshot resume once: of two processes taking the same id, one gets it. Map it on the
- * store's own atomic read-and-delete (Redis `GETDEL`, SQL `DELETE … RETURNING`, a file `rename`).
+ * store's own atomic read-and-delete (Redis `GETDEL`, SQL `DELETE … RETURNING`, a file `rename`). It makes a
+ * snapshot resume at most once: a process that dies after taking it and before the run is interrupted again or ends
+ * leaves nothing in the store. `save` may refuse an id the store cannot hold (say, too long); the order of `list` is
+ * the store's.
  */
 export interface Checkpointer {
   /** Saves `snapshot` under its `id`, replacing what was saved there. */

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, readdir, rename, rm, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Checkpointer } from './checkpointer.js';
+import { messageOf } from '../core/internal/message-of.js';
 import { RUN_SNAPSHOT_FORMAT, type RunSnapshot } from './run-snapshot.js';
 
 const EXTENSION = '.json';
@@ -254,8 +255,4 @@ function parseSnapshot(text: string, file: string, id: string, remedy: string): 
 
 function kindOf(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
