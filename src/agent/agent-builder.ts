@@ -192,6 +192,7 @@ export class AgentBuilder {
   private approver: Approver | undefined;
   private approvalInterrupts = false;
   private checkpointer: Checkpointer | undefined;
+  private snapshotKey: string | Uint8Array | undefined;
   private options: AgentOptions = {};
   /** In-process hooks and hook sources, in registration order (which breaks priority ties). */
   private registrations: Registration[] = [];
@@ -292,6 +293,22 @@ export class AgentBuilder {
     const missing = methods.filter((m) => typeof (checkpointer as unknown as Record<string, unknown> | null)?.[m] !== 'function');
     if (missing.length > 0) throw new TypeError(`withCheckpointer() needs a Checkpointer; this one has no ${missing.join(', ')} method (see MemoryCheckpointer, FileCheckpointer).`);
     this.checkpointer = checkpointer;
+    return this;
+  }
+
+  /**
+   * Signs each interrupted run's snapshot with this secret (HMAC-SHA256, `snapshot.signature`) and resumes only
+   * snapshots it signed: one changed where it was kept — a tool call's input, a tool result, the conversation — or
+   * never signed is refused (`ResumeError` `tampered`) before anything runs. The hooks that ran for the waiting call
+   * checked the call as it was; without a key, keep snapshots where only you can write them. At least 16 bytes; give
+   * every process that resumes the same key.
+   */
+  withSnapshotKey(key: string | Uint8Array): this {
+    const length = typeof key === 'string' ? Buffer.byteLength(key) : key instanceof Uint8Array ? key.byteLength : -1;
+    if (length < 16) {
+      throw new TypeError(`withSnapshotKey() needs a secret of at least 16 bytes (a string or bytes), got ${length < 0 ? typeof key : `${length} bytes`}; e.g. crypto.randomBytes(32), kept in your secrets.`);
+    }
+    this.snapshotKey = key;
     return this;
   }
 
@@ -602,6 +619,7 @@ export class AgentBuilder {
     copy.approver = this.approver;
     copy.approvalInterrupts = this.approvalInterrupts;
     copy.checkpointer = this.checkpointer;
+    copy.snapshotKey = this.snapshotKey;
     copy.options = this.options;
     copy.registrations = [...this.registrations];
     return copy;
@@ -665,6 +683,7 @@ export class AgentBuilder {
       approver: this.approver,
       approvalInterrupts: this.approvalInterrupts,
       checkpointer: this.checkpointer,
+      snapshotKey: this.snapshotKey,
       stack,
       stopLoopLimit: this.options.stopLoopLimit ?? 8,
       modelSettings: this.modelSettings,

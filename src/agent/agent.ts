@@ -18,6 +18,7 @@ import { WakeInbox } from './wake-inbox.js';
 import { randomUUID } from 'node:crypto';
 import type { ApprovalDecisions } from './approval.js';
 import { agentShape, checkDecisions, checkShape, readSnapshot } from './internal/snapshot-check.js';
+import { signatureOf, signedWith } from './internal/snapshot-signature.js';
 import { ResumeError } from './resume-error.js';
 import type { RunInterruption } from './run.js';
 import { RUN_SNAPSHOT_FORMAT, RUN_SNAPSHOT_VERSION, type RunSnapshot } from './run-snapshot.js';
@@ -235,6 +236,14 @@ export class Agent {
       if (value === undefined) throw new ResumeError('not-found', `No interrupted run is saved under '${from}': it was resumed already, dropped, or never saved in this checkpointer.`);
     }
     const snapshot = readSnapshot(value);
+    if (config.snapshotKey !== undefined && !signedWith(snapshot, config.snapshotKey)) {
+      throw new ResumeError(
+        'tampered',
+        snapshot.signature === undefined
+          ? `This snapshot ('${snapshot.id}') is not signed, and this agent resumes only snapshots signed with its key (withSnapshotKey).`
+          : `This snapshot ('${snapshot.id}') does not match its signature: it was changed since it was written, or signed with another key. Nothing was run.`,
+      );
+    }
     checkShape(snapshot, config);
     checkDecisions(snapshot, decisions, config);
     if (resumedInterrupts.has(snapshot.interruptId)) {
@@ -286,7 +295,7 @@ export class Agent {
         message: `The run was interrupted, and its snapshot holds some values as JSON does, not as they were: ${shown}${more}. A resumed run sees them so; keep tool results and metadata to plain JSON to resume exactly.`,
       });
     }
-    return {
+    const snapshot: RunSnapshot = {
       format: RUN_SNAPSHOT_FORMAT,
       version: RUN_SNAPSHOT_VERSION,
       id,
@@ -297,6 +306,7 @@ export class Agent {
       ...(sessionId !== undefined ? { session: { id: sessionId } } : {}),
       run: interrupted.frame,
     };
+    return config.snapshotKey === undefined ? snapshot : { ...snapshot, signature: signatureOf(snapshot, config.snapshotKey) };
   }
 
   private async endSession(state: AgentState, reason: string, durationMs: number | undefined, wakes: WakeInbox): Promise<void> {

@@ -18,6 +18,8 @@ export type ResumeErrorCode =
   | 'missing-decision'
   /** A decision is not one, or its `updatedInput` is not an input the tool takes. */
   | 'invalid-decision'
+  /** The snapshot's signature is missing or does not match it: it was changed since it was written, or never signed. */
+  | 'tampered'
   /** The snapshot was resumed already (or dropped from the checkpointer). */
   | 'already-resumed'
   /** No snapshot is saved under that id, or the agent has no checkpointer to look in. */

@@ -262,6 +262,11 @@ export interface RunSnapshot {
   readonly session?: SessionRefJson;
   /** The run. */
   readonly run: RunFrameJson;
+  /**
+   * With a snapshot key (`AgentBuilder.withSnapshotKey`): HMAC-SHA256 of the rest of the snapshot (its JSON with keys
+   * sorted), hex. A resume checks it, so that a snapshot changed where it was kept does not run.
+   */
+  readonly signature?: string;
 }
 
 /** The session an interrupted turn belongs to. */

@@ -101,6 +101,8 @@ export interface AgentConfig {
   readonly approvalInterrupts: boolean;
   /** Where interrupted runs are saved, when set. */
   readonly checkpointer: Checkpointer | undefined;
+  /** The key snapshots are signed and checked with, when set. */
+  readonly snapshotKey: string | Uint8Array | undefined;
 }
 
 /**

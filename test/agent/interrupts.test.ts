@@ -368,6 +368,55 @@ describe('what a resume refuses, before anything runs', () => {
   });
 });
 
+describe('signed snapshots', () => {
+  const scenario: Scenario = { steps: [[deployTo('production')]], decisions: [] };
+  const key = 'a-secret-of-thirty-two-characters';
+  const signed = () => {
+    const deploy = defineTool({ name: 'deploy', description: 'd', input: z.object({ env: z.string() }), execute: ({ env }) => `deployed to ${env}` });
+    return AgentBuilder.new()
+      .withModel(new ScriptedModel((request) => (request.messages.some((m) => m.role === 'tool') ? 'done' : { toolCalls: [{ name: 'deploy', args: { env: 'staging' }, id: 'd1' }] })))
+      .withTools(deploy)
+      .withHook(new RequireApprovalHook({ matcher: 'deploy' }))
+      .withApprovalInterrupts()
+      .withSnapshotKey(key)
+      .build();
+  };
+  /** `value` with the keys of every object in reverse order: what a store that reorders keys (JSONB) gives back. */
+  const reordered = (value: unknown): unknown =>
+    value === null || typeof value !== 'object'
+      ? value
+      : Array.isArray(value)
+        ? value.map(reordered)
+        : Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reordered(v)]));
+
+  it('resume a snapshot they signed, whatever order its keys come back in', async () => {
+    const { snapshot, pending } = (await signed().run('go')).interruption!;
+    expect(snapshot.signature).toMatch(/^[0-9a-f]{64}$/);
+    const result = await signed().resume(reordered(JSON.parse(JSON.stringify(snapshot))) as RunSnapshot, { [pending[0]!.id]: true });
+    expect(result.text).toBe('done');
+  });
+
+  it('refuse one changed where it was kept, or never signed, before anything runs', async () => {
+    const { snapshot, pending } = (await signed().run('go')).interruption!;
+    const changed = JSON.parse(JSON.stringify(snapshot)) as RunSnapshot & { run: { at: { call: { args: Record<string, unknown> } } } };
+    changed.run.at.call.args['env'] = 'production';
+    const executed: string[] = [];
+    const agent = signed();
+    agent.events.on('event', (ctx) => executed.push(ctx.event));
+    await expect(agent.resume(changed, { [pending[0]!.id]: true })).rejects.toMatchObject({ code: 'tampered', message: expect.stringMatching(/does not match its signature/) });
+    const { signature: _s, ...unsigned } = snapshot;
+    await expect(agent.resume(unsigned as RunSnapshot, { [pending[0]!.id]: true })).rejects.toMatchObject({ code: 'tampered', message: expect.stringMatching(/is not signed/) });
+    expect(executed).toEqual([]);
+    // An agent without the key does not check: the key is what makes a snapshot from elsewhere trusted.
+    const unsignedRun = await buildAgent(scenario, { kind: 'interrupt' }).run('Ship it');
+    expect(unsignedRun.interruption!.snapshot.signature).toBeUndefined();
+  });
+
+  it('a key too short to be a secret is refused at build', () => {
+    expect(() => AgentBuilder.new().withSnapshotKey('short')).toThrow(/at least 16 bytes/);
+  });
+});
+
 describe('checkpointers and sessions', () => {
   it('saves each interruption; lists, resumes by id, drops', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'agent-hooks-cp-'));

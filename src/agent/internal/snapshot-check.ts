@@ -101,6 +101,7 @@ const snapshotSchema = z.object({
   agent: shape,
   session: z.object({ id: z.string() }).optional(),
   run: frame,
+  signature: z.string().optional(),
 });
 
 /** `value` as a run snapshot, or a {@link ResumeError} saying which field is wrong. */
