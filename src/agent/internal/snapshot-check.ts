@@ -122,7 +122,38 @@ export function readSnapshot(value: unknown): RunSnapshot {
     const path = issue.path.length > 0 ? issue.path.join('.') : '(the snapshot itself)';
     throw new ResumeError('invalid-snapshot', `Not a run snapshot: ${path}: ${issue.message}. Give agent.resume() the \`snapshot\` of an interrupted run's result (result.interruption.snapshot), parsed from its JSON as it was.`);
   }
-  return parsed.data as RunSnapshot;
+  const snapshot = parsed.data as RunSnapshot;
+  checkPending(snapshot);
+  return snapshot;
+}
+
+/**
+ * Throws unless the pending request is the call the run stopped at: what a reviewer is shown is what a resume runs.
+ * A run stops at one call, inside the subagents' runs it is nested in.
+ */
+function checkPending(snapshot: RunSnapshot): void {
+  const path: string[] = [];
+  let frame = snapshot.run;
+  while (frame.at.phase === 'subagent') {
+    path.push(frame.at.call.name);
+    frame = frame.at.child!;
+  }
+  const request = snapshot.pending[0]!;
+  const { at } = frame;
+  const same =
+    snapshot.pending.length === 1 &&
+    request.id === at.requestId &&
+    request.agentId === frame.state.agentId &&
+    JSON.stringify(request.subagentPath) === JSON.stringify(path) &&
+    request.toolCall.id === at.call.id &&
+    request.toolCall.name === at.call.name &&
+    JSON.stringify(request.toolCall.args) === JSON.stringify(at.call.args);
+  if (!same) {
+    throw new ResumeError(
+      'invalid-snapshot',
+      `Not a run snapshot as a run wrote it: its pending request is not the call the run stopped at (pending ${JSON.stringify(request.toolCall)}, stopped at ${JSON.stringify(at.call)}). Give agent.resume() the snapshot unchanged.`,
+    );
+  }
 }
 
 /** Throws when the snapshot's agent had other tools, hooks or subagents than `config`'s. */
