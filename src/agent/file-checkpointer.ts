@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import type { Checkpointer } from './checkpointer.js';
 import { messageOf } from '../core/internal/message-of.js';
 import { RUN_SNAPSHOT_FORMAT, type RunSnapshot } from './run-snapshot.js';
+import { kindOf, savedId, snapshotText } from './internal/snapshot-text.js';
 
 const EXTENSION = '.json';
 
@@ -58,7 +59,7 @@ export class FileCheckpointer implements Checkpointer {
 
   /** Saves `snapshot` under its `id`, replacing what was saved there; atomically, a reader never sees half a file. */
   async save(snapshot: RunSnapshot): Promise<void> {
-    const id = checkSnapshot(snapshot);
+    const id = savedId(snapshot, 'FileCheckpointer');
     const file = this.fileOf(id);
     if (file === undefined) {
       throw new RangeError(
@@ -66,14 +67,7 @@ export class FileCheckpointer implements Checkpointer {
           `and at most ${MAX_ENCODED_LENGTH} fit. Give the run a shorter id (the checkpointId run option, or the session's id).`,
       );
     }
-    let text: string;
-    try {
-      text = JSON.stringify(snapshot);
-    } catch (error) {
-      throw new TypeError(`Cannot save snapshot '${id}': it is not plain JSON (${messageOf(error)}). Save the snapshot a run returned, unchanged.`, {
-        cause: error,
-      });
-    }
+    const text = snapshotText(snapshot, id);
     await mkdir(this.directory, { recursive: true, mode: 0o700 });
     const temp = `${file}.${uniqueTag()}.tmp`;
     // `wx` creates the file or fails: a symlink planted at the temporary name is never written through.
@@ -213,27 +207,6 @@ function uniqueTag(): string {
   return `${process.pid}-${randomBytes(8).toString('hex')}`;
 }
 
-/** The id `snapshot` is saved under; throws when a caller without types passed something a load would refuse. */
-function checkSnapshot(snapshot: RunSnapshot): string {
-  if (snapshot === null || typeof snapshot !== 'object' || Array.isArray(snapshot)) {
-    throw new TypeError(`FileCheckpointer.save() needs a run snapshot (an object), got ${kindOf(snapshot)}.`);
-  }
-  const id: unknown = snapshot.id;
-  if (typeof id !== 'string' || id === '') {
-    throw new TypeError(
-      `FileCheckpointer.save() needs a snapshot with a non-empty string 'id' to save it under, got ${id === '' ? 'an empty string' : kindOf(id)}. ` +
-        'Save the snapshot a run returned, unchanged.',
-    );
-  }
-  if (snapshot.format !== RUN_SNAPSHOT_FORMAT) {
-    throw new TypeError(
-      `FileCheckpointer.save() needs a run snapshot, whose 'format' is '${RUN_SNAPSHOT_FORMAT}'; snapshot '${id}' has ${JSON.stringify(snapshot.format) ?? 'none'}. ` +
-        'Save the snapshot a run returned, unchanged.',
-    );
-  }
-  return id;
-}
-
 /** The snapshot `text` holds; throws, naming `file`, when it holds something else. */
 function parseSnapshot(text: string, file: string, id: string, remedy: string): RunSnapshot {
   let value: unknown;
@@ -251,8 +224,4 @@ function parseSnapshot(text: string, file: string, id: string, remedy: string): 
     throw new TypeError(`Checkpoint file ${file} holds snapshot ${JSON.stringify(record['id'])}, not '${id}' as its name says. ${remedy}`);
   }
   return value as RunSnapshot;
-}
-
-function kindOf(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
 }

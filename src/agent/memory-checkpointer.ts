@@ -5,6 +5,7 @@
  */
 import type { Checkpointer } from './checkpointer.js';
 import type { RunSnapshot } from './run-snapshot.js';
+import { savedId, snapshotText } from './internal/snapshot-text.js';
 
 /**
  * Keeps snapshots in a `Map`, for tests and for runs resumed by the process that interrupted them. Nothing survives
@@ -24,16 +25,8 @@ export class MemoryCheckpointer implements Checkpointer {
 
   /** Saves `snapshot` under its `id`, replacing what was saved there (an id keeps its place in {@link list}). */
   async save(snapshot: RunSnapshot): Promise<void> {
-    const id = snapshotId(snapshot);
-    let text: string;
-    try {
-      text = JSON.stringify(snapshot);
-    } catch (error) {
-      throw new TypeError(`Cannot save snapshot '${id}': it is not plain JSON (${messageOf(error)}). Save the snapshot a run returned, unchanged.`, {
-        cause: error,
-      });
-    }
-    this.texts.set(id, text);
+    const id = savedId(snapshot, 'MemoryCheckpointer');
+    this.texts.set(id, snapshotText(snapshot, id));
   }
 
   /** A fresh copy of the snapshot saved under `id`, or `undefined`. */
@@ -60,27 +53,4 @@ export class MemoryCheckpointer implements Checkpointer {
   async list(): Promise<readonly string[]> {
     return [...this.texts.keys()];
   }
-}
-
-/** The id `snapshot` is saved under; throws when a caller without types passed something else. */
-function snapshotId(snapshot: RunSnapshot): string {
-  if (snapshot === null || typeof snapshot !== 'object' || Array.isArray(snapshot)) {
-    throw new TypeError(`MemoryCheckpointer.save() needs a run snapshot (an object), got ${kindOf(snapshot)}.`);
-  }
-  const id: unknown = snapshot.id;
-  if (typeof id !== 'string' || id === '') {
-    throw new TypeError(
-      `MemoryCheckpointer.save() needs a snapshot with a non-empty string 'id' to save it under, got ${id === '' ? 'an empty string' : kindOf(id)}. ` +
-        'Save the snapshot a run returned, unchanged.',
-    );
-  }
-  return id;
-}
-
-function kindOf(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -58,6 +58,18 @@ const parentOf = (span: ReadableSpan) => spans().find((s) => s.spanContext().spa
 const childrenOf = (span: ReadableSpan) => spans().filter((s) => s.parentSpanContext?.spanId === span.spanContext().spanId);
 const bash = defineTool({ name: 'bash', input: z.object({ command: z.string() }), execute: ({ command }) => `ran ${command}` });
 
+/** A subagent `helper` that runs `bash ls`, and a model that delegates to it once (and answers as either agent). */
+function delegating() {
+  const helper = defineSubagent({ name: 'helper', description: 'Helps', tools: [bash] });
+  const model = new ScriptedModel((request: ModelRequest): ScriptedStep => {
+    const child = request.messages[0]?.content === 'check';
+    const done = toolMessages(request).length > 0;
+    if (done) return child ? 'checked' : 'Done.';
+    return child ? callsStep(['bash', { command: 'ls' }]) : callsStep(['helper', { task: 'check' }]);
+  });
+  return { helper, model };
+}
+
 describe('otelHooks', () => {
   it('turns a run into run, step, tool and hook spans, parented in that order', async () => {
     const tracing = otelHooks({ tracer });
@@ -187,13 +199,7 @@ describe('otelHooks', () => {
 
   it('puts a subagent’s run under the tool call that started it', async () => {
     const tracing = otelHooks({ tracer });
-    const helper = defineSubagent({ name: 'helper', description: 'Helps', tools: [bash] });
-    const model = new ScriptedModel((request: ModelRequest): ScriptedStep => {
-      const child = request.messages[0]?.content === 'check';
-      const done = toolMessages(request).length > 0;
-      if (done) return child ? 'checked' : 'Done.';
-      return child ? callsStep(['bash', { command: 'ls' }]) : callsStep(['helper', { task: 'check' }]);
-    });
+    const { helper, model } = delegating();
     const agent = AgentBuilder.new().withModel(model).withTools(bash).withSubagents(helper).withHook(tracing).build();
     tracing.observe(agent);
     expect((await agent.run('Go')).text).toBe('Done.');
@@ -234,13 +240,7 @@ describe('otelHooks', () => {
   });
 
   it('ends an interrupted run’s spans where it stopped (its subagent’s too), and gives the resumed run a span of its own', async () => {
-    const helper = defineSubagent({ name: 'helper', description: 'Helps', tools: [bash] });
-    const model = new ScriptedModel((request: ModelRequest): ScriptedStep => {
-      const child = request.messages[0]?.content === 'check';
-      const done = toolMessages(request).length > 0;
-      if (done) return child ? 'checked' : 'Done.';
-      return child ? callsStep(['bash', { command: 'ls' }]) : callsStep(['helper', { task: 'check' }]);
-    });
+    const { helper, model } = delegating();
     // Built twice, as two processes would: each with its own tracing.
     const build = () => {
       const tracing = otelHooks({ tracer });
