@@ -41,7 +41,8 @@ let agentIds = 0;
  * PostToolUseFailure; once the step's calls have all resolved: PostToolBatch → AfterStep;
  * when the model makes no tool call or the step limit is reached: Stop → AfterStop → AfterAgent → ExecutionEnd.
  * On an unrecoverable error: AgentFailed → ExecutionEnd (StopFailure first when a model call failed), and `run`
- * rejects with the error.
+ * rejects with the error. An interruption (a call waiting for a decision) stops the run after that call's
+ * Notification, with nothing that ends a run; `resume` goes on from the decision.
  */
 export class Agent {
   /** What the agent reports while it runs (see {@link AgentEvents}). */
@@ -83,8 +84,10 @@ export class Agent {
   }
 
   /**
-   * Runs one turn with `prompt` and a fresh conversation. Resolves with status `completed` or `stopped`; rejects with
-   * the original error when the run fails (after AgentFailed and ExecutionEnd), unless `rejectOnFailure` is false.
+   * Runs one turn with `prompt` and a fresh conversation. Resolves with status `completed` or `stopped` — or
+   * `interrupted`, when a call waits for a decision (see `AgentBuilder.withApprovalInterrupts` and {@link Agent.resume});
+   * rejects with the original error when the run fails (after AgentFailed and ExecutionEnd), unless `rejectOnFailure`
+   * is false.
    */
   run(prompt: string, options: RunOptions = {}): Promise<RunResult> {
     return this.execute(prompt, options, AgentState.create({ agentId: this.id }), false);
