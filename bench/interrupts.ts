@@ -28,7 +28,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
  * A model that answers from the conversation (as a stateless model does): `steps` steps of one call each. Not a
  * ScriptedModel, which keeps every request for tests.
  */
-function modelOf(_lib: typeof current, steps: number): current.Model {
+function modelOf(steps: number): current.Model {
   return {
     name: 'bench',
     generate: (request) => {
@@ -42,7 +42,7 @@ function modelOf(_lib: typeof current, steps: number): current.Model {
 /** An agent of `lib` whose calls all ask for approval when `asking`, decided by `approver` or interrupting. */
 function agentOf(lib: typeof current, steps: number, options: { asking: boolean; approver?: boolean; interrupts?: boolean }) {
   const deploy = lib.defineTool({ name: 'deploy', input: z.object({ env: z.string() }), execute: ({ env }) => `deployed to ${env}` });
-  let builder = lib.AgentBuilder.new().withModel(modelOf(lib, steps)).withTools(deploy).withMaxSteps(steps + 5).withOptions({ name: 'bench' });
+  let builder = lib.AgentBuilder.new().withModel(modelOf(steps)).withTools(deploy).withMaxSteps(steps + 5).withOptions({ name: 'bench' });
   if (options.asking) builder = builder.withHook(new lib.RequireApprovalHook({ matcher: 'deploy' }));
   if (options.approver) builder = builder.withApprover(() => true);
   if (options.interrupts) builder = (builder as current.AgentBuilder).withApprovalInterrupts() as typeof builder;
@@ -130,7 +130,7 @@ async function sizeRows(): Promise<Row[]> {
   for (const steps of [10, 100]) {
     // Interrupted at the last step's call: every step before it is in the snapshot.
     const agent = current.AgentBuilder.new()
-      .withModel(modelOf(current, steps))
+      .withModel(modelOf(steps))
       .withTools(current.defineTool({ name: 'deploy', input: z.object({ env: z.string() }), execute: ({ env }) => `deployed to ${env}` }))
       .withMaxSteps(steps + 5)
       .onBeforeToolUse((ctx) => (ctx.toolCall.id === `call_${steps - 1}` ? current.HookOutcome.ask('last one') : undefined))

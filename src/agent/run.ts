@@ -211,8 +211,8 @@ class Halt {
 class Interrupt {
   constructor(
     readonly point: Omit<InterruptPoint, 'stepIndex' | 'turn' | 'executions' | 'callIndex'>,
-    /** The requests that wait: this call's, or those of the subagent's run it started. */
-    readonly pending: readonly PendingApproval[],
+    /** The requests of the subagent's run the call started; an approval's own request is made from the point. */
+    readonly pending: readonly PendingApproval[] = [],
   ) {}
 }
 
@@ -785,12 +785,7 @@ export class Run {
       if (!perm.granted) {
         const why = perm.type === 'ask' && perm.reason ? perm.reason : reason;
         const decision = await this.approve(call, why);
-        if (decision === 'interrupt') {
-          const id = requestId();
-          throw new Interrupt({ phase: 'approval', call, reason: why, requestId: id }, [
-            { id, toolCall: new JsonWriter().call(call, 'call'), reason: why, agentId: this.state.agentId, subagentPath: [] },
-          ]);
-        }
+        if (decision === 'interrupt') throw new Interrupt({ phase: 'approval', call, reason: why, requestId: requestId() });
         const decided = await this.decided(call, decision);
         if (ToolExecution.isToolExecution(decided)) return decided;
         call = decided;
@@ -999,7 +994,11 @@ export class Run {
         ...(point.startedAt !== undefined ? { startedAt: point.startedAt } : {}),
       },
     };
-    return { frame, pending: interrupt.pending, lossy: json.lossy };
+    // An approval's request is the call the run stopped at, as the frame holds it: what a reviewer sees is what runs.
+    const { at } = frame;
+    const pending =
+      point.phase === 'approval' ? [{ id: at.requestId!, toolCall: at.call, reason: at.reason!, agentId: this.state.agentId, subagentPath: [] }] : interrupt.pending;
+    return { frame, pending, lossy: json.lossy };
   }
 
   /** SubagentStart, then the child's run. Returns the child's text, or the refusal. */
