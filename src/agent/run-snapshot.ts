@@ -114,6 +114,12 @@ export interface ModelAnswerJson {
   readonly usage?: UsageJson;
   /** Whether a hook answered instead of the model. */
   readonly synthetic?: boolean;
+  /**
+   * The names of the tools the answer's request offered, when hooks around the model call were there to narrow them
+   * (absent: every tool of the agent). The calls of the step that run after the resume are checked against it, as they
+   * would have been without the interruption.
+   */
+  readonly offered?: readonly string[];
 }
 
 /** Which subagent a run is, by name and type. */

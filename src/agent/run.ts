@@ -57,7 +57,7 @@ import type { WakeInbox } from './wake-inbox.js';
 import { SUBAGENT_INPUT } from './internal/subagent-input.js';
 import { frozenRecord } from '../core/internal/frozen.js';
 import { messageOf } from '../core/internal/message-of.js';
-import { ToolInputError, UnknownToolError, type Tool, type ToolDefinition } from './tool.js';
+import { ToolInputError, ToolNotOfferedError, UnknownToolError, type Tool, type ToolDefinition } from './tool.js';
 import { ToolRefusedError } from './tool-refused-error.js';
 import { randomUUID } from 'node:crypto';
 import { JsonWriter, callFromJson, executionFromJson, stateFromJson, usageFromJson } from './internal/snapshot-codec.js';
@@ -191,6 +191,11 @@ interface ModelTurn {
   readonly usage: Usage | undefined;
   /** Whether a hook answered instead of the model. */
   readonly synthetic?: boolean;
+  /**
+   * The names of the tools the answer's request offered, as the hooks around the model call left it; absent when
+   * every tool of the agent was. A call to a tool of the agent outside it is refused, as a call to an unknown tool is.
+   */
+  readonly offered?: readonly string[] | undefined;
 }
 
 /** The input of a tool a hook offered the model without one of the agent's tools behind it. */
@@ -250,6 +255,8 @@ export class Run {
   private readonly answered = new Set<string>();
   private readonly optionVariants: DispatchOptions[] = [];
   private readonly started: number;
+  /** The tools the step's answer could call (see {@link ModelTurn.offered}); `undefined` for every tool. */
+  private offered: ReadonlySet<string> | undefined;
   /** The step and tool call the loop is at: where an interruption stops it. */
   private position: { readonly stepIndex: number; readonly turn: ModelTurn; readonly executions: readonly ToolExecution[]; callIndex: number } | undefined;
 
@@ -679,8 +686,11 @@ export class Run {
     });
     // This run's dispatches throw a halt themselves: only a host that records a stop sees one here.
     if (outcome.halted) throw new Error('A model call of a run halted without a halt.');
-    const { response, usage, synthetic } = outcome;
-    return { response, usage, synthetic };
+    const { response, usage, synthetic, request } = outcome;
+    // What the answer could call: the request of the call that gave it — or, for an answer a hook gave, the request as
+    // the hooks left it — as the model is offered it. An AfterModel rewrite adds no tool to it.
+    const offered = selectedTools(request).map((t) => t.name);
+    return { response, usage, synthetic, offered };
   }
 
   /**
@@ -721,6 +731,7 @@ export class Run {
     const executions: ToolExecution[] = at === undefined ? [] : [...at.executions];
     const stream = this.init.stream;
     const position = (this.position = { stepIndex, turn, executions, callIndex: 0 });
+    this.offered = turn.offered === undefined ? undefined : new Set(turn.offered);
     let done = at === undefined ? 0 : at.callIndex;
     let interrupted = false;
     try {
@@ -864,6 +875,13 @@ export class Run {
     if (tool === undefined && sub === undefined) {
       return { ok: false, error: new UnknownToolError(call.name, [...this.config.tools.keys(), ...this.config.subagents.keys()]) };
     }
+    // A tool the hooks took out of the step's selection is, for that step, a tool the model was never given: a call
+    // to it (under mode `none`, or written into the answer by a hook) is refused as an unknown tool's is.
+    const offered = this.offered;
+    if (offered !== undefined && !offered.has(call.name)) {
+      const names = [...offered].filter((name) => this.config.tools.has(name) || this.config.subagents.has(name));
+      return { ok: false, error: new ToolNotOfferedError(call.name, names) };
+    }
     const parsed = (tool?.input ?? SUBAGENT_INPUT).safeParse(call.args);
     return parsed.success ? { ok: true, tool, sub, input: parsed.data } : { ok: false, error: new ToolInputError(call.name, parsed.error) };
   }
@@ -943,7 +961,12 @@ export class Run {
     const usage = usageFromJson(at.response.usage);
     return {
       stepIndex: at.stepIndex,
-      turn: { response: { text: at.response.text, toolCalls, ...(usage !== undefined ? { usage } : {}) }, usage, synthetic: at.response.synthetic === true },
+      turn: {
+        response: { text: at.response.text, toolCalls, ...(usage !== undefined ? { usage } : {}) },
+        usage,
+        synthetic: at.response.synthetic === true,
+        ...(at.response.offered !== undefined ? { offered: at.response.offered } : {}),
+      },
       executions: at.executions.map(executionFromJson),
       callIndex: at.callIndex,
       phase: at.phase,
@@ -960,7 +983,7 @@ export class Run {
     const position = this.position!;
     const { point } = interrupt;
     const json = new JsonWriter();
-    const { response, synthetic } = position.turn;
+    const { response, synthetic, offered } = position.turn;
     const usage = json.usage(response.usage);
     const runUsage = json.usage(this.usage);
     const frame: RunFrameJson = {
@@ -983,6 +1006,7 @@ export class Run {
           toolCalls: response.toolCalls.map((c, i) => json.call(c, `step.toolCalls[${i}]`)),
           ...(usage !== undefined ? { usage } : {}),
           ...(synthetic === true ? { synthetic } : {}),
+          ...(offered !== undefined ? { offered: [...offered] } : {}),
         },
         executions: position.executions.map((e, i) => json.execution(e, `step.executions[${i}]`)),
         callIndex: position.callIndex,

@@ -114,3 +114,23 @@ export class UnknownToolError extends Error {
     this.toolName = toolName;
   }
 }
+
+/**
+ * Thrown into PostToolUseFailure when the model calls one of the agent's tools that was not offered for that step: a
+ * BeforeToolSelection hook narrowed the selection (or chose mode `none`), or a BeforeModel hook rewrote the request's
+ * tools. The call is refused as a call to an unknown tool is: before PreToolUse, and the model is told.
+ */
+export class ToolNotOfferedError extends Error {
+  /** Always `'ToolNotOfferedError'`. */
+  override readonly name = 'ToolNotOfferedError';
+  /** The name the model used. */
+  readonly toolName: string;
+  /** The tools that were offered for the step. */
+  readonly offered: readonly string[];
+
+  constructor(toolName: string, offered: readonly string[]) {
+    super(`Tool '${toolName}' was not offered this step, so it was not run. Offered tools: ${offered.length > 0 ? offered.join(', ') : '(none)'}.`);
+    this.toolName = toolName;
+    this.offered = Object.freeze([...offered]);
+  }
+}

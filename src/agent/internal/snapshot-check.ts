@@ -63,7 +63,13 @@ const frame: z.ZodType<RunFrameJson> = z.lazy(() =>
     at: z
       .object({
         stepIndex: z.number().int().nonnegative(),
-        response: z.object({ text: z.string(), toolCalls: z.array(call), usage: usage.optional(), synthetic: z.boolean().optional() }),
+        response: z.object({
+          text: z.string(),
+          toolCalls: z.array(call),
+          usage: usage.optional(),
+          synthetic: z.boolean().optional(),
+          offered: z.array(z.string()).optional(),
+        }),
         executions: z.array(execution),
         callIndex: z.number().int().nonnegative(),
         phase: z.enum(['approval', 'subagent']),
