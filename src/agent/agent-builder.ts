@@ -26,6 +26,7 @@ import {
   type HookOutcome,
   ToolNameMatcher,
 } from '../core/index.js';
+import { resolve } from 'node:path';
 import { Agent } from './agent.js';
 import type { Approver } from './approval.js';
 import type { Checkpointer } from './checkpointer.js';
@@ -33,12 +34,13 @@ import type { CompactionOptions } from './compaction.js';
 import { guardStack, type HookErrorPolicy } from './hook-error-policy.js';
 import type { Model } from './model.js';
 import type { AgentConfig, ResolvedSubagent } from './run.js';
-import type { HookLoader, LoadedHooks } from './hook-loader.js';
+import type { HookLoader, LoadedHooks, WithHooksFromOptions } from './hook-loader.js';
+import { skippedHooksNotice } from './internal/skipped-hooks-notice.js';
 import type { HookProblem } from '../script/problem.js';
 import type { Subagent } from './subagent.js';
 import { SUBAGENT_INPUT, SUBAGENT_INPUT_SCHEMA } from './internal/subagent-input.js';
 import { alreadyMatched, handleMatched } from '../core/internal/matched.js';
-import { loadAllHookConfigs, prioritized, selectedSources, type HookSourcesOptions } from '../config/load-all.js';
+import { loadAllHookConfigs, prioritized, selectedSources } from '../config/load-all.js';
 import { modelJudge } from './model-judge.js';
 import { modelVerifier } from './model-verifier.js';
 import { ProcessPool, type ProcessPoolLike } from '../process/process-pool.js';
@@ -113,6 +115,8 @@ export interface ResolvedHooks {
   readonly problems: readonly HookProblem[];
   /** The builder's `modelRetryLimit` (`withOptions`), when it set one. */
   readonly modelRetryLimit?: number | undefined;
+  /** What the sources ask to be said on stderr once (project hooks they skipped), without repeats. */
+  readonly notices: readonly string[];
 }
 
 /**
@@ -125,6 +129,8 @@ export interface ResolvedConfig {
   readonly config: AgentConfig;
   /** Problems from hook sources (this agent's and its subagents'). */
   readonly problems: readonly HookProblem[];
+  /** What the sources (this agent's and its subagents') ask to be said on stderr once, without repeats. */
+  readonly notices: readonly string[];
 }
 
 
@@ -365,7 +371,11 @@ export class AgentBuilder {
    * `process.env`: `XDG_CONFIG_HOME`, `HOME`, `AGENT_HOOKS_TRUST`), or follows `homeDir`; `env` never moves them.
    *
    * The project's own hooks (its `.agents/hooks` and agent config files) load only once the user has trusted them
-   * (`npx agent-hooks trust`) and while unchanged since; the others are `untrusted-hook` or `changed-hook` problems.
+   * (`npx agent-hooks trust`) and while unchanged since; the others are `untrusted-hook` or `changed-hook` problems,
+   * and the agent says so on stderr once, at its first run — each hook skipped, its file, and the command to run
+   * (`stderrNotice: false` leaves that line out, for a program that reports the warnings itself). With
+   * `strict: true`, a skipped project hook is a refusal instead: `ready()`, every run, stream and session turn reject
+   * with an `UntrustedHooksError` naming the hooks and the fix, before any model call or tool runs.
    * `trust: 'all'` loads them all — for a project that is your own — and `trust: store` checks another
    * {@link TrustStore}. User-level hooks and `extraDirs` never need trust.
    *
@@ -373,8 +383,8 @@ export class AgentBuilder {
    * AgentBuilder.new().withModel(model).withHooksFrom({ projectDir: process.cwd(), claude: true, copilot: true });
    * ```
    */
-  withHooksFrom(from: string | HookSourcesOptions): this {
-    const options: HookSourcesOptions = typeof from === 'string' ? { projectDir: from } : { ...from };
+  withHooksFrom(from: string | WithHooksFromOptions): this {
+    const { stderrNotice = true, ...options }: WithHooksFromOptions = typeof from === 'string' ? { projectDir: from } : { ...from };
     const projectDir = options.projectDir ?? process.cwd();
     // HOOK.md hooks come along unless they are turned off; alone when no agent is named.
     const sources = options.hookmd === undefined ? { ...options, hookmd: true } : options;
@@ -387,7 +397,8 @@ export class AgentBuilder {
         const verify = options.verify ?? (context?.model === undefined ? undefined : modelVerifier(context.model));
         const processPool = ownPool ?? context?.processPool;
         const { hooks, problems } = await loadAllHookConfigs(projectDir, { ...sources, judge, verify, processPool });
-        return { hooks: prioritized(hooks, { parallel: sources.parallel }), problems };
+        const notice = stderrNotice ? skippedHooksNotice(problems, resolve(projectDir)) : undefined;
+        return { hooks: prioritized(hooks, { parallel: sources.parallel }), problems, ...(notice !== undefined ? { notice } : {}) };
       },
     });
   }
@@ -638,20 +649,23 @@ export class AgentBuilder {
     const loaded = await Promise.all(registrations.map((r) => ('source' in r ? r.source.load(context) : undefined)));
     const problems: HookProblem[] = loaded.flatMap((l) => l?.problems ?? []);
     const hooks = registrations.flatMap((r, i): readonly PrioritizedHook[] => ('source' in r ? (loaded[i] as LoadedHooks).hooks : [r]));
-    return { stack: guardStack(new HookStack(hooks), this.options.onHookError ?? 'fail'), problems, modelRetryLimit: this.options.modelRetryLimit };
+    const notices = [...new Set(loaded.flatMap((l) => (l?.notice === undefined ? [] : [l.notice])))];
+    return { stack: guardStack(new HookStack(hooks), this.options.onHookError ?? 'fail'), problems, modelRetryLimit: this.options.modelRetryLimit, notices };
   }
 
   private async load(inheritedModel: Model | undefined): Promise<ResolvedConfig> {
-    const { stack, problems: own } = await this.resolveHooks(inheritedModel);
+    const { stack, problems: own, notices: ownNotices } = await this.resolveHooks(inheritedModel);
     const problems: HookProblem[] = [...own];
+    const notices = new Set(ownNotices);
     const model = (this.model ?? inheritedModel)!;
     const subagents = new Map<string, ResolvedSubagent>();
     for (const def of this.subagents.values()) {
       const child = await this.subagentConfig(def, model, stack);
       problems.push(...child.problems);
+      for (const notice of child.notices) notices.add(notice);
       subagents.set(def.name, { def, config: child.config });
     }
-    return { config: this.assemble(model, stack, subagents), problems };
+    return { config: this.assemble(model, stack, subagents), problems, notices: [...notices] };
   }
 
   private register(hook: Hook | HookFn, priority: number | undefined): this {
@@ -710,14 +724,14 @@ export class AgentBuilder {
     }
     // A subagent without an approver of its own asks its parent's, or interrupts as its parent does.
     if (own.config.approver === undefined && !own.config.approvalInterrupts && (this.approver !== undefined || this.approvalInterrupts)) {
-      own = { config: Object.freeze({ ...own.config, approver: this.approver, approvalInterrupts: this.approvalInterrupts }), problems: own.problems };
+      own = { ...own, config: Object.freeze({ ...own.config, approver: this.approver, approvalInterrupts: this.approvalInterrupts }) };
     }
     if (!def.inheritHooks) {
       // SubagentStop is the parent's view of its subagent finishing: the parent's SubagentStop hooks run regardless.
       const gates = parentStack.hooksFor('SubagentStop').map((e) => ({ hook: new EventScopedHook(e.hook, 'SubagentStop', undefined), priority: e.priority }));
       if (gates.length === 0) return own;
-      return { config: Object.freeze({ ...own.config, stack: new HookStack(gates).concat(own.config.stack) }), problems: own.problems };
+      return { ...own, config: Object.freeze({ ...own.config, stack: new HookStack(gates).concat(own.config.stack) }) };
     }
-    return { config: Object.freeze({ ...own.config, stack: parentStack.concat(own.config.stack) }), problems: own.problems };
+    return { ...own, config: Object.freeze({ ...own.config, stack: parentStack.concat(own.config.stack) }) };
   }
 }

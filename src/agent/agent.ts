@@ -76,7 +76,9 @@ export class Agent {
 
   /**
    * Waits for hook sources (HOOK.md folders, config files) to load, and tells what was wrong with them. Rejects in
-   * strict mode. Runs wait for it themselves; call it to see problems before the first run.
+   * strict mode — on a definition that is an error, and on a project hook skipped for want of trust
+   * (`UntrustedHooksError`). Runs wait for it themselves, and reject as it does; call it to see problems before the
+   * first run.
    */
   async ready(): Promise<AgentHooksReport> {
     const { problems } = await this.config;
@@ -176,10 +178,13 @@ export class Agent {
   }
 
   private async configuration(): Promise<AgentConfig> {
-    const { config, problems } = await this.config;
+    const { config, problems, notices } = await this.config;
     if (!this.reported) {
       // Problems are told once per agent, as warnings, so a bad hook definition never goes unnoticed.
       this.reported = true;
+      // And a project hook skipped for want of trust is said on stderr too: a guard that silently does not run is
+      // missed by a program that never listens to warnings (withHooksFrom's `stderrNotice: false` leaves it out).
+      if (notices.length > 0) process.stderr.write(`${notices.join('\n')}\n`);
       for (const p of problems) {
         // Information (the bridge skipped in an agent's config) is no warning: it stays in ready()'s problems.
         if (p.severity === 'info') continue;

@@ -4,6 +4,7 @@
  * @module
  */
 import type { PrioritizedHook } from '../core/index.js';
+import type { HookSourcesOptions } from '../config/load-all.js';
 import type { HookProblem } from '../script/problem.js';
 import type { ProcessPool } from '../process/process-pool.js';
 import type { Model } from './model.js';
@@ -14,6 +15,11 @@ export interface LoadedHooks {
   readonly hooks: readonly PrioritizedHook[];
   /** What was wrong with the definitions that did not load (or loaded with a warning). */
   readonly problems: readonly HookProblem[];
+  /**
+   * What the agent says on stderr, once, at its first run: that hooks the user counts on were skipped (the project's
+   * hooks not trusted yet). Leave it out when there is nothing to say, or when the user reports `problems` themselves.
+   */
+  readonly notice?: string | undefined;
 }
 
 /** What the agent being built lends its hook sources. */
@@ -33,6 +39,17 @@ export interface HookLoader {
   readonly label: string;
   /** Loads them. Rejects only in strict mode. */
   load(context?: HookLoadContext): Promise<LoadedHooks>;
+}
+
+/** What `AgentBuilder.withHooksFrom` takes: which sources to load and how, and how skipped project hooks are told. */
+export interface WithHooksFromOptions extends HookSourcesOptions {
+  /**
+   * Whether the agent says on stderr, once (at its first run), which project hooks it skipped because they are not
+   * trusted (or changed since) and the command that trusts them (default true). Turn it off when you report the
+   * `hook-problem:untrusted-hook` and `hook-problem:changed-hook` warnings yourself (`agent.events.on('warning')`, or
+   * `ready()`'s problems); `strict: true` refuses to run instead.
+   */
+  readonly stderrNotice?: boolean | undefined;
 }
 
 /** What an agent's hooks are once every source has loaded. */

@@ -20,6 +20,7 @@ import { readConfigFile } from './config-file.js';
 import { applyTrust, resolveTrustPolicy, type TrustCheck, type TrustPolicy } from '../script/trust/trust-policy.js';
 import type { TrustStore } from '../script/trust/trust-store.js';
 import { deferringRegexSafety } from '../script/internal/regex-safety.js';
+import { isSkippedProjectHook, UntrustedHooksError } from './untrusted-hooks-error.js';
 
 /**
  * Asks a language model one question and returns its text answer: what a `type: "prompt"` hook needs. An agent built
@@ -72,7 +73,11 @@ export interface ConfigLoadOptions {
   readonly killGraceMs?: number | undefined;
   /** The platform whose OS-specific command to pick (default: `process.platform`). */
   readonly platform?: NodeJS.Platform | undefined;
-  /** Throw a {@link HookLoadError} when any problem is an error, instead of returning it. */
+  /**
+   * Throw a {@link HookLoadError} when any problem is an error, instead of returning it; and an
+   * {@link UntrustedHooksError} when a project hook is left out for want of trust (not trusted, changed since, or
+   * unpinnable), instead of skipping it with a warning.
+   */
   readonly strict?: boolean | undefined;
   /** Whether every command hook fails closed: a crash or timeout blocks instead of letting the action go on. */
   readonly failClosed?: boolean | undefined;
@@ -397,7 +402,8 @@ export class ConfigCollector {
 
   /**
    * The result: the hooks of project files that are not trusted are left out, each with a problem (unless the files
-   * were given explicitly, or the policy is `'all'`). Throws in strict mode when a problem is an error.
+   * were given explicitly, or the policy is `'all'`). Throws in strict mode when a problem is an error, or a project
+   * hook was left out.
    */
   async result(): Promise<LoadedConfigHooks> {
     const explicit = this.options.files !== undefined;
@@ -414,6 +420,7 @@ export class ConfigCollector {
       problems.push(...this.problems.splice(before));
       for (const hook of users) refused.add(hook);
     }
+    if (this.options.strict && problems.some(isSkippedProjectHook)) throw new UntrustedHooksError(problems, configPlaces(this.options).projectDir);
     if (this.options.strict && problems.some((p) => p.severity === 'error')) throw new HookLoadError(problems);
     return { hooks: gate.hooks.filter((h) => !refused.has(h)), problems, files: this.files, trustChecks: gate.checks };
   }

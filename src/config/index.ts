@@ -15,3 +15,4 @@ export * from './gemini-config.js';
 export * from './cursor-config.js';
 export * from './codex-config.js';
 export * from './load-all.js';
+export { UntrustedHooksError } from './untrusted-hooks-error.js';

@@ -18,6 +18,7 @@ import { resolveTrustPolicy, type TrustCheck, type TrustPolicy } from '../script
 import { loadClaudeHooks } from './claude-config.js';
 import { loadCodexHooks } from './codex-config.js';
 import type { ConfigHook, ConfigLoadOptions, LoadedConfigHooks } from './config-source.js';
+import { isSkippedProjectHook, UntrustedHooksError } from './untrusted-hooks-error.js';
 import { loadCursorHooks } from './cursor-config.js';
 import { loadGeminiHooks } from './gemini-config.js';
 import { loadGithubHooks } from './github-config.js';
@@ -123,7 +124,9 @@ function userPlaces(options: HookSourcesOptions): Pick<HookSourcesOptions, 'home
 
 /**
  * Loads every hook of a project — HOOK.md folders and every agent's config files — so they can run in one stack. Bad
- * definitions are problems; every other hook still loads (unless `strict`).
+ * definitions are problems; every other hook still loads — unless `strict`: then a definition that is an error throws
+ * a {@link HookLoadError}, and a project hook left out for want of trust (untrusted, changed since it was trusted, or
+ * that cannot be pinned) an {@link UntrustedHooksError}, since a guard the project ships would silently not run.
  *
  * ```ts
  * const { hooks, problems } = await loadAllHookConfigs(process.cwd());
@@ -160,6 +163,7 @@ export async function loadAllHookConfigs(projectDir: string = process.cwd(), opt
   const problems = [...(hookmd?.problems ?? []), ...configs.flatMap((c) => c.problems)].filter(
     (p) => p.code !== 'corrupt-trust-store' || (!seenStore.has(p.file) && seenStore.add(p.file) !== undefined),
   );
+  if (options.strict && problems.some(isSkippedProjectHook)) throw new UntrustedHooksError(problems, base.projectDir);
   if (options.strict && problems.some((p) => p.severity === 'error')) throw new HookLoadError(problems);
   return {
     hooks: [...(hookmd?.hooks ?? []), ...configs.flatMap((c) => c.hooks)],
