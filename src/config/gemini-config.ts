@@ -19,9 +19,10 @@ export const GEMINI_HOOK_TIMEOUT_MS = 60_000;
 
 const EVENTS = eventNamesIn('gemini');
 
-// The failures Gemini CLI refuses before any hook runs: a call to a tool it does not have, and arguments that fail the
-// tool's schema (the model's, or a BeforeTool hook's rewrite). Only a tool that ran and failed reaches AfterTool.
-const REFUSED_BEFORE_HOOKS: ReadonlySet<string> = new Set(['UnknownToolError', 'ToolInputError']);
+// The failures Gemini CLI refuses before any hook runs: a call to a tool it does not have (or was not offered for the
+// step), and arguments that fail the tool's schema (the model's, or a BeforeTool hook's rewrite). Only a tool that ran
+// and failed reaches AfterTool.
+const REFUSED_BEFORE_HOOKS: ReadonlySet<string> = new Set(['UnknownToolError', 'ToolNotOfferedError', 'ToolInputError']);
 
 const toolRan = new CallableMatcher(function toolRan(ctx: AnyHookContext) {
   return ctx.event !== 'PostToolUseFailure' || !(ctx.error instanceof Error && REFUSED_BEFORE_HOOKS.has(ctx.error.name));

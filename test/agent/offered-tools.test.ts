@@ -3,6 +3,9 @@
  * a hook wrote into the answer — is refused as a call to an unknown tool is, in every path that runs a model's calls
  * (a run, a stream, a subagent's run, a run resumed after an approval interrupt).
  */
+import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -193,6 +196,27 @@ describe('a call to a tool the hooks did not offer for the step', () => {
     expect(resumed.status).toBe('completed');
     expect(ran).toEqual(['deploy']);
     expect(toolMessages(resumed)).toEqual(['deployed', "Error: Tool 'bash' was not offered this step, so it was not run. Offered tools: deploy, read."]);
+  });
+
+  it('reaches no Gemini CLI AfterTool hook, as a call to an unknown tool does not', async () => {
+    const project = await mkdtemp(join(tmpdir(), 'agent-hooks-offered-'));
+    try {
+      const afterTool = { hooks: [{ type: 'command', command: 'cat > "$GEMINI_PROJECT_DIR/after-tool.json"' }] };
+      await mkdir(join(project, '.gemini'));
+      await writeFile(join(project, '.gemini', 'settings.json'), JSON.stringify({ hooks: { AfterTool: [afterTool] } }));
+      const ran: string[] = [];
+      const agent = AgentBuilder.new()
+        .withModel(deleting())
+        .withTools(shell(ran), reader())
+        .withHooksFrom({ projectDir: project, trust: 'all', homeDir: false, userDir: false, gemini: true })
+        .onBeforeToolSelection((ctx) => ctx.allowTools('read'))
+        .build();
+      await agent.run('Clean up');
+      expect(ran).toEqual([]);
+      await expect(access(join(project, 'after-tool.json'))).rejects.toThrow();
+    } finally {
+      await rm(project, { recursive: true, force: true });
+    }
   });
 
   it('leaves every tool offered when no hook narrows the selection', async () => {
