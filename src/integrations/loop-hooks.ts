@@ -19,6 +19,8 @@ import { guardStack } from '../agent/hook-error-policy.js';
 import {
   AgentState,
   AgentStep,
+  FailureHookContext,
+  HookError,
   HookEvent,
   HookOutcome,
   HookStack,
@@ -40,6 +42,7 @@ import {
   type Usage,
 } from '../core/index.js';
 import { callModelWithHooks } from '../core/internal/model-call.js';
+import { messageOf } from '../core/internal/message-of.js';
 import { formatProblem } from '../script/problem.js';
 
 /** Where the hooks come from: a stack, a builder (its callbacks and `withHooksFrom` sources), or a {@link LoopHooks}. */
@@ -141,6 +144,13 @@ const EMPTY_RESPONSE = modelCallResponse({});
  * - `Tool result rejected by a hook: <reason>` — a PostToolUse block (the tool did run);
  * - `Not run: the run was stopped.` — a hook stopped the run, at this call or earlier.
  *
+ * A hook that throws under `onHookError: 'fail'` (the default) fails the conversation, as it fails our agent's run:
+ * the dispatch rejects with the `HookError` naming the hook and the event, {@link LoopHooks.failure} keeps it, a
+ * `hook-failed` warning is emitted, AgentFailed fires, and every later tool call, model call and event of the
+ * conversation rejects with the same error before anything runs. Each integration turns that into a failure its
+ * framework's caller sees (see docs/frameworks.md, "When a hook throws"). Under `'ignore'` the hook is skipped with a
+ * `hook-error` warning; under `'block'` its failure is a block of what the event guards.
+ *
  * One instance serves one conversation: share it between the tools and the middleware of one `generateText` call (or
  * one chat), and call {@link LoopHooks.drain} before exiting so asynchronous script hooks finish.
  */
@@ -159,6 +169,8 @@ export class LoopHooks {
   private pendingContext: string[] = [];
   private readonly messages: string[] = [];
   private stopped: string | undefined;
+  /** The error that failed the conversation: a hook that threw under `'fail'`, or hook sources that did not load. */
+  private failed: { readonly error: unknown } | undefined;
   private steps = 0;
 
   /**
@@ -198,6 +210,25 @@ export class LoopHooks {
     return this.stopped;
   }
 
+  /**
+   * The error that failed the conversation, once one has: a `HookError` naming the hook that threw and the event
+   * (under `onHookError: 'fail'`), or what kept the hook sources from loading. From then on every tool call, model
+   * call and event of this conversation rejects with it, before anything runs.
+   */
+  get failure(): unknown {
+    return this.failed?.error;
+  }
+
+  /**
+   * Throws {@link LoopHooks.failure} when the conversation has failed: what an integration calls before it lets its
+   * framework go on (a model call, a tool).
+   *
+   * @internal
+   */
+  throwIfFailed(): void {
+    if (this.failed !== undefined) throw this.failed.error;
+  }
+
   /** The `systemMessage`s hooks left for the user, in order. */
   get systemMessages(): readonly string[] {
     return Object.freeze([...this.messages]);
@@ -233,6 +264,7 @@ export class LoopHooks {
    * (which then never runs, whatever the hooks answered).
    */
   async runTool(call: ToolCall, run: ToolRunner, options: RunToolOptions = {}): Promise<unknown> {
+    this.throwIfFailed();
     const dispatchOptions = this.dispatchOptions(options.signal);
     if (options.messages !== undefined) this.state = this.state.withMessages(options.messages);
     if (this.stopped !== undefined) return STOPPED;
@@ -335,6 +367,7 @@ export class LoopHooks {
       retries,
       stopped: this.stopped,
     });
+    this.throwIfFailed();
     if (this.stopped !== undefined) return stopped(undefined, [], 0);
     const wanted = await this.modelEvents();
     if (!wanted.beforeModel && !wanted.toolSelection && !wanted.afterModel) {
@@ -469,13 +502,27 @@ export class LoopHooks {
     options: DispatchOptions,
     terminal?: (ctx: AnyHookContext & { event: E }) => Promise<HookOutcome>,
   ): Promise<HookOutcome<AnyHookContext & { event: E }>> {
-    const stack = await this.hooks();
+    this.throwIfFailed();
+    let stack: HookStack;
+    try {
+      stack = await this.hooks();
+    } catch (error) {
+      throw await this.fail(error, event);
+    }
     const emitter = this.events;
     if (terminal === undefined && !this.listening() && !stack.hasHooksFor(event)) return HookOutcome.proceed();
     const ctx = make();
     emitter.emit('event', ctx);
     const started = performance.now();
-    const outcome = await stack.process(ctx, terminal as ((ctx: AnyHookContext) => Promise<HookOutcome>) | undefined, options);
+    let outcome: HookOutcome;
+    try {
+      outcome = await stack.process(ctx, terminal as ((ctx: AnyHookContext) => Promise<HookOutcome>) | undefined, options);
+    } catch (error) {
+      // A hook's own error fails the conversation; the model's, passed through BeforeModel's chain, is the SDK's to
+      // handle (it may retry), and a cancellation is the caller's.
+      if (HookError.isHookError(error) && options.signal?.aborted !== true) throw await this.fail(error, event);
+      throw error;
+    }
     emitter.emit('dispatched', { context: outcome.context ?? ctx, outcome, durationMs: performance.now() - started });
 
     if (outcome.context !== undefined) {
@@ -494,6 +541,37 @@ export class LoopHooks {
       this.warn(`A ${event} hook returned ask (${outcome.reason}); only tool calls can ask for approval, so it was ignored.`, event);
     }
     return outcome as HookOutcome<AnyHookContext & { event: E }>;
+  }
+
+  /**
+   * Fails the conversation with `error` (the first failure only): a `hook-failed` warning, then AgentFailed, as our
+   * agent fires it. Returns `error`, for the caller to throw.
+   */
+  private async fail(error: unknown, event: HookEventName): Promise<unknown> {
+    if (this.failed !== undefined) return error;
+    this.failed = { error };
+    const hookName = HookError.isHookError(error) ? error.hookName : undefined;
+    this.events.emit('warning', { code: 'hook-failed', message: `${messageOf(error)} (onHookError 'fail': the run was ended)`, event, hookName });
+    await this.afterFailure('AgentFailed', (init) => FailureHookContext.onFailure(error, init));
+    return error;
+  }
+
+  /**
+   * Dispatches an event that reports a failure (AgentFailed; ExecutionEnd with status `failed`) once the conversation
+   * has failed. A hook that fails here too must not replace the first error: it is a `hook-error` warning.
+   *
+   * @internal
+   */
+  async afterFailure<E extends HookEventName>(event: E, make: (init: { state: AgentState; metadata: Metadata }) => AnyHookContext & { event: E }): Promise<void> {
+    if (this.stack === undefined) return;
+    if (!this.listening() && !this.stack.hasHooksFor(event)) return;
+    const ctx = make(this.init());
+    this.events.emit('event', ctx);
+    try {
+      await this.stack.process(ctx, undefined, this.dispatchOptions(undefined));
+    } catch (hookError) {
+      this.events.emit('warning', { code: 'hook-error', message: `A ${event} hook failed too: ${messageOf(hookError)}`, event });
+    }
   }
 
   private warn(message: string, event: string): void {

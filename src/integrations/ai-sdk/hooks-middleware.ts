@@ -70,6 +70,11 @@ const nameOf = (model: ProviderModel): string => `${model.provider}:${model.mode
  * passes through live. An answer a hook gave instead of the model streams as one text delta, its tool calls and a
  * finish.
  *
+ * A hook that throws under `onHookError: 'fail'` (the default) fails the call: `generateText` rejects with its
+ * `HookError` (`streamText` has it as an `error` part), and the conversation's later calls reject with it before the
+ * provider is called (see {@link LoopHooks.failure}). Under `'ignore'` the hook is skipped with a `hook-error`
+ * warning; under `'block'` its failure counts as a block of the event.
+ *
  * ExecutionStart, UserPromptSubmit, Stop and ExecutionEnd do not fire: the middleware sees model calls, not where a
  * loop starts or ends. A provider error goes to the SDK unchanged, unless a BeforeModel middleware handles it (no
  * AgentFailed: the SDK may retry).
@@ -108,6 +113,8 @@ export function hooksMiddleware(hooks: HookSource, options?: LoopHooksOptions): 
     specificationVersion: 'v3',
 
     async transformParams({ params }): Promise<CallOptions> {
+      // A conversation a hook failed makes no more model calls, whatever called the model (tools not wrapped, say).
+      loop.throwIfFailed();
       const own = params.prompt;
       let prompt = overlay.apply(own);
       let messages = conversation.convert(prompt);
@@ -129,6 +136,7 @@ export function hooksMiddleware(hooks: HookSource, options?: LoopHooksOptions): 
     },
 
     async wrapGenerate({ doGenerate, params, model }): Promise<GenerateResult> {
+      loop.throwIfFailed();
       if (stopped()) return stopResult();
       const events = await loop.modelEvents();
       if (!events.beforeModel && !events.toolSelection && !events.afterModel) {
@@ -163,6 +171,7 @@ export function hooksMiddleware(hooks: HookSource, options?: LoopHooksOptions): 
     },
 
     async wrapStream({ doStream, params, model }): Promise<StreamResult> {
+      loop.throwIfFailed();
       if (stopped()) return stopStream();
       const events = await loop.modelEvents();
       const report = (text: string, toolCalls: ToolCall[], usage: ProviderUsage | undefined) => loop.afterStep({ text, toolCalls, usage: usageOf(usage) }, params.abortSignal);

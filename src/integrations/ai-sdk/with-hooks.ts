@@ -3,11 +3,28 @@
  *
  * @module
  */
-import { asSchema, type ToolExecutionOptions, type ToolSet } from 'ai';
+import { asSchema, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
 import { UnknownToolError } from '../../agent/index.js';
 import { ToolCall } from '../../core/index.js';
 import { LoopHooks, type HookSource, type LoopHooksOptions } from '../loop-hooks.js';
+import { FailedToolCall } from './internal/failed-tool-call.js';
 import { fromModelMessages } from './internal/messages.js';
+
+type ModelOutputOptions = Parameters<NonNullable<Tool['toModelOutput']>>[0];
+type ModelOutput = Awaited<ReturnType<NonNullable<Tool['toModelOutput']>>>;
+
+/**
+ * The tool's `toModelOutput`, which throws the failure of a call a hook failed (see {@link FailedToolCall}); other
+ * results go to the tool's own, or become what the SDK makes of a result without one.
+ */
+const modelOutputOf =
+  (own: Tool['toModelOutput']) =>
+  (options: ModelOutputOptions): ModelOutput | PromiseLike<ModelOutput> => {
+    if (options.output instanceof FailedToolCall) throw options.output.error;
+    if (own !== undefined) return own(options);
+    const { output } = options;
+    return typeof output === 'string' ? { type: 'text', value: output } : { type: 'json', value: (output ?? null) as never };
+  };
 
 const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
   value !== null && typeof value === 'object' && typeof (value as Record<symbol, unknown>)[Symbol.asyncIterator] === 'function';
@@ -33,6 +50,13 @@ async function lastOf(values: AsyncIterable<unknown>): Promise<unknown> {
  *   the SDK (which tells the model), unless a hook replaced it with a result.
  * - A tool whose `execute` streams (an async iterable) is run to its end; hooks see its last value.
  * - Tools without `execute` (provider-executed, or answered by the client) are returned unchanged.
+ * - A hook that throws under `onHookError: 'fail'` (the default) ends the loop: `generateText` rejects with its
+ *   `HookError`, and `streamText`'s stream errors with it, before the model is called again, so the model is never
+ *   shown the error; the tool does not run (PreToolUse), or its result is dropped (PostToolUse). `hooks.failure` keeps
+ *   the error, and a `hook-failed` warning and AgentFailed fire. (The SDK would turn an error thrown by `execute` into
+ *   a `tool-error` for the model and go on: `execute` resolves instead with a marker that the tool's `toModelOutput`
+ *   throws.) Under `'ignore'` the hook is skipped with a `hook-error` warning; under `'block'` the call is refused
+ *   with the hook's error as the reason.
  *
  * `hooks` is a `HookStack`, an `AgentBuilder` (its callbacks and HOOK.md sources, with its `onHookError` policy), or a
  * {@link LoopHooks} shared with {@link hooksMiddleware}, which also delivers the hooks' `additionalContext` to the
@@ -63,12 +87,13 @@ export function withHooks<TOOLS extends ToolSet>(tools: TOOLS, hooks: HookSource
     }
     wrapped[name] = {
       ...original,
+      toModelOutput: modelOutputOf(original.toModelOutput),
       execute: async (input: unknown, execution: ToolExecutionOptions) => {
         if (input === null || typeof input !== 'object' || Array.isArray(input)) {
           throw new TypeError(`Tool '${name}' got a ${Array.isArray(input) ? 'list' : typeof input} as input; hooks need an object: give it an object inputSchema.`);
         }
         const call = new ToolCall(name, input as Record<string, unknown>, execution.toolCallId);
-        return loop.runTool(
+        return runThrough(loop, () => loop.runTool(
           call,
           async (final) => {
             const target = tools[final.name];
@@ -85,9 +110,19 @@ export function withHooks<TOOLS extends ToolSet>(tools: TOOLS, hooks: HookSource
             return isAsyncIterable(result) ? lastOf(result) : result;
           },
           { signal: execution.abortSignal, messages: fromModelMessages(execution.messages) },
-        );
+        ));
       },
     };
   }
   return wrapped as TOOLS;
+}
+
+/** The call's result, or a {@link FailedToolCall} when the conversation failed: never an error the SDK shows the model. */
+async function runThrough(loop: LoopHooks, run: () => Promise<unknown>): Promise<unknown> {
+  try {
+    return await run();
+  } catch (error) {
+    if (loop.failure !== undefined && error === loop.failure) return new FailedToolCall(error);
+    throw error;
+  }
 }
