@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { query, type Options, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
-import { AgentBuilder, HookEvent, HookOutcome, ScriptedModel, defineTool, type ScriptedStep } from 'agent-hooks';
-import { LoopHooks, claudeAgentHooks } from 'agent-hooks/claude-agent-sdk';
+import { AgentBuilder, HookError, HookEvent, HookOutcome, ScriptedModel, defineTool, type AgentWarning, type HookErrorPolicy, type ScriptedStep } from 'agent-hooks';
+import { HOOK_FAILED_REFUSAL, LoopHooks, claudeAgentHooks } from 'agent-hooks/claude-agent-sdk';
 import { anthropicApi } from '../agents/mock/anthropic.js';
 import { startMockServer, type MockServer, type Turn } from '../agents/support/mock-server.js';
 import { tempDir } from '../support/script-fixture.js';
@@ -140,6 +140,92 @@ describe('claudeAgentHooks in a query() of the Claude Agent SDK', () => {
     expect(hooks.stopReason).toBe('HALT: enough for today');
     expect(messages.find((m) => m.type === 'result')).toBeDefined();
   }, 90_000);
+});
+
+describe('a hook that throws, in a query() of the Claude Agent SDK', () => {
+  /** A LoopHooks whose `buggy` hook on `event` throws, under `policy` (unset: the default); with its warnings and failures. */
+  const failing = (event: 'PreToolUse' | 'PostToolUse', policy?: HookErrorPolicy) => {
+    const builder = AgentBuilder.new().addHook(event, () => {
+      throw new Error('guard crashed');
+    }, { name: 'buggy' });
+    if (policy !== undefined) builder.withOptions({ onHookError: policy });
+    const failed: unknown[] = [];
+    builder.onAgentFailed((ctx) => void failed.push(ctx.error));
+    const hooks = new LoopHooks(builder);
+    const warnings: AgentWarning[] = [];
+    hooks.events.on('warning', (w) => void warnings.push(w));
+    return { hooks, warnings, failed };
+  };
+
+  it.each(['PreToolUse', 'PostToolUse'] as const)("%s under 'fail': the query rejects, Claude is not asked again, and the model never sees the error", async (event) => {
+    const { dir, home } = await project();
+    const { hooks, warnings, failed } = failing(event);
+    const mock = await startMockServer(anthropicApi(), [{ shell: 'touch a.txt' }, { text: 'Done.' }]);
+    cleanups.push(() => mock.close());
+
+    const ended = await run(dir, home, mock, 'Create a.txt.', claudeAgentHooks(hooks)).then(
+      (messages) => ({ messages, error: undefined }),
+      (error: unknown) => ({ messages: [], error }),
+    );
+
+    expect(ended.error).toBeInstanceOf(Error);
+    expect(hooks.failure).toBeInstanceOf(HookError);
+    expect(hooks.failure).toMatchObject({ hookName: 'buggy', event });
+    expect(warnings).toEqual([expect.objectContaining({ code: 'hook-failed', event, hookName: 'buggy' })]);
+    expect(failed).toEqual([hooks.failure]);
+    expect(existsSync(join(dir, 'a.txt'))).toBe(event === 'PostToolUse');
+    expect(mock.mainRequests()).toHaveLength(1);
+    expect(seenFrom(mock, 0)).not.toContain('guard crashed');
+  }, 90_000);
+
+  it("PreToolUse under 'block': the call is refused with the error as the reason, and the query goes on to success", async () => {
+    const { dir, home } = await project();
+    const { hooks, warnings } = failing('PreToolUse', 'block');
+    const mock = await startMockServer(anthropicApi(), [{ shell: 'touch a.txt' }, { text: 'Done.' }]);
+    cleanups.push(() => mock.close());
+
+    const messages = await run(dir, home, mock, 'Create a.txt.', claudeAgentHooks(hooks));
+
+    expect(existsSync(join(dir, 'a.txt'))).toBe(false);
+    expect(seenFrom(mock, 1)).toContain("Hook 'buggy' failed on PreToolUse: guard crashed");
+    expect(seenFrom(mock, 1)).not.toContain('claude-agent-sdk.test');
+    expect(messages.find((m) => m.type === 'result')).toMatchObject({ subtype: 'success', is_error: false });
+    expect(hooks.failure).toBeUndefined();
+    expect(warnings).toEqual([]);
+  }, 90_000);
+
+  it("'fail' answers a deny the model is told nothing of the error by, then aborts the query's controller (yours, when given)", async () => {
+    const { hooks } = failing('PreToolUse');
+    const mine = new AbortController();
+    const options = claudeAgentHooks(hooks, { abortController: mine });
+    const input = { session_id: 's', transcript_path: '/tmp/t.jsonl', cwd: '/work', hook_event_name: 'PreToolUse' as const, tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'toolu_1' };
+
+    const answer = await options.hooks.PreToolUse![0]!.hooks[0]!(input, 'toolu_1', { signal: new AbortController().signal });
+
+    expect(options.abortController).toBe(mine);
+    expect(answer).toEqual({
+      continue: false,
+      stopReason: "Hook 'buggy' (priority 0) failed on PreToolUse: guard crashed",
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: HOOK_FAILED_REFUSAL },
+    });
+    // Not before the answer is written: an aborted query drops it.
+    expect(mine.signal.aborted).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(mine.signal.aborted).toBe(true);
+    expect(mine.signal.reason).toBe(hooks.failure);
+  });
+
+  it("PreToolUse under 'ignore': the hook is skipped with a hook-error warning, and the call runs", async () => {
+    const { hooks, warnings } = failing('PreToolUse', 'ignore');
+    const { hooks: callbacks } = claudeAgentHooks(hooks);
+    const input = { session_id: 's', transcript_path: '/tmp/t.jsonl', cwd: '/work', hook_event_name: 'PreToolUse' as const, tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'toolu_1' };
+
+    const answer = await callbacks.PreToolUse![0]!.hooks[0]!(input, 'toolu_1', { signal: new AbortController().signal });
+
+    expect(answer).toEqual({});
+    expect(warnings).toEqual([expect.objectContaining({ code: 'hook-error', event: 'PreToolUse', hookName: 'buggy' })]);
+    expect(hooks.failure).toBeUndefined();
+  });
 });
 
 describe('the callbacks and canUseTool, called as the SDK calls them', () => {

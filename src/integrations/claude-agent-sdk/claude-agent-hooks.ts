@@ -12,7 +12,13 @@ import { LoopHooks, type HookSource, type LoopHooksOptions } from '../loop-hooks
 import { decisionWithoutInterrupt } from '../../agent/internal/approval-answer.js';
 
 /** Options of {@link claudeAgentHooks}: those of {@link LoopHooks}; with an `approver`, a `canUseTool` is returned too. */
-export type ClaudeAgentHooksOptions = LoopHooksOptions;
+export interface ClaudeAgentHooksOptions extends LoopHooksOptions {
+  /**
+   * The query's `abortController`, when you have one of your own: pass it here rather than in the query's options
+   * (where it would replace the one returned), so that a hook that fails can end the query with an error.
+   */
+  readonly abortController?: AbortController | undefined;
+}
 
 /** What {@link claudeAgentHooks} returns: options of the SDK's `query()`, to spread into its `options`. */
 export interface ClaudeAgentHooks {
@@ -23,7 +29,15 @@ export interface ClaudeAgentHooks {
    * (a hook's `ask`, or its own permission rules), and the approver decides.
    */
   readonly canUseTool?: CanUseTool;
+  /**
+   * The SDK's `abortController` (yours, when given in the options): aborted when a hook fails the conversation, so
+   * that the query rejects rather than ending with a `success` result.
+   */
+  readonly abortController: AbortController;
 }
+
+/** What the model is told of a tool call refused because a hook failed: not the error, which is the caller's. */
+export const HOOK_FAILED_REFUSAL = 'Tool call refused: a hook failed, and the run was ended.';
 
 /**
  * The Claude Code events whose callbacks are registered: those of ours that Claude Code has, in its names. The
@@ -68,9 +82,13 @@ function answerOf(outcome: HookOutcome, ctx: AnyHookContext, eventName: string):
  *    a `stop` `continue: false` with `stopReason` (the query ends), `additionalContext` and `systemMessage` in their
  *    fields; a PostToolUse hook's new result is `updatedToolOutput`.
  *
- * A hook that throws (under the default `onHookError: 'fail'`) ends the query: the callback answers `continue:
- * false` (and, on a tool call, a deny) with the error, rather than letting Claude Code go on as it does when a
- * callback fails. An `ask` goes to Claude Code's permission flow: PermissionRequest hooks, then `canUseTool`; without
+ * A hook that throws (under the default `onHookError: 'fail'`) ends the query as a failure: the callback answers
+ * `continue: false` with the error as `stopReason` (and, on a tool call, a deny whose reason the model sees is
+ * {@link HOOK_FAILED_REFUSAL}, not the error), rather than letting Claude Code go on as it does when a callback
+ * throws; once that answer is on its way, the returned `abortController` is aborted, so the query rejects (the SDK's
+ * `AbortError`) after its last messages. `hooks.failure` is the `HookError`, and a `hook-failed` warning and AgentFailed
+ * fire. Under `'ignore'` the hook is skipped with a `hook-error` warning; under `'block'` its failure is a deny (a
+ * block of the event) with the error as the reason. An `ask` goes to Claude Code's permission flow: PermissionRequest hooks, then `canUseTool`; without
  * an `approver` there is no `canUseTool`, and a headless query refuses the call.
  *
  * `hooks` is a `HookStack`, an `AgentBuilder` (callbacks and HOOK.md sources, with its `onHookError` policy) or a
@@ -91,6 +109,8 @@ function answerOf(outcome: HookOutcome, ctx: AnyHookContext, eventName: string):
  */
 export function claudeAgentHooks(hooks: HookSource, options: ClaudeAgentHooksOptions = {}): ClaudeAgentHooks {
   const loop = LoopHooks.from(hooks, options);
+  const abortController = options.abortController ?? new AbortController();
+  if (!(abortController instanceof AbortController)) throw new TypeError('abortController must be an AbortController.');
   let state = AgentState.create({ agentId: options.agentId ?? 'claude-agent', sessionId: options.sessionId });
 
   const callback: HookCallback = async (input: HookInput, _toolUseID, { signal }) => {
@@ -118,11 +138,17 @@ export function claudeAgentHooks(hooks: HookSource, options: ClaudeAgentHooksOpt
     } catch (error) {
       // The error names the hook and the event (a HookError), or what kept the hooks from loading.
       const reason = messageOf(error);
+      if (loop.failure !== undefined && error === loop.failure) {
+        // Aborted only once this answer is written: the SDK writes it in the microtasks after this callback resolves,
+        // and drops it when the query is already aborted, which would let Claude Code go on as after a callback that
+        // threw. A timer runs after those microtasks.
+        setTimeout(() => abortController.abort(error), 0);
+      }
       if (ctx.event === 'PreToolUse') {
-        return { continue: false, stopReason: reason, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } };
+        return { continue: false, stopReason: reason, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: HOOK_FAILED_REFUSAL } };
       }
       if (ctx.event === 'PermissionRequest') {
-        return { continue: false, stopReason: reason, hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: reason } } };
+        return { continue: false, stopReason: reason, hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: HOOK_FAILED_REFUSAL } } };
       }
       return { continue: false, stopReason: reason };
     }
@@ -131,8 +157,9 @@ export function claudeAgentHooks(hooks: HookSource, options: ClaudeAgentHooksOpt
     return answerOf(outcome, dispatched, eventName);
   };
 
-  const result: { hooks: ClaudeAgentHooks['hooks']; canUseTool?: CanUseTool } = {
+  const result: { hooks: ClaudeAgentHooks['hooks']; canUseTool?: CanUseTool; abortController: AbortController } = {
     hooks: Object.fromEntries(CLAUDE_EVENTS.map((name) => [name, [{ hooks: [callback] }]])),
+    abortController,
   };
   const approver = options.approver;
   if (approver !== undefined) {
