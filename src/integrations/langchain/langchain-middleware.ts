@@ -15,6 +15,7 @@ import {
   type RunStatus,
   type StopReason,
 } from '../../core/index.js';
+import { messageOf } from '../../core/internal/message-of.js';
 import { LoopHooks, type HookSource, type LoopHooksOptions, type StepReport } from '../loop-hooks.js';
 import { messageFor, responseOf, usageOf } from './internal/call-answer.js';
 import { CallRequest } from './internal/call-request.js';
@@ -41,6 +42,8 @@ interface Invocation {
   reason: string | undefined;
   /** The last answer, when AfterModel hooks had the call made again: their feedback goes into the state before it. */
   feedback: { readonly answer: AIMessage; readonly messages: readonly BaseMessage[] } | undefined;
+  /** Whether ExecutionEnd has fired (or is firing) for it. */
+  ended: boolean;
 }
 
 type AgentState = { messages: BaseMessage[] };
@@ -108,8 +111,14 @@ function keepFeedback(r: Invocation, messages: readonly BaseMessage[]): { messag
  * to see the calls as the model made them and to have the last word on the agent's stop; put it last for them to see
  * what the other middleware made of them.
  *
- * What does not map: an `invoke` that throws never reaches `afterAgent`, so AgentFailed and ExecutionEnd do not fire
- * for it (the error goes to the caller). The middleware's lifetime is the session, as an agent session's is ours:
+ * A hook that throws under `onHookError: 'fail'` (the default) fails the invocation as it fails our agent's run:
+ * AgentFailed fires, then ExecutionEnd with status `failed`, and `invoke` rejects with the `HookError`; the model is
+ * not called again and no tool runs after it, in this invocation or a later one (`hooks.failure` keeps the error).
+ * Under `'ignore'` the hook is skipped with a `hook-error` warning; under `'block'` its failure is a block of the
+ * event (a tool call refused, the prompt rejected, …) with the error as the reason.
+ *
+ * What does not map: an `invoke` that throws for another reason (the model's error, a tool's) never reaches
+ * `afterAgent`, so AgentFailed and ExecutionEnd do not fire for it (the error goes to the caller). The middleware's lifetime is the session, as an agent session's is ours:
  * SessionStart fires at its first invocation, and nothing in LangChain says when a conversation is over, so
  * SessionEnd never fires. LangChain's `streamMode: 'messages'` hands out the model's own message (token by token when
  * it streams) from the model's callbacks, before AfterModel decides: stream `updates` or `values` for answers as the
@@ -139,7 +148,7 @@ export function langchainMiddleware(hooks: HookSource, options: LangchainMiddlew
   let run: Invocation | undefined;
   let started = false;
   const current = (): Invocation =>
-    (run ??= { prompt: '', started: performance.now(), pending: undefined, text: '', stopBlocks: 0, stopReason: 'no_tool_calls', status: 'completed', reason: undefined, feedback: undefined });
+    (run ??= { prompt: '', started: performance.now(), pending: undefined, text: '', stopBlocks: 0, stopReason: 'no_tool_calls', status: 'completed', reason: undefined, feedback: undefined, ended: false });
 
   /** Reports the last model answer as a step, once: when its tools have run, or when it is the last. */
   const flushStep = async (signal: AbortSignal | undefined): Promise<void> => {
@@ -166,16 +175,40 @@ export function langchainMiddleware(hooks: HookSource, options: LangchainMiddlew
     return new AIMessage('');
   };
 
+  /**
+   * One of LangChain's hooks, run so that a hook of ours that fails the conversation in it (under `onHookError:
+   * 'fail'`) ends the invocation as our agent ends a run a hook failed: AgentFailed (fired by the LoopHooks), then
+   * ExecutionEnd with status `failed`; then `invoke` rejects with the HookError.
+   */
+  const guard =
+    <F extends (...args: never[]) => Promise<unknown>>(hook: F): F =>
+    (async (...args: Parameters<F>) => {
+      const failedBefore = loop.failure !== undefined;
+      try {
+        return await hook(...args);
+      } catch (error) {
+        const r = run;
+        if (!failedBefore && error === loop.failure && r !== undefined && !r.ended) {
+          r.ended = true;
+          run = undefined;
+          await loop.afterFailure('ExecutionEnd', (common) =>
+            ExecutionHookContext.onEnd({ ...common, prompt: r.prompt, status: 'failed', reason: messageOf(error), durationMs: performance.now() - r.started }),
+          );
+        }
+        throw error;
+      }
+    }) as F;
+
   const middleware = createMiddleware({
     name: options.name ?? 'AgentHooks',
 
     beforeAgent: {
       canJumpTo: ['end'],
-      hook: async (state: AgentState, runtime: unknown) => {
+      hook: guard(async (state: AgentState, runtime: unknown) => {
         const signal = signalOf(runtime);
         const human = lastHuman(state.messages);
         const prompt = textOf(human);
-        run = { prompt, started: performance.now(), pending: undefined, text: '', stopBlocks: 0, stopReason: 'no_tool_calls', status: 'completed', reason: undefined, feedback: undefined };
+        run = { prompt, started: performance.now(), pending: undefined, text: '', stopBlocks: 0, stopReason: 'no_tool_calls', status: 'completed', reason: undefined, feedback: undefined, ended: false };
         loop.setMessages(fromLangChainMessages(state.messages));
         if (loop.stopReason !== undefined) {
           halted(loop.stopReason, 'hook_stop');
@@ -200,10 +233,10 @@ export function langchainMiddleware(hooks: HookSource, options: LangchainMiddlew
         // The messages reducer replaces a message with the same id: the rewritten prompt takes the user's place.
         if (rewritten !== prompt && human?.id !== undefined) return { messages: [new HumanMessage({ content: rewritten, id: human.id })] };
         return undefined;
-      },
+      }),
     },
 
-    wrapModelCall: async (request, handler) => {
+    wrapModelCall: guard(async (request, handler) => {
       const signal = signalOf(request.runtime);
       const r = current();
       // After a stop the model is not called: an answer without tool calls ends the agent's loop, as a halt ends ours
@@ -247,11 +280,11 @@ export function langchainMiddleware(hooks: HookSource, options: LangchainMiddlew
       r.text = outcome.response.text;
       r.pending = { text: r.text, toolCalls: outcome.response.toolCalls, usage: answers.has(outcome.response) ? usageOf(response) : outcome.usage };
       return response;
-    },
+    }),
 
     afterModel: {
       canJumpTo: ['model', 'end'],
-      hook: async (state: AgentState, runtime: unknown) => {
+      hook: guard(async (state: AgentState, runtime: unknown) => {
         const signal = signalOf(runtime);
         const r = current();
         const kept = keepFeedback(r, state.messages);
@@ -284,10 +317,10 @@ export function langchainMiddleware(hooks: HookSource, options: LangchainMiddlew
         }
         r.stopBlocks++;
         return { jumpTo: 'model' as const, messages: [...(kept?.messages ?? []), new HumanMessage(feedback)] };
-      },
+      }),
     },
 
-    wrapToolCall: async (request, handler) => {
+    wrapToolCall: guard(async (request, handler) => {
       const original = request.toolCall;
       const call = new ToolCall(original.name, argsOf(original.args), original.id);
       let ran: Awaited<ReturnType<typeof handler>> | undefined;
@@ -309,9 +342,9 @@ export function langchainMiddleware(hooks: HookSource, options: LangchainMiddlew
         // Refused before it ran: an error for the model; a result a PostToolUse hook replaced: the tool's answer.
         status: ran === undefined ? 'error' : 'success',
       });
-    },
+    }),
 
-    afterAgent: async (state: AgentState, runtime: unknown) => {
+    afterAgent: guard(async (state: AgentState, runtime: unknown) => {
       const signal = signalOf(runtime);
       const r = current();
       await flushStep(signal);
@@ -321,6 +354,7 @@ export function langchainMiddleware(hooks: HookSource, options: LangchainMiddlew
         await loop.fire(event, (common) => new StopHookContext(event, { ...common, ...init }), signal);
         if (loop.stopReason !== undefined) halted(loop.stopReason, 'hook_stop');
       }
+      r.ended = true;
       await loop.fire(
         'ExecutionEnd',
         (common) => ExecutionHookContext.onEnd({ ...common, prompt: r.prompt, status: r.status, reason: r.reason, durationMs: performance.now() - r.started }),
@@ -328,7 +362,7 @@ export function langchainMiddleware(hooks: HookSource, options: LangchainMiddlew
       );
       run = undefined;
       return undefined;
-    },
+    }),
   });
   return middleware as unknown as AgentMiddleware;
 }
