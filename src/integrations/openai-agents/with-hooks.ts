@@ -33,6 +33,11 @@ function argsOf(input: string): Record<string, unknown> | undefined {
  * when defined with `errorFunction: null` (the error then goes on to the SDK, which fails the run). Input that is not
  * JSON never reaches the hooks: the tool refuses it itself, without running.
  *
+ * A hook that throws under `onHookError: 'fail'` (the default) fails the run: the SDK wraps what a tool's `invoke`
+ * throws, so `run` rejects with its `ToolCallError`, whose `error` is the `HookError`; the model is not called again,
+ * and `hooks.failure` keeps the HookError (a `hook-failed` warning and AgentFailed fire). Under `'ignore'` the hook is
+ * skipped with a `hook-error` warning; under `'block'` the call is refused with the hook's error as the reason.
+ *
  * ```ts
  * import { Agent, run, tool } from '@openai/agents';
  * import { LoopHooks, withHooks } from 'agent-hooks/openai-agents';

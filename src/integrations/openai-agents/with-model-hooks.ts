@@ -43,6 +43,11 @@ const sameItem = (a: AgentInputItem, b: AgentInputItem): boolean => a === b || J
  * sent, so what the hooks added is not sent again. The run's own start, stop and end (ExecutionStart, Stop,
  * ExecutionEnd) are not model calls and do not fire here.
  *
+ * A hook that throws under `onHookError: 'fail'` (the default) fails the run: the model call rejects with the
+ * `HookError`, so `run` does (a streamed run ends on it), and the conversation's later model calls and tool calls
+ * reject with it before anything runs (`hooks.failure`). Under `'ignore'` the hook is skipped with a `hook-error`
+ * warning; under `'block'` its failure counts as a block of the event.
+ *
  * Use one {@link LoopHooks} per conversation, shared with the tools of {@link withHooks}:
  *
  * ```ts
