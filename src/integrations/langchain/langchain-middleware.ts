@@ -180,31 +180,29 @@ export function langchainMiddleware(hooks: HookSource, options: LangchainMiddlew
    * 'fail'`) ends the invocation as our agent ends a run a hook failed: AgentFailed (fired by the LoopHooks), then
    * ExecutionEnd with status `failed`; then `invoke` rejects with the HookError.
    */
-  const guard =
-    <F extends (...args: never[]) => Promise<unknown>>(hook: F): F =>
-    (async (...args: Parameters<F>) => {
-      const failedBefore = loop.failure !== undefined;
-      try {
-        return await hook(...args);
-      } catch (error) {
-        const r = run;
-        if (!failedBefore && error === loop.failure && r !== undefined && !r.ended) {
-          r.ended = true;
-          run = undefined;
-          await loop.afterFailure('ExecutionEnd', (common) =>
-            ExecutionHookContext.onEnd({ ...common, prompt: r.prompt, status: 'failed', reason: messageOf(error), durationMs: performance.now() - r.started }),
-          );
-        }
-        throw error;
+  const guarded = async <T>(hook: () => Promise<T>): Promise<T> => {
+    const failedBefore = loop.failure !== undefined;
+    try {
+      return await hook();
+    } catch (error) {
+      const r = run;
+      if (!failedBefore && error === loop.failure && r !== undefined && !r.ended) {
+        r.ended = true;
+        run = undefined;
+        await loop.afterFailure('ExecutionEnd', (common) =>
+          ExecutionHookContext.onEnd({ ...common, prompt: r.prompt, status: 'failed', reason: messageOf(error), durationMs: performance.now() - r.started }),
+        );
       }
-    }) as F;
+      throw error;
+    }
+  };
 
   const middleware = createMiddleware({
     name: options.name ?? 'AgentHooks',
 
     beforeAgent: {
       canJumpTo: ['end'],
-      hook: guard(async (state: AgentState, runtime: unknown) => {
+      hook: (state: AgentState, runtime: unknown) => guarded(async () => {
         const signal = signalOf(runtime);
         const human = lastHuman(state.messages);
         const prompt = textOf(human);
@@ -236,7 +234,7 @@ export function langchainMiddleware(hooks: HookSource, options: LangchainMiddlew
       }),
     },
 
-    wrapModelCall: guard(async (request, handler) => {
+    wrapModelCall: (request, handler) => guarded(async () => {
       const signal = signalOf(request.runtime);
       const r = current();
       // After a stop the model is not called: an answer without tool calls ends the agent's loop, as a halt ends ours
@@ -284,7 +282,7 @@ export function langchainMiddleware(hooks: HookSource, options: LangchainMiddlew
 
     afterModel: {
       canJumpTo: ['model', 'end'],
-      hook: guard(async (state: AgentState, runtime: unknown) => {
+      hook: (state: AgentState, runtime: unknown) => guarded(async () => {
         const signal = signalOf(runtime);
         const r = current();
         const kept = keepFeedback(r, state.messages);
@@ -320,7 +318,7 @@ export function langchainMiddleware(hooks: HookSource, options: LangchainMiddlew
       }),
     },
 
-    wrapToolCall: guard(async (request, handler) => {
+    wrapToolCall: (request, handler) => guarded(async () => {
       const original = request.toolCall;
       const call = new ToolCall(original.name, argsOf(original.args), original.id);
       let ran: Awaited<ReturnType<typeof handler>> | undefined;
@@ -344,7 +342,7 @@ export function langchainMiddleware(hooks: HookSource, options: LangchainMiddlew
       });
     }),
 
-    afterAgent: guard(async (state: AgentState, runtime: unknown) => {
+    afterAgent: (state: AgentState, runtime: unknown) => guarded(async () => {
       const signal = signalOf(runtime);
       const r = current();
       await flushStep(signal);
