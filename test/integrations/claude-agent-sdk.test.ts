@@ -144,7 +144,7 @@ describe('claudeAgentHooks in a query() of the Claude Agent SDK', () => {
 
 describe('a hook that throws, in a query() of the Claude Agent SDK', () => {
   /** A LoopHooks whose `buggy` hook on `event` throws, under `policy` (unset: the default); with its warnings and failures. */
-  const failing = (event: 'PreToolUse' | 'PostToolUse', policy?: HookErrorPolicy) => {
+  const failing = (event: 'UserPromptSubmit' | 'PreToolUse' | 'PostToolUse' | 'Stop', policy?: HookErrorPolicy) => {
     const builder = AgentBuilder.new().addHook(event, () => {
       throw new Error('guard crashed');
     }, { name: 'buggy' });
@@ -157,7 +157,10 @@ describe('a hook that throws, in a query() of the Claude Agent SDK', () => {
     return { hooks, warnings, failed };
   };
 
-  it.each(['PreToolUse', 'PostToolUse'] as const)("%s under 'fail': the query rejects, Claude is not asked again, and the model never sees the error", async (event) => {
+  // What ran before the hook failed: whether Bash did, and how many times the model was asked.
+  const before = { UserPromptSubmit: [false, 0], PreToolUse: [false, 1], PostToolUse: [true, 1], Stop: [true, 2] } as const;
+
+  it.each(['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'] as const)("%s under 'fail': the query rejects, Claude is not asked again, and the model never sees the error", async (event) => {
     const { dir, home } = await project();
     const { hooks, warnings, failed } = failing(event);
     const mock = await startMockServer(anthropicApi(), [{ shell: 'touch a.txt' }, { text: 'Done.' }]);
@@ -173,8 +176,8 @@ describe('a hook that throws, in a query() of the Claude Agent SDK', () => {
     expect(hooks.failure).toMatchObject({ hookName: 'buggy', event });
     expect(warnings).toEqual([expect.objectContaining({ code: 'hook-failed', event, hookName: 'buggy' })]);
     expect(failed).toEqual([hooks.failure]);
-    expect(existsSync(join(dir, 'a.txt'))).toBe(event === 'PostToolUse');
-    expect(mock.mainRequests()).toHaveLength(1);
+    expect(existsSync(join(dir, 'a.txt'))).toBe(before[event][0]);
+    expect(mock.mainRequests()).toHaveLength(before[event][1]);
     expect(seenFrom(mock, 0)).not.toContain('guard crashed');
   }, 90_000);
 

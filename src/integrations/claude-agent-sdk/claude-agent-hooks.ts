@@ -141,8 +141,9 @@ export function claudeAgentHooks(hooks: HookSource, options: ClaudeAgentHooksOpt
       if (loop.failure !== undefined && error === loop.failure) {
         // Aborted only once this answer is written: the SDK writes it in the microtasks after this callback resolves,
         // and drops it when the query is already aborted, which would let Claude Code go on as after a callback that
-        // threw. A timer runs after those microtasks.
-        setTimeout(() => abortController.abort(error), 0);
+        // threw. setImmediate runs after those microtasks, and before the I/O that could bring the query's end: an
+        // abort after the iterator has finished would leave the failure unseen.
+        setImmediate(() => abortController.abort(error));
       }
       if (ctx.event === 'PreToolUse') {
         return { continue: false, stopReason: reason, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: HOOK_FAILED_REFUSAL } };
