@@ -4,7 +4,7 @@
 import { generateText, stepCountIs, streamText, tool, wrapLanguageModel } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { AgentBuilder, HookError, type AgentWarning, type HookErrorPolicy, type HookEventName } from 'agent-hooks';
+import { AgentBuilder, BeforeToolHook, HookError, HookStack, type AgentWarning, type HookErrorPolicy, type HookEventName } from 'agent-hooks';
 import { LoopHooks, hooksMiddleware, withHooks } from 'agent-hooks/ai-sdk';
 import { mockModel, mockStreamingModel, textAnswer, toolCallAnswer, toolResults } from './ai-sdk-support.js';
 
@@ -140,6 +140,22 @@ describe("the other policies, in withHooks' tools", () => {
     expect(toolResults(model.doGenerateCalls[1]!.prompt)).toEqual(['bash: ran ls']);
     expect(warnings).toEqual([expect.objectContaining({ code: 'hook-error', event: 'PreToolUse', hookName: 'buggy' })]);
     expect(hooks.failure).toBeUndefined();
+  });
+
+  it('a HookStack source takes its policy from the options', async () => {
+    const stack = new HookStack().with(new BeforeToolHook(() => {
+      throw bug();
+    }, { name: 'buggy' }));
+    const run = (policy: HookErrorPolicy) => {
+      const { tools, execute } = bashTool();
+      const model = mockModel(toolCallAnswer('bash', { command: 'ls' }), textAnswer('Done.'));
+      const done = settle(generateText({ model, tools: withHooks(tools, new LoopHooks(stack, { onHookError: policy })), stopWhen: stepCountIs(5), prompt: 'List the files' }));
+      return done.then((error) => ({ error, ran: execute.mock.calls.length, told: model.doGenerateCalls[1] ? toolResults(model.doGenerateCalls[1].prompt) : [] }));
+    };
+
+    expect((await run('fail')).error).toMatchObject({ name: 'HookError', hookName: 'buggy', event: 'PreToolUse' });
+    expect(await run('ignore')).toEqual({ error: undefined, ran: 1, told: ['bash: ran ls'] });
+    expect(await run('block')).toEqual({ error: undefined, ran: 0, told: ["bash: Tool call blocked by a hook: Hook 'buggy' failed on PreToolUse: hook bug"] });
   });
 
   it("'block': the call is refused with the hook's error as the reason, without its stack; the loop goes on", async () => {

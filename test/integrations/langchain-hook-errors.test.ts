@@ -101,6 +101,18 @@ describe.each(EVENTS)("a %s hook that throws under 'fail' (the default), in lang
   });
 });
 
+it("an ExecutionEnd hook that throws under 'fail' fails the invocation after the fact: AgentFailed fires last, as in our agent", async () => {
+  const { hooks, events } = failing('ExecutionEnd');
+  const { bash } = bashTool();
+  const agent = createAgent({ model: scripted(), tools: [bash], middleware: [langchainMiddleware(hooks)] });
+
+  const error = await settle(agent.invoke({ messages: [new HumanMessage('List the files')] }));
+
+  expect(error).toBe(hooks.failure);
+  expect(error).toMatchObject({ name: 'HookError', hookName: 'buggy', event: 'ExecutionEnd' });
+  expect(events.slice(-2)).toEqual(['ExecutionEnd completed', 'AgentFailed']);
+});
+
 describe("a tool hook that throws under 'fail': nothing runs after it", () => {
   it.each(['PreToolUse', 'PostToolUse'] as const)('%s: the model is not called again', async (event) => {
     const { hooks } = failing(event);
