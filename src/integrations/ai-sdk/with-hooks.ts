@@ -93,24 +93,26 @@ export function withHooks<TOOLS extends ToolSet>(tools: TOOLS, hooks: HookSource
           throw new TypeError(`Tool '${name}' got a ${Array.isArray(input) ? 'list' : typeof input} as input; hooks need an object: give it an object inputSchema.`);
         }
         const call = new ToolCall(name, input as Record<string, unknown>, execution.toolCallId);
-        return runThrough(loop, () => loop.runTool(
-          call,
-          async (final) => {
-            const target = tools[final.name];
-            if (target?.execute === undefined) throw new UnknownToolError(final.name, names);
-            let value: unknown = input;
-            if (final.args !== call.args || final.name !== name) {
-              // A hook rewrote the call: the SDK validated the model's input, so the rewrite is validated here.
-              const schema = asSchema(target.inputSchema);
-              const checked = schema.validate ? await schema.validate(final.args) : { success: true as const, value: final.args };
-              if (!checked.success) throw new TypeError(`Invalid input for tool '${final.name}' after a hook rewrote it: ${checked.error.message}`);
-              value = checked.value;
-            }
-            const result: unknown = await target.execute(value as never, execution);
-            return isAsyncIterable(result) ? lastOf(result) : result;
-          },
-          { signal: execution.abortSignal, messages: fromModelMessages(execution.messages) },
-        ));
+        return runThrough(loop, () =>
+          loop.runTool(
+            call,
+            async (final) => {
+              const target = tools[final.name];
+              if (target?.execute === undefined) throw new UnknownToolError(final.name, names);
+              let value: unknown = input;
+              if (final.args !== call.args || final.name !== name) {
+                // A hook rewrote the call: the SDK validated the model's input, so the rewrite is validated here.
+                const schema = asSchema(target.inputSchema);
+                const checked = schema.validate ? await schema.validate(final.args) : { success: true as const, value: final.args };
+                if (!checked.success) throw new TypeError(`Invalid input for tool '${final.name}' after a hook rewrote it: ${checked.error.message}`);
+                value = checked.value;
+              }
+              const result: unknown = await target.execute(value as never, execution);
+              return isAsyncIterable(result) ? lastOf(result) : result;
+            },
+            { signal: execution.abortSignal, messages: fromModelMessages(execution.messages) },
+          ),
+        );
       },
     };
   }

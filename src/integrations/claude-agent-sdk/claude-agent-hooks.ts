@@ -86,10 +86,12 @@ function answerOf(outcome: HookOutcome, ctx: AnyHookContext, eventName: string):
  * `continue: false` with the error as `stopReason` (and, on a tool call, a deny whose reason the model sees is
  * {@link HOOK_FAILED_REFUSAL}, not the error), rather than letting Claude Code go on as it does when a callback
  * throws; once that answer is on its way, the returned `abortController` is aborted, so the query rejects (the SDK's
- * `AbortError`) after its last messages. `hooks.failure` is the `HookError`, and a `hook-failed` warning and AgentFailed
- * fire. Under `'ignore'` the hook is skipped with a `hook-error` warning; under `'block'` its failure is a deny (a
- * block of the event) with the error as the reason. An `ask` goes to Claude Code's permission flow: PermissionRequest hooks, then `canUseTool`; without
- * an `approver` there is no `canUseTool`, and a headless query refuses the call.
+ * `AbortError`) after its last messages. `hooks.failure` is the `HookError`, and a `hook-failed` warning and
+ * AgentFailed fire. Under `'ignore'` the hook is skipped with a `hook-error` warning; under `'block'` its failure is a
+ * deny (a block of the event) with the error as the reason.
+ *
+ * An `ask` goes to Claude Code's permission flow: PermissionRequest hooks, then `canUseTool`; without an `approver`
+ * there is no `canUseTool`, and a headless query refuses the call.
  *
  * `hooks` is a `HookStack`, an `AgentBuilder` (callbacks and HOOK.md sources, with its `onHookError` policy) or a
  * {@link LoopHooks}: pass your own to read its `events`, `systemMessages` and `stopReason`, and to
@@ -110,7 +112,9 @@ function answerOf(outcome: HookOutcome, ctx: AnyHookContext, eventName: string):
 export function claudeAgentHooks(hooks: HookSource, options: ClaudeAgentHooksOptions = {}): ClaudeAgentHooks {
   const loop = LoopHooks.from(hooks, options);
   const abortController = options.abortController ?? new AbortController();
-  if (!(abortController instanceof AbortController)) throw new TypeError('abortController must be an AbortController.');
+  if (!(abortController instanceof AbortController)) {
+    throw new TypeError(`claudeAgentHooks(): options.abortController must be an AbortController, got ${typeof abortController}.`);
+  }
   let state = AgentState.create({ agentId: options.agentId ?? 'claude-agent', sessionId: options.sessionId });
 
   const callback: HookCallback = async (input: HookInput, _toolUseID, { signal }) => {

@@ -118,8 +118,8 @@ function keepFeedback(r: Invocation, messages: readonly BaseMessage[]): { messag
  * event (a tool call refused, the prompt rejected, …) with the error as the reason.
  *
  * What does not map: an `invoke` that throws for another reason (the model's error, a tool's) never reaches
- * `afterAgent`, so AgentFailed and ExecutionEnd do not fire for it (the error goes to the caller). The middleware's lifetime is the session, as an agent session's is ours:
- * SessionStart fires at its first invocation, and nothing in LangChain says when a conversation is over, so
+ * `afterAgent`, so AgentFailed and ExecutionEnd do not fire for it (the error goes to the caller). The middleware's
+ * lifetime is the session, as an agent session's is ours: SessionStart fires at its first invocation, and nothing in LangChain says when a conversation is over, so
  * SessionEnd never fires. LangChain's `streamMode: 'messages'` hands out the model's own message (token by token when
  * it streams) from the model's callbacks, before AfterModel decides: stream `updates` or `values` for answers as the
  * hooks left them. PreCompact, PostCompact,
