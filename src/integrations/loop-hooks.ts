@@ -293,6 +293,9 @@ export class LoopHooks {
 
     // A hook cut short by a cancellation decided nothing: the tool must not run on what the stack answered.
     options.signal?.throwIfAborted();
+    // Nor after another call's hook failed the conversation while this one's hooks ran (the SDKs run a step's calls
+    // side by side).
+    this.throwIfFailed();
     const started = performance.now();
     let result: unknown;
     try {

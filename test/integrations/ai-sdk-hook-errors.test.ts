@@ -99,6 +99,26 @@ describe.each(['PreToolUse', 'PostToolUse'] as const)("a %s hook that throws und
   });
 });
 
+it("a call whose PreToolUse hooks were running when another call's hook failed does not run its tool", async () => {
+  const { tools, execute } = bashTool();
+  const builder = AgentBuilder.new().onBeforeToolUse(
+    async (ctx) => {
+      const first = ctx.toolCall.arg('command') === 'first';
+      await new Promise((resolve) => setTimeout(resolve, first ? 10 : 60));
+      if (first) throw bug();
+    },
+    { name: 'buggy' },
+  );
+  const both = toolCallAnswer('bash', { command: 'first' }, 'c1');
+  const model = mockModel({ ...both, content: [...both.content, { type: 'tool-call', toolCallId: 'c2', toolName: 'bash', input: JSON.stringify({ command: 'second' }) }] }, textAnswer('Done.'));
+  const hooks = new LoopHooks(builder);
+
+  const error = await settle(generateText({ model, tools: withHooks(tools, hooks), stopWhen: stepCountIs(5), prompt: 'Run both' }));
+
+  expectHookError(error, 'PreToolUse');
+  expect(execute).not.toHaveBeenCalled();
+});
+
 describe.each(['BeforeStep', 'BeforeModel', 'BeforeToolSelection', 'AfterModel', 'AfterStep'] as const)("a %s hook that throws under 'fail', in hooksMiddleware", (event) => {
   it('generateText rejects with the HookError; no tool runs after it', async () => {
     const { hooks, warnings } = failing(event);
