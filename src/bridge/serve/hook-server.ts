@@ -13,6 +13,7 @@ import { drainAll } from '../../script/script-hook.js';
 import type { BridgeAgent } from '../bridge-answer.js';
 import { answerHookRequest, HTTP_HOOK_AGENTS, type HookHttpAnswer } from './hook-request.js';
 import { SILENT_LOG, type ServeLog } from './serve-log.js';
+import { refusedHost, refusedOrigin } from './request-origin.js';
 import { bearerMatches } from './serve-token.js';
 
 /**
@@ -124,6 +125,9 @@ interface Flight {
  */
 export async function startHookServer(options: HookServerOptions): Promise<HookServer> {
   const log = options.log ?? SILENT_LOG;
+  const host = options.host ?? '127.0.0.1';
+  /** The port listened on, known once listening (the one asked for may be 0). */
+  let boundPort = -1;
   const maxBody = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
   const maxConcurrent = options.maxConcurrent ?? DEFAULTS.maxConcurrent;
   const maxQueued = options.maxQueued ?? DEFAULTS.maxQueued;
@@ -280,6 +284,15 @@ export async function startHookServer(options: HookServerOptions): Promise<HookS
       fail(res, 503, 'The server is shutting down.');
       return;
     }
+    // Before anything is read or run, on every route: a browser's page — one whose name was rebound to this address
+    // included — gets nothing from the server, with the token or without.
+    const refused = refusedOrigin(req.headers.origin) ?? refusedHost(req.headers.host, host, boundPort);
+    if (refused !== undefined) {
+      res.on('finish', () => req.destroy());
+      fail(res, req.headers.origin === undefined ? 421 : 403, refused, { connection: 'close' });
+      log.write('warn', 'request refused: it comes from a web page or names another host', { id, status: req.headers.origin === undefined ? 421 : 403, host: req.headers.host, origin: req.headers.origin, remote: req.socket.remoteAddress });
+      return;
+    }
     if (route.kind === 'health') {
       req.resume();
       if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, 405, 'GET /health', { allow: 'GET, HEAD' });
@@ -309,7 +322,6 @@ export async function startHookServer(options: HookServerOptions): Promise<HookS
 
   // Node's own bound on receiving a request (headers and body), which must not be below the headers' own.
   const server = createServer({ keepAliveTimeout: 65_000, headersTimeout: Math.min(10_000, timeoutMs), requestTimeout: timeoutMs }, handle);
-  const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
@@ -318,6 +330,7 @@ export async function startHookServer(options: HookServerOptions): Promise<HookS
     });
   });
   const { port } = server.address() as AddressInfo;
+  boundPort = port;
   const url = `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
 
   return {

@@ -75,6 +75,6 @@ export async function installHttp(io: CliIO, projectDir: string, agent: string, 
   if (result.backup !== undefined) io.out(`The previous file is kept as ${result.backup}.`);
   if (result.present.length > 0) io.out(`Already sent to the server: ${result.present.join(', ')}.`);
   io.out(`Claude Code now POSTs them to ${result.url}. Start the server with: agent-hooks serve --port ${port}`);
-  io.out(`and give Claude Code the token in its environment: export ${SERVE_TOKEN_ENV}="$(agent-hooks serve --print-token)"`);
+  io.out(`and give Claude Code the token in its environment for this project (a .envrc, say, not your shell profile, where every project's http hooks could send it elsewhere): export ${SERVE_TOKEN_ENV}="$(agent-hooks serve --print-token)"`);
   return ExitCode.ok;
 }

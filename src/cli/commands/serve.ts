@@ -67,7 +67,10 @@ JSON. GET /health answers {"status":"ok"} (no token needed). Write the entries w
 Every hook request needs the header Authorization: Bearer <token>. The token is ${SERVE_TOKEN_ENV} when set in this
 environment, else the one in the token file (generated on first use, mode 0600, beside the trust store:
 ${serveTokenPath({})}). Claude Code sends it from its own environment: export ${SERVE_TOKEN_ENV} where Claude
-Code runs, and list it in the entry's allowedEnvVars. A request without it gets 401, and nothing runs.
+Code runs for the projects you serve (not in your shell profile: any project's http hook that lists the variable
+in its allowedEnvVars can send it elsewhere), and list it in the entry's allowedEnvVars. A request without it gets
+401, and nothing runs. A request whose Host is not the address listened on (421), or that comes from a web page
+(an Origin header: 403), is refused before the token is looked at.
 
 Options:
   --port N               the port (default ${DEFAULT_SERVE_PORT}; 0: any free one, logged)
