@@ -4,11 +4,13 @@
  *
  * @module
  */
-import { HookEvent, type HookNote, type HookStack } from '../../core/index.js';
+import { HookEvent, HookOutcome, HookStack, type HookNote } from '../../core/index.js';
 import { messageOf } from '../../core/internal/message-of.js';
 import { isRecord } from '../../dialects/wire-output.js';
 import type { BridgeAgent } from '../bridge-answer.js';
+import { FAIL_CLOSED_EVENTS } from '../install-http-bridge.js';
 import { runBridge } from '../run-bridge.js';
+import { otherProject } from './request-project.js';
 
 /**
  * The agents that call hooks over HTTP, by the name their route takes (`POST /hooks/claude`): Claude Code's
@@ -56,6 +58,11 @@ export interface HookRequest {
   readonly stack: HookStack;
   /** Aborted when the client goes away or the request's time is up: running hooks are stopped, their processes killed. */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * The project served, as a real path: a request whose `cwd` is not in it is refused (see {@link answerHookRequest}).
+   * Without it, every request is answered.
+   */
+  readonly project?: string | undefined;
 }
 
 const errorBody = (message: string): string => JSON.stringify({ error: message });
@@ -76,6 +83,12 @@ function namedEvent(payload: Record<string, unknown>): unknown {
  *   exit 1);
  * - **500** when a hook threw (its exit 1).
  *
+ * A request for another project than {@link HookRequest.project} (its `cwd` outside it, missing, relative, or not a
+ * folder) runs no hook and is never answered as an allow: on the events whose hooks guard something (PreToolUse,
+ * PermissionRequest, UserPromptSubmit) with **200** and the refusal a blocking hook would give (Claude Code refuses
+ * the call, the permission or the prompt, and shows the reason) — a failed request would let the action go on unless
+ * the entry says `"onFailure": "block"` —; on the others with **421**, which Claude Code reports as a failed hook.
+ *
  * Async hooks are not waited for: the server drains them after the answer, and on shutdown.
  *
  * @internal
@@ -94,6 +107,10 @@ export async function answerHookRequest(request: HookRequest): Promise<HookHttpA
     return { status: 400, body: errorBody(`The route names the event ${request.event}, the body ${named}.`), event, note: 'event mismatch', notes: [] };
   }
   const tool = typeof payload.tool_name === 'string' ? payload.tool_name : undefined;
+  if (request.project !== undefined) {
+    const refused = await otherProject(payload.cwd, request.project);
+    if (refused !== undefined) return refuseOtherProject(request, event, tool, refused);
+  }
   if (event !== undefined && HookEvent.tryParse(event, 'claude') === undefined && HookEvent.tryParse(event) === undefined) {
     return { status: 200, body: '{}', event, tool, note: `unknown event ${JSON.stringify(event)}: no hook can run on it, answered with nothing to say`, notes: [] };
   }
@@ -107,4 +124,21 @@ export async function answerHookRequest(request: HookRequest): Promise<HookHttpA
   }
   const body = result.stdout.trim();
   return { status: 200, body: body === '' ? '{}' : body, event, tool, decision: result.outcome?.type, notes: result.notes };
+}
+
+/**
+ * The answer to a request for another project: the refusal a blocking hook would give on a guard event, 421 on the
+ * others (where a refusal would keep the agent from stopping, or means nothing).
+ */
+async function refuseOtherProject(request: HookRequest, event: string | undefined, tool: string | undefined, reason: string): Promise<HookHttpAnswer> {
+  const note = `another project: ${reason}`;
+  const canonical = event === undefined ? undefined : (HookEvent.tryParse(event, 'claude') ?? HookEvent.tryParse(event));
+  const guards = event !== undefined && (FAIL_CLOSED_EVENTS.has(event) || (canonical !== undefined && FAIL_CLOSED_EVENTS.has(canonical)));
+  if (!guards) return { status: 421, body: errorBody(reason), event, tool, note, notes: [] };
+  const refusing = new HookStack().with(() => HookOutcome.block(`agent-hooks serve: ${reason}`));
+  const result = await runBridge({ agent: request.agent, input: request.body, event: request.event, stack: refusing, signal: request.signal, drainAsync: false });
+  const body = result.stdout.trim();
+  // A body the bridge cannot read gets no refusal written: it is answered 421 all the same, never 200 {}.
+  if (result.exitCode !== 0 || body === '') return { status: 421, body: errorBody(reason), event, tool, note, notes: [] };
+  return { status: 200, body, event, tool, decision: 'block', note, notes: [] };
 }

@@ -24,6 +24,11 @@ import { bearerMatches } from './serve-token.js';
 export interface HookServerOptions {
   /** The stack to dispatch through, asked once per request (so a reloaded one is picked up), or its failure. */
   readonly stack: () => HookStack | { readonly failure: string };
+  /**
+   * The project served, as a real path: a request whose hook input's `cwd` is elsewhere runs no hook, and is refused
+   * (see `answerHookRequest`). Without it, every request is answered with the stack.
+   */
+  readonly project?: string | undefined;
   /** The token every hook request must carry as `Authorization: Bearer <token>`. */
   readonly token: string;
   /** The address to listen on (default `127.0.0.1`). */
@@ -234,7 +239,7 @@ export async function startHookServer(options: HookServerOptions): Promise<HookS
       used.add(stack);
       flights.add(flight);
       const aborted = new Promise<undefined>((resolve) => flight.controller.signal.addEventListener('abort', () => resolve(undefined), { once: true }));
-      answer = await Promise.race([answerHookRequest({ agent: route.agent, body, event: route.event, stack, signal: flight.controller.signal }), aborted]);
+      answer = await Promise.race([answerHookRequest({ agent: route.agent, body, event: route.event, stack, signal: flight.controller.signal, project: options.project }), aborted]);
       if (flight.why !== undefined || answer === undefined) return;
       send(res, answer.status, answer.body);
       if (closing) answeredWhileClosing++;

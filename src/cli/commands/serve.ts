@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { startHookServer, isLoopback } from '../../bridge/serve/hook-server.js';
 import { ReloadingStack } from '../../bridge/serve/reloading-stack.js';
@@ -102,6 +103,11 @@ threw; 503 when the queue is full, the hooks cannot be loaded, or the server is 
 entry says "onFailure": "block" — the entries --install --http writes say it on PreToolUse, PermissionRequest and
 UserPromptSubmit, so a guard that cannot be asked refuses rather than allows.
 
+One project only: a request whose hook input's cwd is not in --project (or is in a folder of it with a
+.claude/settings.json of its own, or is missing, relative, or not a folder) runs no hook. On PreToolUse,
+PermissionRequest and UserPromptSubmit it gets 200 with a refusal naming the reason, on the other events 421:
+another project's session is never answered as "allow". Serve each project on its own port.
+
 SIGTERM or SIGINT: stops accepting connections, answers the requests in flight (10 s at most; then they are
 stopped and get 503), gives async hooks --drain-timeout seconds, stops those still running with their process
 groups, and exits 0.`,
@@ -143,7 +149,15 @@ groups, and exits 0.`,
     const intervalMs = wholeNumber(values['reload-interval'], '--reload-interval', 1000, 0);
     const drainMs = wholeNumber(values['drain-timeout'], '--drain-timeout', 5, 0) * 1000;
     const log = serveLog(oneOf<ServeLogFormat>(values['log-format'], '--log-format', ['json', 'text'], 'json'), oneOf<ServeLogLevel>(values['log-level'], '--log-level', ['error', 'warn', 'info', 'debug'], 'info'), (line) => io.err(line.trimEnd()));
-    const projectDir = resolve(io.cwd, values.project ?? '.');
+    let projectDir = resolve(io.cwd, values.project ?? '.');
+    try {
+      // Requests are matched to the project by their cwd, which the agent gives with links resolved or not.
+      projectDir = await realpath(projectDir);
+      if (!(await stat(projectDir)).isDirectory()) throw new Error('not a folder');
+    } catch (error) {
+      log.write('error', `the project ${projectDir} is not a folder that can be served (${messageOf(error)}): name one with --project DIR`);
+      return ExitCode.problems;
+    }
 
     let token;
     try {
@@ -167,6 +181,7 @@ groups, and exits 0.`,
     try {
       server = await startHookServer({
         stack: () => (stacks.failure === undefined ? stacks.current : { failure: stacks.failure }),
+        project: projectDir,
         served: () => stacks.served,
         token: token.token,
         host,

@@ -1,0 +1,52 @@
+/**
+ * Whether a hook request is for the project the server serves. The http entries carry no project: the same URL is
+ * written into every project, so a Claude Code session in another project reaches this server too, and must not get
+ * this project's hooks — nor an allow — for its own calls. The request's `cwd` (Claude Code's working folder, which
+ * stays inside the project it was started in) says where it comes from.
+ *
+ * @module
+ */
+import { stat, realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, join, sep } from 'node:path';
+
+/** The files that make a folder a Claude Code project of its own, with its own entries (and its own hooks). */
+const PROJECT_SETTINGS = [join('.claude', 'settings.json'), join('.claude', 'settings.local.json')];
+
+const exists = (path: string): Promise<boolean> =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
+
+/**
+ * Why a request whose hook input names `cwd` is not for `project` (a real path, as `realpath` gives it): a `cwd` that
+ * is missing, not absolute, not an existing folder, outside the project, or inside a folder of the project that is a
+ * Claude Code project of its own (it has `.claude/settings.json` or `.claude/settings.local.json`, so its own entries
+ * sent the request).
+ *
+ * @returns `undefined` when the request is the project's.
+ * @internal
+ */
+export async function otherProject(cwd: unknown, project: string): Promise<string | undefined> {
+  const serves = `this server serves ${project} only`;
+  if (typeof cwd !== 'string' || cwd === '') return `The hook input names no cwd, so its project is unknown: ${serves}.`;
+  if (!isAbsolute(cwd)) return `The hook input's cwd ${JSON.stringify(cwd)} is not an absolute path, so its project is unknown: ${serves}.`;
+  let real: string;
+  try {
+    real = await realpath(cwd);
+  } catch {
+    return `The hook input's cwd ${cwd} does not exist, so its project is unknown: ${serves}.`;
+  }
+  if (!(await stat(real)).isDirectory()) return `The hook input's cwd ${cwd} is not a folder, so its project is unknown: ${serves}.`;
+  if (real !== project && !real.startsWith(project.endsWith(sep) ? project : `${project}${sep}`)) {
+    return `The hook request comes from ${cwd}, outside the project this server serves (${project}): its hooks are not this project's. Serve that project with its own server on another port (agent-hooks serve --port N, and bridge --install claude --http --port N there).`;
+  }
+  for (let dir = real; dir !== project; dir = dirname(dir)) {
+    for (const file of PROJECT_SETTINGS) {
+      if (await exists(join(dir, file))) {
+        return `The hook request comes from ${cwd}, in ${dir}, a Claude Code project of its own (${file}) inside the one this server serves (${project}): its hooks are not this project's. Serve it with its own server on another port.`;
+      }
+    }
+  }
+  return undefined;
+}
