@@ -90,8 +90,9 @@ ${ENV_POLICY_HELP}
   --request-timeout S    seconds one request may take (default 55, under the 60 the installed entries give
                          Claude Code); then its hooks are stopped, their processes killed, and it gets 504
   --reload-interval MS   how often the hook folders, the config module and the trust store are checked for
-                         changes, in ms (default 1000; 0: never). A change loads the hooks again, with the trust
-                         check: an edited project hook is skipped until it is trusted again
+                         changes, in ms (default 1000; 0: never), links followed to what they point to. A change
+                         loads the hooks again, with the trust check: an edited project hook is skipped until it
+                         is trusted again
   --drain-timeout S      on shutdown, seconds async hooks get to finish (default 5)
   --log-format F         json (default: one JSON object per line on stderr) or text
   --log-level L          error, warn, info (default: one line per request) or debug
