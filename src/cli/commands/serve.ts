@@ -8,6 +8,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { startHookServer, isLoopback } from '../../bridge/serve/hook-server.js';
 import { ReloadingStack } from '../../bridge/serve/reloading-stack.js';
+import { serveEnding } from '../../bridge/serve/serve-lifetime.js';
 import { serveLog, type ServeLogFormat, type ServeLogLevel } from '../../bridge/serve/serve-log.js';
 import { loadServeToken, SERVE_TOKEN_ENV, serveTokenPath } from '../../bridge/serve/serve-token.js';
 import { messageOf } from '../../core/internal/message-of.js';
@@ -37,24 +38,7 @@ function oneOf<T extends string>(value: string | undefined, flag: string, allowe
   return value as T;
 }
 
-/** Resolves once SIGTERM or SIGINT arrives, with its name. */
-function endSignal(): { readonly received: Promise<NodeJS.Signals>; readonly off: () => void } {
-  let off = (): void => undefined;
-  const received = new Promise<NodeJS.Signals>((resolve) => {
-    const on = (signal: NodeJS.Signals) => () => resolve(signal);
-    const term = on('SIGTERM');
-    const int = on('SIGINT');
-    process.once('SIGTERM', term);
-    process.once('SIGINT', int);
-    off = () => {
-      process.off('SIGTERM', term);
-      process.off('SIGINT', int);
-    };
-  });
-  return { received, off: () => off() };
-}
-
-/** Runs until SIGTERM or SIGINT, then shuts down gracefully. */
+/** Runs until SIGTERM, SIGINT or SIGHUP, or until the process that started it is gone; then shuts down gracefully. */
 export const serveCommand: Command = {
   name: 'serve',
   synopsis: 'serve [--port N] [--host H] [--project DIR] [--config FILE] [--log-format json|text] | serve --print-token',
@@ -109,9 +93,10 @@ One project only: a request whose hook input's cwd is not in --project (or is in
 PermissionRequest and UserPromptSubmit it gets 200 with a refusal naming the reason, on the other events 421:
 another project's session is never answered as "allow". Serve each project on its own port.
 
-SIGTERM or SIGINT: stops accepting connections, answers the requests in flight (10 s at most; then they are
-stopped and get 503), gives async hooks --drain-timeout seconds, stops those still running with their process
-groups, and exits 0.`,
+SIGTERM, SIGINT or SIGHUP, or the process that started it going away (npx killed, the terminal closed): stops
+accepting connections, answers the requests in flight (10 s at most; then they are stopped and get 503), gives
+async hooks --drain-timeout seconds, stops those still running with their process groups, and exits 0. It lives
+as long as what started it: to keep it running, start it from a service manager (systemd, launchd, pm2).`,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {
       ...PROJECT_FLAGS,
@@ -177,7 +162,7 @@ groups, and exits 0.`,
     });
     const stacks = await ReloadingStack.start(source, { intervalMs, log });
     const unguard = guardAgainstOrphans();
-    const ending = endSignal();
+    const ending = serveEnding();
     let server;
     try {
       server = await startHookServer({
@@ -204,14 +189,16 @@ groups, and exits 0.`,
       log.write('warn', `listening on ${host}, which is not a loopback address: anyone who can reach it and has the token can run your hooks; keep it to 127.0.0.1 unless you mean it`, { host });
     }
     log.write('info', 'listening', {
+      pid: process.pid,
       url: server.url,
       hooks: `${server.url}/hooks/claude`,
       project: projectDir,
       token: token.source === 'env' ? `$${SERVE_TOKEN_ENV}` : token.file,
       ...(token.source === 'created' ? { tokenCreated: true } : {}),
     });
-    const signal = await ending.received;
-    log.write('info', `${signal} received: shutting down`, server.load());
+    const why = await ending.ended;
+    ending.off();
+    log.write('info', why === 'parent gone' ? 'the process that started the server is gone: shutting down' : `${why} received: shutting down`, server.load());
     stacks.stop();
     const report = await server.close({ drainMs });
     log.write('info', 'stopped', { ...report });
