@@ -82,6 +82,36 @@ describe(`claude ${pinOf('claude').version}, through agent-hooks serve (http hoo
   });
 });
 
+describe(`claude ${pinOf('claude').version}, in another project than the one agent-hooks serve serves`, () => {
+  // The entries carry no project: the same URL in project B reaches the server started for project A.
+  let served: AgentProject;
+  let s: ServedSession;
+  beforeAll(async () => {
+    served = makeProject([]);
+    const server = await startServe(served);
+    const project = makeProject(['guard-shell']);
+    const mock = await startMockServer(claudeDriver.api(), [{ shell: 'rm -rf build' }, { shell: 'echo served > served.txt' }, { text: 'Done.' }]);
+    project.cli('bridge', '--install', 'claude', '--http', '--port', String(server.port), '--events', 'PreToolUse', '--timeout', '30');
+    const run = await claudeDriver.run({ ...project, env: { ...project.env, AGENT_HOOKS_TOKEN: server.token } }, mock, 'Clean the build folder, then write served.txt.', 90_000);
+    s = { project, mock, server, run };
+  }, 150_000);
+  afterAll(async () => {
+    await s?.server.stop();
+    await s?.mock.close();
+    s?.project.remove();
+    served?.remove();
+  });
+
+  it('is refused, never allowed: no command ran, no hook of either project ran, and the model got the reason', () => {
+    expect(s.run.timedOut, explain(s)).toBe(false);
+    expect(existsSync(join(s.project.dir, 'build', 'keep.txt')), explain(s)).toBe(true);
+    expect(existsSync(join(s.project.dir, 'served.txt')), explain(s)).toBe(false);
+    expect(s.project.evidenceOf('guard-shell')).toEqual([]);
+    expect(s.mock.mainRequests().slice(1).map((r) => bodyText(r.body)).join('\n'), explain(s)).toContain('outside the project this server serves');
+    expect(s.server.lines, explain(s)).toContainEqual(expect.objectContaining({ msg: 'hook request', event: 'PreToolUse', status: 200, decision: 'block', note: expect.stringMatching(/^another project/) }));
+  });
+});
+
 /** Claude Code headless with `args` in place of the driver's own (`--allowedTools Bash`), against `mock`. */
 function runClaude(project: AgentProject, mock: MockServer, args: readonly string[], options: { stdin?: string; holdStdinSec?: number } = {}): Promise<AgentRun> {
   const env = { ...project.env, ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: 'mock', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', CLAUDE_CODE_TMPDIR: join(project.root, 'claude-tmp') };
