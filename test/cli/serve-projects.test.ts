@@ -64,6 +64,9 @@ describe('agent-hooks serve answers for its own project only', () => {
     expect(fromB.json).toMatchObject({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/outside the project this server serves/) } });
     const prompt = await ask(hooks, { session_id: 's', transcript_path: '/tmp/t.jsonl', cwd: b.dir, hook_event_name: 'UserPromptSubmit', prompt: 'hi' });
     expect(prompt).toMatchObject({ status: 200, json: { decision: 'block' } });
+    const permission = await ask(hooks, { session_id: 's', transcript_path: '/tmp/t.jsonl', cwd: b.dir, hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'rm -rf /' } });
+    expect(permission.status).toBe(200);
+    expect(permission.json).toMatchObject({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny' } } });
     const stop = await ask(hooks, { session_id: 's', transcript_path: '/tmp/t.jsonl', cwd: b.dir, hook_event_name: 'Stop', stop_hook_active: false });
     expect(stop.status).toBe(421);
     expect(stop.json.error).toMatch(/outside the project/);

@@ -37,7 +37,7 @@ export async function otherProject(cwd: unknown, project: string): Promise<strin
   } catch {
     return `The hook input's cwd ${cwd} does not exist, so its project is unknown: ${serves}.`;
   }
-  if (!(await stat(real)).isDirectory()) return `The hook input's cwd ${cwd} is not a folder, so its project is unknown: ${serves}.`;
+  if (!(await stat(real).then((info) => info.isDirectory(), () => false))) return `The hook input's cwd ${cwd} is not a folder, so its project is unknown: ${serves}.`;
   if (real !== project && !real.startsWith(project.endsWith(sep) ? project : `${project}${sep}`)) {
     return `The hook request comes from ${cwd}, outside the project this server serves (${project}): its hooks are not this project's. Serve that project with its own server on another port (agent-hooks serve --port N, and bridge --install claude --http --port N there).`;
   }
