@@ -26,7 +26,10 @@ export const HTTP_HOOK_AGENTS: readonly BridgeAgent[] = Object.freeze(['claude']
  * @internal
  */
 export interface HookHttpAnswer {
-  /** The HTTP status: 200 with the agent's answer, 400 for a body that cannot be read, 500 when a hook threw. */
+  /**
+   * The HTTP status: 200 with the agent's answer, 400 for a body that cannot be read, 421 for another project's request
+   * on an event that guards nothing, 500 when a hook threw.
+   */
   readonly status: number;
   /** The body: the agent's JSON answer (`{}` when the hooks have nothing to say), or `{"error": …}`. */
   readonly body: string;

@@ -82,8 +82,9 @@ ${ENV_POLICY_HELP}
   --log-level L          error, warn, info (default: one line per request) or debug
 
 Answers: 200 with the agent's JSON ({} when the hooks have nothing to say, and for an event this version does not
-know); 400 for a body that is not JSON or not a hook input; 401 without the token; 404, 405; 413; 500 when a hook
-threw; 503 when the queue is full, the hooks cannot be loaded, or the server is shutting down; 504 past
+know); 400 for a body that is not JSON or not a hook input; 401 without the token; 403 for a web page's request
+(an Origin header); 404, 405; 413; 421 for a Host that is not the address listened on, and for another project's
+request on an event that guards nothing; 500 when a hook threw; 503 when the queue is full, the hooks cannot be loaded, or the server is shutting down; 504 past
 --request-timeout. Claude Code reads any status but 2xx as a failed hook, which lets the call go on unless the
 entry says "onFailure": "block" — the entries --install --http writes say it on PreToolUse, PermissionRequest and
 UserPromptSubmit, so a guard that cannot be asked refuses rather than allows.
