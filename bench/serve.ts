@@ -8,7 +8,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -23,16 +23,18 @@ const ROUNDS = Number(process.env.SERVE_BENCH_ROUNDS ?? 2);
 const TOKEN = 'bench-token-0123456789abcdef0123456789abcdef';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
-const BODY = JSON.stringify({
-  session_id: 'bench',
-  transcript_path: '/tmp/t.jsonl',
-  cwd: '/tmp',
-  permission_mode: 'default',
-  hook_event_name: 'PreToolUse',
-  tool_name: 'Bash',
-  tool_input: { command: 'ls -la', description: 'list' },
-  tool_use_id: 'toolu_bench',
-});
+/** The payload of a session in `cwd`: the server's project, which it answers for (another project's is refused). */
+const bodyIn = (cwd: string): string =>
+  JSON.stringify({
+    session_id: 'bench',
+    transcript_path: '/tmp/t.jsonl',
+    cwd,
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command: 'ls -la', description: 'list' },
+    tool_use_id: 'toolu_bench',
+  });
 
 /** The baseline: node:http, the body read and parsed, `{}` answered. */
 const ECHO = `
@@ -95,23 +97,25 @@ async function stop(running: Running): Promise<void> {
 }
 
 /** `CONCURRENCY` clients in closed loops for `ms`; the latency of each request, in ms, and the requests per second. */
-async function load(url: string, ms: number, path: string): Promise<{ latencies: number[]; perSecond: number }> {
+async function load(url: string, ms: number, path: string, body: string): Promise<{ latencies: number[]; perSecond: number }> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const latencies: number[] = [];
-  const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(BODY), authorization: `Bearer ${TOKEN}` };
+  const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${TOKEN}` };
   const one = (): Promise<void> =>
     new Promise((resolve, reject) => {
       const t0 = performance.now();
       const req = request(`${url}${path}`, { method: 'POST', agent, headers }, (res) => {
-        res.resume();
+        let text = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
         res.on('end', () => {
-          if (res.statusCode !== 200) return reject(new Error(`status ${res.statusCode}`));
+          // The hooks ran and let the call through: a refusal (another project's answer) would measure something else.
+          if (res.statusCode !== 200 || text !== '{}') return reject(new Error(`status ${res.statusCode}: ${text.slice(0, 200)}`));
           latencies.push(performance.now() - t0);
           resolve();
         });
       });
       req.on('error', reject);
-      req.end(BODY);
+      req.end(body);
     });
   const end = performance.now() + ms;
   const started = performance.now();
@@ -131,7 +135,8 @@ const quantile = (xs: readonly number[], q: number): number => {
 };
 
 export async function serveSuite(): Promise<Row[]> {
-  const dir = await mkdtemp(join(tmpdir(), 'agent-hooks-bench-serve-'));
+  const dir = await realpath(await mkdtemp(join(tmpdir(), 'agent-hooks-bench-serve-')));
+  const body = bodyIn(dir);
   try {
     const config = join(dir, 'agent-hooks.config.mjs');
     // One callback hook on every event: it reads the call and lets it proceed.
@@ -150,8 +155,8 @@ export async function serveSuite(): Promise<Row[]> {
       for (const c of round % 2 === 0 ? cases : [...cases].reverse()) {
         const running = await start(c.args, env, dir, join(dir, 'server.log'));
         try {
-          await load(running.url, WARMUP_MS, c.path);
-          const { latencies, perSecond } = await load(running.url, ROUND_MS, c.path);
+          await load(running.url, WARMUP_MS, c.path, body);
+          const { latencies, perSecond } = await load(running.url, ROUND_MS, c.path, body);
           samples.get(c.name)!.latencies.push(...latencies);
           samples.get(c.name)!.perSecond.push(perSecond);
         } finally {
