@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,4 +93,16 @@ describe('agent-hooks serve answers for its own project only', () => {
     expect(await ask(hooks, pre(nested))).toMatchObject(denied(/a Claude Code project of its own/));
     expect(await ask(hooks, pre(join(a.dir, 'vendor'), 'ls'))).toMatchObject({ status: 200, json: {} });
   }, 60_000);
+
+  it('refuses to start for a project folder that does not exist, naming it', async () => {
+    const a = await project();
+    const missing = join(a.dir, 'no-such-project');
+    const env = { PATH: process.env.PATH, NO_COLOR: '1', HOME: join(a.dir, 'home'), XDG_CONFIG_HOME: join(a.dir, 'xdg'), AGENT_HOOKS_TOKEN: TOKEN };
+    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) =>
+      execFile(process.execPath, [...TSX_CLI, 'serve', '--port', '0', '--project', missing], { cwd: a.dir, env }, (error, _stdout, stderr) => resolve({ code: error === null ? 0 : ((error as { code?: number }).code ?? null), stderr })),
+    );
+    expect(code).not.toBe(0);
+    expect(stderr).toContain(missing);
+    expect(stderr).toMatch(/--project DIR/);
+  }, 30_000);
 });

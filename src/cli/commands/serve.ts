@@ -136,11 +136,13 @@ as long as what started it: to keep it running, start it from a service manager 
     const intervalMs = wholeNumber(values['reload-interval'], '--reload-interval', 1000, 0);
     const drainMs = wholeNumber(values['drain-timeout'], '--drain-timeout', 5, 0) * 1000;
     const log = serveLog(oneOf<ServeLogFormat>(values['log-format'], '--log-format', ['json', 'text'], 'json'), oneOf<ServeLogLevel>(values['log-level'], '--log-level', ['error', 'warn', 'info', 'debug'], 'info'), (line) => io.err(line.trimEnd()));
-    let projectDir = resolve(io.cwd, values.project ?? '.');
+    const projectDir = resolve(io.cwd, values.project ?? '.');
+    // Requests are matched to the project by their cwd, which the agent may give with links resolved or not: both
+    // sides are compared as real paths. The hooks load from the folder as named, as the command bridge loads them.
+    let servedDir: string;
     try {
-      // Requests are matched to the project by their cwd, which the agent gives with links resolved or not.
-      projectDir = await realpath(projectDir);
-      if (!(await stat(projectDir)).isDirectory()) throw new Error('not a folder');
+      servedDir = await realpath(projectDir);
+      if (!(await stat(servedDir)).isDirectory()) throw new Error('not a folder');
     } catch (error) {
       log.write('error', `the project ${projectDir} is not a folder that can be served (${messageOf(error)}): name one with --project DIR`);
       return ExitCode.problems;
@@ -168,7 +170,7 @@ as long as what started it: to keep it running, start it from a service manager 
     try {
       server = await startHookServer({
         stack: () => (stacks.failure === undefined ? stacks.current : { failure: stacks.failure }),
-        project: projectDir,
+        project: servedDir,
         served: () => stacks.served,
         token: token.token,
         host,
