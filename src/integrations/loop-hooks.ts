@@ -13,6 +13,7 @@ import {
   type ApprovalDecision,
   type Approver,
   type HookErrorPolicy,
+  ToolNotOfferedError,
 } from '../agent/index.js';
 import { decisionWithoutInterrupt } from '../agent/internal/approval-answer.js';
 import { guardStack } from '../agent/hook-error-policy.js';
@@ -30,6 +31,7 @@ import {
   ToolExecution,
   ToolHookContext,
   modelCallResponse,
+  selectedTools,
   type AnyHookContext,
   type DispatchOptions,
   type HookEventName,
@@ -151,6 +153,10 @@ const EMPTY_RESPONSE = modelCallResponse({});
  * framework's caller sees (see docs/frameworks.md, "When a hook throws"). Under `'ignore'` the hook is skipped with a
  * `hook-error` warning; under `'block'` its failure is a block of what the event guards.
  *
+ * A tool call is checked against the tools its step's model call offered, as the hooks around that call left them
+ * ({@link LoopHooks.modelCall} remembers the selection until the next step): a call to a tool they took out is refused
+ * with a `ToolNotOfferedError`, as our agent refuses it (see {@link LoopHooks.runTool}).
+ *
  * One instance serves one conversation: share it between the tools and the middleware of one `generateText` call (or
  * one chat), and call {@link LoopHooks.drain} before exiting so asynchronous script hooks finish.
  */
@@ -172,6 +178,12 @@ export class LoopHooks {
   /** The error that failed the conversation: a hook that threw under `'fail'`, or hook sources that did not load. */
   private failed: { readonly error: unknown } | undefined;
   private steps = 0;
+  /**
+   * The names of the tools the last model call offered, as the hooks around it left its request; `undefined` when no
+   * such hook ran (every tool was). The framework runs the calls of an answer before it calls the model again, so the
+   * last call's selection is the one a tool call is checked against.
+   */
+  private offered: ReadonlySet<string> | undefined;
 
   /**
    * Hooks from a stack, or from a builder: its hooks are taken and its sources start loading now, so changing the
@@ -262,12 +274,22 @@ export class LoopHooks {
    * when `run` throws, PostToolUseFailure. Resolves with what the model should see; rejects with the tool's error when
    * it failed and no hook replaced the failure, and with the signal's reason when the call is cancelled before `run`
    * (which then never runs, whatever the hooks answered).
+   *
+   * A call to a tool the last {@link LoopHooks.modelCall} did not offer (BeforeToolSelection or BeforeModel took it out
+   * of the request, or chose mode `none`) is refused as our agent refuses it: `run` never runs, PreToolUse does not
+   * fire, PostToolUseFailure fires with a `ToolNotOfferedError`, and the call rejects with it (unless a
+   * PostToolUseFailure hook replaced the failure with a result). So is a call a hook renamed to such a tool. A
+   * framework looks a call up in its own, full tool set: this is what keeps a tool the hooks removed from running.
    */
   async runTool(call: ToolCall, run: ToolRunner, options: RunToolOptions = {}): Promise<unknown> {
     this.throwIfFailed();
     const dispatchOptions = this.dispatchOptions(options.signal);
     if (options.messages !== undefined) this.state = this.state.withMessages(options.messages);
     if (this.stopped !== undefined) return STOPPED;
+    // A tool the hooks took out of the step's selection is a tool the model was never given: the framework's loop
+    // still finds it in its own tool set, so it is refused here, as our agent refuses it — before PreToolUse.
+    const refused = this.notOffered(call);
+    if (refused !== undefined) return this.toolFailed(call, refused, dispatchOptions);
 
     const pre = await this.dispatch('PreToolUse', () => ToolHookContext.beforeToolUse(call, this.init()), dispatchOptions);
     if (pre.type === 'stop') return STOPPED;
@@ -290,6 +312,9 @@ export class LoopHooks {
         if (decision.updatedInput !== undefined) current = new ToolCall(current.name, { ...decision.updatedInput }, current.id);
       }
     }
+    // A hook that renamed the call cannot reach a tool the step did not offer either.
+    const renamed = current.name === call.name ? undefined : this.notOffered(current);
+    if (renamed !== undefined) return this.toolFailed(current, renamed, dispatchOptions);
 
     // A hook cut short by a cancellation decided nothing: the tool must not run on what the stack answered.
     options.signal?.throwIfAborted();
@@ -302,10 +327,7 @@ export class LoopHooks {
       result = await run(current);
     } catch (error) {
       if (options.signal?.aborted) throw error;
-      const failure = await this.dispatch('PostToolUseFailure', () => ToolHookContext.toolFailure(current, error, this.init()), dispatchOptions);
-      const replaced = failure.context?.event === 'PostToolUseFailure' ? failure.context.execution : undefined;
-      if (replaced !== undefined && !replaced.isError) return replaced.result;
-      throw error;
+      return this.toolFailed(current, error, dispatchOptions);
     }
     const execution = ToolExecution.success(current, result, performance.now() - started);
     const post = await this.dispatch('PostToolUse', () => ToolHookContext.afterToolUse(execution, this.init()), dispatchOptions);
@@ -317,6 +339,8 @@ export class LoopHooks {
 
   /** Fires BeforeStep for the next model call. */
   async beforeStep(signal?: AbortSignal): Promise<void> {
+    // A new step: its calls are checked against its own model call's selection, not the last step's.
+    this.offered = undefined;
     await this.dispatch('BeforeStep', () => StepHookContext.beforeStep(this.steps, this.init()), this.dispatchOptions(signal));
   }
 
@@ -357,7 +381,9 @@ export class LoopHooks {
    * - A `stop` from any of them ends the call: the result's `stopped` says why and its answer is empty.
    *
    * `request` is the call as the framework would make it, the hooks' pending context already in it. Resolves with the
-   * answer to go on with; rejects with the model's error when no BeforeModel middleware handled it.
+   * answer to go on with; rejects with the model's error when no BeforeModel middleware handled it. The tools the
+   * answer's request offered are remembered: until the next step ({@link LoopHooks.beforeStep}), {@link LoopHooks.runTool}
+   * refuses a call to any other.
    */
   async modelCall(request: ModelCallRequest, call: ModelCaller, options: ModelCallOptions = {}): Promise<ModelCallResult> {
     const { signal, modelName } = options;
@@ -374,6 +400,7 @@ export class LoopHooks {
     if (this.stopped !== undefined) return stopped(undefined, [], 0);
     const wanted = await this.modelEvents();
     if (!wanted.beforeModel && !wanted.toolSelection && !wanted.afterModel) {
+      this.offered = undefined;
       const response = modelCallResponse(await call(request));
       return { response, synthetic: false, request, usage: response.usage, added: [], retries: 0, stopped: undefined };
     }
@@ -406,6 +433,9 @@ export class LoopHooks {
     });
     if (outcome.halted) return stopped(outcome.usage, added, outcome.retries);
     const { response, synthetic, request: sentRequest, usage, retries } = outcome;
+    // What the answer may call: the request of the call that gave it (or, for an answer a hook gave, the request as the
+    // hooks left it), as the model was offered it. An AfterModel rewrite adds no tool to it.
+    this.offered = new Set(selectedTools(sentRequest).map((t) => t.name));
     return { response, synthetic, request: sentRequest, usage, added, retries, stopped: undefined };
   }
 
@@ -438,6 +468,23 @@ export class LoopHooks {
     if (this.approver === undefined) return { approved: false, reason: `approval needed (${reason}) and no approver was given` };
     const answer = await this.approver({ toolCall: call, reason, state: this.state, signal });
     return decisionWithoutInterrupt(answer, "a framework's loop");
+  }
+
+  /** The refusal of a call to a tool the last model call did not offer; `undefined` when it did (or offered all). */
+  private notOffered(call: ToolCall): ToolNotOfferedError | undefined {
+    const offered = this.offered;
+    return offered === undefined || offered.has(call.name) ? undefined : new ToolNotOfferedError(call.name, [...offered]);
+  }
+
+  /**
+   * A call that failed (its tool threw, or it was refused before it ran): PostToolUseFailure, whose hook may replace the
+   * failure with a result; else the error is thrown for the framework to report.
+   */
+  private async toolFailed(call: ToolCall, error: unknown, dispatchOptions: DispatchOptions): Promise<unknown> {
+    const failure = await this.dispatch('PostToolUseFailure', () => ToolHookContext.toolFailure(call, error, this.init()), dispatchOptions);
+    const replaced = failure.context?.event === 'PostToolUseFailure' ? failure.context.execution : undefined;
+    if (replaced !== undefined && !replaced.isError) return replaced.result;
+    throw error;
   }
 
   private refuse(call: ToolCall, message: string, by: 'hook' | 'permission' | 'approver'): string {

@@ -50,6 +50,11 @@ async function lastOf(values: AsyncIterable<unknown>): Promise<unknown> {
  *   the SDK (which tells the model), unless a hook replaced it with a result.
  * - A tool whose `execute` streams (an async iterable) is run to its end; hooks see its last value.
  * - Tools without `execute` (provider-executed, or answered by the client) are returned unchanged.
+ * - A call to a tool the step's model call did not offer — {@link hooksMiddleware}'s BeforeToolSelection or
+ *   BeforeModel took it out of the provider's request, or chose mode `none` — does not run: the SDK looks calls up in
+ *   its own tool set, which the middleware does not narrow, so `execute` throws a `ToolNotOfferedError` (`Tool 'bash'
+ *   was not offered this step, so it was not run. Offered tools: read.`) before PreToolUse, PostToolUseFailure fires,
+ *   and the SDK shows the model that error, as our agent does. Wrap every tool that has an `execute`.
  * - A hook that throws under `onHookError: 'fail'` (the default) ends the loop: `generateText` rejects with its
  *   `HookError`, and `streamText`'s stream errors with it, before the model is called again, so the model is never
  *   shown the error; the tool does not run (PreToolUse), or its result is dropped (PostToolUse). `hooks.failure` keeps

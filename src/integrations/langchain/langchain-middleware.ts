@@ -16,6 +16,7 @@ import {
   type StopReason,
 } from '../../core/index.js';
 import { messageOf } from '../../core/internal/message-of.js';
+import { ToolNotOfferedError } from '../../agent/index.js';
 import { LoopHooks, type HookSource, type LoopHooksOptions, type StepReport } from '../loop-hooks.js';
 import { messageFor, responseOf, usageOf } from './internal/call-answer.js';
 import { CallRequest } from './internal/call-request.js';
@@ -102,7 +103,7 @@ function keepFeedback(r: Invocation, messages: readonly BaseMessage[]): { messag
  * | `wrapModelCall`, around `handler` | BeforeModel (its chain ends in BeforeToolSelection and the call, so a Hook class's `handle(ctx, next)` wraps it), BeforeToolSelection, AfterModel | a rewritten request (system message, messages, tools, `toolChoice`, and `temperature`, `maxTokens`, `topP`, `stop` in `modelSettings`) is what this call sends; an answer given instead skips the model; BeforeModel's block answers with its reason; an AfterModel rewrite is the AI message the agent records; its block calls the model again with the reason as a user message, at most `modelRetryLimit` times |
  * | `afterModel` | — | AfterModel's feedback goes into the state before the answer it led to (the answer is added again after it, under a new id), as our agent's conversation has it |
  * | `afterModel`, when the answer calls no tool | AfterStep, Stop | a block keeps the agent working: the reason is added as a user message and the model is called again (Stop then has `stopHookActive`) |
- * | `wrapToolCall` | PreToolUse, PermissionRequest and the `approver` after an ask, PostToolUse, PostToolUseFailure | a block answers the call with a `ToolMessage` (status `error`) holding `Tool call blocked by a hook: <reason>`; a rewritten input is the call the tool runs; a PostToolUse block or new result replaces the tool's message |
+ * | `wrapToolCall` | PreToolUse, PermissionRequest and the `approver` after an ask, PostToolUse, PostToolUseFailure | a block answers the call with a `ToolMessage` (status `error`) holding `Tool call blocked by a hook: <reason>`; a rewritten input is the call the tool runs; a PostToolUse block or new result replaces the tool's message; a call to a tool the model call did not offer (BeforeToolSelection or BeforeModel took it out) does not run — LangChain's tool node would run it — and gets `Error: Tool '<name>' was not offered this step, so it was not run. Offered tools: …` (status `error`), after PostToolUseFailure, as in our agent |
  * | `afterAgent` | AfterStop, AfterAgent, ExecutionEnd | observers; ExecutionEnd has the status (`stopped` after a hook's stop or a blocked prompt) |
  * | a `stop` from any hook | — | remaining tool calls get `Not run: the run was stopped.`, the model is not called again (an empty answer stands in for it, so the agent ends), and `hooks.stopReason` says why |
  *
@@ -322,16 +323,23 @@ export function langchainMiddleware(hooks: HookSource, options: LangchainMiddlew
       const original = request.toolCall;
       const call = new ToolCall(original.name, argsOf(original.args), original.id);
       let ran: Awaited<ReturnType<typeof handler>> | undefined;
-      const value = await loop.runTool(
-        call,
-        async (final) => {
-          const changed = final.args !== call.args || final.name !== call.name;
-          ran = await handler(changed ? { ...request, toolCall: { ...original, name: final.name, args: { ...final.args } } } : request);
-          // Hooks see the tool's answer as the model will: the message's content.
-          return ToolMessage.isInstance(ran) ? ran.content : ran;
-        },
-        { signal: signalOf(request.runtime), messages: fromLangChainMessages(request.state.messages) },
-      );
+      let value: unknown;
+      try {
+        value = await loop.runTool(
+          call,
+          async (final) => {
+            const changed = final.args !== call.args || final.name !== call.name;
+            ran = await handler(changed ? { ...request, toolCall: { ...original, name: final.name, args: { ...final.args } } } : request);
+            // Hooks see the tool's answer as the model will: the message's content.
+            return ToolMessage.isInstance(ran) ? ran.content : ran;
+          },
+          { signal: signalOf(request.runtime), messages: fromLangChainMessages(request.state.messages) },
+        );
+      } catch (error) {
+        // A call to a tool the step did not offer is the model's mistake: it is told, as our agent tells it.
+        if (!(error instanceof ToolNotOfferedError)) throw error;
+        return new ToolMessage({ content: `Error: ${error.message}`, tool_call_id: original.id ?? call.id, name: original.name, status: 'error' });
+      }
       if (ran !== undefined && (value === ran || (ToolMessage.isInstance(ran) && value === ran.content))) return ran;
       return new ToolMessage({
         content: typeof value === 'string' ? value : JSON.stringify(value),

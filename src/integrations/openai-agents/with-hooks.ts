@@ -4,7 +4,7 @@
  * @module
  */
 import type { FunctionTool, Tool } from '@openai/agents';
-import { UnknownToolError } from '../../agent/index.js';
+import { ToolNotOfferedError, UnknownToolError } from '../../agent/index.js';
 import { ToolCall } from '../../core/index.js';
 import { LoopHooks, type HookSource, type LoopHooksOptions } from '../loop-hooks.js';
 
@@ -32,6 +32,12 @@ function argsOf(input: string): Record<string, unknown> | undefined {
  * `errorFunction`), so PostToolUse sees that text; PostToolUseFailure fires only when the tool throws, which it does
  * when defined with `errorFunction: null` (the error then goes on to the SDK, which fails the run). Input that is not
  * JSON never reaches the hooks: the tool refuses it itself, without running.
+ *
+ * A call to a function tool the step's model call did not offer ({@link withModelHooks}'s BeforeToolSelection or
+ * BeforeModel took it out, or chose mode `none`) does not run, though the runner finds it in the agent's tools: the
+ * model is answered `Error: Tool '<name>' was not offered this step, so it was not run. Offered tools: …`, after
+ * PostToolUseFailure (with a `ToolNotOfferedError`; no PreToolUse), as our agent answers it, and the run goes on. A
+ * handoff the hooks took out is not refused: the runner performs handoffs itself, not through a tool.
  *
  * A hook that throws under `onHookError: 'fail'` (the default) fails the run: the SDK wraps what a tool's `invoke`
  * throws, so `run` rejects with its `ToolCallError`, whose `error` is the `HookError`; the model is not called again,
@@ -68,11 +74,18 @@ export function withHooks<T extends readonly Tool<any>[]>(tools: T, hooks: HookS
         const args = argsOf(input);
         if (args === undefined) return t.invoke(runContext, input, details);
         const call = new ToolCall(t.name, args, details?.toolCall?.callId);
-        return loop.runTool(
-          call,
-          (final) => run(final.name, runContext, final.args === call.args && final.name === t.name ? input : JSON.stringify(final.args), details),
-          { signal: details?.signal },
-        );
+        try {
+          return await loop.runTool(
+            call,
+            (final) => run(final.name, runContext, final.args === call.args && final.name === t.name ? input : JSON.stringify(final.args), details),
+            { signal: details?.signal },
+          );
+        } catch (error) {
+          // The SDK fails the whole run on what `invoke` throws: a call to a tool the step did not offer is the
+          // model's mistake, which the model is told about as our agent tells it.
+          if (error instanceof ToolNotOfferedError) return `Error: ${error.message}`;
+          throw error;
+        }
       },
     };
     return wrapped;

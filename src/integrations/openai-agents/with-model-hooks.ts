@@ -29,7 +29,7 @@ const sameItem = (a: AgentInputItem, b: AgentInputItem): boolean => a === b || J
  * |---|---|
  * | BeforeStep | before each call; `additionalContext` from any hook since the last call (tool hooks of {@link withHooks} included) is sent as a system message after the input, and stays in the input of later calls, as in our agent's conversation |
  * | BeforeModel | its chain ends in BeforeToolSelection and the model's call, so a Hook class's `handle(ctx, next)` wraps it; a rewritten request (instructions as the system prompt, input items as messages, tools and handoffs, `temperature`, `maxTokens`, `topP`) is what the model gets, for this call only; an answer given instead skips the model; a block answers with its reason |
- * | BeforeToolSelection | the model is offered only the tools and handoffs it allows; mode `any` sets `toolChoice` to `required` (or to the one tool left), mode `none` offers none |
+ * | BeforeToolSelection | the model is offered only the tools and handoffs it allows; mode `any` sets `toolChoice` to `required` (or to the one tool left), mode `none` offers none; a call to a function tool not offered is refused by the tools of {@link withHooks} (the runner itself would run it) |
  * | AfterModel | a rewritten answer (text, function calls) is what the runner gets; a block has the model called again with the reason as a user message after the input (kept in later calls), at most `modelRetryLimit` (3) times, then the last answer stands with a `model-retry-forced` warning |
  * | AfterStep | once the answer is decided, before the runner runs its tools |
  * | `stop` from any hook | the model is not called again: an empty answer ends the run; `hooks.stopReason` says why |
