@@ -163,7 +163,12 @@ const EMPTY_RESPONSE = modelCallResponse({});
 export class LoopHooks {
   /** Dispatches, hook runs, notes, refusals and warnings, as an agent's `events` reports them. */
   readonly events: EventEmitter<AgentEvents> = new EventEmitter<AgentEvents>();
-  private readonly resolved: Promise<{ readonly stack: HookStack; readonly problems: AgentHooksReport['problems']; readonly modelRetryLimit?: number | undefined }>;
+  private readonly resolved: Promise<{
+    readonly stack: HookStack;
+    readonly problems: AgentHooksReport['problems'];
+    readonly modelRetryLimit?: number | undefined;
+    readonly notices: readonly string[];
+  }>;
   private readonly approver: Approver | undefined;
   /** The limit the options gave, else the builder's (once the hooks are resolved), else 3. */
   private modelRetryLimit: number | undefined;
@@ -188,10 +193,17 @@ export class LoopHooks {
   /**
    * Hooks from a stack, or from a builder: its hooks are taken and its sources start loading now, so changing the
    * builder afterwards changes nothing here.
+   *
+   * Project hooks a builder's `withHooksFrom` skipped for want of trust (not trusted yet, or changed since) are said on
+   * stderr once per LoopHooks, at its first event, as our agent says them at its first run — each hook, its file, and
+   * the command that trusts them — unless `withHooksFrom({ stderrNotice: false })`; they are also `hook-problem:*`
+   * warnings on {@link LoopHooks.events} and problems of {@link LoopHooks.ready}. With `withHooksFrom({ strict: true })`
+   * they are a refusal instead: `ready()` and the first event reject with an `UntrustedHooksError`, which fails the
+   * conversation (see {@link LoopHooks.failure}) before any model call or tool runs.
    */
   constructor(source: HookStack | AgentBuilder, options: LoopHooksOptions = {}) {
     if (source instanceof AgentBuilder) this.resolved = source.resolveHooks();
-    else if (HookStack.isHookStack(source)) this.resolved = Promise.resolve({ stack: guardStack(source, options.onHookError ?? 'fail'), problems: [] });
+    else if (HookStack.isHookStack(source)) this.resolved = Promise.resolve({ stack: guardStack(source, options.onHookError ?? 'fail'), problems: [], notices: [] });
     else throw new TypeError(`Hooks come from a HookStack or an AgentBuilder, got ${describe(source)}.`);
     // A strict hook source's rejection surfaces at ready() and at each dispatch; never as an unhandled rejection.
     this.resolved.catch(() => {});
@@ -211,7 +223,11 @@ export class LoopHooks {
     return source instanceof LoopHooks ? source : new LoopHooks(source, options);
   }
 
-  /** Waits for the hook sources (HOOK.md folders) to load, and tells what was wrong with them. */
+  /**
+   * Waits for the hook sources (HOOK.md folders) to load, and tells what was wrong with them. Rejects as the sources
+   * do: under `strict`, on a definition that is an error, or a project hook skipped for want of trust
+   * (`UntrustedHooksError`).
+   */
   async ready(): Promise<AgentHooksReport> {
     const { problems } = await this.resolved;
     return { problems };
@@ -498,11 +514,14 @@ export class LoopHooks {
 
   private async hooks(): Promise<HookStack> {
     if (this.stack !== undefined) return this.stack;
-    const { stack, problems, modelRetryLimit } = await this.resolved;
+    const { stack, problems, modelRetryLimit, notices } = await this.resolved;
     this.modelRetryLimit ??= modelRetryLimit ?? 3;
     if (!this.reported) {
       // Told once, as warnings, so a bad hook definition never goes unnoticed.
       this.reported = true;
+      // And a project hook skipped for want of trust is said on stderr too, as our agent says it: a guard that silently
+      // does not run is missed by a program that never listens to warnings (`stderrNotice: false` leaves it out).
+      if (notices.length > 0) process.stderr.write(`${notices.join('\n')}\n`);
       for (const p of problems) this.events.emit('warning', { code: `hook-problem:${p.code}`, message: formatProblem(p), hookName: p.hookName });
     }
     return (this.stack = stack);
@@ -601,7 +620,9 @@ export class LoopHooks {
     if (this.failed !== undefined) return error;
     this.failed = { error };
     const hookName = HookError.isHookError(error) ? error.hookName : undefined;
-    this.events.emit('warning', { code: 'hook-failed', message: `${messageOf(error)} (onHookError 'fail': the run was ended)`, event, hookName });
+    // A hook that threw, or hook sources that refused to load (`strict`): either way the conversation is over.
+    const why = HookError.isHookError(error) ? "onHookError 'fail'" : 'the hook sources did not load';
+    this.events.emit('warning', { code: 'hook-failed', message: `${messageOf(error)} (${why}: the run was ended)`, event, hookName });
     await this.afterFailure('AgentFailed', (init) => FailureHookContext.onFailure(error, init));
     return error;
   }

@@ -4,10 +4,22 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { query, type Options, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
-import { AgentBuilder, HookError, HookEvent, HookOutcome, ScriptedModel, defineTool, type AgentWarning, type HookErrorPolicy, type ScriptedStep } from 'agent-hooks';
+import {
+  AgentBuilder,
+  HookError,
+  HookEvent,
+  HookOutcome,
+  ScriptedModel,
+  UntrustedHooksError,
+  defineTool,
+  type AgentWarning,
+  type HookErrorPolicy,
+  type ScriptedStep,
+  type WithHooksFromOptions,
+} from 'agent-hooks';
 import { HOOK_FAILED_REFUSAL, LoopHooks, claudeAgentHooks } from 'agent-hooks/claude-agent-sdk';
 import { anthropicApi } from '../agents/mock/anthropic.js';
 import { startMockServer, type MockServer, type Turn } from '../agents/support/mock-server.js';
@@ -229,6 +241,49 @@ describe('a hook that throws, in a query() of the Claude Agent SDK', () => {
     expect(warnings).toEqual([expect.objectContaining({ code: 'hook-error', event: 'PreToolUse', hookName: 'buggy' })]);
     expect(hooks.failure).toBeUndefined();
   });
+});
+
+describe('an untrusted project guard, in a query() of the Claude Agent SDK', () => {
+  /** A project whose guard refuses `rm -rf` (exit 2) and is not trusted: its trust store, in `home`, is empty. */
+  async function untrusted() {
+    const { dir, home } = await project();
+    const sources: WithHooksFromOptions = { projectDir: dir, homeDir: home, hostEnv: { HOME: home }, userDir: false };
+    return { dir, home, sources };
+  }
+  const notices = (spy: { mock: { calls: unknown[][] } }) => spy.mock.calls.map((c) => String(c[0])).filter((line) => line.startsWith('agent-hooks:'));
+
+  it('does not run, and is said once on stderr, as our agent says it', async () => {
+    const { dir, home, sources } = await untrusted();
+    const mock = await startMockServer(anthropicApi(), [{ shell: 'rm -rf build' }, { text: 'Done.' }]);
+    cleanups.push(() => mock.close());
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const messages = await run(dir, home, mock, 'Clean the build folder.', claudeAgentHooks(AgentBuilder.new().withHooksFrom(sources)));
+      expect(messages.find((m) => m.type === 'result')?.subtype).toBe('success');
+      expect(existsSync(join(dir, 'build'))).toBe(false);
+      expect(notices(stderr)).toEqual([expect.stringContaining(`'guard'`)]);
+      expect(notices(stderr)[0]).toContain(`run 'npx agent-hooks trust' in ${dir}`);
+    } finally {
+      stderr.mockRestore();
+    }
+  }, 90_000);
+
+  it('with strict: true, the query rejects before Claude is asked or a tool runs; hooks.failure is the UntrustedHooksError', async () => {
+    const { dir, home, sources } = await untrusted();
+    const mock = await startMockServer(anthropicApi(), [{ shell: 'rm -rf build' }, { text: 'Done.' }]);
+    cleanups.push(() => mock.close());
+    const hooks = new LoopHooks(AgentBuilder.new().withHooksFrom({ ...sources, strict: true }));
+
+    const error = await run(dir, home, mock, 'Clean the build folder.', claudeAgentHooks(hooks)).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+
+    expect(error).toBeInstanceOf(Error);
+    expect(hooks.failure).toBeInstanceOf(UntrustedHooksError);
+    expect(mock.mainRequests()).toHaveLength(0);
+    expect(existsSync(join(dir, 'build', 'keep.txt'))).toBe(true);
+  }, 90_000);
 });
 
 describe('the callbacks and canUseTool, called as the SDK calls them', () => {
