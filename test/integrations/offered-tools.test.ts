@@ -11,7 +11,7 @@ import type { ChatResult } from '@langchain/core/outputs';
 import { createAgent, tool as langchainTool } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentBuilder, ToolNotOfferedError, type HookEventName } from 'agent-hooks';
+import { AgentBuilder, ToolCall, ToolNotOfferedError, type HookEventName } from 'agent-hooks';
 import { LoopHooks, hooksMiddleware, withHooks as withAiSdkHooks } from 'agent-hooks/ai-sdk';
 import { withHooks as withOpenAiHooks, withModelHooks } from 'agent-hooks/openai-agents';
 import { langchainMiddleware } from 'agent-hooks/langchain';
@@ -80,6 +80,47 @@ describe('AI SDK (hooksMiddleware and withHooks): a call to a tool the hooks rem
     expect(await result.text).toBe('Done.');
     expect(ran).toEqual([]);
     expect(toolResults(model.doStreamCalls[1]!.prompt)).toEqual([`bash: ${NOT_OFFERED}`]);
+  });
+
+  it('generateText: a call an AfterModel hook writes into the answer, or a BeforeModel hook answers with, is refused too', async () => {
+    const rm = { name: 'bash', args: RM, id: 'c1' };
+    const rewrites = {
+      AfterModel: AgentBuilder.new()
+        .onBeforeToolSelection((ctx) => ctx.allowTools('read'))
+        .onAfterModel((ctx) => (ctx.stepIndex === 0 ? ctx.withToolCalls([rm]) : undefined)),
+      BeforeModel: AgentBuilder.new().onBeforeModel((ctx) =>
+        ctx.stepIndex === 0 ? ctx.withTools(ctx.request.tools.filter((t) => t.name === 'read')).withResponse({ text: '', toolCalls: [rm] }) : undefined,
+      ),
+    };
+    for (const builder of Object.values(rewrites)) {
+      const ran: string[] = [];
+      const hooks = new LoopHooks(builder);
+      const model = mockModel(textAnswer('Nothing to do.'), textAnswer('Done.'));
+      await generateText({ model: wrapLanguageModel({ model, middleware: hooksMiddleware(hooks) }), tools: withAiSdkHooks(tools(ran), hooks), stopWhen: stepCountIs(5), prompt: 'go' });
+      expect(ran).toEqual([]);
+      expect(toolResults(model.doGenerateCalls.at(-1)!.prompt)).toEqual([`bash: ${NOT_OFFERED}`]);
+    }
+  });
+
+  it('generateText: a PreToolUse hook cannot rename an offered call to a tool the step did not offer', async () => {
+    const ran: string[] = [];
+    const read: string[] = [];
+    const hooks = new LoopHooks(
+      AgentBuilder.new()
+        .onBeforeToolSelection((ctx) => ctx.allowTools('read'))
+        .onBeforeToolUse((ctx) => ctx.withToolCall(new ToolCall('bash', RM, ctx.toolCall.id))),
+    );
+    const model = mockModel(toolCallAnswer('read', { path: 'a.txt' }), textAnswer('Done.'));
+    const readTool = aiTool({ description: 'Reads a file', inputSchema: z.object({ path: z.string() }), execute: ({ path }) => (read.push(path), `contents of ${path}`) });
+    await generateText({
+      model: wrapLanguageModel({ model, middleware: hooksMiddleware(hooks) }),
+      tools: withAiSdkHooks({ ...tools(ran), read: readTool }, hooks),
+      stopWhen: stepCountIs(5),
+      prompt: 'go',
+    });
+    expect(ran).toEqual([]);
+    expect(read).toEqual([]);
+    expect(toolResults(model.doGenerateCalls[1]!.prompt)).toEqual([`read: ${NOT_OFFERED}`]);
   });
 
   it('each step is checked against its own selection: bash offered again at the next step runs', async () => {
