@@ -5,8 +5,9 @@
  * decide so cheaply — a hook that may run, a HOOK.md with a problem, an agent-hooks.config module, a payload it does
  * not know to the last field, an option it does not take — goes to the full path, with the payload it has read.
  *
- * `AGENT_HOOKS_BRIDGE_FIRST_STAGE=off` sends every call to the full path; `only` ends a call the first stage hands
- * over with exit code 99 instead. Both are internal: the tests compare the two paths with them.
+ * Nothing in the environment turns it on or off: the environment is partly the project's (Gemini CLI loads a project's
+ * `.env` into it, Claude Code a project settings `env` block), and a switch there must never change what a call comes
+ * to. The tests tell which path answered by calling {@link bridgeFirstStage} themselves.
  *
  * @module
  * @internal
@@ -41,9 +42,6 @@ export interface FirstStageIO {
   /** Reads the whole of standard input, the agent's payload. */
   readonly readStdin: () => Promise<string>;
 }
-
-/** The variable that turns the first stage off (internal: for the comparison with the full path). */
-const SWITCH = 'AGENT_HOOKS_BRIDGE_FIRST_STAGE';
 
 const AGENTS: readonly BridgeAgent[] = ['claude', 'copilot', 'vscode', 'gemini', 'cursor', 'codex'];
 
@@ -106,7 +104,6 @@ function holdSignals(): () => void {
  * @internal
  */
 export async function bridgeFirstStage(args: readonly string[], io: FirstStageIO): Promise<FirstStageResult> {
-  if (io.env[SWITCH] === 'off') return { answered: false };
   const options = optionsOf(args);
   const agent = options?.get('from') as BridgeAgent | undefined;
   if (options === undefined || agent === undefined || !AGENTS.includes(agent)) return { answered: false };

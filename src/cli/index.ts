@@ -15,8 +15,6 @@ async function run(): Promise<number> {
     const { bridgeFirstStage } = await import('../bridge/first-stage.js');
     early = await bridgeFirstStage(argv.slice(1), { env: process.env, cwd: process.cwd(), readStdin: readProcessStdin });
     if (early.answered) return early.exitCode;
-    // Internal, for the tests that tell which path answered: the first stage alone, 99 where it hands over.
-    if (process.env['AGENT_HOOKS_BRIDGE_FIRST_STAGE'] === 'only') return 99;
   }
   const input = early?.answered === false ? early.input : undefined;
   if (input !== undefined) {

@@ -7,12 +7,16 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 
 // The bridge's first stage answers alone only where the full path's answer is known: for every project and payload
-// here, the real command line (from source) gives the same stdout, stderr and exit code with the first stage as
-// without it (AGENT_HOOKS_BRIDGE_FIRST_STAGE=off), call after call, as hooks are added, edited, removed and trusted.
-// AGENT_HOOKS_BRIDGE_FIRST_STAGE=only shows which calls the first stage answered by itself.
+// here, the real command line (from source) gives the same stdout, stderr and exit code as the full path alone, call
+// after call, as hooks are added, edited, removed and trusted. Which path answered is told by running each alone
+// (support/bridge-paths.ts, test-only): nothing in the shipped CLI lets the environment choose a path.
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const CLI = ['--import', join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs'), join(REPO, 'src', 'cli', 'index.ts')];
+const TSX = ['--import', join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs')];
+const CLI = [...TSX, join(REPO, 'src', 'cli', 'index.ts')];
+/** The full path alone, and the first stage alone (exit 99 where it hands the call over). */
+const FULL = [...TSX, join(REPO, 'test', 'bridge', 'support', 'bridge-paths.ts'), 'full'];
+const FIRST_STAGE = [...TSX, join(REPO, 'test', 'bridge', 'support', 'bridge-paths.ts'), 'first-stage'];
 const roots: string[] = [];
 afterAll(() => {
   for (const root of roots) rmSync(root, { recursive: true, force: true });
@@ -24,9 +28,9 @@ interface Run {
   readonly stderr: string;
 }
 
-function cli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, input = ''): Promise<Run> {
+function cli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, input = '', entry: readonly string[] = CLI): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...CLI, ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...entry, ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -91,14 +95,14 @@ class Project {
    * Runs the bridge both ways and expects the same answer; resolves with whether the first stage answered alone.
    */
   async same(args: readonly string[], payload: string, extra: Record<string, string> = {}): Promise<boolean> {
-    const full = await cli(['bridge', ...args], this.dir, this.env('cache-full', { ...extra, AGENT_HOOKS_BRIDGE_FIRST_STAGE: 'off' }), payload);
+    const full = await cli(['bridge', ...args], this.dir, this.env('cache-full', extra), payload, FULL);
     const staged = await cli(['bridge', ...args], this.dir, this.env('cache-staged', extra), payload);
     expect({ code: staged.code, stdout: staged.stdout, stderr: staged.stderr }, `bridge ${args.join(' ')} with ${payload}`).toEqual({
       code: full.code,
       stdout: full.stdout,
       stderr: full.stderr,
     });
-    const alone = await cli(['bridge', ...args], this.dir, this.env('cache-staged', { ...extra, AGENT_HOOKS_BRIDGE_FIRST_STAGE: 'only' }), payload);
+    const alone = await cli(['bridge', ...args], this.dir, this.env('cache-staged', extra), payload, FIRST_STAGE);
     return alone.code !== 99;
   }
 }
@@ -229,8 +233,8 @@ describe('the bridge’s first stage', () => {
 
   it.runIf(process.platform === 'linux')('ends as the full path does when the agent gives up before it has closed stdin', async () => {
     const p = new Project();
-    const ended = async (extra: Record<string, string>): Promise<Run> => {
-      const child = spawn(process.execPath, [...CLI, 'bridge', ...CLAUDE], { cwd: p.dir, env: p.env('cache', extra), stdio: ['pipe', 'pipe', 'pipe'] });
+    const ended = async (entry: readonly string[]): Promise<Run> => {
+      const child = spawn(process.execPath, [...entry, 'bridge', ...CLAUDE], { cwd: p.dir, env: p.env('cache'), stdio: ['pipe', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -247,9 +251,9 @@ describe('the bridge’s first stage', () => {
       child.stdin.destroy();
       return { code, stdout, stderr };
     };
-    const full = await ended({ AGENT_HOOKS_BRIDGE_FIRST_STAGE: 'off' });
+    const full = await ended(FULL);
     expect(full).toEqual({ code: 1, stdout: '', stderr: 'agent-hooks bridge: SIGTERM received: stopping the hooks and exiting.\n' });
-    expect(await ended({})).toEqual(full);
+    expect(await ended(CLI)).toEqual(full);
   }, 180_000);
 
   it('gives the same answers as the full path for any mix of hooks and payloads', async () => {
