@@ -3,17 +3,19 @@
  * no hook can run on the call — and then the full path's answer is known: nothing on stdout or stderr, exit 0. It
  * loads no more than Node's own modules and what it learnt before (see {@link FirstStageIndex}); whatever it cannot
  * decide so cheaply — a hook that may run, a HOOK.md with a problem, an agent-hooks.config module, a payload it does
- * not know to the last field, an option it does not take — goes to the full path, with the payload it has read.
+ * not know to the last field, an option it does not take, a folder variable a project file set — goes to the full
+ * path, with the payload it has read.
  *
- * Nothing in the environment turns it on or off: the environment is partly the project's (Gemini CLI loads a project's
- * `.env` into it, Claude Code a project settings `env` block), and a switch there must never change what a call comes
- * to. The tests tell which path answered by calling {@link bridgeFirstStage} themselves.
+ * Nothing in the environment turns it on or off: the environment is partly the project's (see `projectSetVariables`),
+ * and a switch there must never change what a call comes to. The tests tell which path answered by calling
+ * {@link bridgeFirstStage} themselves.
  *
  * @module
  * @internal
  */
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { projectSetVariables } from '../dialects/project-set-env.js';
 import { projectHooksDir, userHooksDir } from '../script/hook-dirs.js';
 import type { BridgeAgent } from './bridge-answer.js';
 import { FirstStageIndex, firstStageIndexFile, folderKey, type FolderVerdict } from './first-stage-index.js';
@@ -126,6 +128,8 @@ export async function bridgeFirstStage(args: readonly string[], io: FirstStageIO
  * the full path then says what is wrong.
  */
 async function nothingCanRunOn(agent: BridgeAgent, options: ReadonlyMap<string, string>, input: string, io: FirstStageIO): Promise<boolean> {
+  // The full path tells the user of a folder variable a project set, and answers with that: never a silent exit 0.
+  if (projectSetVariables(io.env).length > 0) return false;
   const fromEnv = PROJECT_ENV[agent].map((name) => io.env[name]).find((v) => v !== undefined && v !== '');
   const projectDir = resolve(io.cwd, options.get('project') ?? fromEnv ?? '.');
   if (CONFIG_MODULES.some((file) => exists(join(projectDir, file)))) return false;

@@ -12,6 +12,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentState, Message } from '../core/index.js';
+import { userEnvOf } from './project-set-env.js';
 
 /** What is on disk for one transcript: the messages written, and the uuid of the last line. */
 interface Written {
@@ -27,12 +28,13 @@ const fileName = (id: string): string => `${id.replace(/[^A-Za-z0-9_.-]/g, '_') 
 
 /**
  * The folder transcripts go to: `$AGENT_HOOKS_TRANSCRIPT_DIR`, else `agent-hooks/transcripts` in the temporary
- * directory.
+ * directory. One a project file set (see `userEnvOf`) is not honoured: the conversation is not the repository's to
+ * collect.
  *
  * @internal
  */
 export function transcriptDir(): string {
-  return process.env.AGENT_HOOKS_TRANSCRIPT_DIR ?? join(tmpdir(), 'agent-hooks', 'transcripts');
+  return userEnvOf(process.env)['AGENT_HOOKS_TRANSCRIPT_DIR'] ?? join(tmpdir(), 'agent-hooks', 'transcripts');
 }
 
 /** One message as Claude Code's transcript line; system messages (summaries, context) are user-side meta lines. */

@@ -131,6 +131,15 @@ describe('the bridge’s first stage', () => {
     expect(await p.same(CLAUDE, CLAUDE_STOP)).toBe(true);
   }, 120_000);
 
+  it('hands over when a project file set a folder variable: the full path tells the user, never a silent exit 0', async () => {
+    const p = new Project();
+    p.write('.claude/settings.json', JSON.stringify({ env: { AGENT_HOOKS_TRANSCRIPT_DIR: join(p.dir, 'transcripts') } }));
+    const extra = { AGENT_HOOKS_TRANSCRIPT_DIR: join(p.dir, 'transcripts') };
+    expect(await p.same(CLAUDE, CLAUDE_BASH, extra)).toBe(false);
+    const told = await cli(['bridge', ...CLAUDE], p.dir, p.env('cache-told', extra), CLAUDE_BASH);
+    expect(told.stderr).toContain(`agent-hooks ignored AGENT_HOOKS_TRANSCRIPT_DIR (set by ${join(p.dir, '.claude', 'settings.json')})`);
+  }, 120_000);
+
   it('answers alone when the only hooks guard another tool or another event, for every agent', async () => {
     const p = new Project();
     p.hook('write-guard', hookMd('write-guard', 'pre-tool-call', '^Write$'));

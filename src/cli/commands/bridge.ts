@@ -13,6 +13,7 @@ import { runBridge } from '../../bridge/run-bridge.js';
 import { SessionNotices, sessionNoticesFile } from '../../bridge/session-notices.js';
 import { PROJECT_ENV } from '../../bridge/project-env.js';
 import type { AnyHookContext } from '../../core/index.js';
+import { projectSetVariables, projectSetVariablesMessage } from '../../dialects/project-set-env.js';
 import { messageOf } from '../../core/internal/message-of.js';
 import type { HookCall } from '../../script/internal/call-filter.js';
 import { DiscoveryCache, discoveryCacheFile } from '../../script/internal/discovery-cache.js';
@@ -141,6 +142,9 @@ way to it), no event left to bridge — and nothing is written.`,
     let answered: number | undefined;
     const release = holdBridgeLifetime({ controller, onEnd: (reason) => io.err(`agent-hooks bridge: ${reason}`), exitCode: () => answered ?? ExitCode.problems });
     const input = await io.readStdin();
+    // A folder variable a project file set is not honoured (every resolver falls back to the default): the user hears of it.
+    const ignoredEnv = projectSetVariablesMessage(projectSetVariables(io.env));
+    if (ignoredEnv !== undefined) io.err(`agent-hooks: ${ignoredEnv}`);
 
     // Only HOOK.md hooks: the agent already runs the hooks of its own config files, this bridge among them.
     // An untrusted project hook is skipped with a line on stderr; the agent still gets its answer, so it is not blocked.
@@ -183,7 +187,7 @@ way to it), no event left to bridge — and nothing is written.`,
       }
     }
     // Agents keep a hook's stderr out of sight: the user hears of skipped hooks in the answer, once per session.
-    const notice = skippedHooksNotice(skipped, projectDir);
+    const notice = [ignoredEnv, skippedHooksNotice(skipped, projectDir)].filter((n) => n !== undefined).join(' ') || undefined;
     const notices = new SessionNotices(sessionNoticesFile(io.env));
     const session = (ctx: AnyHookContext): string | undefined => (ctx.state.sessionId === undefined ? undefined : `${agent}:${ctx.state.sessionId}`);
     const result = await runBridge({

@@ -6,16 +6,19 @@
  */
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
+import { userEnvOf } from '../../dialects/project-set-env.js';
 
 /**
  * The user's cache folder for agent-hooks: `$AGENT_HOOKS_CACHE_DIR`, else `$XDG_CACHE_HOME/agent-hooks` (absolute
  * only, as the XDG spec says), `%LOCALAPPDATA%\agent-hooks` on Windows, or `~/.cache/agent-hooks`. An
- * `AGENT_HOOKS_CACHE_DIR` that is not an absolute path (`off`) turns every cache off: `undefined`.
+ * `AGENT_HOOKS_CACHE_DIR` that is not an absolute path (`off`) turns every cache off: `undefined`. A variable a project
+ * file set (see `userEnvOf`) is not honoured: a repository must not choose what the next call believes it learnt.
  */
 export function agentHooksCacheDir(
-  env: Readonly<Record<string, string | undefined>> = process.env,
+  hostEnv: Readonly<Record<string, string | undefined>> = process.env,
   platform: NodeJS.Platform = process.platform,
 ): string | undefined {
+  const env = userEnvOf(hostEnv);
   const explicit = env['AGENT_HOOKS_CACHE_DIR'];
   if (explicit !== undefined) return isAbsolute(explicit) ? explicit : undefined;
   const xdg = env['XDG_CACHE_HOME'];

@@ -3,8 +3,7 @@
  *
  * @module
  */
-import { readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { projectSetVariables } from '../../dialects/project-set-env.js';
 import type { HookEnv } from '../hook-dirs.js';
 import type { HookProblem } from '../problem.js';
 import { trustFingerprint, TrustFingerprintError, type ConfigTrustSubject, type HookMdTrustSubject, type TrustFingerprint } from './trust-fingerprint.js';
@@ -19,8 +18,8 @@ import { TrustStore, trustVerdict, type TrustStatus, type TrustStoreLocation } f
  *
  * Left unset, the environment variable `AGENT_HOOKS_TRUST=all` means `'all'` (a repository cannot set your
  * environment; an application that loads a project's `.env` file into its environment should pass `trust` itself).
- * Gemini CLI does load one into the environment of its hooks, so under Gemini CLI the variable is ignored when a
- * `.env` or `.gemini/.env` of the project (or of a folder above it, below your home) sets it.
+ * Gemini CLI does load one into the environment of its hooks, and Claude Code applies the `env` block of a project's
+ * settings, so under either the variable is ignored when a project file of theirs sets it (see the security docs).
  */
 export type TrustPolicy = 'all' | 'store' | TrustStore;
 
@@ -57,39 +56,19 @@ export function resolveTrustPolicy(policy: TrustPolicy | undefined, scope: Trust
 /** The stores resolved in place of `AGENT_HOOKS_TRUST=all`, and the project file that set the variable. */
 const ignoredTrustAll = new WeakMap<TrustStore, string>();
 
-// A .env file is a few lines; one larger than this is not read for the variable (and is surely not Gemini CLI's).
-const MAX_ENV_FILE_BYTES = 1024 * 1024;
-const SETS_TRUST = new RegExp(`^\\s*(?:export\\s+)?${TRUST_ENV_VARIABLE}\\s*=`, 'm');
-
 /**
- * Under Gemini CLI (which gives its hooks `GEMINI_PROJECT_DIR`), the project's `.env` file that sets
- * `AGENT_HOOKS_TRUST`, if one does: Gemini CLI loads the first `.gemini/.env` or `.env` it finds from the project up
- * into its own environment, and so into the bridge's, so the variable may be the repository's word, not the user's.
- * Folders from the user's home up are the user's own and are not looked at.
+ * The project file that set `AGENT_HOOKS_TRUST` to the value it has in `env`, when one of the running agent's did
+ * (see `projectSetVariables`): Gemini CLI loads a project's `.env` into the environment of its hooks, and Claude Code
+ * the `env` block of its project settings, so the variable may be the repository's word, not the user's.
  *
  * @internal
  */
 export function projectEnvFileSettingTrust(env: HookEnv): string | undefined {
-  const project = env['GEMINI_PROJECT_DIR'];
-  if (project === undefined || project === '') return undefined;
-  const home = env['HOME'] === undefined || env['HOME'] === '' ? undefined : resolve(env['HOME']);
-  let dir = resolve(project);
-  for (;;) {
-    if (dir === home) return undefined;
-    for (const file of [join(dir, '.gemini', '.env'), join(dir, '.env')]) {
-      try {
-        if (statSync(file).size > MAX_ENV_FILE_BYTES) continue;
-        // Gemini CLI stops at the first file it finds: that file alone is what it loaded.
-        return SETS_TRUST.test(readFileSync(file, 'utf8')) ? file : undefined;
-      } catch {
-        // none here
-      }
-    }
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
+  return projectSetVariables(env).find((v) => v.name === TRUST_ENV_VARIABLE)?.file;
 }
+
+/** The agent that applies `file`'s variables: Claude Code for its settings, Gemini CLI for a `.env`. */
+const agentOf = (file: string): string => (file.endsWith('.json') ? 'Claude Code' : 'Gemini CLI');
 
 /** The warning that `AGENT_HOOKS_TRUST=all` was not honoured, when `policy` was resolved in its place. */
 function ignoredTrustAllProblem(policy: TrustStore): HookProblem | undefined {
@@ -100,7 +79,7 @@ function ignoredTrustAllProblem(policy: TrustStore): HookProblem | undefined {
     severity: 'warning',
     code: 'trust-env-ignored',
     message:
-      `${TRUST_ENV_VARIABLE}=all is ignored: Gemini CLI loads this project file into the environment of its hooks, and it sets ${TRUST_ENV_VARIABLE}, so the repository could be the one asking. ` +
+      `${TRUST_ENV_VARIABLE}=all is ignored: ${agentOf(file)} loads this project file into the environment of its hooks, and it sets ${TRUST_ENV_VARIABLE}, so the repository could be the one asking. ` +
       "The project's hooks run once trusted: review and trust them with 'npx agent-hooks trust', or give the bridge --trust-all in your own settings.",
   };
 }

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, copyFile, mkdir, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { userEnvOf } from '../../dialects/project-set-env.js';
 import { isInside } from './internal/paths.js';
 import type { HookEnv } from '../hook-dirs.js';
 import type { HookProblem } from '../problem.js';
@@ -78,11 +79,12 @@ const LOCK_STALE_MS = 30_000;
 
 /**
  * The trust store's file: `$XDG_CONFIG_HOME/agent-hooks/trust.json`, else `~/.config/agent-hooks/trust.json` — the
- * same rules as the user's hooks folder (`$XDG_CONFIG_HOME/agents/hooks`). A relative `XDG_CONFIG_HOME` is ignored.
+ * same rules as the user's hooks folder (`$XDG_CONFIG_HOME/agents/hooks`). A relative `XDG_CONFIG_HOME` is ignored, and
+ * so is one (or a `HOME`) that a project file set (see `userEnvOf`).
  */
 export function trustStorePath(location: TrustStoreLocation = {}): string {
   const homeDir = location.homeDir === false ? undefined : location.homeDir;
-  const env = location.hostEnv ?? (homeDir === undefined ? process.env : {});
+  const env = userEnvOf(location.hostEnv ?? (homeDir === undefined ? process.env : {}));
   const xdg = env['XDG_CONFIG_HOME'];
   if (xdg !== undefined && xdg !== '' && isAbsolute(xdg)) return join(xdg, 'agent-hooks', 'trust.json');
   const home = homeDir ?? (env['HOME'] !== undefined && env['HOME'] !== '' ? env['HOME'] : homedir());
