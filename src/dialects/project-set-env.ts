@@ -48,14 +48,19 @@ export interface ProjectSetVariable {
   readonly file: string;
 }
 
-// A .env or settings file is a few lines; one larger than this is not read (and is surely no agent's).
+// A .env or settings file is a few lines. One larger than this is not parsed: it is taken to set every protected
+// variable present but HOME, since the agent reads it whole (padding a file must not hide what it sets).
 const MAX_FILE_BYTES = 1024 * 1024;
 
-/** The text of `file`, or `undefined` when it is missing, unreadable, not a file or too large. */
-function readSmall(file: string): string | undefined {
+/** What a project file sets: its variables, or `'too-large'` (see {@link MAX_FILE_BYTES}). */
+type FileVariables = Map<string, string> | 'too-large';
+
+/** The text of `file`; `'too-large'`; or `undefined` when it is missing, unreadable or not a file (no agent loads it). */
+function readSmall(file: string): string | 'too-large' | undefined {
   try {
     const stat = statSync(file, { throwIfNoEntry: false });
-    if (stat === undefined || !stat.isFile() || stat.size > MAX_FILE_BYTES) return undefined;
+    if (stat === undefined || !stat.isFile()) return undefined;
+    if (stat.size > MAX_FILE_BYTES) return 'too-large';
     return readFileSync(file, 'utf8');
   } catch {
     return undefined;
@@ -113,9 +118,9 @@ function geminiEnvFiles(projectDir: string, homes: ReadonlySet<string>): string[
 }
 
 /** The variables set by one project file: a `.env` file, or the `env` block of a Claude Code settings file. */
-function variablesOf(file: string): Map<string, string> | undefined {
+function variablesOf(file: string): FileVariables | undefined {
   const text = readSmall(file);
-  if (text === undefined) return undefined;
+  if (text === undefined || text === 'too-large') return text;
   if (!file.endsWith('.json')) return parseDotenv(text);
   try {
     const settings = JSON.parse(text) as { env?: unknown } | null;
@@ -171,13 +176,16 @@ export function projectSetVariables(env: Env): readonly ProjectSetVariable[] {
   const known = found.get(key);
   if (known !== undefined) return known;
   const result: ProjectSetVariable[] = [];
-  const read = new Map<string, Map<string, string> | undefined>();
+  const read = new Map<string, FileVariables | undefined>();
   // HOME first (it leads the list): whether it is the user's decides where the user's own files begin.
   for (const name of present) {
     const trustHome = name !== 'HOME' && !result.some((v) => v.name === 'HOME');
     for (const file of projectFilesOf(env, trustHome)) {
       if (!read.has(file)) read.set(file, variablesOf(file));
-      const value = read.get(file)?.get(name);
+      const variables = read.get(file);
+      // A file too large to parse counts as setting the variable — but not HOME, which neither agent replaces once
+      // set: a padded file must not send the user's hooks to another home either.
+      const value = variables === 'too-large' ? (name === 'HOME' ? undefined : env[name]) : variables?.get(name);
       if (value !== undefined && (value === env[name] || value.trim() === env[name]!.trim())) {
         result.push({ name, file });
         break;

@@ -93,3 +93,12 @@ describe('the folders, resolved with a project-set variable', () => {
     }
   });
 });
+
+describe('a project file padded past what is parsed', () => {
+  it('is taken to set every protected variable present: padding must not hide what it sets', () => {
+    const { home, project } = place();
+    writeFileSync(join(project, '.env'), `${'# padding\n'.repeat(110_000)}XDG_CONFIG_HOME=/repo/u\n`);
+    const env = { GEMINI_PROJECT_DIR: project, HOME: home, XDG_CONFIG_HOME: '/repo/u' };
+    expect(projectSetVariables(env)).toEqual([{ name: 'XDG_CONFIG_HOME', file: join(project, '.env') }]);
+  });
+});
