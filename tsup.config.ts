@@ -44,6 +44,9 @@ export default defineConfig([
     splitting: true,
     // `import.meta.url` (the lazy require of the ReDoS checker) becomes the chunk's own file URL.
     shims: true,
+    // ESM-only dependencies are bundled in: Node 20.0 to 20.18 cannot require() an ES module. p-timeout holds no state
+    // a copy could disagree on, so the CommonJS build carrying its own is harmless.
+    noExternal: ['p-timeout'],
     dts: true,
     sourcemap: true,
     target: 'node20',

@@ -32,6 +32,7 @@ import type { Approver } from './approval.js';
 import type { Checkpointer } from './checkpointer.js';
 import type { CompactionOptions } from './compaction.js';
 import { guardStack, type HookErrorPolicy } from './hook-error-policy.js';
+import { checkTimeout, declareTimeout, DEFAULT_HOOK_TIMEOUT_MS } from './hook-timeout.js';
 import type { Model } from './model.js';
 import type { AgentConfig, ResolvedSubagent } from './run.js';
 import type { HookLoader, LoadedHooks, WithHooksFromOptions } from './hook-loader.js';
@@ -57,18 +58,36 @@ export interface HookOptions {
   readonly matcher?: MatcherLike | undefined;
   /** A name for traces and errors (defaults to the callback's name). */
   readonly name?: string | undefined;
+  /**
+   * How long the hook's own work may take, in **milliseconds** (the Claude Agent SDK's matcher `timeout` is in
+   * seconds; here, as everywhere in this API, time is in milliseconds), or `Infinity` for no limit. Default: a Hook's
+   * own `timeout`, else the agent's `withOptions({ hookTimeout })`, 60 000 unless changed. Past it, the signal the
+   * hook was handed (a callback's second argument, a Hook's `scope`) is aborted and the hook fails with a `HookError`
+   * of code `timeout`, which the `onHookError` policy handles. Time spent inside `next` is not counted.
+   */
+  readonly timeout?: number | undefined;
 }
 
 /** Options of {@link AgentBuilder.withHook}. */
 export interface WithHookOptions {
   /** Higher runs first (default: the hook's own `priority`, else 0). */
   readonly priority?: number | undefined;
+  /** How long the hook's own work may take, in milliseconds (default: the hook's own `timeout`); see {@link HookOptions.timeout}. */
+  readonly timeout?: number | undefined;
 }
 
 /** The limits and policies of {@link AgentBuilder.withOptions}. */
 export interface AgentOptions {
-  /** What happens when an in-process hook throws (default `'fail'`). */
+  /** What happens when an in-process hook throws or runs past its timeout (default `'fail'`). */
   readonly onHookError?: HookErrorPolicy | undefined;
+  /**
+   * How long an in-process hook's own work may take when neither its registration nor the hook names a `timeout`, in
+   * milliseconds, or `Infinity` for no limit (default 60 000, as the Claude Agent SDK's hook callbacks). Past it, the
+   * hook's signal is aborted and it fails with a `HookError` of code `timeout`, handled by `onHookError`: the run
+   * fails, the chain goes on with a `timeout` warning, or the action is blocked. Script, command, HTTP, prompt and
+   * agent hooks keep their own timeout (a HOOK.md's or a config entry's `timeout`) and are not given this one.
+   */
+  readonly hookTimeout?: number | undefined;
   /** How many times in a row Stop hooks may keep the agent working before the run ends anyway (default 8). */
   readonly stopLoopLimit?: number | undefined;
   /**
@@ -144,6 +163,7 @@ class EventScopedHook implements Hook {
     private readonly inner: Hook,
     event: HookEventName,
     matcher: HookMatcher | undefined,
+    timeout?: number,
   ) {
     if (inner.events !== undefined && !inner.events.some((e) => HookEvent.parse(e) === event)) {
       throw new TypeError(
@@ -156,10 +176,18 @@ class EventScopedHook implements Hook {
     this.matcher = this.innerMatcher && matcher ? CompositeMatcher.and(this.innerMatcher, matcher) : (this.innerMatcher ?? matcher);
     this.name = inner.name ?? (inner.constructor !== Object ? inner.constructor.name : undefined);
     this.priority = inner.priority;
+    this.timeout = timeout ?? inner.timeout;
+    // A script hook keeps its own timeout: the guard tells it by this.
+    const own = (inner as { readonly timeoutMs?: unknown }).timeoutMs;
+    this.timeoutMs = typeof own === 'number' ? own : undefined;
   }
 
   /** The wrapped hook's own priority. */
   readonly priority: number | undefined;
+  /** The registration's timeout, else the wrapped hook's own. */
+  readonly timeout: number | undefined;
+  /** The timeout the wrapped hook enforces itself, when it does (a script hook's). */
+  readonly timeoutMs: number | undefined;
   private readonly innerMatcher: HookMatcher | undefined;
 
   handle(ctx: AnyHookContext, next: NextFn, scope: HookScope): MaybePromise<HookOutcome> {
@@ -318,11 +346,12 @@ export class AgentBuilder {
     return this;
   }
 
-  /** Limits and policies: `onHookError`, `stopLoopLimit`, `modelRetryLimit`, `name`, `processPool`. */
+  /** Limits and policies: `onHookError`, `hookTimeout`, `stopLoopLimit`, `modelRetryLimit`, `name`, `processPool`. */
   withOptions(options: AgentOptions): this {
     if (options.onHookError !== undefined && !['fail', 'ignore', 'block'].includes(options.onHookError)) {
       throw new TypeError(`onHookError must be 'fail', 'ignore' or 'block', got ${String(options.onHookError)}.`);
     }
+    checkTimeout(options.hookTimeout, 'withOptions({ hookTimeout })');
     if (options.stopLoopLimit !== undefined && (!Number.isInteger(options.stopLoopLimit) || options.stopLoopLimit < 0)) {
       throw new RangeError(`stopLoopLimit must be a non-negative integer, got ${options.stopLoopLimit}.`);
     }
@@ -340,9 +369,13 @@ export class AgentBuilder {
     return this.withOptions({ onHookError: policy });
   }
 
-  /** Adds a Hook class instance (its own `events` and `matcher` apply). */
+  /** Adds a Hook class instance (its own `events`, `matcher` and `timeout` apply). */
   withHook(hook: Hook | HookFn, options: WithHookOptions = {}): this {
-    return this.register(hook, options.priority);
+    const timeout = checkTimeout(options.timeout, 'withHook(hook, { timeout })');
+    if (timeout === undefined) return this.register(hook, options.priority);
+    // The hook as a stack takes it (checked there; a function made a CallableHook), with the timeout declared on it.
+    const [entry] = new HookStack().with(hook, options.priority).all();
+    return this.register(declareTimeout(entry!.hook, timeout), options.priority);
   }
 
   /** Adds every hook of `stack`, keeping their priorities and order. */
@@ -422,9 +455,10 @@ export class AgentBuilder {
   addHook(event: string, hook: EventCallback<HookEventName> | Hook, options: HookOptions = {}): this {
     const name = HookEvent.parse(event);
     const matcher = Matcher.from(HookEvent.info(name).family === 'model' ? modelMatcher(options.matcher) : options.matcher);
+    const timeout = checkTimeout(options.timeout, `addHook('${name}', …, { timeout })`);
     const wrapped = isHook(hook)
-      ? new EventScopedHook(hook, name, matcher)
-      : new EventHook(name, hook as EventCallback<HookEventName>, { matcher, name: options.name });
+      ? new EventScopedHook(hook, name, matcher, timeout)
+      : new EventHook(name, hook as EventCallback<HookEventName>, { matcher, name: options.name, timeout });
     return this.register(wrapped, options.priority);
   }
 
@@ -590,7 +624,7 @@ export class AgentBuilder {
    */
   build(): Agent {
     this.check(undefined);
-    const preview = guardStack(this.hooks, this.options.onHookError ?? 'fail');
+    const preview = guardStack(this.hooks, this.options.onHookError ?? 'fail', this.options.hookTimeout ?? DEFAULT_HOOK_TIMEOUT_MS);
     return new Agent(preview, this.configure(undefined), this.options.name);
   }
 
@@ -650,7 +684,8 @@ export class AgentBuilder {
     const problems: HookProblem[] = loaded.flatMap((l) => l?.problems ?? []);
     const hooks = registrations.flatMap((r, i): readonly PrioritizedHook[] => ('source' in r ? (loaded[i] as LoadedHooks).hooks : [r]));
     const notices = [...new Set(loaded.flatMap((l) => (l?.notice === undefined ? [] : [l.notice])))];
-    return { stack: guardStack(new HookStack(hooks), this.options.onHookError ?? 'fail'), problems, modelRetryLimit: this.options.modelRetryLimit, notices };
+    const stack = guardStack(new HookStack(hooks), this.options.onHookError ?? 'fail', this.options.hookTimeout ?? DEFAULT_HOOK_TIMEOUT_MS);
+    return { stack, problems, modelRetryLimit: this.options.modelRetryLimit, notices };
   }
 
   private async load(inheritedModel: Model | undefined): Promise<ResolvedConfig> {
@@ -716,6 +751,7 @@ export class AgentBuilder {
       if (def.maxSteps !== undefined) builder.withMaxSteps(def.maxSteps);
       builder.withOptions({
         onHookError: this.options.onHookError,
+        hookTimeout: this.options.hookTimeout,
         stopLoopLimit: this.options.stopLoopLimit,
         modelRetryLimit: this.options.modelRetryLimit,
         processPool: this.options.processPool,

@@ -1,5 +1,5 @@
 /**
- * What happens when an in-process hook throws: the builder's `onHookError` policy.
+ * What happens when an in-process hook throws or runs past its timeout: the builder's `onHookError` policy.
  *
  * @module
  */
@@ -14,12 +14,17 @@ import {
   type NextFn,
 } from '../core/index.js';
 import { isThenable } from '../core/internal/thenable.js';
+import { DEFAULT_HOOK_TIMEOUT_MS, timeoutFor, withTimeout } from './hook-timeout.js';
 
 /**
+ * What a hook's failure — it threw, broke the middleware contract, or ran past its timeout (a `HookError` with code
+ * `timeout`) — does:
  * - `'fail'` (default): the run fails: AgentFailed fires, then ExecutionEnd, and `run` rejects with a `HookError`
  *   naming the hook and the event.
- * - `'ignore'`: a `warning` is emitted and the chain goes on as if the hook had not been there.
- * - `'block'`: the hook's failure counts as a block (the tool call is refused, the prompt rejected, …).
+ * - `'ignore'`: a `warning` is emitted (code `hook-error`, or `timeout`) and the chain goes on as if the hook had not
+ *   been there.
+ * - `'block'`: the hook's failure counts as a block (the tool call is refused, the prompt rejected, …); a timeout is
+ *   also reported as a `timeout` warning.
  */
 export type HookErrorPolicy = 'fail' | 'ignore' | 'block';
 
@@ -66,12 +71,19 @@ class GuardedHook implements Hook {
     const recover = (error: unknown): MaybePromise<HookOutcome> => {
       if (error !== null && typeof error === 'object' && downstream.has(error)) throw error;
       const failure = HookError.isHookError(error) ? error : HookError.fromThrown(error, { hookName: this.innerName, event: ctx.event });
-      if (this.policy === 'block') return HookOutcome.block(failure.message);
+      const code = failure.code ?? 'hook-error';
+      if (this.policy === 'block') {
+        // A hang is worth a warning even where it blocks, as a script hook's timeout is, failing closed.
+        if (code === 'timeout') {
+          scope.report({ level: 'warning', hookName: this.innerName, event: ctx.event, code, message: `${failure.message} (onHookError 'block': the action is blocked)`, data: { error } });
+        }
+        return HookOutcome.block(failure.message);
+      }
       scope.report({
         level: 'warning',
         hookName: this.innerName,
         event: ctx.event,
-        code: 'hook-error',
+        code,
         message: `${failure.message} (ignored: the chain went on without it)`,
         data: { error },
       });
@@ -95,17 +107,27 @@ class GuardedHook implements Hook {
   }
 }
 
+// The hooks guardStack made: a stack guarded again (a subagent's, holding its parent's) keeps them as they are.
+const guarded = new WeakSet<Hook>();
+
 /**
- * The same hooks, in the same order, each guarded by `policy` (the stack itself when the policy is `'fail'`).
+ * The same hooks, in the same order, each run against its timeout (its own `timeout`, else `hookTimeout`; none for a
+ * script hook, whose own timeout stays the effective one) and guarded by `policy`.
  *
  * @internal
  */
-export function guardStack(stack: HookStack, policy: HookErrorPolicy): HookStack {
-  if (policy === 'fail') return stack;
-  return new HookStack(
-    stack.all().map((entry) => ({
-      hook: entry.hook instanceof GuardedHook ? entry.hook : new GuardedHook(entry.hook, entry.name, policy),
-      priority: entry.priority,
-    })),
-  );
+export function guardStack(stack: HookStack, policy: HookErrorPolicy, hookTimeout: number = DEFAULT_HOOK_TIMEOUT_MS): HookStack {
+  let changed = false;
+  const entries = stack.all().map((entry) => {
+    if (guarded.has(entry.hook)) return entry;
+    let hook = entry.hook;
+    const ms = timeoutFor(hook, entry.name, hookTimeout);
+    if (ms !== undefined) hook = withTimeout(hook, { name: entry.name, priority: entry.priority }, ms);
+    if (policy !== 'fail') hook = new GuardedHook(hook, entry.name, policy);
+    if (hook === entry.hook) return entry;
+    guarded.add(hook);
+    changed = true;
+    return { hook, priority: entry.priority };
+  });
+  return changed ? new HookStack(entries) : stack;
 }

@@ -19,6 +19,7 @@ export * from './memory-checkpointer.js';
 export * from './file-checkpointer.js';
 export * from './resume-error.js';
 export * from './hook-error-policy.js';
+export { DEFAULT_HOOK_TIMEOUT_MS } from './hook-timeout.js';
 export { ToolRefusedError, type AgentConfig, type ResolvedSubagent } from './run.js';
 export * from './session.js';
 export * from './agent.js';

@@ -19,7 +19,15 @@ export interface HookErrorInit {
   priority?: number | undefined;
   /** What the hook threw, if it threw. */
   cause?: unknown;
+  /** What kind of failure it is (default `'hook-error'`). */
+  code?: HookErrorCode | undefined;
 }
+
+/**
+ * What kind of failure a {@link HookError} reports: `'timeout'` when the hook ran past its timeout (its signal was
+ * aborted), `'hook-error'` for anything else (it threw, or broke the middleware contract).
+ */
+export type HookErrorCode = 'hook-error' | 'timeout';
 
 /**
  * A hook threw, or broke the middleware contract (called `next` twice, returned no outcome). Names the hook and the
@@ -35,6 +43,8 @@ export class HookError extends Error {
   readonly event: HookEventName;
   /** The hook's priority in its stack, when known. */
   readonly priority: number | undefined;
+  /** `'timeout'` when the hook ran past its timeout, `'hook-error'` for any other failure. */
+  readonly code: HookErrorCode;
 
   static {
     brand(this, HOOK_ERROR);
@@ -70,6 +80,7 @@ export class HookError extends Error {
     this.hookName = init.hookName;
     this.event = init.event;
     this.priority = init.priority;
+    this.code = init.code ?? 'hook-error';
   }
 
   /** A HookError for something a hook threw; its message includes the original message. */

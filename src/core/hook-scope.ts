@@ -32,7 +32,10 @@ export interface HookNote {
  * every hook {@link HookScope.none}.
  */
 export interface HookScope {
-  /** Aborts when the run that dispatched this event is cancelled; long-running hooks should stop. */
+  /**
+   * Aborts when the run that dispatched this event is cancelled and, in an agent, when the hook runs past its timeout
+   * (see {@link Hook.timeout}); long-running hooks should stop.
+   */
   readonly signal: AbortSignal | undefined;
   /** Reports a {@link HookNote} to whoever dispatched the event. */
   report(note: HookNote): void;

@@ -54,6 +54,14 @@ export interface Hook<C extends AnyHookContext = AnyHookContext> {
    * of these. A stack turns it into a matcher once, when the hook is registered.
    */
   readonly matcher?: MatcherLike | undefined;
+  /**
+   * How long the hook's own work may take, in milliseconds (`Infinity` for no limit), when its registration names
+   * none. An agent enforces it, and gives a hook that declares none its `withOptions({ hookTimeout })` (60 000 ms by
+   * default): past it, the hook's `scope.signal` is aborted and its failure, a {@link HookError} with code `timeout`,
+   * follows the agent's `onHookError` policy. The time spent inside `next` (later hooks, the model, the tool) is not
+   * the hook's own. A bare {@link HookStack} enforces no timeout.
+   */
+  readonly timeout?: number | undefined;
 }
 
 /** A hook written as a bare `(ctx, next)` function. */

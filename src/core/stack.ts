@@ -57,7 +57,7 @@ interface Entry extends HookEntry {
    * For an event callback ({@link EventHook}): the callback. Such a hook only decides before the rest of the chain
    * runs, so the stack calls it in a loop, without a `next` function, and goes on when it answers nothing.
    */
-  readonly callback: ((ctx: AnyHookContext) => unknown) | undefined;
+  readonly callback: ((ctx: AnyHookContext, scope: HookScope) => unknown) | undefined;
 }
 
 /**
@@ -292,7 +292,7 @@ export class HookStack {
       if (callback === undefined || run.observer !== undefined) return this.handle(chain, i, entry, ctx, run);
       let answer: unknown;
       try {
-        answer = callback(ctx);
+        answer = callback(ctx, run.scope);
       } catch (error) {
         throw wrap(error, entry, ctx);
       }
@@ -657,7 +657,7 @@ function makeEntry(hook: Hook, priority: number, seq: number): Entry {
     check: matcher !== undefined && hints?.exact !== true,
     // A subclass that overrides handle() gets what it asked for: its own handle, with a next function. So does another
     // copy's EventHook: its handle is the one of its own copy, whose outcomes `settle` adopts.
-    callback: hook instanceof OwnEventHook && hook.handle === EventHook.prototype.handle ? (hook.callback as (ctx: AnyHookContext) => unknown) : undefined,
+    callback: hook instanceof OwnEventHook && hook.handle === EventHook.prototype.handle ? (hook.callback as (ctx: AnyHookContext, scope: HookScope) => unknown) : undefined,
   };
 }
 

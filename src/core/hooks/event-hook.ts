@@ -8,6 +8,7 @@ import type { AnyHookContext, ContextFor } from '../context/any-hook-context.js'
 import { HookContextBase } from '../context/hook-context.js';
 import { HookEvent, type HookEventName } from '../events.js';
 import type { Hook, MaybePromise, NextFn } from '../hook.js';
+import { HookScope } from '../hook-scope.js';
 import { brand, brandKey, isInstance, ownClass } from '../internal/brand.js';
 import type { HookMatcher } from '../matchers/hook-matcher.js';
 import { Matcher, type MatcherLike } from '../matchers/matcher.js';
@@ -37,8 +38,11 @@ export type ShorthandFor<E extends HookEventName> =
  */
 export type EventCallbackResult<E extends HookEventName> = HookOutcome | ContextFor<E> | ShorthandFor<E> | void | undefined | null;
 
-/** A callback bound to event `E`: it receives that event's context type. */
-export type EventCallback<E extends HookEventName> = (ctx: ContextFor<E>) => MaybePromise<EventCallbackResult<E>>;
+/**
+ * A callback bound to event `E`: it receives that event's context type, and the dispatch's {@link HookScope}, whose
+ * `signal` aborts when the run is cancelled or, in an agent, when the callback runs past its timeout.
+ */
+export type EventCallback<E extends HookEventName> = (ctx: ContextFor<E>, scope: HookScope) => MaybePromise<EventCallbackResult<E>>;
 
 /** Options of an {@link EventHook}. */
 export interface EventHookOptions {
@@ -46,6 +50,8 @@ export interface EventHookOptions {
   matcher?: MatcherLike | undefined;
   /** A name for listings and errors; defaults to the callback's name. */
   name?: string | undefined;
+  /** How long the callback may take, in milliseconds (see {@link Hook.timeout}). */
+  timeout?: number | undefined;
 }
 
 // This copy's own outcomes, found without the brand check of HookOutcome's instanceof.
@@ -71,6 +77,8 @@ export class EventHook<E extends HookEventName = HookEventName> implements Hook 
   readonly matcher: HookMatcher | undefined;
   /** The callback's name, or the one given. */
   readonly name: string;
+  /** How long the callback may take, in milliseconds, when one was given (see {@link Hook.timeout}). */
+  readonly timeout: number | undefined;
   /**
    * @internal The callback. A stack calls it directly, without a `next` function, and goes on when it answers
    * nothing; {@link EventHook.outcomeOf} says what any other answer means.
@@ -108,6 +116,7 @@ export class EventHook<E extends HookEventName = HookEventName> implements Hook 
     this.callback = callback;
     this.matcher = Matcher.from(options.matcher);
     this.name = options.name ?? (callback.name || `${list.join('/')} callback`);
+    this.timeout = options.timeout;
   }
 
   /** Whether the hook runs for `event`. */
@@ -120,9 +129,9 @@ export class EventHook<E extends HookEventName = HookEventName> implements Hook 
    * without it. Called directly, or by a hook that wraps this one, the hook still honours its matcher, as a stack does;
    * a stack that has just checked the matcher does not have it evaluated twice.
    */
-  handle(ctx: AnyHookContext, next: NextFn): MaybePromise<HookOutcome> {
+  handle(ctx: AnyHookContext, next: NextFn, scope: HookScope = HookScope.none): MaybePromise<HookOutcome> {
     if (!this.handles(ctx.event) || !applies(this.matcher, ctx)) return next(ctx);
-    const value = this.callback(ctx as ContextFor<E>);
+    const value = this.callback(ctx as ContextFor<E>, scope);
     if (value instanceof Promise) return value.then((v) => this.continueWith(v, ctx, next));
     return this.continueWith(value as EventCallbackResult<E>, ctx, next);
   }
