@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,6 +71,24 @@ describe('the built package', () => {
          .then((o) => console.log(o.toString()));`,
     );
     expect((await run(process.execPath, ['dispatch.cjs'], { cwd: dir })).stdout.trim()).toBe('block: no rm');
+  });
+
+  it('times out a hook through the CommonJS build where Node cannot require() an ES module (as Node 20.0 to 20.18)', async () => {
+    // p-timeout is ESM-only: the CommonJS build carries it, so it must load without require(esm).
+    writeFileSync(
+      join(dir, 'timeout.cjs'),
+      `const { AgentBuilder, ScriptedModel } = require('agent-hooks');
+       let aborted = false;
+       const agent = AgentBuilder.new().withModel(new ScriptedModel(['Done.'])).withOptions({ hookTimeout: 50 })
+         .onUserPromptSubmit((ctx, { signal }) => new Promise(() => signal.addEventListener('abort', () => (aborted = true))), { name: 'stuck' })
+         .build();
+       agent.run('Hi').catch((e) => console.log(JSON.stringify({ code: e.code, hookName: e.hookName, aborted })));`,
+    );
+    for (const file of readdirSync(join(dir, 'dist')).filter((f) => f.endsWith('.cjs'))) {
+      expect(readFileSync(join(dir, 'dist', file), 'utf8'), file).not.toMatch(/require\("p-timeout"\)/);
+    }
+    const { stdout } = await run(process.execPath, ['--no-experimental-require-module', 'timeout.cjs'], { cwd: dir });
+    expect(JSON.parse(stdout)).toEqual({ code: 'timeout', hookName: 'stuck', aborted: true });
   });
 
   it('ships agent-hooks/otel for import and require, and the main entry point never loads @opentelemetry/api', async () => {
