@@ -7,6 +7,7 @@
 import pTimeout, { type ClearablePromise } from 'p-timeout';
 import {
   EventHook,
+  ParallelHooks,
   HookError,
   type AnyHookContext,
   type EventCallback,
@@ -52,11 +53,15 @@ export function checkTimeout(value: unknown, where: string): number | undefined 
 /**
  * The timeout a script, command, HTTP, prompt or agent hook enforces on its own work (its `timeoutMs`: a process it
  * kills, a request it aborts): such a hook answers with a `timeout` note of its own when it passes, so the agent's
- * default is not laid over it — it would cut short a hook whose configured timeout is longer.
+ * default is not laid over it — it would cut short a hook whose configured timeout is longer. Claude Code's hooks of
+ * one event run side by side (`withHooksFrom({ parallel: true })`) keep theirs too: the longest of them.
  */
 function ownLimit(hook: Hook): number | undefined {
   const ms = (hook as { readonly timeoutMs?: unknown }).timeoutMs;
-  return typeof ms === 'number' ? ms : undefined;
+  if (typeof ms === 'number') return ms;
+  if (!(hook instanceof ParallelHooks) || hook.hooks.length === 0) return undefined;
+  const limits = hook.hooks.map(ownLimit);
+  return limits.every((l) => l !== undefined) ? Math.max(...(limits as number[])) : undefined;
 }
 
 /**
@@ -83,7 +88,8 @@ class TimedScope implements HookScope {
   private linked = false;
   private settled = false;
   private handedOver = 0;
-  private readonly forward = (): void => this.controller?.abort(this.outer.signal?.reason);
+  /** The listener on the dispatch's signal, made when the hook first reads its own. */
+  private forward: (() => void) | undefined;
 
   constructor(private readonly outer: HookScope) {}
 
@@ -94,6 +100,7 @@ class TimedScope implements HookScope {
       if (this.expired !== undefined) controller.abort(this.expired);
       else if (outer?.aborted === true) controller.abort(outer.reason);
       else if (outer !== undefined && !this.idle()) {
+        this.forward = this.forwardAbort.bind(this);
         outer.addEventListener('abort', this.forward, { once: true });
         this.linked = true;
       }
@@ -137,6 +144,10 @@ class TimedScope implements HookScope {
     return this.expired !== undefined;
   }
 
+  private forwardAbort(): void {
+    this.controller?.abort(this.outer.signal?.reason);
+  }
+
   private idle(): boolean {
     return this.settled && this.handedOver === 0;
   }
@@ -144,85 +155,7 @@ class TimedScope implements HookScope {
   private unlink(): void {
     if (!this.linked || !this.idle()) return;
     this.linked = false;
-    this.outer.signal?.removeEventListener('abort', this.forward);
-  }
-}
-
-/**
- * The hook's own time, with `p-timeout` armed over its promise while it runs outside `next`: the time in `next` (the
- * later hooks, and the model or the tool behind them) is not the hook's, and has timeouts of its own.
- */
-class OwnTime {
-  private used = 0;
-  private since: number | undefined = performance.now();
-  private result: Promise<HookOutcome> | undefined;
-  private segment: ClearablePromise<HookOutcome> | undefined;
-  private reject: ((error: unknown) => void) | undefined;
-  private over = false;
-
-  constructor(
-    private readonly ms: number,
-    private readonly scope: TimedScope,
-    private readonly failure: () => HookError,
-  ) {}
-
-  /** The hook calls `next`: its clock stops. */
-  pause(): void {
-    if (this.since === undefined) return;
-    this.used += performance.now() - this.since;
-    this.since = undefined;
-    this.segment?.clear();
-    this.segment = undefined;
-  }
-
-  /** `next` returned: the hook's clock runs again. */
-  resume(): void {
-    if (this.since !== undefined || this.over) return;
-    this.since = performance.now();
-    if (this.result !== undefined) this.arm();
-  }
-
-  /** `result`, or the hook's `timeout` failure once its own time has run out. */
-  race<T>(result: Promise<T>): Promise<T> {
-    this.result = result as unknown as Promise<HookOutcome>;
-    return new Promise<T>((resolve, reject) => {
-      this.reject = reject;
-      const end = (): void => {
-        this.over = true;
-        this.segment?.clear();
-        this.scope.done();
-      };
-      result.then(
-        (value) => {
-          end();
-          resolve(value);
-        },
-        (error: unknown) => {
-          end();
-          reject(error);
-        },
-      );
-      if (this.since !== undefined) this.arm();
-    });
-  }
-
-  private arm(): void {
-    if (this.over) return;
-    const left = this.ms - this.used - (performance.now() - this.since!);
-    const segment = pTimeout(this.result!, {
-      milliseconds: Math.max(1, left),
-      fallback: () => {
-        // The result settled in the same turn as the timer fired: it counts.
-        if (this.over) return undefined as never;
-        this.over = true;
-        const error = this.failure();
-        this.scope.expire(error);
-        throw error;
-      },
-    });
-    // Only the timeout is taken from here: the result itself settles the race above (a rejection lands twice, harmlessly).
-    segment.catch(this.reject!);
-    this.segment = segment;
+    this.outer.signal?.removeEventListener('abort', this.forward!);
   }
 }
 
@@ -231,6 +164,112 @@ interface TimedInfo {
   readonly name: string;
   readonly priority: number;
 }
+
+/**
+ * The hook's own time, with `p-timeout` armed over its promise while it runs outside `next`: the time in `next` (the
+ * later hooks, and the model or the tool behind them) is not the hook's, and has timeouts of its own.
+ *
+ * Most asynchronous hooks settle within a few microtasks, and a timer set and cleared for each cost several times
+ * what such a hook does: the timer is set once the current turn of the event loop is over, if the hook is still
+ * running then. The deadline does not move: the timer gets what is left of the hook's own time.
+ */
+class OwnTime {
+  private used = 0;
+  private since: number | undefined = performance.now();
+  private result: Promise<HookOutcome> | undefined;
+  private segment: ClearablePromise<HookOutcome> | undefined;
+  private soon: NodeJS.Immediate | undefined;
+  private reject: ((error: unknown) => void) | undefined;
+  private over = false;
+
+  constructor(
+    private readonly ms: number,
+    private readonly scope: TimedScope,
+    private readonly info: TimedInfo,
+    private readonly event: HookEventName,
+  ) {}
+
+  /** The hook calls `next`: its clock stops. */
+  pause(): void {
+    if (this.since === undefined) return;
+    this.used += performance.now() - this.since;
+    this.since = undefined;
+    this.disarm();
+  }
+
+  /** `next` returned: the hook's clock runs again. */
+  resume(): void {
+    if (this.since !== undefined || this.over) return;
+    this.since = performance.now();
+    if (this.result !== undefined) this.armSoon();
+  }
+
+  /** `result`, or the hook's `timeout` failure once its own time has run out. */
+  race<T>(result: Promise<T>): Promise<T> {
+    this.result = result as unknown as Promise<HookOutcome>;
+    return new Promise<T>((resolve, reject) => {
+      this.reject = reject;
+      result.then(
+        (value) => {
+          this.end();
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.end();
+          reject(error);
+        },
+      );
+      if (this.since !== undefined) this.armSoon();
+    });
+  }
+
+  /** Sets the timer over what is left of the hook's own time, unless it settled, is inside `next`, or has one. */
+  arm(): void {
+    this.soon = undefined;
+    if (this.over || this.since === undefined || this.segment !== undefined) return;
+    // Whole milliseconds: Node keeps one timer list per duration, and a fractional one would make a list per hook.
+    const left = Math.ceil(this.ms - this.used - (performance.now() - this.since));
+    // p-timeout makes its TimeoutError up front, stack trace and all, though with a fallback it is never thrown: made
+    // without the trace, it costs next to nothing.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      this.segment = pTimeout(this.result!, { milliseconds: Math.max(1, left), fallback: () => this.expire() });
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+    // Only the timeout is taken from here: the result itself settles the race (a rejection lands twice, harmlessly).
+    this.segment.catch(this.reject!);
+  }
+
+  private armSoon(): void {
+    this.soon ??= setImmediate(armClock, this);
+  }
+
+  private disarm(): void {
+    if (this.soon !== undefined) clearImmediate(this.soon);
+    this.soon = undefined;
+    this.segment?.clear();
+    this.segment = undefined;
+  }
+
+  private end(): void {
+    this.over = true;
+    this.disarm();
+    this.scope.done();
+  }
+
+  private expire(): never {
+    // The result settled in the same turn as the timer fired: it counts.
+    if (this.over) return undefined as never;
+    this.over = true;
+    const error = timeoutError(this.ms, this.info, this.event);
+    this.scope.expire(error);
+    throw error;
+  }
+}
+
+const armClock = (clock: OwnTime): void => clock.arm();
 
 function timeoutError(ms: number, info: TimedInfo, event: HookEventName): HookError {
   return new HookError(
@@ -262,7 +301,7 @@ class TimedHook implements Hook {
 
   handle(ctx: AnyHookContext, next: NextFn, scope: HookScope): MaybePromise<HookOutcome> {
     const timed = new TimedScope(scope);
-    const clock = new OwnTime(this.timeout, timed, () => timeoutError(this.timeout, this.info, ctx.event));
+    const clock = new OwnTime(this.timeout, timed, this.info, ctx.event);
     const timedNext: NextFn = (c) => {
       // A hook that timed out no longer acts: the chain went on (or the run failed) without it.
       if (timed.timedOut) {
@@ -328,7 +367,7 @@ function timedEventHook(hook: EventHook, info: TimedInfo, ms: number): EventHook
       timed.done();
       return value;
     }
-    return new OwnTime(ms, timed, () => timeoutError(ms, info, ctx.event)).race(value);
+    return new OwnTime(ms, timed, info, ctx.event).race(value);
   };
   return new EventHook(hook.events, timedCallback, { matcher: hook.matcher, name: info.name, timeout: ms });
 }

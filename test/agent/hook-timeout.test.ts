@@ -326,6 +326,30 @@ describe('script hooks keep their own timeout', () => {
   });
 });
 
+describe('config hooks keep their own timeout', () => {
+  it("Claude Code command hooks sleeping 400 ms, run side by side as one group, are not cut by an agent hookTimeout of 100", async () => {
+    const { dir, cleanup } = await tempDir('agent-hooks-timeout-');
+    cleanups.push(cleanup);
+    await mkdir(join(dir, '.claude'), { recursive: true });
+    // Two commands (Claude Code runs identical ones once), 5 s each.
+    const sleepers = ['0.4', '0.41'].map((s) => ({ type: 'command', command: `cat > /dev/null; sleep ${s}; exit 0`, timeout: 5 }));
+    await writeFile(join(dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'echo', hooks: sleepers }] } }));
+    const echo = echoTool();
+    const agent = AgentBuilder.new()
+      .withModel(new ScriptedModel([callStep('echo', { text: 'hi' }), 'Done.']))
+      .withTools(echo.tool)
+      .withOptions({ hookTimeout: 100 })
+      .withHooksFrom({ projectDir: dir, trust: 'all', userDir: false, claude: true, parallel: true })
+      .build();
+    const warnings = collectWarnings(agent);
+
+    await expect(agent.run('Go')).resolves.toMatchObject({ status: 'completed' });
+    expect(agent.hooks.all().map((e) => e.name)).toEqual([expect.stringMatching(/^parallel: /)]);
+    expect(echo.execute).toHaveBeenCalledTimes(1);
+    expect(warnings.filter((w) => w.code === 'timeout')).toEqual([]);
+  });
+});
+
 describe('what holds the process', () => {
   const child = (...args: string[]) => {
     const started = performance.now();
