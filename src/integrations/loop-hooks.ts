@@ -17,6 +17,7 @@ import {
 } from '../agent/index.js';
 import { decisionWithoutInterrupt } from '../agent/internal/approval-answer.js';
 import { guardStack } from '../agent/hook-error-policy.js';
+import { checkTimeout, DEFAULT_HOOK_TIMEOUT_MS } from '../agent/hook-timeout.js';
 import {
   AgentState,
   AgentStep,
@@ -56,6 +57,12 @@ export interface LoopHooksOptions {
   readonly approver?: Approver | undefined;
   /** What happens when a hook of a {@link HookStack} source throws (default `'fail'`); a builder brings its own policy. */
   readonly onHookError?: HookErrorPolicy | undefined;
+  /**
+   * How long, in milliseconds, one hook of a {@link HookStack} source may take before it fails as a `timeout` under
+   * `onHookError` (default 60 000; `Infinity` for none; a hook's own `timeout` wins). A builder brings its own
+   * `withOptions({ hookTimeout })`.
+   */
+  readonly hookTimeout?: number | undefined;
   /** The `agentId` of the state hooks see (default `'external-agent'`). */
   readonly agentId?: string | undefined;
   /** The `sessionId` of the state hooks see (script hooks get it as `session_id`). */
@@ -202,8 +209,9 @@ export class LoopHooks {
    * conversation (see {@link LoopHooks.failure}) before any model call or tool runs.
    */
   constructor(source: HookStack | AgentBuilder, options: LoopHooksOptions = {}) {
+    checkTimeout(options.hookTimeout, 'LoopHooks({ hookTimeout })');
     if (source instanceof AgentBuilder) this.resolved = source.resolveHooks();
-    else if (HookStack.isHookStack(source)) this.resolved = Promise.resolve({ stack: guardStack(source, options.onHookError ?? 'fail'), problems: [], notices: [] });
+    else if (HookStack.isHookStack(source)) this.resolved = Promise.resolve({ stack: guardStack(source, options.onHookError ?? 'fail', options.hookTimeout ?? DEFAULT_HOOK_TIMEOUT_MS), problems: [], notices: [] });
     else throw new TypeError(`Hooks come from a HookStack or an AgentBuilder, got ${describe(source)}.`);
     // A strict hook source's rejection surfaces at ready() and at each dispatch; never as an unhandled rejection.
     this.resolved.catch(() => {});

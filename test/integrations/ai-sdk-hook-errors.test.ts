@@ -178,6 +178,23 @@ describe("the other policies, in withHooks' tools", () => {
     expect(await run('block')).toEqual({ error: undefined, ran: 0, told: ["bash: Tool call blocked by a hook: Hook 'buggy' failed on PreToolUse: hook bug"] });
   });
 
+  it('a HookStack source takes its hook timeout from the options: a hook that never settles fails the loop as a timeout', async () => {
+    let aborted: unknown;
+    const stack = new HookStack().with(new BeforeToolHook((_ctx, scope) => {
+      scope.signal?.addEventListener('abort', () => (aborted = scope.signal?.reason));
+      return new Promise(() => {});
+    }, { name: 'hangs' }));
+    const { tools, execute } = bashTool();
+    const model = mockModel(toolCallAnswer('bash', { command: 'ls' }), textAnswer('Done.'));
+
+    const error = await settle(generateText({ model, tools: withHooks(tools, new LoopHooks(stack, { hookTimeout: 200 })), stopWhen: stepCountIs(5), prompt: 'List the files' }));
+
+    expect(error).toMatchObject({ name: 'HookError', code: 'timeout', hookName: 'hangs', event: 'PreToolUse' });
+    expect(aborted).toBe(error);
+    expect(execute).not.toHaveBeenCalled();
+    expect(() => new LoopHooks(stack, { hookTimeout: 0 })).toThrow(/LoopHooks\(\{ hookTimeout \}\) must be a positive number of milliseconds/);
+  });
+
   it("'block': the call is refused with the hook's error as the reason, without its stack; the loop goes on", async () => {
     const { hooks } = failing('PreToolUse', 'block');
     const { tools, execute } = bashTool();
