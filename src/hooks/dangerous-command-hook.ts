@@ -72,9 +72,12 @@ export interface DangerousCommandHookOptions {
   readonly priority?: number | undefined;
 }
 
-/** Targets of rm/chmod/chown that take the whole machine or home directory with them. */
+/**
+ * Targets of rm/chmod/chown/find that take the whole machine, the home directory or the folders above the project
+ * with them: `..`, `../..` and `../*` reach past the project, to whatever holds it.
+ */
 const ROOTS =
-  String.raw`(?:\/|\/\*|\/\.|~|~\/|~\/\*|\*|\.\/\*|\.\.\/\*|\$HOME|\$\{HOME\}|\$HOME\/\*?|\$\{HOME\}\/\*?|` +
+  String.raw`(?:\/|\/\*|\/\.|~|~\/|~\/\*|\*|\.\/\*|\.\.(?:\/\.\.)*(?:\/\*?)?|\$HOME|\$\{HOME\}|\$HOME\/\*?|\$\{HOME\}\/\*?|` +
   String.raw`\/(?:bin|boot|dev|etc|home|lib|lib32|lib64|opt|proc|root|run|sbin|srv|sys|usr|var|Users|System|Applications|Library)\/?\*?)`;
 const DEVICES = String.raw`\/dev\/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|md\d|dm-\d|mapper\/)`;
 const SHELL_OR_INTERPRETER = String.raw`(?:(?:ba|z|da|k|mk|fi|c|tc)?sh|python[\d.]*|perl|ruby|node|php)`;
@@ -84,7 +87,15 @@ const DEFAULT_PATTERNS: readonly DangerousCommandPattern[] = Object.freeze([
   {
     name: 'rm-recursive-root',
     pattern: new RegExp(String.raw`^rm(?=.*\s(?:-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)${END})(?=.*\s${ROOTS}${END})`),
-    reason: 'rm -r on /, ~, * or a system directory deletes everything under it',
+    reason: 'rm -r on /, ~, *, .. or a system directory deletes everything under it',
+  },
+  {
+    // The paths come before the expression (after -H/-L/-P/-D/-O); one of them a root, and an action that deletes.
+    name: 'find-delete-root',
+    pattern: new RegExp(
+      String.raw`^find(?=.*\s(?:-delete|-(?:exec|execdir|ok|okdir)\s(?:\S*\/)?rm)${END})(?:\s-[HLP]|\s-D\s\S+|\s-O\d)*(?:\s(?![-(!])\S+)*?\s${ROOTS}${END}`,
+    ),
+    reason: 'find … -delete (or -exec rm) from /, ~, .. or a system directory deletes everything under it',
   },
   {
     name: 'rm-no-preserve-root',
@@ -145,13 +156,16 @@ const strings = (value: unknown): value is readonly string[] => Array.isArray(va
 
 /**
  * Refuses destructive shell commands on any tool whose input holds a command (`command`, `cmd`, `script`, …; an
- * argv array too): `rm -rf /` and its variants (`rm -fr ~`, `rm -r -f /*`, `sudo rm -rf --no-preserve-root /`),
- * `mkfs`, `dd … of=/dev/sda`, `> /dev/sda`, fork bombs, `chmod -R 777 /`, `curl … | sh` — also inside
+ * argv array too): `rm -rf /` and its variants (`rm -fr ~`, `rm -r -f /*`, `rm -rf ../..`,
+ * `sudo rm -rf --no-preserve-root /`), `find / -delete` (and `find ~ … -delete`, `find .. -exec rm …`), `mkfs`,
+ * `dd … of=/dev/sda`, `> /dev/sda`, fork bombs, `chmod -R 777 /`, `curl … | sh` — also inside
  * `bash -c "…"`, `$(…)` and `echo '…' | sh`. Rules are regexes with a reason; add your own or replace the defaults.
  *
  * Text that is only data is not a command: `grep "rm -rf /" notes.md` and `echo 'rm -rf /'` are allowed, since the
- * quoted words are arguments of grep and echo. Rules of target `'raw'` (the fork bomb, `sh <(curl …)`) see the text
- * as given, quotes and all. A rewrite of the call by a later hook is checked too.
+ * quoted words are arguments of grep and echo. A path inside the project, or a named folder elsewhere, passes:
+ * `rm -rf ./build`, `rm -rf ../build`, `find . -name '*.o' -delete`, `find /tmp/cache -delete`. Rules of target
+ * `'raw'` (the fork bomb, `sh <(curl …)`) see the text as given, quotes and all. A rewrite of the call by a later hook
+ * is checked too.
  *
  * ```ts
  * const agent = AgentBuilder.new()
@@ -164,7 +178,7 @@ const strings = (value: unknown): value is readonly string[] => Array.isArray(va
  * ```
  */
 export class DangerousCommandHook implements Hook {
-  /** The default rules: rm -r of /, ~ or *, --no-preserve-root, mkfs, dd and redirections onto disks, fork bombs, chmod -R 777 /, chown -R /, downloads run as scripts. */
+  /** The default rules: rm -r of /, ~, * or .., find -delete from them, --no-preserve-root, mkfs, dd and redirections onto disks, fork bombs, chmod -R 777 /, chown -R /, downloads run as scripts. */
   static readonly defaultPatterns: readonly DangerousCommandPattern[] = DEFAULT_PATTERNS;
   /** The input fields read by default. */
   static readonly defaultFields: readonly string[] = DEFAULT_FIELDS;

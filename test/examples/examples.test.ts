@@ -112,7 +112,7 @@ const expectations: Record<string, (stdout: string) => void> = {
   },
   'built-in-hooks.ts': (out) => {
     expect(out).toContain('ran                  bash {"command":"ls -la"}');
-    expect(out).toContain('DangerousCommandHook PreToolUse → block: Dangerous command refused: rm -r on /, ~, * or a system directory');
+    expect(out).toContain('DangerousCommandHook PreToolUse → block: Dangerous command refused: rm -r on /, ~, *, .. or a system directory');
     expect(out).toContain("ProtectedPathsHook   PreToolUse → block: Protected path: write_file may not write to .env (it matches '.env').");
     expect(out).toMatch(/RequireApprovalHook  PreToolUse → ask: Deploy to staging\?\n  approver +Deploy to staging\? yes/);
     expect(out).toMatch(/RequireApprovalHook  PreToolUse → ask: Deploy to production\?\n  approver +Deploy to production\? no/);

@@ -35,6 +35,23 @@ describe('DangerousCommandHook: the default rules', () => {
     ['sudo rm -rf /', 'rm-recursive-root'],
     ['sudo -u root rm -rf /', 'rm-recursive-root'],
     ['FORCE=1 env -i nohup timeout 5 rm -rf /', 'rm-recursive-root'],
+    ['rm -rf ..', 'rm-recursive-root'],
+    ['rm -rf ../', 'rm-recursive-root'],
+    ['rm -rf ../..', 'rm-recursive-root'],
+    ['rm -rf ../../..', 'rm-recursive-root'],
+    ['rm -rf ../../*', 'rm-recursive-root'],
+    ['cd build && rm -fr "../.."', 'rm-recursive-root'],
+    ['find / -delete', 'find-delete-root'],
+    ["find / -name '*.log' -delete", 'find-delete-root'],
+    ['find ~ -delete', 'find-delete-root'],
+    ['find -L ~/ -type f -delete', 'find-delete-root'],
+    ['find .. -delete', 'find-delete-root'],
+    ['find ../.. -mindepth 1 -delete', 'find-delete-root'],
+    ['sudo find /usr -type f -delete', 'find-delete-root'],
+    ['find src / -delete', 'find-delete-root'],
+    ["find / -name core -exec rm -f {} \\;", 'find-delete-root'],
+    ['find "$HOME" -execdir /bin/rm -rf {} +', 'find-delete-root'],
+    ['bash -c "find / -delete"', 'find-delete-root'],
     ['rm --no-preserve-root -r /mnt/x', 'rm-no-preserve-root'],
     ['cd build && rm -rf /', 'rm-recursive-root'],
     ['make; rm -rf ~', 'rm-recursive-root'],
@@ -77,6 +94,19 @@ describe('DangerousCommandHook: the default rules', () => {
     'rm -rf ./build',
     'rm -rf build dist coverage',
     'rm -rf /tmp/build',
+    'rm -rf ../build',
+    'rm -rf ../../other-project/dist',
+    'rm -rf ./..foo',
+    "find . -name '*.o' -delete",
+    'find ./build -type f -delete',
+    'find build -exec rm {} \\;',
+    'find /tmp/cache -mtime +7 -delete',
+    'find ~/project/build -delete',
+    'find ../sibling/dist -name "*.map" -delete',
+    "find / -name '*.log'",
+    'find ~ -name notes.md -print',
+    "find / -name '*.conf' -exec grep -l rm {} +",
+    'grep -r "find / -delete" docs',
     'rm -rf ~/project/node_modules',
     'rm file.txt',
     'rm -f /',
@@ -176,7 +206,10 @@ describe('DangerousCommandHook in a stack', () => {
     const stack = new HookStack().with(new DangerousCommandHook());
     const outcome = await stack.process(pre('run_shell', { cmd: 'sudo rm -rf /' }));
     expect(outcome.type).toBe('block');
-    expect(outcome.reason).toBe('Dangerous command refused: rm -r on /, ~, * or a system directory deletes everything under it (rm-recursive-root: `rm -rf /`).');
+    expect(outcome.reason).toBe('Dangerous command refused: rm -r on /, ~, *, .. or a system directory deletes everything under it (rm-recursive-root: `rm -rf /`).');
+    expect((await stack.process(pre('Bash', { command: 'find / -type f -delete' }))).reason).toBe(
+      'Dangerous command refused: find … -delete (or -exec rm) from /, ~, .. or a system directory deletes everything under it (find-delete-root: `find / -type f -delete`).',
+    );
     expect((await stack.process(pre('run_shell', { cmd: 'ls' }))).type).toBe('proceed');
     const stopping = new HookStack().with(new DangerousCommandHook({ behaviour: 'stop' }));
     expect((await stopping.process(pre('bash', { command: 'mkfs /dev/sda' }))).type).toBe('stop');
@@ -238,7 +271,7 @@ describe('DangerousCommandHook in an agent', () => {
 
 describe('DangerousCommandHook: properties', () => {
   const flagSets = fc.constantFrom(['-rf'], ['-fr'], ['-r', '-f'], ['-R'], ['-Rf'], ['--recursive'], ['-f', '--recursive'], ['-rfv'], ['-vr']);
-  const roots = fc.constantFrom('/', '/*', '~', '~/', '~/*', '*', '$HOME', '/etc', '/usr/', '/var/*');
+  const roots = fc.constantFrom('/', '/*', '~', '~/', '~/*', '*', '$HOME', '/etc', '/usr/', '/var/*', '..', '../', '../..', '../../..', '../*');
   const safeName = fc.stringMatching(/^[a-z][a-z0-9_-]{0,11}$/);
   const prefix = fc.constantFrom('', 'sudo ', 'sudo -u root ', 'env A=1 ', 'nohup ', 'X=1 ', 'timeout 10 ', '/bin/', 'cd x && ', 'true; ', 'ls | ');
   const quote = fc.constantFrom((w: string) => w, (w: string) => `"${w}"`, (w: string) => `'${w}'`);
