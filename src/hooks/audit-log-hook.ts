@@ -30,7 +30,8 @@ export interface AuditLogHookOptions {
   readonly now?: (() => Date) | undefined;
   /**
    * The priority to register at when the registration names none (default 10000: before every other hook, so that
-   * the line records what the whole chain decided).
+   * the line records what the whole chain decided, refusals included; registered below a hook that blocks, it never
+   * sees the calls that hook refuses).
    */
   readonly priority?: number | undefined;
 }

@@ -57,14 +57,16 @@ describe('README', () => {
     }
   });
 
-  it('the "In thirty lines" example runs and decides what its comments say', async () => {
+  it('the "In thirty lines" example runs and decides what its comments say; its outermost middleware times the refused call', async () => {
     const readme = readFileSync(new URL('../../docs/concepts.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf('## In thirty lines'));
     const code = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
     expect(code, 'a ts code block under "In thirty lines"').toBeDefined();
     writeFileSync(snippetFile, `${code}\nconsole.log(JSON.stringify([outcome.isBlocked(), outcome.reason, gate.reason]));\n`);
     const { stdout } = await run(tsx, [snippetFile], { cwd: root, timeout: 60_000 });
-    expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual([true, 'Destructive command refused', 'Run the tests first']);
+    const lines = stdout.trim().split('\n');
+    expect(JSON.parse(lines.pop()!)).toEqual([true, 'Destructive command refused', 'Run the tests first']);
+    expect(lines.map((l) => l.replace(/ in [\d.]+ ms$/, ''))).toEqual(['PreToolUse → block: Destructive command refused', 'Stop → block: Run the tests first']);
   });
 
   it('the tool vocabulary table is the one matchers use, row for row', () => {
