@@ -1,6 +1,8 @@
 /**
  * Every TypeScript block of the README and of docs/ compiles against the library as it is: a renamed option or a
- * removed export breaks the docs' build, not a reader's first try. Blocks are fragments, as docs are written: what a
+ * removed export breaks the docs' build, not a reader's first try. Strictly, with `noImplicitReturns` besides the
+ * project's own options: a reader's project may have it on, and a hook that returns an outcome on one path only
+ * would not compile there. Blocks are fragments, as docs are written: what a
  * block uses from `agent-hooks` without importing it is imported for it, and the few names the docs leave to the
  * reader (`model`, `bash`, …) are declared in `snippet-prelude.d.ts` with the types a reader would have. Blocks that
  * run and print are also run, by the examples' and README's own tests.
@@ -98,7 +100,7 @@ describe('the code blocks of the README and docs/', () => {
       writeFileSync(file, `${header || '\n'}${block.code}\nexport {};\n`);
       return { file, block };
     });
-    const program = ts.createProgram([prelude, ...files.map((f) => f.file)], { ...options, noEmit: true, noUnusedLocals: false });
+    const program = ts.createProgram([prelude, ...files.map((f) => f.file)], { ...options, noEmit: true, noUnusedLocals: false, noImplicitReturns: true });
     const problems = ts.getPreEmitDiagnostics(program).map((d) => {
       const at = files.find((f) => f.file === d.file?.fileName);
       const line = d.file !== undefined && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line : 0;
