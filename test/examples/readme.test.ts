@@ -33,6 +33,25 @@ describe('README', () => {
     expect(stdout.trim()).toBe(promised);
   });
 
+  it('the "Approvals that pause" program pauses in one process and completes in another, whose model goes on', async () => {
+    const code = blockAfter(readme(), '## Approvals that pause', 'ts');
+    expect(code, 'a ts code block under "Approvals that pause"').toBeDefined();
+    writeFileSync(snippetFile, code!);
+    const work = mkdtempSync(join(tmpdir(), 'agent-hooks-readme-'));
+    // In a folder of its own, for the run.json it writes; the repository's tsconfig resolves 'agent-hooks'.
+    const node = (...args: string[]) => run(tsx, ['--tsconfig', join(root, 'tsconfig.json'), snippetFile, ...args], { cwd: work, timeout: 60_000 });
+    try {
+      const promised = [...code!.matchAll(/console\.log\(.*\);\s+\/\/ (.+)\n/g)].map((m) => m[1]);
+      expect(promised).toEqual(['interrupted', 'completed Deployed.']);
+      expect((await node()).stdout.trim()).toBe(promised[0]);
+      expect((await node('resume')).stdout.trim()).toBe(promised[1]);
+      // As the text under it says: without a checkpointer, another process resumes the same file again.
+      expect((await node('resume')).stdout.trim()).toBe(promised[1]);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
   it('the "Getting started" HOOK.md and script load, and refuse what they say they refuse in every agent', async () => {
     const hookMd = blockAfter(readme(), '## Getting started', 'yaml');
     const script = blockAfter(readme(), '## Getting started', 'sh');
