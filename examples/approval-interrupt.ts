@@ -3,7 +3,9 @@
  * its snapshot saved in a FileCheckpointer. Later, in another process — a reviewer's web page, a CI job — the same
  * agent is built again and the run resumed by its id with the reviewer's decision (here: approved, but to staging).
  * The hooks that already ran for the deploy do not run again; everything after it fires as in a run never
- * interrupted. A snapshot resumes once.
+ * interrupted. A snapshot resumes once: the checkpointer hands it out once (`take`), whichever process asks. (A
+ * snapshot kept by hand, without a checkpointer, is refused a second time only by the process that resumed it; another
+ * process given the same copy would run the deploy again.)
  *
  * Run with no arguments: this process interrupts the run, then starts a second one (this file, `resume <dir> <id>
  * <request id>`) to resume it.
@@ -32,7 +34,8 @@ const status = defineTool({
 
 /**
  * The agent, as both processes build it: same tools, same hooks. The model answers from the conversation alone, as a
- * real one does, so the second process's model goes on where the first one's left off.
+ * real one does, so the second process's model goes on where the first one's left off (a list of scripted steps
+ * would start again at its first step in the new process, and ask for the deploy again).
  */
 function buildAgent(dir: string): { agent: Agent; checkpointer: FileCheckpointer } {
   const model = new ScriptedModel((request) => {
