@@ -52,6 +52,16 @@ Listing and result commands take --json. Exit codes: 0 success, 1 problems found
 error, a hook that failed), 2 usage error.`;
 };
 
+/** What an unknown command gets: the nearest commands when some are near, as git and npm say it; else the usage. */
+const unknownCommand = async (name: string): Promise<string> => {
+  const { nearestCommands } = await import('./nearest-commands.js');
+  const near = nearestCommands(name, await allCommands());
+  if (near.length === 0) return `agent-hooks: unknown command '${name}'\n\n${await usage()}`;
+  const width = Math.max(...near.map((c) => c.name.length));
+  const lines = near.map((c) => `  agent-hooks ${c.name.padEnd(width)}  ${c.summary}`);
+  return `agent-hooks: unknown command '${name}'. Did you mean ${near.length === 1 ? 'this' : 'one of these'}?\n${lines.join('\n')}\n\nRun 'agent-hooks --help' for every command.`;
+};
+
 const commandHelp = (c: Command): string => `Usage: agent-hooks ${c.synopsis}\n\n${c.summary[0]!.toUpperCase()}${c.summary.slice(1)}.\n\n${c.help}`;
 
 /** The package's version, from the nearest package.json named agent-hooks above this file. */
@@ -91,7 +101,7 @@ export async function main(argv: readonly string[], io: CliIO = cliIO()): Promis
     return ExitCode.ok;
   }
   if (!Object.hasOwn(COMMANDS, name)) {
-    io.err(`agent-hooks: unknown command '${name}'\n\n${await usage()}`);
+    io.err(await unknownCommand(name));
     return ExitCode.usage;
   }
   const command = await COMMANDS[name]!();

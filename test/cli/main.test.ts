@@ -68,6 +68,34 @@ describe('agent-hooks command line', () => {
     expect(await capture(['events', '--json=yes'])).toMatchObject({ code: 2, err: expect.stringContaining('option --json takes no value') });
     expect(await capture([])).toMatchObject({ code: 2, out: '', err: expect.stringContaining('Usage: agent-hooks <command>') });
   });
+
+  it('suggests the nearest commands for an unknown one, by spelling or by what the command does', async () => {
+    const suggested = async (word: string) => {
+      const { code, err } = await capture([word]);
+      expect(code, word).toBe(2);
+      expect(err, word).toContain(`unknown command '${word}'`);
+      return [...err.matchAll(/^ {2}agent-hooks (\S+) /gm)].map((m) => m[1]);
+    };
+    // `test` is what fires a hook; its summary says so.
+    expect(await suggested('fire')).toEqual(['test']);
+    expect((await capture(['fire'])).err).toMatch(/^agent-hooks: unknown command 'fire'\. Did you mean this\?\n {2}agent-hooks test {2}fire one hook/);
+    expect(await suggested('lsit')).toEqual(['list']);
+    expect(await suggested('ls')).toEqual(['list']);
+    expect(await suggested('validte')).toEqual(['validate']);
+    expect(await suggested('brige')).toEqual(['bridge']);
+    expect(await suggested('server')).toEqual(['serve']);
+    expect(await suggested('event')).toEqual(['events']);
+    expect(await suggested('to_prompt')).toEqual(['to-prompt']);
+    expect(await suggested('tset')).toEqual(['test']);
+    expect(await suggested('trsut')).toEqual(['trust']);
+    expect(await suggested('Init')).toEqual(['init']);
+    expect(await suggested('check')).toEqual(['validate']);
+    expect(await suggested('scaffold')).toEqual(['init']);
+    // Nothing near: the usage, which lists every command, and no guess.
+    const far = await capture(['frobnicate']);
+    expect(far.err).not.toContain('Did you mean');
+    expect(far.err).toContain('Commands:');
+  });
 });
 
 describe('colours', () => {
@@ -109,5 +137,21 @@ describe('colours', () => {
       // --json is never coloured.
       expect((await runCli(['list', '--json'], { cwd: dir, env: { FORCE_COLOR: '1' } })).stdout).not.toContain(ESC);
     });
+  });
+});
+
+describe('agent-hooks, built, given an unknown command', () => {
+  // The build may wait for other checkouts' builds: a lock serialises them.
+  beforeAll(ensureCliBuilt, 600_000);
+
+  it('suggests the nearest command', async () => {
+    const { dir, cleanup } = await tempProject();
+    try {
+      const fired = await runCli(['fire'], { cwd: dir });
+      expect(fired.code).toBe(2);
+      expect(fired.stderr).toMatch(/^agent-hooks: unknown command 'fire'\. Did you mean this\?\n {2}agent-hooks test {2}fire one hook/);
+    } finally {
+      await cleanup();
+    }
   });
 });
