@@ -66,11 +66,11 @@ describe('agent-hooks init', () => {
     });
   }
 
-  it('scaffolds for any event, written as given; a hook of an event without a tool input gets no rewrite branch', async () => {
+  it('scaffolds for any event, in the HOOK.md name; a hook of an event without a tool input gets no rewrite branch', async () => {
     const { dir, hooks } = await project();
     expect((await runCli(['init', 'gate', '--event', 'before_stop', '--lang', 'node', '--description', 'Keeps the agent working: until the tests pass'], { cwd: dir })).code).toBe(0);
     const hookMd = await readFile(join(hooks, 'gate', 'HOOK.md'), 'utf8');
-    expect(hookMd).toContain('trigger: before_stop\n');
+    expect(hookMd).toContain('trigger: pre-agent-turn-stop\n');
     expect(hookMd).toContain('description: "Keeps the agent working: until the tests pass"\n');
     expect(hookMd).not.toContain('matcher');
     expect(await readFile(join(hooks, 'gate', 'scripts', 'run'), 'utf8')).not.toContain('modified_input');
@@ -80,6 +80,25 @@ describe('agent-hooks init', () => {
     expect(fired).toMatchObject({ code: 0, json: { outcome: 'proceed', exitCode: 0 } });
     const blocked = await runCliJson<TestResult>(['test', '--trust-all', 'gate', '--input', '-', '--json'], { cwd: dir, input: '{"final_message":"git push --force done"}' });
     expect(blocked.json).toMatchObject({ outcome: 'block', reason: 'Force-pushing is not allowed in this project.' });
+  });
+
+  it('writes a trigger that validate accepts without a warning, whichever agent names the event', async () => {
+    for (const given of ['PreToolUse', 'preToolUse', 'BeforeTool', 'before_tool', 'pre-tool-call']) {
+      const { dir } = await project();
+      const created = await runCli(['init', 'guard', '--event', given, '--description', 'Refuses what the project does not allow.'], { cwd: dir });
+      expect(created, given).toMatchObject({ code: 0, stderr: '' });
+      expect(await readFile(join(dir, '.agents', 'hooks', 'guard', 'HOOK.md'), 'utf8'), given).toContain('trigger: pre-tool-call\n');
+      const validated = await runCliJson<{ checked: { ok: boolean }[]; problems: unknown[] }>(['validate', '.agents/hooks/guard', '--json'], { cwd: dir });
+      expect(validated, given).toMatchObject({ code: 0, json: { checked: [{ ok: true }], problems: [] } });
+    }
+  });
+
+  it('says so when the HOOK.md format has no name for the event, and writes the one given', async () => {
+    const { dir, hooks } = await project();
+    const created = await runCli(['init', 'approve', '--event', 'PermissionRequest', '--description', 'Decides what needs approval.'], { cwd: dir });
+    expect(created.code).toBe(0);
+    expect(created.stderr).toContain('the HOOK.md format has no trigger for PermissionRequest, so the hook says trigger: PermissionRequest');
+    expect(await readFile(join(hooks, 'approve', 'HOOK.md'), 'utf8')).toContain('trigger: PermissionRequest\n');
   });
 
   it('writes into --project, and never overwrites an existing hook folder', async () => {

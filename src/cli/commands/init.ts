@@ -192,7 +192,8 @@ export const initCommand: Command = {
   synopsis: 'init <name> [--event E] [--lang sh|node|py] [--description TEXT] [--project DIR]',
   summary: 'scaffold .agents/hooks/<name>/HOOK.md and a script that shows every way to answer',
   help: `Options:
-  --event E            the trigger, any dialect's name, written as given (default pre-tool-call)
+  --event E            the trigger, any dialect's name (default pre-tool-call); written as the HOOK.md
+                       format names it (PreToolUse: pre-tool-call), so that every runtime loads the hook
   --lang sh|node|py    the script's language (default sh): scripts/run.sh, scripts/run (node) or scripts/run.py
   --description TEXT   the HOOK.md description
   --project DIR        the project (default: the current directory)
@@ -209,8 +210,11 @@ The name takes lowercase letters, digits and single hyphens. An existing hook fo
     if (name === undefined) throw new UsageError('name the hook: agent-hooks init <name>');
     const lang = values.lang ?? 'sh';
     if (!Object.hasOwn(LANGS, lang)) throw new UsageError(`--lang must be one of ${Object.keys(LANGS).join(', ')}, got ${JSON.stringify(lang)}`);
-    const trigger = values.event ?? 'pre-tool-call';
-    const event = parseEvent(trigger);
+    const event = parseEvent(values.event ?? 'pre-tool-call');
+    // Another agent's name loads here but not in the reference runtime, and validate warns about it: the format's
+    // own name is written where there is one.
+    const portable = HookEvent.toDialect(event, 'hookmd');
+    const trigger = portable ?? values.event!;
     const description = values.description ?? scaffoldDescription(name);
     const dir = join(projectHooksDir(projectDirOf(io, values.project)), name);
     const file = join(dir, 'HOOK.md');
@@ -235,6 +239,9 @@ The name takes lowercase letters, digits and single hyphens. An existing hook fo
     const sample = HookEvent.isToolEvent(event) ? ` --tool bash --args '{"command":"rm -rf /"}'` : '';
     io.out(`${s.green('Created')} ${displayPath(file, io.cwd)}`);
     io.out(`${s.green('Created')} ${displayPath(scriptPath, io.cwd)}`);
+    if (portable === undefined) {
+      io.err(`agent-hooks init: the HOOK.md format has no trigger for ${event}, so the hook says trigger: ${trigger}. It runs with agent-hooks, but the format's reference runtime will not load it.`);
+    }
     // By its path: a project hook named runs only once trusted, and this one is new.
     io.out(`\nTry it:\n  agent-hooks validate ${displayPath(dir, io.cwd)}\n  agent-hooks test ${displayPath(dir, io.cwd)}${project}${sample}`);
     return ExitCode.ok;
