@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliProjects, runCli, runCliJson, scriptHook } from '../support/cli.js';
@@ -174,5 +174,30 @@ describe('agent-hooks list', () => {
     expect(await runCli(['list', '--trust-all', '--event', 'PreTool'], { cwd: dir })).toMatchObject({ code: 2, stderr: expect.stringContaining("Did you mean 'PreToolUse'?") });
     expect(await runCli(['list', '--trust-all', 'extra'], { cwd: dir })).toMatchObject({ code: 2, stderr: expect.stringContaining('unexpected argument "extra"') });
     expect(await runCli(['list', '--trust-all', '--event'], { cwd: dir })).toMatchObject({ code: 2, stderr: expect.stringContaining('option --event needs a value') });
+  });
+
+  it('says when an installed matcher is outdated, for the command bridge and for the http hooks alike', async () => {
+    const { dir, hooks } = await project();
+    await mkdir(join(dir, 'node_modules', '.bin'), { recursive: true });
+    await writeFile(join(dir, 'node_modules', '.bin', 'agent-hooks'), '');
+    await scriptHook(hooks, 'shell-guard', { trigger: 'pre-tool-call', matcher: { tool: '^Bash$' } });
+    // Codex keeps the command bridge; Claude Code's is turned into http hooks, which keep the matcher they found.
+    expect((await runCli(['bridge', '--install', 'codex'], { cwd: dir })).code).toBe(0);
+    expect((await runCli(['bridge', '--install', 'claude'], { cwd: dir })).code).toBe(0);
+    expect((await runCli(['bridge', '--install', 'claude', '--http'], { cwd: dir })).code).toBe(0);
+    const claude = JSON.parse(await readFile(join(dir, '.claude', 'settings.json'), 'utf8'));
+    expect(claude.hooks.PreToolUse).toEqual([{ matcher: expect.stringContaining('Bash'), hooks: [expect.objectContaining({ type: 'http' })] }]);
+    expect((await runCli(['list', '--trust-all'], { cwd: dir })).stdout).not.toContain('matcher is');
+
+    await scriptHook(hooks, 'all-tools', { trigger: 'pre-tool-call' });
+    const listed = (await runCli(['list', '--trust-all'], { cwd: dir })).stdout;
+    expect(listed).toMatch(/\.codex\/hooks\.json: the bridge's PreToolUse matcher is ".*Bash.*", the hooks now need none \(every tool\): run 'agent-hooks bridge --install codex'\./);
+    expect(listed).toMatch(/\.claude\/settings\.json: the http hooks' PreToolUse matcher is ".*Bash.*", the hooks now need none \(every tool\): remove that "matcher" from \.claude\/settings\.json\./);
+    // Installing the http hooks again leaves the matcher, as the line says; removed by hand, the line goes.
+    expect((await runCli(['bridge', '--install', 'claude', '--http'], { cwd: dir })).code).toBe(0);
+    expect((await runCli(['list', '--trust-all'], { cwd: dir })).stdout).toContain("the http hooks' PreToolUse matcher is");
+    delete claude.hooks.PreToolUse[0].matcher;
+    await writeFile(join(dir, '.claude', 'settings.json'), JSON.stringify(claude));
+    expect((await runCli(['list', '--trust-all'], { cwd: dir })).stdout).not.toContain("the http hooks'");
   });
 });

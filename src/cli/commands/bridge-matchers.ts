@@ -45,11 +45,14 @@ export async function bridgeMatchers(agent: InstallAgent, projectDir: string, st
 }
 
 const BRIDGE = /(?:agent-hooks|cli\.[cm]?js)["']?\s+bridge\b/;
+/** The route of `agent-hooks serve` that an agent's `type: "http"` entry (`bridge --install claude --http`) posts to. */
+const SERVE_ROUTE = (agent: InstallAgent): RegExp => new RegExp(`/hooks/${agent}(?:/\\w+)?/?$`);
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * One line per bridge entry of the project's agent configs whose matcher is not the one `bridge --install` would
- * write now (a hook added or its matcher changed since): the file, the event, what is there and what the hooks need.
+ * One line per bridge entry of the project's agent configs — a command that runs `agent-hooks bridge`, or an http
+ * entry that posts to `agent-hooks serve` — whose matcher is not the one `bridge --install` would write now (a hook
+ * added or its matcher changed since): the file, the event, what is there, what the hooks need and how to mend it.
  * A matcher group the bridge shares with other hooks is not looked at.
  *
  * @internal
@@ -73,8 +76,12 @@ export async function staleBridgeMatchers(projectDir: string, loadStack: () => P
       for (const item of list) {
         if (!isRecord(item)) continue;
         const handlers = target.layout === 'grouped' ? (Array.isArray(item['hooks']) ? item['hooks'] : []) : [item];
-        const ours = handlers.filter((h) => isRecord(h) && typeof h[target.commandField] === 'string' && BRIDGE.test(h[target.commandField] as string));
+        const runsBridge = (h: Record<string, unknown>): boolean => typeof h[target.commandField] === 'string' && BRIDGE.test(h[target.commandField] as string);
+        // An http entry sends the call to `agent-hooks serve`, which runs the same hooks: its matcher goes stale the same way.
+        const postsToServe = (h: Record<string, unknown>): boolean => h['type'] === 'http' && typeof h['url'] === 'string' && SERVE_ROUTE(agent).test(h['url']);
+        const ours = handlers.filter((h) => isRecord(h) && (runsBridge(h) || postsToServe(h)));
         if (ours.length === 0 || handlers.length !== 1) continue;
+        const http = postsToServe(ours[0] as Record<string, unknown>);
         const found = typeof item['matcher'] === 'string' && item['matcher'] !== '' && item['matcher'] !== '*' ? item['matcher'] : undefined;
         // No matcher runs the bridge for every tool, which is never too narrow; and without one, no hook is loaded.
         if (found === undefined) continue;
@@ -82,7 +89,13 @@ export async function staleBridgeMatchers(projectDir: string, loadStack: () => P
         const wanted = matchers(name);
         if (found === wanted) continue;
         const describe = (m: string | undefined): string => (m === undefined ? 'none (every tool)' : JSON.stringify(m));
-        lines.push(`${target.file}: the bridge's ${name} matcher is ${describe(found)}, the hooks now need ${describe(wanted)}: run 'agent-hooks bridge --install ${agent}'.`);
+        if (!http) {
+          lines.push(`${target.file}: the bridge's ${name} matcher is ${describe(found)}, the hooks now need ${describe(wanted)}: run 'agent-hooks bridge --install ${agent}'.`);
+          continue;
+        }
+        // `bridge --install … --http` keeps the matcher it finds, so installing again would not mend it.
+        const mend = wanted === undefined ? `remove that "matcher" from ${target.file}` : `set that "matcher" to ${JSON.stringify(wanted)} in ${target.file}`;
+        lines.push(`${target.file}: the http hooks' ${name} matcher is ${describe(found)}, the hooks now need ${describe(wanted)}: ${mend}.`);
       }
     }
   }
