@@ -120,10 +120,13 @@ function intersectEvents(
  * - The chain for an event, filtered by each hook's events and matcher hints and indexed by exact tool name, is built
  *   once per stack instance and reused. Hooks that return synchronously are run without a promise per hook.
  *
+ * The highest priority is the outermost middleware: a logger that must also see the calls a guard refuses goes above
+ * the guard (the built-in observers default to 10000), since a hook below a blocking one never runs.
+ *
  * ```ts
  * const stack = new HookStack()
- *   .with(new SecurityHook(), 100)
- *   .with(new LoggingHook(), -100);
+ *   .with(new LoggingHook(), 10_000)
+ *   .with(new SecurityHook(), 100);
  * const outcome = await stack.process(ToolHookContext.beforeToolUse(call));
  * if (outcome.isBlocked()) console.log(outcome.reason);
  * ```
