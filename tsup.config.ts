@@ -13,6 +13,14 @@ const frontmatterSchema: NonNullable<Options['plugins']>[number] = {
   },
 };
 
+/**
+ * Source maps that map stack traces to `src/` lines without holding the sources themselves (which are not shipped):
+ * with them the maps were 4.3 MB of the 7.3 MB build, without them 0.9 MB.
+ */
+const mapsWithoutSources: Options['esbuildOptions'] = (options) => {
+  options.sourcesContent = false;
+};
+
 const library = {
   index: 'src/index.ts',
   'ai-sdk': 'src/integrations/ai-sdk/index.ts',
@@ -31,6 +39,7 @@ export default defineConfig([
     splitting: true,
     dts: { entry: library },
     sourcemap: true,
+    esbuildOptions: mapsWithoutSources,
     target: 'node20',
     outDir: 'dist',
     // Loaded only for an agent-hooks.config.ts, from the user's project, when they have it.
@@ -49,6 +58,7 @@ export default defineConfig([
     noExternal: ['p-timeout'],
     dts: true,
     sourcemap: true,
+    esbuildOptions: mapsWithoutSources,
     target: 'node20',
     outDir: 'dist',
   },
@@ -59,6 +69,7 @@ export default defineConfig([
     format: ['esm', 'cjs'],
     dts: true,
     sourcemap: true,
+    esbuildOptions: mapsWithoutSources,
     target: 'node20',
     outDir: 'dist',
     external: ['agent-hooks', '@opentelemetry/api'],
