@@ -1,5 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 import { hookFrontmatterJsonSchema } from './src/script/frontmatter-schema.js';
 
@@ -10,6 +11,26 @@ const frontmatterSchema: NonNullable<Options['plugins']>[number] = {
     const outDir = this.options.outDir ?? 'dist';
     mkdirSync(outDir, { recursive: true });
     writeFileSync(join(outDir, 'hook-frontmatter.schema.json'), `${JSON.stringify(hookFrontmatterJsonSchema, null, 2)}\n`);
+  },
+};
+
+/**
+ * Ships recheck's pure-JavaScript engine (one self-contained file) in `dist/vendor/recheck/`, with its licence and
+ * version, instead of depending on `recheck`: installing that package installs its optional dependencies too, a Java
+ * archive and a native program of some 50 MB that are never run (see src/script/internal/recheck-engine.ts).
+ */
+const recheckEngine: NonNullable<Options['plugins']>[number] = {
+  name: 'recheck-engine',
+  buildEnd() {
+    const outDir = join(this.options.outDir ?? 'dist', 'vendor', 'recheck');
+    const manifestFile = createRequire(import.meta.url).resolve('recheck/package.json');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { version: string; license: string; homepage: string };
+    mkdirSync(outDir, { recursive: true });
+    copyFileSync(join(dirname(manifestFile), 'lib', 'browser.js'), join(outDir, 'index.cjs'));
+    copyFileSync(join(dirname(manifestFile), 'LICENSE'), join(outDir, 'LICENSE'));
+    const { version, license, homepage } = manifest;
+    const about = { name: 'recheck', version, license, homepage, description: "recheck's pure-JavaScript engine (lib/browser.js)" };
+    writeFileSync(join(outDir, 'package.json'), `${JSON.stringify(about, null, 2)}\n`);
   },
 };
 
@@ -44,7 +65,7 @@ export default defineConfig([
     outDir: 'dist',
     // Loaded only for an agent-hooks.config.ts, from the user's project, when they have it.
     external: ['tsx', 'tsx/esm/api'],
-    plugins: [frontmatterSchema],
+    plugins: [frontmatterSchema, recheckEngine],
   },
   {
     // CommonJS, with shared chunks too: without them each entry would carry its own HookStack and contexts.

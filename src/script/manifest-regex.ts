@@ -19,8 +19,9 @@ import { UnsafeRegexError } from './unsafe-regex-error.js';
  *
  * A regex that compiles but can backtrack catastrophically — exponential time, as `(a+)+$` or `(a|a)*b`, or cubic or
  * worse, as `.*.*=.*` — is refused with an {@link UnsafeRegexError}. Simple patterns are accepted by their shape; the
- * others are analysed by a ReDoS checker (recheck, loaded on first need, with a time budget per pattern: a pattern
- * it cannot decide in time is refused if it repeats a group that holds a repeat, and accepted otherwise). Verdicts
+ * others are analysed by a ReDoS checker (recheck's pure-JavaScript engine, shipped in the package and loaded on first
+ * need, with a time budget per pattern: a pattern it cannot decide in time is refused either way, as exponential if it
+ * repeats a group that holds a repeat, as unproven otherwise). Verdicts
  * are remembered for the life of the process, and the checker's are kept in `regex-verdicts.json` under the user's
  * cache folder (`$AGENT_HOOKS_CACHE_DIR`, else `$XDG_CACHE_HOME/agent-hooks` or `~/.cache/agent-hooks`), so a
  * process started per hook call, as the bridge is, checks a pattern once, not on every call.

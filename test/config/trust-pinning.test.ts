@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -16,6 +15,7 @@ import {
   type ConfigLoadOptions,
   type LoadedConfigHooks,
 } from 'agent-hooks';
+import { loadRecheckEngine } from '../../src/script/internal/recheck-engine.js';
 import { writeHook } from '../support/hook-folders.js';
 import { sandbox } from './support.js';
 
@@ -146,7 +146,12 @@ describe('a config hook’s command pins the files it really runs', () => {
 });
 
 describe('a project config file cannot cost the regex checker time before it is trusted', () => {
-  const recheck = createRequire(import.meta.url)('recheck') as { checkSync: (...args: unknown[]) => unknown };
+  // The engine the checker runs (the same object every time): watching it shows when a pattern is analysed.
+  const recheck = loadRecheckEngine()!;
+  // The patterns analysed, in order. A check that ran out of time for want of CPU (a busy machine) is made again at
+  // once (see checkWithinCpuBudget): one analysis, several calls in a row.
+  const analysed = (checker: { mock: { calls: unknown[][] } }) =>
+    checker.mock.calls.map((call) => call[0]).filter((pattern, i, all) => i === 0 || all[i - 1] !== pattern);
   const tag = () => randomBytes(4).toString('hex').replace(/\d/g, 'q');
 
   it('analyses the matcher of an untrusted entry never, and of a trusted one once; a catastrophic one is refused then', async () => {
@@ -162,7 +167,7 @@ describe('a project config file cannot cost the regex checker time before it is 
 
     const untrusted = await load();
     // The user's own entries need no trust: theirs is analysed, and refused.
-    expect(checker.mock.calls.map((call) => call[0])).toEqual([userSlow]);
+    expect(analysed(checker)).toEqual([userSlow]);
     expect(untrusted.problems.map((p) => [p.code, p.field])).toEqual([
       ['untrusted-hook', 'hooks.PreToolUse[0].hooks[0]'],
       ['untrusted-hook', 'hooks.PreToolUse[1].hooks[0]'],
@@ -172,7 +177,7 @@ describe('a project config file cannot cost the regex checker time before it is 
     await trustAll();
     checker.mockClear();
     const trusted = await load();
-    expect(checker.mock.calls.map((call) => call[0])).toEqual([piping, slow]);
+    expect(analysed(checker)).toEqual([piping, slow]);
     expect(trusted.hooks.map((h) => h.name)).toEqual(['echo piping']);
     expect(trusted.problems).toEqual([
       expect.objectContaining({ code: 'unsafe-regex', field: 'hooks.PreToolUse[0].matcher', file: join(home, '.claude', 'settings.json') }),

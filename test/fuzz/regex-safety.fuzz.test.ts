@@ -3,27 +3,19 @@
  * through what the checker would refuse, and compiling one either succeeds or fails with a MatcherSyntaxError.
  */
 import fc from 'fast-check';
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { compileManifestRegex, MatcherSyntaxError, UnsafeRegexError } from 'agent-hooks';
+import { loadRecheckEngine } from '../../src/script/internal/recheck-engine.js';
 import { isSimpleRegex, MAX_ACCEPTED_DEGREE } from '../../src/script/internal/regex-safety.js';
 
 interface Diagnostics {
   status: 'safe' | 'vulnerable' | 'unknown';
   complexity?: { type: string; degree?: number };
 }
-const { checkSync } = createRequire(import.meta.url)('recheck') as {
-  checkSync(source: string, flags: string, params: { timeout: number }): Diagnostics;
-};
 
-/** recheck's verdict without our fast path, run in this thread. */
+/** recheck's verdict without our fast path, run in this thread by the engine the package ships. */
 function recheck(source: string): Diagnostics {
-  process.env['RECHECK_SYNC_BACKEND'] = 'pure';
-  try {
-    return checkSync(source, '', { timeout: 5000 });
-  } finally {
-    delete process.env['RECHECK_SYNC_BACKEND'];
-  }
+  return loadRecheckEngine()!.checkSync(source, '', { timeout: 5000 });
 }
 
 const regex = fc.letrec((tie) => ({

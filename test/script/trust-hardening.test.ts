@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFile, chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -16,6 +15,7 @@ import {
   TrustStore,
   type DiscoverHooksOptions,
 } from 'agent-hooks';
+import { loadRecheckEngine } from '../../src/script/internal/recheck-engine.js';
 import { frontmatter, tempDirs } from '../support/hook-folders.js';
 
 const dirs = tempDirs();
@@ -175,7 +175,12 @@ describe('a project hook that cannot be fingerprinted is skipped alone', () => {
 });
 
 describe('regex analysis waits for trust', () => {
-  const recheck = createRequire(import.meta.url)('recheck') as { checkSync: (...args: unknown[]) => unknown };
+  // The engine the checker runs (the same object every time): watching it shows when a pattern is analysed.
+  const recheck = loadRecheckEngine()!;
+  // The patterns analysed, in order. A check that ran out of time for want of CPU (a busy machine) is made again at
+  // once (see checkWithinCpuBudget): one analysis, several calls in a row.
+  const analysed = (checker: { mock: { calls: unknown[][] } }) =>
+    checker.mock.calls.map((call) => call[0]).filter((pattern, i, all) => i === 0 || all[i - 1] !== pattern);
   // Not simple by shape, and new to this process: only the checker can judge it.
   const fresh = (shape: (tag: string) => string) => shape(randomBytes(4).toString('hex').replace(/\d/g, 'q'));
 
@@ -192,7 +197,7 @@ describe('regex analysis waits for trust', () => {
     await trustAll();
     expect(checker).not.toHaveBeenCalled();
     const trusted = await discover();
-    expect(checker.mock.calls.map((call) => call[0])).toEqual([pattern]);
+    expect(analysed(checker)).toEqual([pattern]);
     expect(await decide(trusted.hooks)).toBe('no piping into sh');
   });
 
@@ -206,7 +211,7 @@ describe('regex analysis waits for trust', () => {
 
     await trustAll();
     const trusted = await discover();
-    expect(checker).toHaveBeenCalledTimes(1);
+    expect(analysed(checker)).toEqual([pattern]);
     expect(trusted.hooks).toEqual([]);
     expect(trusted.problems.map((p) => [p.code, p.field])).toEqual([['unsafe-regex', 'matcher.tool']]);
   });

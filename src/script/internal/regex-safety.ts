@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { createRequire } from 'node:module';
+import { loadRecheckEngine, recheckEngineVersion, type RecheckDiagnostics } from './recheck-engine.js';
 import { readVerdicts, storeVerdict, verdictCacheFile } from './regex-verdict-cache.js';
 
 /** What {@link regexSafety} found. */
@@ -205,49 +205,6 @@ export function hasNestedRepeat(source: string): boolean {
   return false;
 }
 
-/** The part of recheck's API used here. */
-interface Recheck {
-  checkSync(
-    source: string,
-    flags: string,
-    params?: { timeout?: number | null },
-  ):
-    | { status: 'safe' }
-    | { status: 'vulnerable'; complexity: { type: 'exponential' } | { type: 'polynomial'; degree: number } }
-    | { status: 'unknown'; error?: { kind?: string } };
-}
-
-let recheck: Recheck | null | undefined;
-
-/**
- * recheck, loaded on first need: it is 3 MB of JavaScript that takes some 100 ms to load, which a process that only
- * ever sees simple patterns never pays. `null` when it cannot be loaded.
- */
-function loadRecheck(): Recheck | null {
-  if (recheck === undefined) {
-    try {
-      // Synchronous, as the compile it serves; the CommonJS build shims the URL.
-      const load = createRequire(import.meta.url);
-      recheck = load('recheck') as Recheck;
-    } catch {
-      recheck = null;
-    }
-  }
-  return recheck;
-}
-
-/** Runs recheck's own analysis in this thread, instead of the worker and native program it starts by default. */
-function checkPure(checker: Recheck, source: string, flags: string, budgetMs: number): ReturnType<Recheck['checkSync']> {
-  const previous = process.env['RECHECK_SYNC_BACKEND'];
-  process.env['RECHECK_SYNC_BACKEND'] = 'pure';
-  try {
-    return checker.checkSync(source, flags, { timeout: budgetMs });
-  } finally {
-    if (previous === undefined) delete process.env['RECHECK_SYNC_BACKEND'];
-    else process.env['RECHECK_SYNC_BACKEND'] = previous;
-  }
-}
-
 const verdicts = new Map<string, RegexVerdict>();
 const MAX_REMEMBERED = 1024;
 
@@ -255,11 +212,11 @@ const MAX_REMEMBERED = 1024;
  * Whether `source` (which must compile with `flags`) is safe to test against untrusted input: refused when it can
  * take exponential time, or polynomial time of a degree above {@link MAX_ACCEPTED_DEGREE}, on some input.
  *
- * Simple shapes are accepted at once; the rest go to recheck (the `recheck` package, an automaton-based ReDoS
- * checker), run in this thread with a budget of {@link REGEX_CHECK_BUDGET_MS}. A pattern recheck cannot decide in
- * time, or cannot analyse, is refused: as exponential when it repeats a group that holds a repeat (the shape of nearly
- * every exponential pattern), and as unproven otherwise (`(?:.*,){10}x` is polynomial of degree ten, which no shape
- * rule short of the checker sees). Nothing that could not be cleared is ever run; `MATCH_INPUT_LIMIT` bounds what an
+ * Simple shapes are accepted at once; the rest go to recheck (an automaton-based ReDoS checker, whose pure-JavaScript
+ * engine this package ships: see `recheck-engine.ts`), run in this thread with a budget of
+ * {@link REGEX_CHECK_BUDGET_MS}. A pattern recheck cannot decide in time, or cannot analyse, is refused: as exponential
+ * when it repeats a group that holds a repeat (the shape of nearly every exponential pattern), and as unproven
+ * otherwise (`(?:.*,){10}x` is polynomial of degree ten, which no shape rule short of the checker sees). Nothing that could not be cleared is ever run; `MATCH_INPUT_LIMIT` bounds what an
  * accepted pattern is tested against. Each verdict is remembered for the life of the process, so validation and the runner
  * pay once; the checker's proofs are also kept in a file (see `verdictCacheFile`), so the next process does not pay
  * again.
@@ -286,7 +243,7 @@ function diskCache(): typeof disk {
   if (disk === undefined) {
     const file = verdictCacheFile();
     // A verdict holds for the checker that made it and the degree accepted when it was made.
-    const format = `recheck ${recheckVersion()}; degree <= ${MAX_ACCEPTED_DEGREE}; budget ${REGEX_CHECK_BUDGET_MS} ms; undecided refused`;
+    const format = `recheck ${recheckEngineVersion() ?? 'absent'}; degree <= ${MAX_ACCEPTED_DEGREE}; budget ${REGEX_CHECK_BUDGET_MS} ms; undecided refused`;
     disk = file === undefined ? null : { file, format, verdicts: readVerdicts(file, format) };
   }
   return disk;
@@ -309,21 +266,13 @@ function checkedOnce(key: string, source: string, flags: string): RegexVerdict {
   return verdict;
 }
 
-function recheckVersion(): string {
-  try {
-    return (createRequire(import.meta.url)('recheck/package.json') as { version?: string }).version ?? 'unknown';
-  } catch {
-    return 'absent';
-  }
-}
-
 /** {@link regexSafety} with a budget of its own, remembering nothing. */
 export function judgeRegex(source: string, flags: string, budgetMs: number): RegexVerdict {
   if (shapeFlags(flags) && isSimpleRegex(source)) return { safe: true, by: 'simple' };
-  const checker = loadRecheck();
-  let result: ReturnType<Recheck['checkSync']> | undefined;
+  const checker = loadRecheckEngine();
+  let result: RecheckDiagnostics | undefined;
   try {
-    result = checker === null ? undefined : checkWithinCpuBudget((ms) => checkPure(checker, source, flags, ms), budgetMs);
+    result = checker === null ? undefined : checkWithinCpuBudget((timeout) => checker.checkSync(source, flags, { timeout }), budgetMs);
   } catch {
     result = undefined;
   }
