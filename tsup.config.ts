@@ -50,7 +50,11 @@ const library = {
   langchain: 'src/integrations/langchain/index.ts',
 };
 
-export default defineConfig([
+/**
+ * The JavaScript builds; the declarations are made apart (see `declarations`). `tsup` with `dts: false` (the tests'
+ * build of the command line, test/support/build.ts) makes these alone.
+ */
+const builds: Options[] = [
   {
     // The library (ESM) and the `agent-hooks` executable, in one build: they share chunks, so the hooks a user's
     // agent-hooks.config.mjs builds with `agent-hooks` are made of the same classes the command line runs them with.
@@ -58,7 +62,6 @@ export default defineConfig([
     entry: { ...library, cli: 'src/cli/index.ts' },
     format: ['esm'],
     splitting: true,
-    dts: { entry: library },
     sourcemap: true,
     esbuildOptions: mapsWithoutSources,
     target: 'node20',
@@ -77,7 +80,6 @@ export default defineConfig([
     // ESM-only dependencies are bundled in: Node 20.0 to 20.18 cannot require() an ES module. p-timeout holds no state
     // a copy could disagree on, so the CommonJS build carrying its own is harmless.
     noExternal: ['p-timeout'],
-    dts: true,
     sourcemap: true,
     esbuildOptions: mapsWithoutSources,
     target: 'node20',
@@ -88,11 +90,27 @@ export default defineConfig([
     // `@opentelemetry/api` is an optional peer dependency the main entry point never loads.
     entry: { otel: 'src/integrations/otel/index.ts' },
     format: ['esm', 'cjs'],
-    dts: true,
     sourcemap: true,
     esbuildOptions: mapsWithoutSources,
     target: 'node20',
     outDir: 'dist',
     external: ['agent-hooks', '@opentelemetry/api'],
   },
-]);
+];
+
+/**
+ * The type declarations of every entry point, `.d.ts` for `import` and `.d.cts` for `require`, in one pass: a pass
+ * for each build above made the compiler load the sources and the SDKs' types three times. `agent-hooks/otel`
+ * imports the library by name here too, so its declarations name the library's types rather than copy them.
+ * `noCheck`: the declarations are emitted without type-checking the sources again, which `npm run typecheck` does
+ * (and `npm test`, and CI); an error that prevents a declaration from being written still fails the build.
+ */
+const declarations: Options = {
+  entry: { ...library, otel: 'src/integrations/otel/index.ts' },
+  format: ['esm', 'cjs'],
+  dts: { only: true, compilerOptions: { noCheck: true } },
+  outDir: 'dist',
+  external: ['agent-hooks', '@opentelemetry/api'],
+};
+
+export default defineConfig((flags) => (flags.dts === false ? builds : [...builds, declarations]));

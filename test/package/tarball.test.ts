@@ -73,6 +73,26 @@ describe('the tarball, installed as the README says', () => {
     expect(stdout.trim()).toBe(/\/\/ (.+)\n$/.exec(code)![1]);
   });
 
+  it('types the package for a CommonJS file under nodenext (its .d.cts) and for a bundler (its .d.ts)', async () => {
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    // `@ts-expect-error` fails the compile if the package's types were missing or `any`.
+    const consumer = `import { HookOutcome, HookStack } from 'agent-hooks';\nconst stack: HookStack = new HookStack();\nconst reason: string | undefined = HookOutcome.block('no').reason;\n// @ts-expect-error a reason is a string\nHookOutcome.block(42);\nexport { stack, reason };\n`;
+    writeFileSync(join(project, 'consumer.cts'), consumer);
+    writeFileSync(join(project, 'bundled.ts'), consumer);
+    const strict = { strict: true, target: 'es2022', lib: ['es2023'], types: ['node'], noEmit: true };
+    const cases = [
+      { config: 'tsconfig.cjs.json', file: 'consumer.cts', options: { module: 'nodenext', moduleResolution: 'nodenext' }, declarations: 'index.d.cts' },
+      { config: 'tsconfig.bundler.json', file: 'bundled.ts', options: { module: 'preserve', moduleResolution: 'bundler' }, declarations: 'index.d.ts' },
+    ];
+    for (const { config, file, options, declarations } of cases) {
+      writeFileSync(join(project, config), JSON.stringify({ compilerOptions: { ...strict, ...options }, files: [file] }));
+      const { stdout } = await run(process.execPath, [tsc, '-p', config, '--listFiles'], { cwd: project, timeout: 120_000 }).catch((error: { stdout?: string }) => {
+        throw new Error(`tsc refused ${file} (${config}):\n${error.stdout ?? String(error)}`);
+      });
+      expect(stdout.split('\n'), config).toContain(join(project, 'node_modules', 'agent-hooks', 'dist', declarations));
+    }
+  });
+
   it('loads with require() from a CommonJS file, and installs the agent-hooks command', async () => {
     writeFileSync(join(project, 'probe.cjs'), "const { HookOutcome } = require('agent-hooks'); console.log(HookOutcome.block('no').reason);\n");
     expect((await run(process.execPath, ['probe.cjs'], { cwd: project })).stdout.trim()).toBe('no');
