@@ -1,6 +1,18 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The suites, by folder and name, so a new test file lands in the right one without an edit here:
+ * - `npm test` (this config): every test under test/ but the slow ones, with the fuzz (`*.fuzz.test.ts`) and load
+ *   tests small;
+ * - `npm run test:slow` (vitest.slow.config.ts): the packaging tests (each builds and installs the package anew), the
+ *   files named `*.slow.test.ts`, and the fuzz and load tests again at full size;
+ * - `npm run test:agents` (vitest.agents.config.ts): the real agent CLIs.
+ */
+export const SLOW_ONLY = ['test/package/**', 'test/**/*.slow.test.ts'];
+/** Run small by `npm test` and at full size by `npm run test:slow` (see test/support/size.ts). */
+export const SIZED = ['test/**/*.fuzz.test.ts', 'test/load/**/*.test.ts'];
+
 export default defineConfig({
   resolve: {
     // Examples and tests import the package by its public name, as users do.
@@ -17,8 +29,10 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // The real agents' suite has its own command and config (vitest.agents.config.ts).
-    exclude: ['test/agents/**', '**/node_modules/**'],
+    exclude: ['test/agents/**', '**/node_modules/**', ...SLOW_ONLY],
     testTimeout: 30_000,
+    // The command-line tests run dist/cli.js: built here once, before any test file starts, when the sources are newer.
+    globalSetup: ['test/support/build-once.ts'],
     // Tests (and the CLIs they start) must not read or fill the user's cache of regex verdicts.
     env: { AGENT_HOOKS_CACHE_DIR: 'off' },
   },

@@ -20,6 +20,7 @@ import {
 } from 'agent-hooks';
 import type { ProcessResult } from '../../src/process/run-process.js';
 import { exited, tempDir } from '../support/script-fixture.js';
+import { sized } from '../support/size.js';
 
 const DIALECTS: readonly WireDialect[] = DIALECT_NAMES.map((name) => dialectNamed(name)!);
 const EVENTS: readonly HookEventName[] = HookEvent.all;
@@ -108,7 +109,7 @@ describe('every dialect reads any answer on any event', () => {
         const ctx = sampleContext(event);
         expectDecision(dialect.interpret(result, ctx, hook), ctx);
       }),
-      { numRuns: 1500 },
+      { numRuns: sized(1500) },
     );
   });
 
@@ -119,7 +120,7 @@ describe('every dialect reads any answer on any event', () => {
         const payload = dialect.payload(ctx, { eventName: dialect.eventName(event), workDir: '/project', hookName: 'h' });
         expect(typeof JSON.parse(JSON.stringify(payload))).toBe('object');
       }),
-      { numRuns: 300 },
+      { numRuns: sized(300) },
     );
   });
 });
@@ -172,7 +173,7 @@ describe('a dispatch through real command hooks', () => {
           if (!outcome.isBlocked() && !outcome.isStopped()) expect(reached).toBe(true);
         },
       ),
-      { numRuns: 40 },
+      { numRuns: sized(40) },
     );
   }, 120_000);
 });

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { discoverHooks, parseFrontmatter, validateFrontmatter, type FrontmatterBlock, type HookProblem } from 'agent-hooks';
 import { tempDirs } from '../support/hook-folders.js';
+import { sized } from '../support/size.js';
 
 const FILE = '/project/.agents/hooks/my-hook/HOOK.md';
 const TRIGGERS = ['pre-tool-call', 'before_tool', 'PreToolUse', 'Stop', 'post-tool-call', 'SessionStart', 'preToolUse', 'BeforeTool', 'nope'];
@@ -83,7 +84,7 @@ describe('frontmatter parsing and validation, fuzzed', () => {
           expect(manifest.file).toBe(FILE);
         }
       }),
-      { numRuns: 400 },
+      { numRuns: sized(400) },
     );
   });
 
@@ -110,7 +111,7 @@ describe('frontmatter parsing and validation, fuzzed', () => {
         const { problems } = validateFrontmatter(parsed.data, { file: FILE });
         expectReasoned(problems, FILE);
       }),
-      { numRuns: 400 },
+      { numRuns: sized(400) },
     );
   });
 });
@@ -176,7 +177,7 @@ describe('HOOK.md files on disk, fuzzed through discovery', () => {
         }
         await dirs.cleanup();
       }),
-      { numRuns: 25 },
+      { numRuns: sized(25) },
     );
   });
 });

@@ -23,6 +23,7 @@ import {
   type MatcherRule,
 } from 'agent-hooks';
 import { ConfigCollector } from '../../src/config/config-source.js';
+import { sized } from '../support/size.js';
 
 const SYNTAX = 'aabB_-|*+?(){}[]\\^$./!@,:=<>12swdigyuv '.split('');
 /** Strings made of regex and glob syntax, short enough that the ReDoS checker stays quick on them. */
@@ -75,7 +76,7 @@ describe('builder matchers from random strings', () => {
         expect(viaFrom === undefined).toBe(matcher === undefined);
         if (matcher !== undefined) expectMatchesQuietly(matcher, contexts);
       }),
-      { numRuns: 1000 },
+      { numRuns: sized(1000) },
     );
   });
 
@@ -85,7 +86,7 @@ describe('builder matchers from random strings', () => {
         const matcher = compiled(pattern, () => new InputPatternMatcher(pattern, field === null ? {} : { field }));
         if (matcher !== undefined) expectMatchesQuietly(matcher, contexts);
       }),
-      { numRuns: 1000 },
+      { numRuns: sized(1000) },
     );
   });
 });
@@ -112,7 +113,7 @@ describe('HOOK.md matchers from random strings', () => {
         const built = manifestMatcher(manifest);
         if (built !== undefined) expectMatchesQuietly(built, contexts);
       }),
-      { numRuns: 300 },
+      { numRuns: sized(300) },
     );
   });
 });
@@ -132,7 +133,7 @@ describe('config matchers from random strings', () => {
         }
         if (matcher !== undefined) expectMatchesQuietly(matcher, contexts);
       }),
-      { numRuns: 300 },
+      { numRuns: sized(300) },
     );
   });
 
@@ -152,7 +153,7 @@ describe('config matchers from random strings', () => {
           expect(problem.message.trim()).not.toBe('');
         }
       }),
-      { numRuns: 300 },
+      { numRuns: sized(300) },
     );
   });
 });

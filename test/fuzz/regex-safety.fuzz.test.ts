@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { compileManifestRegex, MatcherSyntaxError, UnsafeRegexError } from 'agent-hooks';
 import { loadRecheckEngine } from '../../src/script/internal/recheck-engine.js';
 import { isSimpleRegex, MAX_ACCEPTED_DEGREE } from '../../src/script/internal/regex-safety.js';
+import { sized } from '../support/size.js';
 
 interface Diagnostics {
   status: 'safe' | 'vulnerable' | 'unknown';
@@ -44,7 +45,7 @@ describe('regex safety, fuzzed', () => {
         expect(verdict.complexity?.type, source).toBe('polynomial');
         expect(verdict.complexity?.degree, source).toBeLessThanOrEqual(MAX_ACCEPTED_DEGREE);
       }),
-      { numRuns: 150 },
+      { numRuns: sized(150) },
     );
   }, 120_000);
 
@@ -60,7 +61,7 @@ describe('regex safety, fuzzed', () => {
           if (error instanceof UnsafeRegexError) expect(error.message).toMatch(/ReDoS.*rewrite it/);
         }
       }),
-      { numRuns: 60 },
+      { numRuns: sized(60) },
     );
   }, 120_000);
 });

@@ -1,5 +1,5 @@
 /**
- * A hundred concurrent agent runs built from one AgentBuilder, each with ten callbacks on every event and HOOK.md
+ * A hundred concurrent agent runs (twenty in `npm test`) built from one AgentBuilder, each with ten callbacks on every event and HOOK.md
  * script hooks, twenty tool-calling steps each: every run gets its own outcome, no run sees another's metadata, and
  * no more script processes are alive at once than the pool allows — counted from the scripts' own log, not from the
  * pool.
@@ -11,8 +11,10 @@
 import { describe, expect, it } from 'vitest';
 import { ProcessPool, defaultMaxConcurrent } from 'agent-hooks';
 import { runId, runLoad, stepText, type LoadReport } from './load-scenario.js';
+import { sized } from '../support/size.js';
 
-const RUNS = 100;
+// A hundred runs in the full-size suite (`npm run test:slow`), twenty in `npm test`.
+const RUNS = sized(100, 20);
 const STEPS = 20;
 // A bound against a hang, not a speed test: some 70 s alone on 2 CPUs, and up to twice that beside the rest of the suite.
 const LOAD_TIMEOUT_MS = 300_000;

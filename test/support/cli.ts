@@ -1,65 +1,17 @@
 /**
- * The built `agent-hooks` executable, run as a child process on temporary projects. The build is made here when
- * dist/cli.js is missing or older than the sources, so `npm test` on a fresh clone needs no `npm run build` first;
- * test files running in parallel share one build through a lock folder.
+ * The built `agent-hooks` executable, run as a child process on temporary projects, under the Node running the tests.
+ * The build is made once per run by the test configs' global setup (see `build.ts`).
  */
 import { afterEach, beforeAll } from 'vitest';
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { BUILD_TIMEOUT_MS, CLI, ensureCliBuilt } from './build.js';
 import { frontmatter } from './hook-folders.js';
 import { writeExecutable } from './script-fixture.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-/** The executable under test. */
-export const CLI = join(root, 'dist', 'cli.js');
-const LOCK = join(root, 'node_modules', '.cache', 'agent-hooks-cli-build.lock');
-const BUILD_TIMEOUT_MS = 180_000;
-
-/** The newest modification time among the files the build reads. */
-function newestInput(): number {
-  let newest = Math.max(statSync(join(root, 'package.json')).mtimeMs, statSync(join(root, 'tsup.config.ts')).mtimeMs);
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else newest = Math.max(newest, statSync(path).mtimeMs);
-    }
-  };
-  walk(join(root, 'src'));
-  return newest;
-}
-
-const fresh = (): boolean => existsSync(CLI) && statSync(CLI).mtimeMs >= newestInput();
-// A build in progress may have written part of cli.js already: it is only fresh with no build before or after the look.
-const settled = (): boolean => !existsSync(LOCK) && fresh() && !existsSync(LOCK);
-
-/** Builds dist/ with the project's tsup config unless dist/cli.js is newer than every source. */
-export async function ensureCliBuilt(): Promise<void> {
-  const deadline = Date.now() + BUILD_TIMEOUT_MS;
-  mkdirSync(join(LOCK, '..'), { recursive: true });
-  for (;;) {
-    if (settled()) return;
-    try {
-      mkdirSync(LOCK);
-    } catch {
-      // Another test file is building; a lock left by a killed run is taken over once it is older than a build.
-      if (Date.now() - (statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > BUILD_TIMEOUT_MS) rmSync(LOCK, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for another build of ${CLI} (lock ${LOCK}).`);
-      await new Promise((r) => setTimeout(r, 200));
-      continue;
-    }
-    try {
-      if (!fresh()) await promisify(execFile)(join(root, 'node_modules', '.bin', 'tsup'), [], { cwd: root, timeout: BUILD_TIMEOUT_MS });
-    } finally {
-      rmSync(LOCK, { recursive: true, force: true });
-    }
-  }
-}
+export { CLI, ensureCliBuilt };
 
 /** How one run of the executable ended. */
 export interface CliResult {
@@ -135,7 +87,7 @@ export async function scriptHook(root: string, name: string, fields: Record<stri
  * after each test.
  */
 export function cliProjects(): () => ReturnType<typeof tempProject> {
-  beforeAll(ensureCliBuilt, 180_000);
+  beforeAll(ensureCliBuilt, BUILD_TIMEOUT_MS);
   const cleanups: (() => Promise<void>)[] = [];
   afterEach(async () => {
     await Promise.all(cleanups.splice(0).map((c) => c()));
