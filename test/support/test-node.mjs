@@ -17,7 +17,9 @@ try {
   process.exit(2);
 }
 process.stderr.write(`Testing under ${node}\n`);
-const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH ?? ''}` };
+// AGENT_HOOKS_TEST_NODE lets test/process/node-under-test.test.ts check that the run is on the Node it was asked for.
+const version = versionOf(wanted);
+const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH ?? ''}`, AGENT_HOOKS_TEST_NODE: version };
 const child = spawn(node, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...args], { cwd: root, env, stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
