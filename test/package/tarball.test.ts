@@ -91,7 +91,7 @@ describe('the tarball, installed as the README says', () => {
       });
       expect(stdout.split('\n'), config).toContain(join(project, 'node_modules', 'agent-hooks', 'dist', declarations));
     }
-  });
+  }, 240_000);
 
   it('loads with require() from a CommonJS file, and installs the agent-hooks command', async () => {
     writeFileSync(join(project, 'probe.cjs'), "const { HookOutcome } = require('agent-hooks'); console.log(HookOutcome.block('no').reason);\n");
