@@ -6,12 +6,21 @@ import { defineConfig } from 'vitest/config';
  * - `npm test` (this config): every test under test/ but the slow ones, with the fuzz (`*.fuzz.test.ts`) and load
  *   tests small;
  * - `npm run test:slow` (vitest.slow.config.ts): the packaging tests (each builds and installs the package anew), the
- *   files named `*.slow.test.ts`, and the fuzz and load tests again at full size;
+ *   files named `*.slow.test.ts` (such as the bridge first stage's differential test, which starts the command line
+ *   from source twice for every case), and the fuzz and load tests again at full size;
  * - `npm run test:agents` (vitest.agents.config.ts): the real agent CLIs.
  */
 export const SLOW_ONLY = ['test/package/**', 'test/**/*.slow.test.ts'];
 /** Run small by `npm test` and at full size by `npm run test:slow` (see test/support/size.ts). */
 export const SIZED = ['test/**/*.fuzz.test.ts', 'test/load/**/*.test.ts'];
+/**
+ * Files that need a module graph of their own (they replace a module with `vi.mock`): the others share one per worker
+ * (`isolate: false`), which spares each file loading the sources and the SDKs anew — most of the suite's time. A file
+ * that changes process-wide state (an environment variable, a listener) restores it before it ends.
+ */
+export const ISOLATED = ['test/**/*.isolated.test.ts'];
+/** Never in these suites: the real agents' suite has its own command and config (vitest.agents.config.ts). */
+const NEVER = ['test/agents/**', '**/node_modules/**'];
 
 export default defineConfig({
   resolve: {
@@ -27,9 +36,10 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['test/**/*.test.ts'],
-    // The real agents' suite has its own command and config (vitest.agents.config.ts).
-    exclude: ['test/agents/**', '**/node_modules/**', ...SLOW_ONLY],
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...NEVER, ...SLOW_ONLY, ...ISOLATED], isolate: false } },
+      { extends: true, test: { name: 'isolated', include: ISOLATED, exclude: [...NEVER, ...SLOW_ONLY] } },
+    ],
     testTimeout: 30_000,
     // The command-line tests run dist/cli.js: built here once, before any test file starts, when the sources are newer.
     globalSetup: ['test/support/build-once.ts'],

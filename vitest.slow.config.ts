@@ -7,6 +7,7 @@ export default defineConfig({
   ...unit,
   test: {
     ...unit.test,
+    projects: undefined,
     include: [...SLOW_ONLY, ...SIZED],
     exclude: ['test/agents/**', '**/node_modules/**'],
     env: { ...unit.test?.env, AGENT_HOOKS_TEST_SIZE: 'full' },
