@@ -19,8 +19,16 @@ export const SIZED = ['test/**/*.fuzz.test.ts', 'test/load/**/*.test.ts'];
  * that changes process-wide state (an environment variable, a listener) restores it before it ends.
  */
 export const ISOLATED = ['test/**/*.isolated.test.ts'];
-/** Never in these suites: the real agents' suite has its own command and config (vitest.agents.config.ts). */
-const NEVER = ['test/agents/**', '**/node_modules/**'];
+/**
+ * Never in these suites: the real agents' suite has its own command and config (vitest.agents.config.ts);
+ * test/sdk-versions/ holds what the SDK projects below run in place of a test that cannot run here.
+ */
+const NEVER = ['test/agents/**', 'test/sdk-versions/**', '**/node_modules/**'];
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/** The tests that run each supported major of an SDK, again, against its second major (installed under an alias). */
+const AI_SDK_TESTS = ['test/integrations/ai-sdk*.test.ts', 'test/integrations/offered-tools.test.ts', 'test/integrations/untrusted-project-hooks.test.ts'];
 
 export default defineConfig({
   resolve: {
@@ -39,6 +47,18 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...NEVER, ...SLOW_ONLY, ...ISOLATED], isolate: false } },
       { extends: true, test: { name: 'isolated', include: ISOLATED, exclude: [...NEVER, ...SLOW_ONLY] } },
+      {
+        // The AI SDK's tests again on AI SDK 7 (`ai-7`), with its models of specification v4: our code and the
+        // tests import `ai`, which is AI SDK 6 in the other projects.
+        extends: true,
+        resolve: {
+          alias: [
+            { find: /^ai\/test$/, replacement: here('./test/sdk-versions/ai-7-test.ts') },
+            { find: /^ai$/, replacement: 'ai-7' },
+          ],
+        },
+        test: { name: 'ai 7', include: AI_SDK_TESTS, isolate: false },
+      },
     ],
     testTimeout: 30_000,
     // The command-line tests run dist/cli.js: built here once, before any test file starts, when the sources are newer.

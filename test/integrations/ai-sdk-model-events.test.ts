@@ -448,7 +448,9 @@ describe('hooksMiddleware: what hooks add stays in the conversation', () => {
       'system:context 2',
     ]);
     // The conversation goes on: what the hooks added is put back in place.
-    await generateText({ model, messages: [{ role: 'user', content: 'first' }, ...first.response.messages, { role: 'user', content: 'again' }] });
+    // All the steps' messages: `responseMessages` in AI SDK 7, whose `response.messages` are the last step's.
+    const history = (first as { responseMessages?: typeof first.response.messages }).responseMessages ?? first.response.messages;
+    await generateText({ model, messages: [{ role: 'user', content: 'first' }, ...history, { role: 'user', content: 'again' }] });
     expect(fromModelMessages(mock.doGenerateCalls[2]!.prompt).map((m) => `${m.role}:${m.content}`)).toEqual([
       'user:first',
       'system:context 1',

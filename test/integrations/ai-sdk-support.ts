@@ -65,10 +65,17 @@ export const mockStreamingModel = (answers: readonly GenerateResult[], delayMs: 
 export function toolResults(prompt: MockLanguageModelV3['doGenerateCalls'][number]['prompt']): string[] {
   return prompt.flatMap((m) =>
     m.role === 'tool'
-      ? m.content.flatMap((p) => (p.type === 'tool-result' ? [`${p.toolName}: ${'value' in p.output ? String(p.output.value) : p.output.type}`] : []))
+      ? m.content.flatMap((p) =>
+          p.type === 'tool-result'
+            ? [`${p.toolName}: ${'value' in p.output ? (p.output.type === 'error-text' ? errorText(p.output.value) : String(p.output.value)) : p.output.type}`]
+            : [],
+        )
       : [],
   );
 }
+
+/** A tool failure's text as the model reads it, without the error's name AI SDK 7 puts before the message. */
+export const errorText = (value: unknown): string => String(value).replace(/^\w*Error: /, '');
 
 /** A project with `.agents/hooks/<name>/HOOK.md` and an executable `scripts/run` (a `/bin/sh` script) for each hook. */
 export async function writeProjectHooks(dir: string, hooks: Record<string, { frontmatter: string; script: string }>): Promise<string> {

@@ -14,7 +14,7 @@ import {
 } from 'agent-hooks';
 import { LoopHooks, withHooks } from 'agent-hooks/ai-sdk';
 import { tempDir } from '../support/script-fixture.js';
-import { mockModel, textAnswer, toolCallAnswer, toolResults, writeProjectHooks } from './ai-sdk-support.js';
+import { errorText, mockModel, textAnswer, toolCallAnswer, toolResults, writeProjectHooks } from './ai-sdk-support.js';
 
 // The projects here are the tests' own: they opt in with trust: 'all' (trust itself is tested in test/script/trust.test.ts).
 
@@ -146,7 +146,8 @@ describe('withHooks around AI SDK tools, in a real generateText loop', () => {
 
     expect(seen).toEqual(['disk 1 on fire', 'disk 2 on fire']);
     const results = model.doGenerateCalls[2]!.prompt.flatMap((m) => (m.role === 'tool' ? m.content : []));
-    expect(results[0]).toMatchObject({ toolCallId: 'c1', output: { type: 'error-text', value: 'disk 1 on fire' } });
+    expect(results[0]).toMatchObject({ toolCallId: 'c1', output: { type: 'error-text' } });
+    expect(errorText((results[0] as { output: { value: unknown } }).output.value)).toBe('disk 1 on fire');
     expect(results[1]).toMatchObject({ toolCallId: 'c2', output: { type: 'text', value: 'recovered' } });
   });
 

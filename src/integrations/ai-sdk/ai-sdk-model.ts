@@ -16,7 +16,7 @@ import {
 } from 'ai';
 import type { Model, ModelRequest, ModelResponse, ModelStreamPart, ModelToolCall } from '../../agent/index.js';
 import type { Usage } from '../../core/index.js';
-import { IncrementalPrompt, isV3 } from './internal/incremental-prompt.js';
+import { IncrementalPrompt, isCalledAsIs } from './internal/incremental-prompt.js';
 import { argsOf, toModelMessages } from './internal/messages.js';
 import { stoppingStreams } from './internal/stream-cancel.js';
 
@@ -125,7 +125,7 @@ export function aiSdkModel(model: LanguageModel, options: AiSdkModelOptions = {}
   }
   const name = options.name ?? (typeof model === 'string' ? model : `${model.provider}:${model.modelId}`);
   const settings = options.settings ?? {};
-  const prompts = isV3(model) ? new IncrementalPrompt() : undefined;
+  const prompts = isCalledAsIs(model) ? new IncrementalPrompt() : undefined;
   // A tool definition is the same object from step to step: its AI SDK tool is made once.
   const sdkTools = new WeakMap<ModelRequest['tools'][number], AiTool>();
   const sdkTool = (def: ModelRequest['tools'][number]): AiTool => {
@@ -137,7 +137,7 @@ export function aiSdkModel(model: LanguageModel, options: AiSdkModelOptions = {}
     return made;
   };
   // Streams of a model object stop when their call is aborted; see stoppingStreams.
-  const streaming = isV3(model) ? stoppingStreams(model) : model;
+  const streaming = isCalledAsIs(model) ? stoppingStreams(model) : model;
 
   /** What `generateText` and `streamText` both take for `request`, bar the call settings and the signal. */
   const callOf = (request: ModelRequest, target: LanguageModel) => {
@@ -145,12 +145,12 @@ export function aiSdkModel(model: LanguageModel, options: AiSdkModelOptions = {}
     for (const def of request.tools) tools[def.name] = sdkTool(def);
     // Only what the conversation gained since the last step is converted (and validated) by the AI SDK; the model of
     // the call puts the rest, converted before, in front. See IncrementalPrompt.
-    const step = prompts !== undefined && isV3(target) ? prompts.step(target, request.system, request.messages) : undefined;
+    const step = prompts !== undefined && isCalledAsIs(target) ? prompts.step(target, request.system, request.messages) : undefined;
     return {
       ...(step !== undefined
         ? { model: step.model, messages: toModelMessages(step.fresh) }
         : {
-            model: prompts !== undefined && isV3(target) ? prompts.whole(target, request.messages, request.system) : target,
+            model: prompts !== undefined && isCalledAsIs(target) ? prompts.whole(target, request.messages, request.system) : target,
             ...(request.system !== undefined ? { system: request.system } : {}),
             messages: toModelMessages(request.messages),
           }),

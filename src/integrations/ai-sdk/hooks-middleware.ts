@@ -50,8 +50,8 @@ const stopStream = (): StreamResult => ({
 const nameOf = (model: ProviderModel): string => `${model.provider}:${model.modelId}`;
 
 /**
- * A `LanguageModelMiddleware` (AI SDK 6, specification v3) that fires our events around each model call of a
- * `generateText` or `streamText` loop, as our agent fires them around its own. Use it with `wrapLanguageModel`, and
+ * A `LanguageModelMiddleware` (AI SDK 6 or 7, models of specification v3 or v4) that fires our events around each
+ * model call of a `generateText` or `streamText` loop, as our agent fires them around its own. Use it with `wrapLanguageModel`, and
  * with the same {@link LoopHooks} as the tools of {@link withHooks}. What fires, and when:
  *
  * | our event | when | what an outcome does |

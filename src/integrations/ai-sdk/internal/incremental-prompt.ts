@@ -7,7 +7,11 @@
 import type { LanguageModel } from 'ai';
 import type { Message } from '../../../core/index.js';
 
-/** An AI SDK language model of specification v3: what `generateText` calls, whatever form the user gave. */
+/**
+ * An AI SDK language model object that `generateText` calls as it is: specification v3 (AI SDK 6's providers) or v4
+ * (AI SDK 7's). Typed as v3, the types of the `ai` this package compiles against; v4 calls a model the same way for
+ * what we touch (a prompt of messages in, `doGenerate` and `doStream`), and a wrapper keeps its model's version.
+ */
 export type LanguageModelV3 = Extract<LanguageModel, { readonly specificationVersion: 'v3' }>;
 type CallOptions = Parameters<LanguageModelV3['doGenerate']>[0];
 /** One message of a provider prompt. */
@@ -26,9 +30,15 @@ interface Unit {
   readonly resets: boolean;
 }
 
-/** Whether `model` is a v3 language model object, which the AI SDK calls as it is. */
-export const isV3 = (model: LanguageModel): model is LanguageModelV3 =>
-  typeof model === 'object' && model !== null && (model as { specificationVersion?: unknown }).specificationVersion === 'v3';
+/** The specification versions of the model objects the AI SDK calls as they are (AI SDK 6: v3; AI SDK 7: v4). */
+const CALLED_AS_IS: readonly unknown[] = ['v3', 'v4'];
+
+/**
+ * Whether `model` is a language model object of specification v3 or v4, which the AI SDK calls as it is (a v2 model
+ * or a gateway id is converted by the SDK itself).
+ */
+export const isCalledAsIs = (model: LanguageModel): model is LanguageModelV3 =>
+  typeof model === 'object' && model !== null && CALLED_AS_IS.includes((model as { specificationVersion?: unknown }).specificationVersion);
 
 /** What one step sends: the messages the AI SDK still has to convert, and the model that completes the prompt. */
 export interface StepPrompt {
@@ -142,7 +152,8 @@ function completing(
     return head.length === 0 && prefix.length === 0 ? options : { ...options, prompt: [...head, ...prefix, ...options.prompt] };
   };
   return {
-    specificationVersion: 'v3',
+    // The user's version: AI SDK 7 would take a model declared v3 for an older one and adapt its calls.
+    specificationVersion: inner.specificationVersion,
     provider: inner.provider,
     modelId: inner.modelId,
     get supportedUrls() {

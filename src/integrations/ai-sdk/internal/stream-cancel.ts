@@ -41,7 +41,8 @@ export function cancelledOnAbort<T>(stream: ReadableStream<T>, signal: AbortSign
 /** `model`, whose streams stop when their call's abort signal does (see {@link cancelledOnAbort}). */
 export function stoppingStreams(model: LanguageModelV3): LanguageModelV3 {
   return {
-    specificationVersion: 'v3',
+    // The model's own version (v3 or v4): AI SDK 7 would adapt a model declared v3 as an older one.
+    specificationVersion: model.specificationVersion,
     provider: model.provider,
     modelId: model.modelId,
     get supportedUrls() {
