@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { AI_SDK_TESTS, OPENAI_7_NODE, OPENAI_AGENTS_TESTS } from './test/sdk-versions/sdk-projects.js';
 
 /**
  * The suites, by folder and name, so a new test file lands in the right one without an edit here:
@@ -27,8 +28,7 @@ const NEVER = ['test/agents/**', 'test/sdk-versions/**', '**/node_modules/**'];
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-/** The tests that run each supported major of an SDK, again, against its second major (installed under an alias). */
-const AI_SDK_TESTS = ['test/integrations/ai-sdk*.test.ts', 'test/integrations/offered-tools.test.ts', 'test/integrations/untrusted-project-hooks.test.ts'];
+const nodeMajor = Number(process.versions.node.split('.')[0]);
 
 export default defineConfig({
   resolve: {
@@ -58,6 +58,17 @@ export default defineConfig({
           ],
         },
         test: { name: 'ai 7', include: AI_SDK_TESTS, isolate: false },
+      },
+      {
+        // The OpenAI Agents SDK's tests again on its 0.20 (`openai-agents-0.20`), which needs Node 22 (through
+        // `openai` 7): on an older Node, that project's test files say they are skipped, and why.
+        extends: true,
+        resolve: { alias: [{ find: /^@openai\/agents$/, replacement: 'openai-agents-0.20' }] },
+        test: {
+          name: 'openai-agents 0.20',
+          include: nodeMajor >= OPENAI_7_NODE ? OPENAI_AGENTS_TESTS : ['test/sdk-versions/openai-agents-0.20-on-old-node.test.ts'],
+          isolate: false,
+        },
       },
     ],
     testTimeout: 30_000,

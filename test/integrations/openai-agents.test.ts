@@ -115,8 +115,10 @@ describe('withHooks around OpenAI Agents SDK tools, in a real run', () => {
 
     await runner().run(new Agent({ name: 'ops', model, tools: withHooks([bash, failing], builder) }), 'go');
 
-    expect(toolOutputs(model.requests[2])).toEqual(['c1: [redacted]', expect.stringMatching(/^c2: An error occurred while running the tool.*disk on fire/)]);
-    expect(results[1]).toMatch(/disk on fire/);
+    expect(toolOutputs(model.requests[2])).toEqual(['c1: [redacted]', expect.stringMatching(/^c2: An error occurred while running the tool/)]);
+    // PostToolUse sees the text the tool's errorFunction made of the error, which the model reads: the SDK's default
+    // adds the error's message up to 0.19, not from 0.20 on.
+    expect(`c2: ${String(results[1])}`).toBe(toolOutputs(model.requests[2])[1]);
   });
 
   it('fires PostToolUseFailure for a tool defined with errorFunction: null, whose error fails the run as the SDK does', async () => {
