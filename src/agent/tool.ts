@@ -46,7 +46,7 @@ export interface ToolSpec<S extends z.ZodType, O> {
   readonly name: string;
   /** What it does, for the model. */
   readonly description?: string | undefined;
-  /** The zod schema of its input; defaults to an empty object. */
+  /** The zod 4 schema of its input (a zod 3 schema is refused); defaults to an empty object. */
   readonly input?: S | undefined;
   /** Runs the tool with the validated input. */
   execute(input: z.output<S>, context: ToolRunContext): O | Promise<O>;
@@ -55,7 +55,8 @@ export interface ToolSpec<S extends z.ZodType, O> {
 
 /**
  * Defines a tool. Its input is validated with the zod schema before hooks run; invalid input is a tool failure the
- * model is told about (PostToolUseFailure fires), never a crash.
+ * model is told about (PostToolUseFailure fires), never a crash. The schema is of zod 4 (`zod` 4, or `zod/v4` of
+ * zod 3.25): a zod 3 schema is refused with a `TypeError` that says so.
  *
  * ```ts
  * const bash = defineTool({
@@ -70,6 +71,7 @@ export function defineTool<S extends z.ZodType = z.ZodObject<{}>, O = unknown>(s
   checkToolName('tool', spec?.name);
   if (typeof spec.execute !== 'function') throw new TypeError(`Tool '${spec.name}' needs an execute(input, context) function.`);
   const input = (spec.input ?? z.object({})) as z.ZodType;
+  checkZod4(spec.name, input);
   let inputSchema: Record<string, unknown>;
   try {
     inputSchema = z.toJSONSchema(input, { io: 'input' }) as Record<string, unknown>;
@@ -83,6 +85,19 @@ export function defineTool<S extends z.ZodType = z.ZodObject<{}>, O = unknown>(s
     inputSchema: Object.freeze(inputSchema),
     execute: spec.execute,
   });
+}
+
+/**
+ * Refuses an input schema that is not of zod 4, whose JSON Schema and validation the agent relies on: a zod 3
+ * schema (`_def` but no `_zod`) would otherwise fail later with an error that says nothing of zod.
+ */
+function checkZod4(name: string, input: unknown): void {
+  if (typeof input === 'object' && input !== null && '_zod' in input) return;
+  const what = typeof input === 'object' && input !== null && '_def' in input ? 'a zod 3 schema' : `not a zod schema (${typeof input})`;
+  throw new TypeError(
+    `Tool '${name}': its input schema is ${what}; defineTool() needs a zod 4 schema. ` +
+      `Install zod 4 (npm install zod@^4) and import { z } from 'zod', or, with zod 3.25, import { z } from 'zod/v4'.`,
+  );
 }
 
 /** Thrown into PostToolUseFailure when a call's input does not match the tool's schema. */
