@@ -34,8 +34,9 @@ beforeAll(async () => {
   project = join(work, 'your-project');
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'your-project', private: true, type: 'module' }, null, 2)}\n`);
-  // As the README says: the tarball, zod for the program's own tool schema, and a TypeScript Node project's types.
-  const extras = [`zod@${lockedVersion('zod')}`, `@types/node@${lockedVersion('@types/node')}`];
+  // As the README says: the tarball, zod for the program's own tool schema, and a TypeScript Node project's types;
+  // and the AI SDK, for a program of its integration.
+  const extras = [`zod@${lockedVersion('zod')}`, `@types/node@${lockedVersion('@types/node')}`, `ai@${lockedVersion('ai')}`];
   await run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', join(work, tarball), ...extras], {
     cwd: project,
     timeout: 180_000,
@@ -44,7 +45,8 @@ beforeAll(async () => {
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
-});
+  // A project with its node_modules: seconds to remove on a busy machine.
+}, 120_000);
 
 describe('the tarball, installed as the README says', () => {
   it('ships what a user needs and nothing of the repository’s own', async () => {
@@ -91,6 +93,33 @@ describe('the tarball, installed as the README says', () => {
       });
       expect(stdout.split('\n'), config).toContain(join(project, 'node_modules', 'agent-hooks', 'dist', declarations));
     }
+  }, 240_000);
+
+  it('gives its subpaths’ types to a project of moduleResolution "node" (TypeScript’s node10, which reads no exports map)', async () => {
+    const subpaths = Object.keys((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports)
+      .filter((key) => key !== '.' && !key.endsWith('.json'))
+      .map((key) => `agent-hooks${key.slice(1)}`);
+    expect(subpaths).toContain('agent-hooks/ai-sdk');
+    const code = [
+      "import { HookStack } from 'agent-hooks';",
+      "import { hooksMiddleware, LoopHooks } from 'agent-hooks/ai-sdk';",
+      ...subpaths.map((subpath, i) => `import type * as subpath${i} from '${subpath}';`),
+      'const middleware = hooksMiddleware(new LoopHooks(new HookStack()));',
+      'export const version: string | undefined = middleware.specificationVersion;',
+      `export type Subpaths = [${subpaths.map((_, i) => `typeof subpath${i}`).join(', ')}];`,
+    ].join('\n');
+    const node10 = join(project, 'node10');
+    mkdirSync(node10, { recursive: true });
+    writeFileSync(join(node10, 'index.ts'), `${code}\n`);
+    // The SDKs the other subpaths' declarations name are not installed here: their resolution is what is checked.
+    const compilerOptions = { strict: true, module: 'commonjs', moduleResolution: 'node', target: 'es2022', lib: ['es2023'], types: ['node'], skipLibCheck: true, noEmit: true };
+    writeFileSync(join(node10, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['index.ts'] }));
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    const compiled = await run(process.execPath, [tsc, '-p', '.'], { cwd: node10, timeout: 120_000 }).then(
+      () => '',
+      (error: { stdout?: string }) => error.stdout ?? String(error),
+    );
+    expect(compiled).toBe('');
   }, 240_000);
 
   it('loads with require() from a CommonJS file, and installs the agent-hooks command', async () => {
