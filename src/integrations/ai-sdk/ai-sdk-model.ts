@@ -86,18 +86,18 @@ export class AiSdkModelError extends Error {
 
 /**
  * Turns an AI SDK `LanguageModel` — `openai('gpt-4.1')`, `anthropic('claude-sonnet-4-5')`, a gateway id string, a
- * `MockLanguageModelV3` — into the agent's {@link Model}.
+ * `MockLanguageModelV3` or `MockLanguageModelV4` — into the agent's {@link Model}. AI SDK 6 or 7.
  *
  * Each step is one `generateText` call with `stopWhen` left at one step and tools that have no `execute`: the SDK
  * returns the model's tool calls without running them, so the agent runs them, with every hook around each one.
- * `generateText` rather than the provider's `doGenerate` because it accepts every form of model (V3 and V2
+ * `generateText` rather than the provider's `doGenerate` because it accepts every form of model (V4, V3 and V2
  * providers, gateway ids), converts the conversation for the provider, and retries rate limits and server errors
  * (`settings.maxRetries`, default 2).
  *
  * - The conversation: system messages (hooks' additional context) stay system messages; tool results are text. With
- *   a model object (specification v3, as every AI SDK 6 provider makes), each message is converted and validated once,
- *   not at every step: a step costs the same at the 200th step as at the 10th, but for the provider's own work. A
- *   model id string or a v2 model gets the whole conversation at every step.
+ *   a model object (specification v3 or v4, as every provider of AI SDK 6 or 7 makes), each message is converted and
+ *   validated once, not at every step: a step costs the same at the 200th step as at the 10th, but for the provider's
+ *   own work. A model id string or a v2 model gets the whole conversation at every step.
  * - Tools: their JSON Schema (the input side of the zod schema) is what the model sees. The SDK only checks that the
  *   input is JSON; the agent validates it with the zod schema, so an invalid input is a tool failure the model is told
  *   about (PostToolUseFailure), not a crash. A call to a tool that does not exist is handed on the same way.

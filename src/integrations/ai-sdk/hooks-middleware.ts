@@ -51,8 +51,8 @@ const nameOf = (model: ProviderModel): string => `${model.provider}:${model.mode
 
 /**
  * A `LanguageModelMiddleware` (AI SDK 6 or 7, models of specification v3 or v4) that fires our events around each
- * model call of a `generateText` or `streamText` loop, as our agent fires them around its own. Use it with `wrapLanguageModel`, and
- * with the same {@link LoopHooks} as the tools of {@link withHooks}. What fires, and when:
+ * model call of a `generateText` or `streamText` loop, as our agent fires them around its own. Use it with
+ * `wrapLanguageModel`, and with the same {@link LoopHooks} as the tools of {@link withHooks}. What fires, and when:
  *
  * | our event | when | what an outcome does |
  * |---|---|---|
