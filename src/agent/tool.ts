@@ -55,8 +55,8 @@ export interface ToolSpec<S extends z.ZodType, O> {
 
 /**
  * Defines a tool. Its input is validated with the zod schema before hooks run; invalid input is a tool failure the
- * model is told about (PostToolUseFailure fires), never a crash. The schema is of zod 4 (`zod` 4, or `zod/v4` of
- * zod 3.25): a zod 3 schema is refused with a `TypeError` that says so.
+ * model is told about (PostToolUseFailure fires), never a crash. The schema is of zod 4: a zod 3 schema is refused
+ * with a `TypeError` that says so.
  *
  * ```ts
  * const bash = defineTool({
@@ -96,7 +96,7 @@ function checkZod4(name: string, input: unknown): void {
   const what = typeof input === 'object' && input !== null && '_def' in input ? 'a zod 3 schema' : `not a zod schema (${typeof input})`;
   throw new TypeError(
     `Tool '${name}': its input schema is ${what}; defineTool() needs a zod 4 schema. ` +
-      `Install zod 4 (npm install zod@^4) and import { z } from 'zod', or, with zod 3.25, import { z } from 'zod/v4'.`,
+      `Install zod 4 (npm install zod@^4) and import { z } from 'zod'.`,
   );
 }
 
