@@ -12,7 +12,7 @@ import { bridgeCommandLine } from './bridge-command.js';
 import { InstallBridgeError } from './install-bridge-error.js';
 import { INSTALL_TARGETS, installEventName, type InstallAgent, type InstallTarget } from './install-targets.js';
 import { readProjectFile, replaceProjectFile } from './project-file.js';
-import { userBridgeCommandLine, userHookFile } from './user-bridge-command.js';
+import { clearingNodeOptions, userBridgeCommandLine, userHookFile } from './user-bridge-command.js';
 
 export { InstallBridgeError } from './install-bridge-error.js';
 
@@ -201,7 +201,7 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
   const command =
     options.command ??
     (user === undefined
-      ? await bridgeCommandLine(target.agent, options.projectDir, options.executable ?? process.argv[1])
+      ? clearingNodeOptions(target.agent, await bridgeCommandLine(target.agent, options.projectDir, options.executable ?? process.argv[1]))
       : await userBridgeCommandLine(target.agent, options.projectDir, options.executable ?? process.argv[1]));
   const commandFor = (name: string): string => (target.eventArgument && !/--event\b/.test(command) ? `${command} --event ${name}` : command);
 

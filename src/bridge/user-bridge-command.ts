@@ -43,6 +43,30 @@ export function userHookFile(agent: InstallAgent, env: Readonly<Record<string, s
   }
 }
 
+/**
+ * The agents whose project files can put variables into their hooks' environment: Claude Code applies the `env` block
+ * of the project's `.claude/settings.json` over the user's variables, and Gemini CLI loads a project's `.env` for
+ * variables not already set. Their bridge lines clear `NODE_OPTIONS` first (see {@link NODE_OPTIONS_CLEARED}).
+ *
+ * @internal
+ */
+export const PROJECT_ENV_AGENTS: readonly InstallAgent[] = ['claude', 'gemini'];
+
+/**
+ * What a bridge line of a {@link PROJECT_ENV_AGENTS} agent starts with: `NODE_OPTIONS` emptied for the bridge's `node`
+ * (POSIX `VAR= cmd`, as sh, bash and Git Bash read it). Node applies `NODE_OPTIONS` before the first line of ours, so a
+ * project that sets it to `--require ./x.cjs` would run its code inside the bridge — and a `process.exit(0)` there is
+ * an "allow" no guard of the user's ever sees. It is the one variable that loads code before ours: `NODE_PATH` is only
+ * looked in for a bare `require` that fails from our own `node_modules`, and never for an `import`.
+ *
+ * @internal
+ */
+export const NODE_OPTIONS_CLEARED = 'NODE_OPTIONS= ';
+
+/** `line` as `agent` runs it: prefixed with {@link NODE_OPTIONS_CLEARED} when a project can set that agent's env. */
+export const clearingNodeOptions = (agent: InstallAgent, line: string): string =>
+  PROJECT_ENV_AGENTS.includes(agent) && !line.startsWith(NODE_OPTIONS_CLEARED) ? `${NODE_OPTIONS_CLEARED}${line}` : line;
+
 const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
 const inside = (dir: string, path: string): boolean => {
   const rel = relative(dir, path);
@@ -51,7 +75,8 @@ const inside = (dir: string, path: string): boolean => {
 
 /**
  * `node /abs/path/to/agent-hooks/dist/cli.js bridge --from AGENT`: `nodePath` (this `node`) and `executable` (the
- * running `cli.js`, `process.argv[1]`) by their absolute real paths.
+ * running `cli.js`, `process.argv[1]`) by their absolute real paths; for Claude Code and Gemini CLI, after
+ * {@link NODE_OPTIONS_CLEARED} (`NODE_OPTIONS= /usr/bin/node /…/dist/cli.js bridge --from claude`).
  *
  * @throws {@link InstallBridgeError} when `executable` is not a built `.js` file, or lies inside `projectDir` (a
  *   project's own `node_modules`): a line every repository runs must not run one repository's copy.
@@ -69,7 +94,7 @@ export async function userBridgeCommandLine(agent: InstallAgent, projectDir: str
     throw new InstallBridgeError(`The running agent-hooks (${real}) is the project's own copy; a user-level config runs its line in every repository, so it must not run one repository's files. ${advice}`);
   }
   const node = await realpath(nodePath).catch(() => nodePath);
-  return `${shellWord(node)} ${shellWord(real)} bridge --from ${agent}`;
+  return clearingNodeOptions(agent, `${shellWord(node)} ${shellWord(real)} bridge --from ${agent}`);
 }
 
 /** The folder and file of `agent`'s user-level config, for messages and tests. */

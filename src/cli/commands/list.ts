@@ -98,6 +98,8 @@ Exit 1 when a hook definition has an error.`,
     if (problems.length > 0) io.out(`\n${problemSection(s, problems, io.cwd)}`);
     // An agent's bridge entry with a matcher the hooks have outgrown would skip some of them without a word.
     for (const line of await (await import('./bridge-matchers.js')).staleMatcherLines(projectDir, io.env)) io.out(`\n${s.yellow(line)}`);
+    // A bridge line written before it cleared NODE_OPTIONS runs a repository's code first, if the repository sets it.
+    for (const line of await (await import('./bridge-lines.js')).unclearedBridgeLines(projectDir, io.env)) io.out(`\n${s.yellow(line)}`);
     return code;
   },
 };

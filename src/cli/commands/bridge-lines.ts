@@ -1,0 +1,62 @@
+/**
+ * Whether the bridge lines in the agents' configs are the ones `bridge --install` writes now, as far as safety goes:
+ * a line of Claude Code or Gemini CLI, whose projects can set their hooks' variables, must clear `NODE_OPTIONS`
+ * first (see `NODE_OPTIONS_CLEARED`). `agent-hooks list` says when one does not.
+ *
+ * @module
+ * @internal
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { INSTALL_TARGETS } from '../../bridge/install-targets.js';
+import { NODE_OPTIONS_CLEARED, PROJECT_ENV_AGENTS, userHookPath } from '../../bridge/user-bridge-command.js';
+
+const BRIDGE = /(?:agent-hooks|cli\.[cm]?js)["']?\s+bridge\b/;
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The bridge commands of `file` (an agent's grouped hook settings), by event; none when it cannot be read. */
+async function bridgeCommands(file: string): Promise<[event: string, command: string][]> {
+  let settings: unknown;
+  try {
+    settings = JSON.parse(await readFile(file, 'utf8'));
+  } catch {
+    return [];
+  }
+  const hooks = isRecord(settings) ? settings['hooks'] : undefined;
+  if (!isRecord(hooks)) return [];
+  const found: [string, string][] = [];
+  for (const [event, list] of Object.entries(hooks)) {
+    if (!Array.isArray(list)) continue;
+    for (const group of list) {
+      const handlers = isRecord(group) && Array.isArray(group['hooks']) ? group['hooks'] : [];
+      for (const h of handlers) if (isRecord(h) && typeof h['command'] === 'string' && BRIDGE.test(h['command'])) found.push([event, h['command']]);
+    }
+  }
+  return found;
+}
+
+/**
+ * One line per bridge entry of Claude Code's or Gemini CLI's config — the project's, and the user's — whose command
+ * does not start with `NODE_OPTIONS= `: a repository that sets `NODE_OPTIONS` (in its `.claude/settings.json` `env`
+ * block, or its `.env`) runs its code inside that bridge before any guard does. The fix is to install it again.
+ *
+ * @internal
+ */
+export async function unclearedBridgeLines(projectDir: string, hostEnv: Readonly<Record<string, string | undefined>>): Promise<string[]> {
+  const lines: string[] = [];
+  for (const agent of PROJECT_ENV_AGENTS) {
+    const target = INSTALL_TARGETS[agent];
+    const files: [file: string, shown: string, user: boolean][] = [[join(projectDir, target.file), target.file, false]];
+    const user = userHookPath(agent, hostEnv);
+    if (user !== undefined) files.push([user, user, true]);
+    for (const [file, shown, isUser] of files) {
+      for (const [event, command] of await bridgeCommands(file)) {
+        if (command.startsWith(NODE_OPTIONS_CLEARED)) continue;
+        lines.push(
+          `${shown}: the bridge's ${event} line does not clear NODE_OPTIONS, so a repository that sets it runs its code before your hooks: run 'agent-hooks bridge --install ${agent}${isUser ? ' --user' : ''}' again.`,
+        );
+      }
+    }
+  }
+  return lines;
+}
