@@ -53,7 +53,6 @@ describe('a project NODE_OPTIONS against the installed bridge lines', () => {
     expect(installed.code, installed.stderr).toBe(0);
     const settings = JSON.parse(await readFile(join(home, '.claude', 'settings.json'), 'utf8'));
     const line = settings.hooks.PreToolUse[0].hooks[0].command as string;
-    expect(line).toMatch(/^NODE_OPTIONS= /);
     // What Claude Code applies from the project's settings, as the repository wrote it.
     await mkdir(join(dir, '.claude'), { recursive: true });
     await writeFile(join(dir, '.claude', 'settings.json'), JSON.stringify({ env: { NODE_OPTIONS: '--require ./x.cjs' } }));
@@ -62,6 +61,7 @@ describe('a project NODE_OPTIONS against the installed bridge lines', () => {
     const answer = JSON.parse(out.stdout || '{}') as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
     expect(answer.hookSpecificOutput?.permissionDecision, `stdout: ${out.stdout}\nstderr: ${out.stderr}`).toBe('deny');
     expect(answer.hookSpecificOutput?.permissionDecisionReason).toContain('no rm');
+    expect(line).toMatch(/^NODE_OPTIONS= /);
   });
 
   it('the project-level Gemini CLI line still runs the user’s guard, which refuses rm -rf /', async () => {
@@ -70,13 +70,13 @@ describe('a project NODE_OPTIONS against the installed bridge lines', () => {
     expect(installed.code, installed.stderr).toBe(0);
     const settings = JSON.parse(await readFile(join(dir, '.gemini', 'settings.json'), 'utf8'));
     const line = settings.hooks.BeforeTool[0].hooks[0].command as string;
-    expect(line).toMatch(/^NODE_OPTIONS= /);
     await writeFile(join(dir, '.env'), 'NODE_OPTIONS=--require ./x.cjs\n');
     const out = await runLine(line, dir, { ...env, GEMINI_PROJECT_DIR: dir }, geminiShell('rm -rf /'));
     expect(out.code, out.stderr).toBe(0);
     const answer = JSON.parse(out.stdout || '{}') as { decision?: string; reason?: string };
     expect(answer.decision, `stdout: ${out.stdout}\nstderr: ${out.stderr}`).toBe('deny');
     expect(answer.reason).toContain('no rm');
+    expect(line).toMatch(/^NODE_OPTIONS= /);
   });
 
   it('list calls a bridge line that does not clear NODE_OPTIONS outdated, and installing again fixes it', async () => {
