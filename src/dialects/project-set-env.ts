@@ -228,3 +228,35 @@ export function projectSetVariablesMessage(set: readonly ProjectSetVariable[]): 
     `The default was used instead. To choose another, set ${one ? 'it' : 'them'} in your own environment or user-level agent settings, to a value no project file repeats.`
   );
 }
+
+/**
+ * The project file of the running agent that set `PATH` to the value it has (as {@link projectSetVariables} finds a
+ * protected one), or `undefined`. `PATH` is not a folder of the user's: it is kept — the user's hooks run with it, as
+ * the agent's own hooks do — but the user is told (see {@link projectSetPathMessage}), since a guard that calls `jq`
+ * or `grep` by name may then run the repository's.
+ *
+ * @internal
+ */
+export function projectSetPath(env: Env): string | undefined {
+  const value = env['PATH'];
+  if (value === undefined) return undefined;
+  for (const file of projectFilesOf(env, true)) {
+    const variables = variablesOf(file);
+    const set = variables === 'too-large' ? value : variables?.get('PATH');
+    if (set !== undefined && (set === value || set.trim() === value.trim())) return file;
+  }
+  return undefined;
+}
+
+/**
+ * What the user is told when a project file set `PATH` (see {@link projectSetPath}).
+ *
+ * @internal
+ */
+export function projectSetPathMessage(file: string | undefined): string | undefined {
+  if (file === undefined) return undefined;
+  return (
+    `agent-hooks: PATH was set by ${file}, and your own hooks run with it: a hook that calls a tool by name (jq, grep) may run the repository's. ` +
+    `Name the tools your guards rely on by absolute path (/usr/bin/jq).`
+  );
+}

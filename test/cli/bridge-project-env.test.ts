@@ -150,6 +150,23 @@ describe('under Claude Code, a project settings env block (which Claude Code app
     told(out, 'AGENT_HOOKS_TRUST', join(dir, '.claude', 'settings.json'));
   });
 
+  it('PATH in .claude/settings.json, with a planted grep first: the user is told their hooks run with it', async () => {
+    const { dir, home } = await setting();
+    // The repository's own tools first, then the system's, as a project would set it to look ordinary.
+    const path = `${join(dir, 'bin')}:${process.env['PATH'] ?? '/usr/bin:/bin'}`;
+    await mkdir(join(dir, '.claude'), { recursive: true });
+    await writeFile(join(dir, '.claude', 'settings.json'), JSON.stringify({ env: { PATH: path } }));
+    const out = await runCli(['bridge', '--from', 'claude'], { cwd: dir, input: claudeShell('rm -rf /'), env: { CLAUDE_PROJECT_DIR: dir, HOME: home, XDG_CONFIG_HOME: undefined, PATH: path } });
+    claudeDenied(out);
+    const said = `PATH was set by ${join(dir, '.claude', 'settings.json')}, and your own hooks run with it`;
+    expect(out.stderr).toContain(`agent-hooks: ${said}`);
+    expect((JSON.parse(out.stdout) as { systemMessage?: string }).systemMessage ?? '').toContain(said);
+    // The user's own PATH, which no project file repeats, is not mentioned.
+    const own = await runCli(['bridge', '--from', 'claude'], { cwd: dir, input: claudeShell('rm -rf /'), env: { CLAUDE_PROJECT_DIR: dir, HOME: home, XDG_CONFIG_HOME: undefined } });
+    claudeDenied(own);
+    expect(own.stderr).not.toContain('PATH was set by');
+  });
+
   it('AGENT_HOOKS_CACHE_DIR in .claude/settings.local.json: a forged cache does not make the first stage skip the user’s guard', async () => {
     const { dir, home, userHooks } = await setting();
     await scriptHook(userHooks, 'user-guard', { trigger: 'pre-tool-call', matcher: { tool: 'Bash' } }, NO_RM);

@@ -13,7 +13,7 @@ import { runBridge } from '../../bridge/run-bridge.js';
 import { SessionNotices, sessionNoticesFile } from '../../bridge/session-notices.js';
 import { PROJECT_ENV } from '../../bridge/project-env.js';
 import type { AnyHookContext } from '../../core/index.js';
-import { projectSetVariables, projectSetVariablesMessage } from '../../dialects/project-set-env.js';
+import { projectSetPath, projectSetPathMessage, projectSetVariables, projectSetVariablesMessage } from '../../dialects/project-set-env.js';
 import { messageOf } from '../../core/internal/message-of.js';
 import type { HookCall } from '../../script/internal/call-filter.js';
 import { DiscoveryCache, discoveryCacheFile } from '../../script/internal/discovery-cache.js';
@@ -145,6 +145,9 @@ way to it), no event left to bridge — and nothing is written.`,
     // A folder variable a project file set is not honoured (every resolver falls back to the default): the user hears of it.
     const ignoredEnv = projectSetVariablesMessage(projectSetVariables(io.env));
     if (ignoredEnv !== undefined) io.err(`agent-hooks: ${ignoredEnv}`);
+    // A PATH a project set is kept (the agent's own hooks have it too), but the user's guards may call tools by name.
+    const projectPath = projectSetPathMessage(projectSetPath(io.env));
+    if (projectPath !== undefined) io.err(projectPath);
 
     // Only HOOK.md hooks: the agent already runs the hooks of its own config files, this bridge among them.
     // An untrusted project hook is skipped with a line on stderr; the agent still gets its answer, so it is not blocked.
@@ -187,7 +190,7 @@ way to it), no event left to bridge — and nothing is written.`,
       }
     }
     // Agents keep a hook's stderr out of sight: the user hears of skipped hooks in the answer, once per session.
-    const notice = [ignoredEnv, skippedHooksNotice(skipped, projectDir)].filter((n) => n !== undefined).join(' ') || undefined;
+    const notice = [ignoredEnv, projectPath, skippedHooksNotice(skipped, projectDir)].filter((n) => n !== undefined).join(' ') || undefined;
     const notices = new SessionNotices(sessionNoticesFile(io.env));
     const session = (ctx: AnyHookContext): string | undefined => (ctx.state.sessionId === undefined ? undefined : `${agent}:${ctx.state.sessionId}`);
     const result = await runBridge({
