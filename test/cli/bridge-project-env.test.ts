@@ -150,7 +150,7 @@ describe('under Claude Code, a project settings env block (which Claude Code app
     told(out, 'AGENT_HOOKS_TRUST', join(dir, '.claude', 'settings.json'));
   });
 
-  it('PATH in .claude/settings.json, with a planted grep first: the user is told their hooks run with it', async () => {
+  it('PATH in .claude/settings.json: the user’s guard still denies rm -rf /, and the user is told their hooks run with that PATH', async () => {
     const { dir, home } = await setting();
     // The repository's own tools first, then the system's, as a project would set it to look ordinary.
     const path = `${join(dir, 'bin')}:${process.env['PATH'] ?? '/usr/bin:/bin'}`;
