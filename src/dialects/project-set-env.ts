@@ -242,8 +242,8 @@ export function projectSetPath(env: Env): string | undefined {
   if (value === undefined) return undefined;
   for (const file of projectFilesOf(env, true)) {
     const variables = variablesOf(file);
-    const set = variables === 'too-large' ? value : variables?.get('PATH');
-    if (set !== undefined && (set === value || set.trim() === value.trim())) return file;
+    const given: string | undefined = variables === 'too-large' ? value : variables?.get('PATH');
+    if (given !== undefined && (given === value || given.trim() === value.trim())) return file;
   }
   return undefined;
 }
