@@ -130,7 +130,8 @@ describe('agent-hooks serve (the command)', () => {
       expect(denied.status).toBe(200);
       expect(await denied.json()).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'No rm -rf' } });
       expect((await ask('rm -rf /', 'Bearer nope')).status).toBe(401);
-      expect(lines).toContainEqual(expect.objectContaining({ msg: 'hook request', event: 'PreToolUse', tool: 'Bash', status: 200, decision: 'block' }));
+      // The log line is written after the answer is sent: it may reach this process a moment later.
+      await expect.poll(() => lines).toContainEqual(expect.objectContaining({ msg: 'hook request', event: 'PreToolUse', tool: 'Bash', status: 200, decision: 'block' }));
       await expect.poll(() => lines.some((l) => l.level === 'warn' && l.status === 401)).toBe(true);
     } finally {
       child.kill('SIGTERM');
