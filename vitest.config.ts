@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { AI_SDK_TESTS, OPENAI_7_NODE, OPENAI_AGENTS_TESTS } from './test/sdk-versions/sdk-projects.js';
@@ -72,6 +73,9 @@ export default defineConfig({
       },
     ],
     testTimeout: 30_000,
+    // Vitest's default is one worker fewer than the cores: a single worker on a 2-core machine, where most files wait
+    // on child processes rather than the CPU, so two overlap well there; on a bigger machine the default stands.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // The command-line tests run dist/cli.js: built here once, before any test file starts, when the sources are newer.
     globalSetup: ['test/support/build-once.ts'],
     // Tests (and the CLIs they start) must not read or fill the user's cache of regex verdicts.
