@@ -1,0 +1,45 @@
+/**
+ * Every agent the project knows, by id: one line per room. The bridge, `serve`, `--install`, the command line and the
+ * docs' tables read agents here, and never name one.
+ *
+ * @module
+ * @internal
+ */
+import type { AgentId } from './agent-id.js';
+import { claudeProfile } from './claude/profile.js';
+import type { AgentProfile } from './profile.js';
+
+// The order help texts and docs list them in.
+const PROFILES: { readonly [Id in AgentId]: AgentProfile<Id> } = {
+  claude: claudeProfile,
+};
+
+/**
+ * Every agent's profile, in the order help texts list them.
+ *
+ * @internal
+ */
+export const AGENT_PROFILES: readonly AgentProfile[] = Object.freeze(Object.values(PROFILES));
+
+/**
+ * Every agent's id, in the order help texts list them.
+ *
+ * @internal
+ */
+export const AGENT_IDS: readonly AgentId[] = Object.freeze(AGENT_PROFILES.map((profile) => profile.id));
+
+/**
+ * Whether `name` is the id of an agent the project knows.
+ *
+ * @internal
+ */
+export const isAgentId = (name: string): name is AgentId => Object.hasOwn(PROFILES, name);
+
+/**
+ * The profile of the agent `id`.
+ *
+ * @internal
+ */
+export function agentProfile<Id extends AgentId>(id: Id): AgentProfile<Id> {
+  return PROFILES[id] as AgentProfile<Id>;
+}
