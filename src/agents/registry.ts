@@ -8,10 +8,12 @@
 import type { AgentId } from './agent-id.js';
 import { claudeProfile } from './claude/profile.js';
 import type { AgentProfile } from './profile.js';
+import { vscodeProfile } from './vscode/profile.js';
 
 // The order help texts and docs list them in.
 const PROFILES: { readonly [Id in AgentId]: AgentProfile<Id> } = {
   claude: claudeProfile,
+  vscode: vscodeProfile,
 };
 
 /**
