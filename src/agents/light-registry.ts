@@ -7,11 +7,13 @@
  */
 import type { AgentId } from './agent-id.js';
 import { claudeLight } from './claude/light.js';
+import { geminiLight } from './gemini/light.js';
 import type { LightAgentProfile } from './light-profile.js';
 import { vscodeLight } from './vscode/light.js';
 
 const LIGHT: { readonly [Id in AgentId]: LightAgentProfile<Id> } = {
   claude: claudeLight,
+  gemini: geminiLight,
   vscode: vscodeLight,
 };
 

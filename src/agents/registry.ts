@@ -7,12 +7,14 @@
  */
 import type { AgentId } from './agent-id.js';
 import { claudeProfile } from './claude/profile.js';
+import { geminiProfile } from './gemini/profile.js';
 import type { AgentProfile } from './profile.js';
 import { vscodeProfile } from './vscode/profile.js';
 
 // The order help texts and docs list them in.
 const PROFILES: { readonly [Id in AgentId]: AgentProfile<Id> } = {
   claude: claudeProfile,
+  gemini: geminiProfile,
   vscode: vscodeProfile,
 };
 
