@@ -7,6 +7,7 @@
  */
 import type { AgentId } from './agent-id.js';
 import { claudeLight } from './claude/light.js';
+import { copilotLight } from './copilot/light.js';
 import { geminiLight } from './gemini/light.js';
 import type { LightAgentProfile } from './light-profile.js';
 import { vscodeLight } from './vscode/light.js';
@@ -14,6 +15,7 @@ import { vscodeLight } from './vscode/light.js';
 const LIGHT: { readonly [Id in AgentId]: LightAgentProfile<Id> } = {
   claude: claudeLight,
   gemini: geminiLight,
+  copilot: copilotLight,
   vscode: vscodeLight,
 };
 

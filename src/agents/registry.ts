@@ -7,6 +7,7 @@
  */
 import type { AgentId } from './agent-id.js';
 import { claudeProfile } from './claude/profile.js';
+import { copilotProfile } from './copilot/profile.js';
 import { geminiProfile } from './gemini/profile.js';
 import type { AgentProfile } from './profile.js';
 import { vscodeProfile } from './vscode/profile.js';
@@ -15,6 +16,7 @@ import { vscodeProfile } from './vscode/profile.js';
 const PROFILES: { readonly [Id in AgentId]: AgentProfile<Id> } = {
   claude: claudeProfile,
   gemini: geminiProfile,
+  copilot: copilotProfile,
   vscode: vscodeProfile,
 };
 
