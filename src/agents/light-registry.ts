@@ -8,6 +8,7 @@
 import type { AgentId } from './agent-id.js';
 import { claudeLight } from './claude/light.js';
 import { copilotLight } from './copilot/light.js';
+import { cursorLight } from './cursor/light.js';
 import { geminiLight } from './gemini/light.js';
 import type { LightAgentProfile } from './light-profile.js';
 import { vscodeLight } from './vscode/light.js';
@@ -17,6 +18,7 @@ const LIGHT: { readonly [Id in AgentId]: LightAgentProfile<Id> } = {
   gemini: geminiLight,
   copilot: copilotLight,
   vscode: vscodeLight,
+  cursor: cursorLight,
 };
 
 /**

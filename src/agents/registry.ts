@@ -8,6 +8,7 @@
 import type { AgentId } from './agent-id.js';
 import { claudeProfile } from './claude/profile.js';
 import { copilotProfile } from './copilot/profile.js';
+import { cursorProfile } from './cursor/profile.js';
 import { geminiProfile } from './gemini/profile.js';
 import type { AgentProfile } from './profile.js';
 import { vscodeProfile } from './vscode/profile.js';
@@ -18,6 +19,7 @@ const PROFILES: { readonly [Id in AgentId]: AgentProfile<Id> } = {
   gemini: geminiProfile,
   copilot: copilotProfile,
   vscode: vscodeProfile,
+  cursor: cursorProfile,
 };
 
 /**
