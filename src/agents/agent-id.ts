@@ -10,4 +10,4 @@
  * Each has a room, `src/agents/<id>/`, and a line in the registries (`src/agents/registry.ts`,
  * `src/agents/light-registry.ts`).
  */
-export type AgentId = 'claude' | 'gemini' | 'copilot' | 'vscode' | 'cursor';
+export type AgentId = 'claude' | 'codex' | 'gemini' | 'copilot' | 'vscode' | 'cursor';

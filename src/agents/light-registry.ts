@@ -7,6 +7,7 @@
  */
 import type { AgentId } from './agent-id.js';
 import { claudeLight } from './claude/light.js';
+import { codexLight } from './codex/light.js';
 import { copilotLight } from './copilot/light.js';
 import { cursorLight } from './cursor/light.js';
 import { geminiLight } from './gemini/light.js';
@@ -15,6 +16,7 @@ import { vscodeLight } from './vscode/light.js';
 
 const LIGHT: { readonly [Id in AgentId]: LightAgentProfile<Id> } = {
   claude: claudeLight,
+  codex: codexLight,
   gemini: geminiLight,
   copilot: copilotLight,
   vscode: vscodeLight,

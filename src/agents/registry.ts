@@ -7,6 +7,7 @@
  */
 import type { AgentId } from './agent-id.js';
 import { claudeProfile } from './claude/profile.js';
+import { codexProfile } from './codex/profile.js';
 import { copilotProfile } from './copilot/profile.js';
 import { cursorProfile } from './cursor/profile.js';
 import { geminiProfile } from './gemini/profile.js';
@@ -16,6 +17,7 @@ import { vscodeProfile } from './vscode/profile.js';
 // The order help texts and docs list them in.
 const PROFILES: { readonly [Id in AgentId]: AgentProfile<Id> } = {
   claude: claudeProfile,
+  codex: codexProfile,
   gemini: geminiProfile,
   copilot: copilotProfile,
   vscode: vscodeProfile,
