@@ -16,10 +16,8 @@ const ALLOWED: Readonly<Record<string, string>> = {
   // The wire dialects: each is one agent's command-hook protocol, which script/ (HOOK.md `metadata.dialect`) and
   // config/ load by name, below the rooms.
   'dialects/gemini.ts': "Gemini CLI's dialect reads a context that came from Gemini CLI itself",
-  // The config loaders sit below the rooms (agent/ and cli/ load them through config/).
-  'config/load-all.ts': 'picks the loader of each config source by name',
+  // A matcher rule is named after the agent whose syntax it is; config/ sits below the rooms, which pass the rule.
   'config/config-matcher.ts': "compares a matcher rule (Claude Code's, Codex's), not an agent",
-  'config/github-config.ts': "tells Copilot's hook files from VS Code's, which share .github/hooks/",
   // `--http` writes Claude Code's own `type: "http"` hooks, a format no other agent reads.
   'cli/commands/bridge-install-http.ts': "refuses --http for any agent but Claude Code, whose http hooks it writes",
 };

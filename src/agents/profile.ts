@@ -9,6 +9,7 @@ import type { AnyHookContext, HookEventName, HookOutcome } from '../core/index.j
 import type { WireDialect } from '../dialects/dialect.js';
 import type { BridgeAnswer } from '../dialects/outcome-changes.js';
 import type { AgentId } from './agent-id.js';
+import type { ConfigLoader } from './config-loader.js';
 import type { InstallShape } from './install-shape.js';
 import type { Json, LightAgentProfile } from './light-profile.js';
 
@@ -46,6 +47,23 @@ export interface CheckedRelease {
   readonly package: string;
   /** The version. */
   readonly version: string;
+}
+
+/**
+ * An agent's own config files, as a source of a project's hooks.
+ *
+ * @internal
+ */
+export interface AgentConfig {
+  /** How its files are found and loaded (shared by agents that share a format). */
+  readonly loader: ConfigLoader;
+  /** Its place among the sources of a project's hooks: at equal priority, the hooks of a lower place run first. */
+  readonly order: number;
+  /**
+   * Whether, under `parallel`, the hooks of one of its events run side by side, none seeing another's rewrite, as the
+   * agent itself runs them (Claude Code).
+   */
+  readonly sideBySide: boolean;
 }
 
 /**
@@ -89,6 +107,8 @@ export interface AgentProfile<Id extends AgentId = AgentId> {
   userHookFile(home: string, env: Readonly<Record<string, string | undefined>>): { readonly dir: string; readonly file: string } | undefined;
   /** Whether it runs `http` hooks that `agent-hooks serve` answers. */
   readonly httpHooks: boolean;
+  /** Its own config files, as a source of a project's hooks. */
+  readonly config: AgentConfig;
   /** The release of its CLI last checked end to end, for the agents whose CLI the suite drives. */
   readonly checkedAgainst: CheckedRelease | undefined;
 }

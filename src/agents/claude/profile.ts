@@ -10,6 +10,7 @@ import type { AgentProfile } from '../profile.js';
 import { claudeAnswer } from './answer.js';
 import { claudeLight } from './light.js';
 import { readClaudePayload } from './payload.js';
+import { claudeConfigLoader } from './config.js';
 
 /**
  * Claude Code.
@@ -38,5 +39,6 @@ export const claudeProfile: AgentProfile<'claude'> = {
   matcherSyntax: 'exact-or-regex',
   userHookFile: (home) => ({ dir: home, file: '.claude/settings.json' }),
   httpHooks: true,
+  config: { loader: claudeConfigLoader, order: 1, sideBySide: true },
   checkedAgainst: { package: '@anthropic-ai/claude-code', version: '2.1.330' },
 };

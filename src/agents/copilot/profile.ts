@@ -11,6 +11,7 @@ import type { AgentProfile } from '../profile.js';
 import { copilotAnswer } from './answer.js';
 import { copilotLight } from './light.js';
 import { readCopilotPayload } from './payload.js';
+import { githubConfigLoader } from './github-config.js';
 
 /**
  * GitHub Copilot CLI.
@@ -44,5 +45,6 @@ export const copilotProfile: AgentProfile<'copilot'> = {
   matcherSyntax: 'anchored',
   userHookFile: (home) => ({ dir: home, file: '.copilot/hooks/agent-hooks.json' }),
   httpHooks: false,
+  config: { loader: githubConfigLoader, order: 2, sideBySide: false },
   checkedAgainst: { package: '@github/copilot', version: '1.0.102' },
 };

@@ -11,6 +11,7 @@ import type { AgentProfile } from '../profile.js';
 import { cursorAnswer } from './answer.js';
 import { cursorLight } from './light.js';
 import { readCursorPayload } from './payload.js';
+import { cursorConfigLoader } from './config.js';
 
 /**
  * Cursor.
@@ -45,5 +46,6 @@ export const cursorProfile: AgentProfile<'cursor'> = {
   matcherSyntax: undefined,
   userHookFile: (home) => ({ dir: home, file: '.cursor/hooks.json' }),
   httpHooks: false,
+  config: { loader: cursorConfigLoader, order: 5, sideBySide: false },
   checkedAgainst: undefined,
 };

@@ -10,6 +10,7 @@ import type { AgentProfile } from '../profile.js';
 import { geminiAnswer } from './answer.js';
 import { geminiLight } from './light.js';
 import { readGeminiPayload } from './payload.js';
+import { geminiConfigLoader } from './config.js';
 
 /**
  * Gemini CLI.
@@ -41,5 +42,6 @@ export const geminiProfile: AgentProfile<'gemini'> = {
   matcherSyntax: 'regex',
   userHookFile: (home) => ({ dir: home, file: '.gemini/settings.json' }),
   httpHooks: false,
+  config: { loader: geminiConfigLoader, order: 4, sideBySide: false },
   checkedAgainst: { package: '@google/gemini-cli', version: '0.61.0' },
 };

@@ -12,6 +12,7 @@ import { readClaudeShapedPayload } from '../claude/payload.js';
 import { dialectNames } from '../event-names.js';
 import type { AgentProfile } from '../profile.js';
 import { vscodeLight } from './light.js';
+import { githubConfigLoader } from '../copilot/github-config.js';
 
 // VS Code's eight (code.visualstudio.com/docs/agent-customization/hooks).
 const VSCODE_EVENTS: readonly HookEventName[] = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PreCompact', 'SubagentStart', 'SubagentStop', 'Stop'];
@@ -50,5 +51,6 @@ export const vscodeProfile: AgentProfile<'vscode'> = {
   // Its user-level file is Claude Code's own.
   userHookFile: () => undefined,
   httpHooks: false,
+  config: { loader: githubConfigLoader, order: 3, sideBySide: false },
   checkedAgainst: undefined,
 };
