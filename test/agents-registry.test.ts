@@ -60,6 +60,10 @@ describe('the agent registry', () => {
     }
   });
 
+  it('names each agent’s shell tool in the shared vocabulary', () => {
+    for (const profile of AGENT_PROFILES) expect(profile.tools['Shell']?.length, profile.id).toBeGreaterThan(0);
+  });
+
   it('records, for each agent whose CLI the end-to-end suite drives, the version it pins', () => {
     const pinned = Object.entries(agentsJson).filter(([key]) => key !== '//') as [string, { package: string; version: string }][];
     for (const [id, pin] of pinned) {

@@ -107,6 +107,8 @@ export interface AgentProfile<Id extends AgentId = AgentId> {
   userHookFile(home: string, env: Readonly<Record<string, string | undefined>>): { readonly dir: string; readonly file: string } | undefined;
   /** Whether it runs `http` hooks that `agent-hooks serve` answers. */
   readonly httpHooks: boolean;
+  /** Its names for the tools of the shared vocabulary, by canonical name (`Shell: ['Bash']`). */
+  readonly tools: Readonly<Record<string, readonly string[]>>;
   /** Its own config files, as a source of a project's hooks. */
   readonly config: AgentConfig;
   /** The release of its CLI last checked end to end, for the agents whose CLI the suite drives. */

@@ -11,6 +11,7 @@ import { claudeAnswer } from './answer.js';
 import { claudeLight } from './light.js';
 import { readClaudePayload } from './payload.js';
 import { claudeConfigLoader } from './config.js';
+import { vocabularyOf } from '../tool-names.js';
 
 /**
  * Claude Code.
@@ -39,6 +40,7 @@ export const claudeProfile: AgentProfile<'claude'> = {
   matcherSyntax: 'exact-or-regex',
   userHookFile: (home) => ({ dir: home, file: '.claude/settings.json' }),
   httpHooks: true,
+  tools: vocabularyOf('claude'),
   config: { loader: claudeConfigLoader, order: 1, sideBySide: true },
   checkedAgainst: { package: '@anthropic-ai/claude-code', version: '2.1.330' },
 };

@@ -12,6 +12,7 @@ import { dialectNames, GROUPED_ENTRIES } from '../event-names.js';
 import type { AgentProfile } from '../profile.js';
 import { codexLight } from './light.js';
 import { codexConfigLoader } from './config.js';
+import { vocabularyOf } from '../tool-names.js';
 
 // Codex takes Claude Code's names for the events it has (codex-rs/config hook_config.rs; developers.openai.com/codex/hooks).
 const CODEX_EVENTS: readonly HookEventName[] = ['SessionStart', 'SessionEnd', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PreCompact', 'PostCompact', 'SubagentStart', 'SubagentStop', 'Stop'];
@@ -47,6 +48,7 @@ export const codexProfile: AgentProfile<'codex'> = {
     return codexHome !== undefined && isAbsolute(codexHome) ? { dir: codexHome, file: 'hooks.json' } : { dir: home, file: '.codex/hooks.json' };
   },
   httpHooks: false,
+  tools: vocabularyOf('codex'),
   config: { loader: codexConfigLoader, order: 6, sideBySide: false },
   checkedAgainst: { package: '@openai/codex', version: '0.169.0' },
 };

@@ -12,6 +12,7 @@ import { copilotAnswer } from './answer.js';
 import { copilotLight } from './light.js';
 import { readCopilotPayload } from './payload.js';
 import { githubConfigLoader } from './github-config.js';
+import { vocabularyOf } from '../tool-names.js';
 
 /**
  * GitHub Copilot CLI.
@@ -45,6 +46,7 @@ export const copilotProfile: AgentProfile<'copilot'> = {
   matcherSyntax: 'anchored',
   userHookFile: (home) => ({ dir: home, file: '.copilot/hooks/agent-hooks.json' }),
   httpHooks: false,
+  tools: vocabularyOf('copilot'),
   config: { loader: githubConfigLoader, order: 2, sideBySide: false },
   checkedAgainst: { package: '@github/copilot', version: '1.0.102' },
 };

@@ -12,6 +12,7 @@ import { cursorAnswer } from './answer.js';
 import { cursorLight } from './light.js';
 import { readCursorPayload } from './payload.js';
 import { cursorConfigLoader } from './config.js';
+import { vocabularyOf } from '../tool-names.js';
 
 /**
  * Cursor.
@@ -46,6 +47,7 @@ export const cursorProfile: AgentProfile<'cursor'> = {
   matcherSyntax: undefined,
   userHookFile: (home) => ({ dir: home, file: '.cursor/hooks.json' }),
   httpHooks: false,
+  tools: vocabularyOf('cursor'),
   config: { loader: cursorConfigLoader, order: 5, sideBySide: false },
   checkedAgainst: undefined,
 };

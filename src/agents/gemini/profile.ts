@@ -11,6 +11,7 @@ import { geminiAnswer } from './answer.js';
 import { geminiLight } from './light.js';
 import { readGeminiPayload } from './payload.js';
 import { geminiConfigLoader } from './config.js';
+import { vocabularyOf } from '../tool-names.js';
 
 /**
  * Gemini CLI.
@@ -42,6 +43,7 @@ export const geminiProfile: AgentProfile<'gemini'> = {
   matcherSyntax: 'regex',
   userHookFile: (home) => ({ dir: home, file: '.gemini/settings.json' }),
   httpHooks: false,
+  tools: vocabularyOf('gemini'),
   config: { loader: geminiConfigLoader, order: 4, sideBySide: false },
   checkedAgainst: { package: '@google/gemini-cli', version: '0.61.0' },
 };

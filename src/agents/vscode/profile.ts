@@ -13,6 +13,7 @@ import { dialectNames } from '../event-names.js';
 import type { AgentProfile } from '../profile.js';
 import { vscodeLight } from './light.js';
 import { githubConfigLoader } from '../copilot/github-config.js';
+import { vocabularyOf } from '../tool-names.js';
 
 // VS Code's eight (code.visualstudio.com/docs/agent-customization/hooks).
 const VSCODE_EVENTS: readonly HookEventName[] = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PreCompact', 'SubagentStart', 'SubagentStop', 'Stop'];
@@ -51,6 +52,7 @@ export const vscodeProfile: AgentProfile<'vscode'> = {
   // Its user-level file is Claude Code's own.
   userHookFile: () => undefined,
   httpHooks: false,
+  tools: vocabularyOf('vscode'),
   config: { loader: githubConfigLoader, order: 3, sideBySide: false },
   checkedAgainst: undefined,
 };
