@@ -18,8 +18,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'dialects/gemini.ts': "Gemini CLI's dialect reads a context that came from Gemini CLI itself",
   // A matcher rule is named after the agent whose syntax it is; config/ sits below the rooms, which pass the rule.
   'config/config-matcher.ts': "compares a matcher rule (Claude Code's, Codex's), not an agent",
-  // `--http` writes Claude Code's own `type: "http"` hooks, a format no other agent reads.
-  'cli/commands/bridge-install-http.ts': "refuses --http for any agent but Claude Code, whose http hooks it writes",
 };
 
 function sources(dir: string): string[] {
