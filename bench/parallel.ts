@@ -7,8 +7,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HookStack, ToolCall, ToolExecution, ToolHookContext } from '../src/index.js';
-import { loadClaudeHooks } from '../src/config/claude-config.js';
-import { prioritized } from '../src/config/load-all.js';
+import { loadClaudeHooks } from '../src/agents/claude/config.js';
+import { prioritized } from '../src/agents/load-all.js';
 import { median, ratioTarget, timingRow, type Row } from './harness.js';
 
 const HOOKS = 5;

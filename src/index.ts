@@ -8,5 +8,6 @@ export * from './core/index.js';
 export * from './agent/index.js';
 export * from './script/index.js';
 export * from './config/index.js';
+export * from './agents/index.js';
 export * from './bridge/index.js';
 export * from './hooks/index.js';

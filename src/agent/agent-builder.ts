@@ -41,7 +41,7 @@ import type { HookProblem } from '../script/problem.js';
 import type { Subagent } from './subagent.js';
 import { SUBAGENT_INPUT, SUBAGENT_INPUT_SCHEMA } from './internal/subagent-input.js';
 import { alreadyMatched, handleMatched } from '../core/internal/matched.js';
-import { loadAllHookConfigs, prioritized, selectedSources } from '../config/load-all.js';
+import { loadAllHookConfigs, prioritized, selectedSources } from '../agents/load-all.js';
 import { modelJudge } from './model-judge.js';
 import { modelVerifier } from './model-verifier.js';
 import { ProcessPool, type ProcessPoolLike } from '../process/process-pool.js';

@@ -4,7 +4,7 @@
  * @module
  */
 import type { PrioritizedHook } from '../core/index.js';
-import type { HookSourcesOptions } from '../config/load-all.js';
+import type { HookSourcesOptions } from '../agents/load-all.js';
 import type { HookProblem } from '../script/problem.js';
 import type { ProcessPool } from '../process/process-pool.js';
 import type { Model } from './model.js';

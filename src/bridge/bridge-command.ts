@@ -8,6 +8,7 @@
 import { constants } from 'node:fs';
 import { access, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { agentProfile } from '../agents/registry.js';
 import { InstallBridgeError } from './install-bridge-error.js';
 import { INSTALL_TARGETS, type InstallAgent } from './install-targets.js';
 
@@ -24,7 +25,7 @@ function shellWord(word: string): string {
  */
 function projectReference(agent: InstallAgent, variable: string | undefined): string {
   if (variable === undefined) return '';
-  return agent === 'gemini' ? `"\${${variable}}"/` : `"$${variable}"/`;
+  return agentProfile(agent).projectReference === 'braced' ? `"\${${variable}}"/` : `"$${variable}"/`;
 }
 
 const isFile = (path: string): Promise<boolean> => stat(path).then((s) => s.isFile(), () => false);

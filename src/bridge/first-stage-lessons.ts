@@ -7,13 +7,13 @@
  * @internal
  */
 import { join } from 'node:path';
-import { HookEvent, type EventDialect, type HookEventName } from '../core/events.js';
+import { lightProfileOf } from '../agents/light-registry.js';
+import { HookEvent, type HookEventName } from '../core/events.js';
 import { toolAliases } from '../core/tool-vocabulary.js';
 import { parseFrontmatter, readFrontmatter } from '../script/frontmatter.js';
 import { toolNamesOf } from '../script/internal/call-filter.js';
 import { folderKey, type FolderVerdict } from './first-stage-index.js';
 import type { HookFilter } from './hook-filter.js';
-import type { EventRule } from './payload-call.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -67,28 +67,16 @@ export async function learnFolder(dir: string): Promise<{ key: string; verdict: 
   return folderKey(dir) === key ? { key, verdict } : undefined;
 }
 
-const DIALECT: Readonly<Partial<Record<EventRule, EventDialect>>> = { claude: 'claude', gemini: 'gemini', copilot: 'copilot' };
-
 /**
  * The canonical event an agent's event name `written` reads as under `rule`, as the bridge's payload reader reads it;
- * `null` when it reads as none (the full path then refuses the payload).
+ * `null` when it reads as none (the full path then refuses the payload). The rule names the agent whose light profile
+ * reads it (see `WrittenEvent.rule`).
  *
  * @internal
  */
-export async function learnEvent(rule: EventRule, written: string): Promise<string | null> {
-  const dialect = DIALECT[rule];
-  if (dialect !== undefined) return HookEvent.tryParse(written, dialect) ?? HookEvent.tryParse(written) ?? null;
-  if (rule === 'cursor') {
-    const { CURSOR_EVENTS } = await import('../dialects/cursor.js');
-    const event: unknown = Object.hasOwn(CURSOR_EVENTS, written) ? CURSOR_EVENTS[written] : undefined;
-    return typeof event === 'string' ? event : null;
-  }
-  const { readCodexPayload } = await import('../dialects/codex.js');
-  try {
-    return readCodexPayload({ hook_event_name: written }, rule === 'codex-given' ? written : undefined).event;
-  } catch {
-    return null;
-  }
+export async function learnEvent(rule: string, written: string): Promise<string | null> {
+  const reader = lightProfileOf(rule.split('-')[0]!);
+  return reader === undefined ? null : reader.learnEvent(rule, written);
 }
 
 /**

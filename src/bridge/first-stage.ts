@@ -17,11 +17,11 @@ import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { projectSetVariables } from '../dialects/project-set-env.js';
 import { projectHooksDir, userHooksDir } from '../script/hook-dirs.js';
-import type { BridgeAgent } from './bridge-answer.js';
+import { lightProfileOf } from '../agents/light-registry.js';
+import type { LightAgentProfile } from '../agents/light-profile.js';
 import { FirstStageIndex, firstStageIndexFile, folderKey, type FolderVerdict } from './first-stage-index.js';
 import { filterAdmits } from './hook-filter.js';
 import { payloadCallOf, writtenEventOf } from './payload-call.js';
-import { PROJECT_ENV } from './project-env.js';
 
 /**
  * What the first stage came to: the call answered (with this exit code), or handed over, with the payload when it was
@@ -44,8 +44,6 @@ export interface FirstStageIO {
   /** Reads the whole of standard input, the agent's payload. */
   readonly readStdin: () => Promise<string>;
 }
-
-const AGENTS: readonly BridgeAgent[] = ['claude', 'copilot', 'vscode', 'gemini', 'cursor', 'codex'];
 
 /** The project's modules of in-process hooks (`CONFIG_MODULE_FILES`): one present sends the call to the full path. */
 const CONFIG_MODULES = ['agent-hooks.config.mjs', 'agent-hooks.config.js', 'agent-hooks.config.mts', 'agent-hooks.config.ts'];
@@ -107,8 +105,9 @@ function holdSignals(): () => void {
  */
 export async function bridgeFirstStage(args: readonly string[], io: FirstStageIO): Promise<FirstStageResult> {
   const options = optionsOf(args);
-  const agent = options?.get('from') as BridgeAgent | undefined;
-  if (options === undefined || agent === undefined || !AGENTS.includes(agent)) return { answered: false };
+  const from = options?.get('from');
+  const agent = from === undefined ? undefined : lightProfileOf(from);
+  if (options === undefined || agent === undefined) return { answered: false };
   const release = holdSignals();
   let input: string;
   try {
@@ -127,10 +126,10 @@ export async function bridgeFirstStage(args: readonly string[], io: FirstStageIO
  * Whether no hook can run on the call `input` is, as the full path would find. May throw (a stat that fails oddly):
  * the full path then says what is wrong.
  */
-async function nothingCanRunOn(agent: BridgeAgent, options: ReadonlyMap<string, string>, input: string, io: FirstStageIO): Promise<boolean> {
+async function nothingCanRunOn(agent: LightAgentProfile, options: ReadonlyMap<string, string>, input: string, io: FirstStageIO): Promise<boolean> {
   // The full path tells the user of a folder variable a project set, and answers with that: never a silent exit 0.
   if (projectSetVariables(io.env).length > 0) return false;
-  const fromEnv = PROJECT_ENV[agent].map((name) => io.env[name]).find((v) => v !== undefined && v !== '');
+  const fromEnv = agent.projectVariables.map((name) => io.env[name]).find((v) => v !== undefined && v !== '');
   const projectDir = resolve(io.cwd, options.get('project') ?? fromEnv ?? '.');
   if (CONFIG_MODULES.some((file) => exists(join(projectDir, file)))) return false;
 
@@ -140,7 +139,7 @@ async function nothingCanRunOn(agent: BridgeAgent, options: ReadonlyMap<string, 
   } catch {
     return false;
   }
-  const written = writtenEventOf(agent, payload, options.get('event'));
+  const written = writtenEventOf(agent.id, payload, options.get('event'));
   if (written === undefined) return false;
 
   const index = new FirstStageIndex(firstStageIndexFile(io.env));

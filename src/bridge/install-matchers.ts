@@ -6,6 +6,8 @@
  * @module
  * @internal
  */
+import type { MatcherSyntax } from '../agents/profile.js';
+import { agentProfile } from '../agents/registry.js';
 import { HookEvent, type HookEventName } from '../core/events.js';
 import { KNOWN_TOOL_NAMES, toolAliases } from '../core/tool-vocabulary.js';
 import { toolNamesOf, type ToolNames } from '../script/internal/call-filter.js';
@@ -28,14 +30,7 @@ export interface MatchedHook {
  * names and anything else as an unanchored regex; Gemini CLI an unanchored regex; Copilot CLI a regex anchored at both
  * ends. VS Code does not apply matchers, and Cursor's entries have none: they get none.
  */
-const SYNTAX: Readonly<Record<InstallAgent, 'claude' | 'regex' | 'anchored' | undefined>> = {
-  claude: 'claude',
-  codex: 'claude',
-  gemini: 'regex',
-  copilot: 'anchored',
-  vscode: undefined,
-  cursor: undefined,
-};
+const syntaxOf = (agent: InstallAgent): MatcherSyntax => agentProfile(agent).matcherSyntax;
 
 const WORD = /^[A-Za-z0-9_-]+$/;
 const escape = (name: string): string => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -45,7 +40,7 @@ const escape = (name: string): string => name.replace(/[.*+?^${}()|[\]\\/]/g, '\
  *
  * @internal
  */
-export const takesMatchers = (agent: InstallAgent): boolean => SYNTAX[agent] !== undefined;
+export const takesMatchers = (agent: InstallAgent): boolean => syntaxOf(agent) !== undefined;
 
 /**
  * The tool names the agent must start the bridge for, for hooks whose `matcher.tool` regexes read as `names`: each
@@ -81,7 +76,7 @@ function coverage(names: readonly ToolNames[]): { exact: string[]; parts: string
  * @internal
  */
 export function installMatcher(agent: InstallAgent, event: HookEventName, hooks: readonly MatchedHook[]): string | undefined {
-  const syntax = SYNTAX[agent];
+  const syntax = syntaxOf(agent);
   if (syntax === undefined || !HookEvent.isToolEvent(event)) return undefined;
   const mine = hooks.filter((hook) => hook.event === event);
   if (mine.length === 0) return undefined;
@@ -93,7 +88,7 @@ export function installMatcher(agent: InstallAgent, event: HookEventName, hooks:
   }
   const { exact, parts } = coverage(names);
   if (syntax === 'anchored') return [...exact.map(escape), ...parts.map((part) => `.*${escape(part)}.*`)].join('|');
-  if (syntax === 'claude' && parts.length === 0 && exact.every((name) => WORD.test(name))) return exact.join('|');
+  if (syntax === 'exact-or-regex' && parts.length === 0 && exact.every((name) => WORD.test(name))) return exact.join('|');
   // A regex: the group makes even a single word read as one in Claude Code's syntax.
   const alternatives = [...(exact.length > 0 ? [`^(?:${exact.map(escape).join('|')})$`] : []), ...(parts.length > 0 ? [`(?:${parts.map(escape).join('|')})`] : [])];
   return alternatives.join('|');

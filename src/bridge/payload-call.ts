@@ -1,35 +1,17 @@
 /**
  * A light reading of an agent's hook payload, for the bridge's first stage: which event and tool it is about, and
  * whether the full reading (`readBridgePayload`) would certainly accept it — without loading the contexts, the
- * dialects or the event table. It follows `readBridgePayload` field by field, but leans one way only: where it is not
- * sure, it says so (`undefined`), and the full path reads the payload itself.
+ * dialects or the event table. Each agent's part is its light profile (`src/agents/<id>/light.ts`); this checks the
+ * fields every context reads. It leans one way only: where it is not sure, it says so (`undefined`), and the full path
+ * reads the payload itself.
  *
  * @module
  * @internal
  */
-import type { BridgeAgent } from './bridge-answer.js';
+import { lightProfileOf } from '../agents/light-registry.js';
+import { isJsonObject as isRecord, type Json, type WrittenEvent } from '../agents/light-profile.js';
 
-/**
- * How a payload's event name reads as a canonical event: by the alias table of a dialect (then of any dialect), by
- * Codex's or Cursor's own table. With the name, the key of a learnt reading.
- *
- * @internal
- */
-export type EventRule = 'claude' | 'gemini' | 'copilot' | 'codex' | 'codex-given' | 'cursor';
-
-/**
- * The event a payload names, before it is read as a canonical event.
- *
- * @internal
- */
-export interface WrittenEvent {
-  /** How the name reads. */
-  readonly rule: EventRule;
-  /** The name as the agent (or `--event`) wrote it. */
-  readonly written: string;
-  /** The agent whose payload the fields are read as (Copilot's payload with a PascalCase event is VS Code's). */
-  readonly reader: BridgeAgent;
-}
+export type { WrittenEvent } from '../agents/light-profile.js';
 
 /**
  * A payload read far enough to filter hooks by: its canonical event and its tool.
@@ -43,140 +25,15 @@ export interface PayloadCall {
   readonly tool: string | undefined;
 }
 
-type Json = Record<string, unknown>;
-
-const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Copilot's payload names no event; what it holds says which one it is (as `copilotEventOf` reads it). */
-function copilotEventOf(payload: Json): string | undefined {
-  if (payload.toolResult !== undefined) return 'postToolUse';
-  if (payload.toolName !== undefined) return 'preToolUse';
-  if (payload.prompt !== undefined) return 'userPromptSubmitted';
-  if (payload.error !== undefined) return 'errorOccurred';
-  if (payload.source !== undefined) return 'sessionStart';
-  if (payload.reason !== undefined) return 'sessionEnd';
-  return undefined;
-}
-
 /**
  * The event `payload` names, as `agent` writes it, or `undefined` when the full reading would refuse it (no event)
  * or it is not a JSON object.
  *
  * @internal
  */
-export function writtenEventOf(agent: BridgeAgent, payload: unknown, given: string | undefined): WrittenEvent | undefined {
+export function writtenEventOf(agent: string, payload: unknown, given: string | undefined): WrittenEvent | undefined {
   if (!isRecord(payload)) return undefined;
-  switch (agent) {
-    case 'claude':
-    case 'vscode':
-    case 'gemini': {
-      const written = given ?? payload.hook_event_name ?? payload.hookEventName;
-      if (typeof written !== 'string' || written === '') return undefined;
-      return { rule: agent === 'gemini' ? 'gemini' : 'claude', written, reader: agent };
-    }
-    case 'copilot': {
-      const written = given ?? copilotEventOf(payload);
-      if (written === undefined) return undefined;
-      if (/^[A-Z]/.test(written)) return written === '' ? undefined : { rule: 'claude', written, reader: 'vscode' };
-      return { rule: 'copilot', written, reader: 'copilot' };
-    }
-    case 'codex': {
-      const written = given ?? payload.hook_event_name;
-      if (typeof written !== 'string' || written === '') return undefined;
-      return { rule: given !== undefined ? 'codex-given' : 'codex', written, reader: 'codex' };
-    }
-    case 'cursor': {
-      const written = given ?? payload.hook_event_name;
-      if (typeof written !== 'string') return undefined;
-      return { rule: 'cursor', written, reader: 'cursor' };
-    }
-  }
-}
-
-/** The fields `readBridgePayload` builds its context from, for `reader`'s payload of `event`, before cleaning. */
-function fieldsOf(reader: BridgeAgent, payload: Json, event: string, written: string): Json | undefined {
-  switch (reader) {
-    case 'claude':
-    case 'vscode':
-    case 'gemini':
-      return {
-        ...payload,
-        session_id: payload.session_id ?? payload.sessionId,
-        subagent_name: payload.agent_id,
-        ...(reader === 'gemini' && event === 'Stop' ? { final_message: payload.prompt_response } : {}),
-        hook_event_name: undefined,
-        hookEventName: undefined,
-      };
-    case 'copilot': {
-      let toolInput: unknown = payload.toolArgs;
-      if (typeof toolInput === 'string') {
-        try {
-          toolInput = JSON.parse(toolInput);
-        } catch {
-          return undefined;
-        }
-      }
-      const result = isRecord(payload.toolResult) ? payload.toolResult : undefined;
-      const error = isRecord(payload.error) ? payload.error : undefined;
-      return {
-        session_id: payload.sessionId ?? payload.session_id,
-        tool_name: payload.toolName,
-        tool_input: toolInput,
-        tool_response: result?.textResultForLlm,
-        ...(result?.resultType === 'failure' ? { error: result.textResultForLlm } : {}),
-        prompt: payload.prompt,
-        source: payload.source === 'new' ? 'startup' : payload.source,
-        reason: payload.reason,
-        stop_hook_active: payload.stop_hook_active ?? payload.stopHookActive,
-        error_message: error?.message,
-        error_class: error?.name,
-        subagent_name: payload.agentName,
-        subagent_type: payload.agentType,
-        message: payload.message,
-        notification_type: payload.notificationType,
-      };
-    }
-    case 'codex': {
-      const input = isRecord(payload.tool_input) ? payload.tool_input : undefined;
-      return {
-        ...payload,
-        subagent_name: payload.agent_id,
-        ...(payload.source === 'fork' ? { source: 'resume' } : {}),
-        ...(event === 'PermissionRequest' && typeof input?.description === 'string' ? { permission_reason: input.description } : {}),
-        hook_event_name: undefined,
-      };
-    }
-    case 'cursor': {
-      let toolInput: unknown = payload.tool_input;
-      if (written === 'beforeMCPExecution' || written === 'afterMCPExecution') {
-        if (typeof toolInput === 'string') {
-          try {
-            toolInput = JSON.parse(toolInput);
-          } catch {
-            return undefined;
-          }
-        }
-      }
-      const common = { session_id: payload.conversation_id, prompt: payload.prompt, stop_hook_active: typeof payload.loop_count === 'number' ? payload.loop_count > 0 : undefined };
-      const tool = (() => {
-        switch (written) {
-          case 'beforeShellExecution':
-          case 'afterShellExecution':
-            return { tool_name: 'Shell', tool_input: { command: payload.command, ...(payload.cwd !== undefined ? { cwd: payload.cwd } : {}) }, tool_response: payload.output };
-          case 'beforeMCPExecution':
-          case 'afterMCPExecution':
-            return { tool_name: payload.tool_name, tool_input: toolInput, tool_response: payload.result_json };
-          case 'beforeReadFile':
-            return { tool_name: 'Read', tool_input: { file_path: payload.file_path } };
-          case 'afterFileEdit':
-            return { tool_name: 'Write', tool_input: { file_path: payload.file_path, edits: payload.edits ?? [] }, tool_response: 'edited' };
-          default:
-            return { tool_name: payload.tool_name, tool_input: payload.tool_input, tool_response: payload.tool_output, error: payload.error_message };
-        }
-      })();
-      return { ...common, ...tool };
-    }
-  }
+  return lightProfileOf(agent)?.writtenEvent(payload, given);
 }
 
 const STOP_REASONS = ['no_tool_calls', 'tool_rejected', 'max_steps', 'hook_stop', 'prompt_blocked'];
@@ -252,7 +109,7 @@ class FieldCheck {
  */
 export function payloadCallOf(written: WrittenEvent, payload: unknown, event: string): PayloadCall | undefined {
   if (!isRecord(payload) || !KNOWN_EVENTS.has(event)) return undefined;
-  const raw = fieldsOf(written.reader, payload, event, written.written);
+  const raw = lightProfileOf(written.reader)?.fields(payload, event, written.written);
   if (raw === undefined) return undefined;
   const fields: Json = {};
   for (const [key, value] of Object.entries(raw)) if (value !== undefined && value !== null) fields[key] = value;

@@ -14,6 +14,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
+import { AGENT_PROFILES, agentProfile } from '../agents/registry.js';
 import { InstallBridgeError } from './install-bridge-error.js';
 import type { InstallAgent } from './install-targets.js';
 
@@ -25,22 +26,7 @@ import type { InstallAgent } from './install-targets.js';
  */
 export function userHookFile(agent: InstallAgent, env: Readonly<Record<string, string | undefined>> = process.env): { dir: string; file: string } | undefined {
   const home = env['HOME'] !== undefined && env['HOME'] !== '' ? env['HOME'] : homedir();
-  switch (agent) {
-    case 'claude':
-      return { dir: home, file: '.claude/settings.json' };
-    case 'codex': {
-      const codexHome = env['CODEX_HOME'];
-      return codexHome !== undefined && isAbsolute(codexHome) ? { dir: codexHome, file: 'hooks.json' } : { dir: home, file: '.codex/hooks.json' };
-    }
-    case 'gemini':
-      return { dir: home, file: '.gemini/settings.json' };
-    case 'copilot':
-      return { dir: home, file: '.copilot/hooks/agent-hooks.json' };
-    case 'cursor':
-      return { dir: home, file: '.cursor/hooks.json' };
-    case 'vscode':
-      return undefined;
-  }
+  return agentProfile(agent).userHookFile(home, env);
 }
 
 /**
@@ -50,7 +36,7 @@ export function userHookFile(agent: InstallAgent, env: Readonly<Record<string, s
  *
  * @internal
  */
-export const PROJECT_ENV_AGENTS: readonly InstallAgent[] = ['claude', 'gemini'];
+export const PROJECT_ENV_AGENTS: readonly InstallAgent[] = Object.freeze(AGENT_PROFILES.filter((profile) => profile.projectSetsEnv).map((profile) => profile.id));
 
 /**
  * What a bridge line of a {@link PROJECT_ENV_AGENTS} agent starts with: `NODE_OPTIONS` emptied for the bridge's `node`

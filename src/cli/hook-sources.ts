@@ -92,7 +92,7 @@ const configSource: HookSourceFactory = (options) => ({
   label: 'config',
   load: async () => {
     // Loaded here, not at start-up: the bridge reads HOOK.md folders only.
-    const { loadAllHookConfigs } = await import('../config/index.js');
+    const { loadAllHookConfigs } = await import('../agents/load-all.js');
     const { hooks, problems, trustChecks } = await loadAllHookConfigs(options.projectDir, {
       hookmd: false,
       hostEnv: options.hostEnv,

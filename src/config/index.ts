@@ -1,5 +1,7 @@
 /**
- * Hooks from other agents' config files: Claude Code, GitHub Copilot, VS Code, Gemini CLI, Cursor and Codex CLI.
+ * What hooks from other agents' config files are made of: the config-file reader, matchers, and the prompt, agent and
+ * http handlers. Each agent's own loader is in its room (`src/agents/<id>/`), and `loadAllHookConfigs` in
+ * `src/agents/load-all.ts`.
  *
  * @module
  */
@@ -9,10 +11,4 @@ export type { ConfigFileLocation, ConfigHook, ConfigLoadOptions, JudgeFn, Loaded
 export * from './prompt-hook.js';
 export * from './agent-hook.js';
 export * from './http-hook.js';
-export * from './claude-config.js';
-export * from './github-config.js';
-export * from './gemini-config.js';
-export * from './cursor-config.js';
-export * from './codex-config.js';
-export * from './load-all.js';
 export { UntrustedHooksError } from './untrusted-hooks-error.js';

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { AGENT_PROFILES } from '../../agents/registry.js';
 import { HookEvent, HookOutcome, HookStack, type HookNote } from '../../core/index.js';
 import { messageOf } from '../../core/internal/message-of.js';
 import { isRecord } from '../../dialects/wire-output.js';
@@ -18,7 +19,7 @@ import { otherProject } from './request-project.js';
  *
  * @internal
  */
-export const HTTP_HOOK_AGENTS: readonly BridgeAgent[] = Object.freeze(['claude']);
+export const HTTP_HOOK_AGENTS: readonly BridgeAgent[] = Object.freeze(AGENT_PROFILES.filter((profile) => profile.httpHooks).map((profile) => profile.id));
 
 /**
  * What a hook request came to.

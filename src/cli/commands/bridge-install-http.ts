@@ -5,6 +5,7 @@
  * @module
  * @internal
  */
+import { AGENT_PROFILES } from '../../agents/registry.js';
 import { installEventName } from '../../bridge/install-targets.js';
 import { InstallBridgeError } from '../../bridge/install-bridge-error.js';
 import { installHttpBridge } from '../../bridge/install-http-bridge.js';
@@ -35,7 +36,10 @@ export interface InstallHttpFlags {
  * @internal
  */
 export async function installHttp(io: CliIO, projectDir: string, agent: string, flags: InstallHttpFlags): Promise<number> {
-  if (agent !== 'claude') throw new UsageError(`--http installs Claude Code's http hooks: use it with --install claude, not ${JSON.stringify(agent)}`);
+  // Only an agent that runs http hooks (Claude Code's `type: "http"`) can be given them.
+  const httpAgents = AGENT_PROFILES.filter((profile) => profile.httpHooks).map((profile) => profile.id);
+  const http = httpAgents.find((id) => id === agent);
+  if (http === undefined) throw new UsageError(`--http installs Claude Code's http hooks: use it with --install ${httpAgents.join(' or --install ')}, not ${JSON.stringify(agent)}`);
   const port = flags.port ?? String(DEFAULT_SERVE_PORT);
   if (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535) throw new UsageError(`--port takes a port from 1 to 65535, not ${JSON.stringify(port)}`);
   if (flags.timeout !== undefined && (!/^\d+$/.test(flags.timeout.trim()) || Number(flags.timeout) <= 0)) throw new UsageError(`--timeout takes a whole number of seconds above 0, not ${JSON.stringify(flags.timeout)}`);
@@ -48,7 +52,7 @@ export async function installHttp(io: CliIO, projectDir: string, agent: string, 
     // Only the events are read, no hook runs: trust does not come into it.
     const project = await loadProjectHooks({ projectDir, hooksDirs: [], hostEnv: io.env, trust: 'all' }, [hookMdSource]);
     const used = new Set(project.stack.all().flatMap((entry) => [...(entry.events ?? [])]));
-    names = HookEvent.all.filter((e) => used.has(e) && installEventName('claude', e) !== undefined);
+    names = HookEvent.all.filter((e) => used.has(e) && installEventName(http, e) !== undefined);
     if (names.length === 0) {
       io.err('No HOOK.md hook of this project runs on an event Claude Code has: add hooks first, or name the events with --events PreToolUse,Stop.');
       return ExitCode.problems;
@@ -67,7 +71,7 @@ export async function installHttp(io: CliIO, projectDir: string, agent: string, 
   if (result.skipped.length > 0) io.err(`Skipped ${result.skipped.join(', ')}: Claude Code has no such event.`);
   if (flags.json) {
     const { file, backup, added, updated, present, skipped, url } = result;
-    printJson(io, { agent: 'claude', file, backup: backup ?? null, added, updated, present, skipped, url });
+    printJson(io, { agent: http, file, backup: backup ?? null, added, updated, present, skipped, url });
     return ExitCode.ok;
   }
   if (result.added.length > 0) io.out(`Added http hooks to ${result.file} for ${result.added.join(', ')}.`);

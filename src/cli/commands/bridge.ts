@@ -6,12 +6,12 @@
  * @module
  */
 import { isAbsolute, join, resolve } from 'node:path';
+import { agentProfile } from '../../agents/registry.js';
 import { BRIDGE_AGENTS, type BridgeAgent } from '../../bridge/bridge-answer.js';
 import { BRIDGE_ASYNC_DRAIN_MS, drainAfterAnswer, holdBridgeLifetime } from '../../bridge/bridge-lifetime.js';
 import { readBridgePayload } from '../../bridge/bridge-payload.js';
 import { runBridge } from '../../bridge/run-bridge.js';
 import { SessionNotices, sessionNoticesFile } from '../../bridge/session-notices.js';
-import { PROJECT_ENV } from '../../bridge/project-env.js';
 import type { AnyHookContext } from '../../core/index.js';
 import { projectSetPath, projectSetPathMessage, projectSetVariables, projectSetVariablesMessage } from '../../dialects/project-set-env.js';
 import { messageOf } from '../../core/internal/message-of.js';
@@ -135,7 +135,7 @@ way to it), no event left to bridge — and nothing is written.`,
     const agent = values.from as BridgeAgent | undefined;
     if (agent === undefined) throw new UsageError('bridge needs --from AGENT (claude, copilot, vscode, gemini, cursor or codex), or --install AGENT');
     if (!BRIDGE_AGENTS.includes(agent)) throw new UsageError(`--from must be one of ${BRIDGE_AGENTS.join(', ')}, not ${JSON.stringify(agent)}`);
-    const fromEnv = PROJECT_ENV[agent].map((name) => io.env[name]).find((v) => v !== undefined && v !== '');
+    const fromEnv = agentProfile(agent).light.projectVariables.map((name) => io.env[name]).find((v) => v !== undefined && v !== '');
     const projectDir = resolve(io.cwd, values.project ?? fromEnv ?? '.');
     // From here on the agent may give up on us (its hook timeout): then no hook process of ours may outlive us.
     const controller = new AbortController();

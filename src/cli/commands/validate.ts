@@ -7,7 +7,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { loadManifest, projectHooksDir, triggerNameProblem, type HookProblem } from '../../script/index.js';
-import { loadHookConfigFile, projectConfigFiles } from '../../config/index.js';
+import { loadHookConfigFile, projectConfigFiles } from '../../agents/load-all.js';
 import { parseFlags, projectDirOf } from '../args.js';
 import { ExitCode, type Command } from '../command.js';
 import type { CliIO } from '../io.js';

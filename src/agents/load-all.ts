@@ -4,8 +4,7 @@
  *
  * @module
  */
-import { readdir, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { PrioritizedHook } from '../core/index.js';
 import { ParallelHooks } from '../core/hooks/parallel-hooks.js';
 import { discoverHooks, type DiscoverHooksOptions } from '../script/discover-hooks.js';
@@ -15,13 +14,31 @@ import { HookLoadError, type HookProblem } from '../script/problem.js';
 import { ProcessPool } from '../process/process-pool.js';
 import type { ScriptHook } from '../script/script-hook.js';
 import { resolveTrustPolicy, type TrustCheck, type TrustPolicy } from '../script/trust/trust-policy.js';
-import { loadClaudeHooks } from './claude-config.js';
-import { loadCodexHooks } from './codex-config.js';
-import type { ConfigHook, ConfigLoadOptions, LoadedConfigHooks } from './config-source.js';
-import { isSkippedProjectHook, UntrustedHooksError } from './untrusted-hooks-error.js';
-import { loadCursorHooks } from './cursor-config.js';
-import { loadGeminiHooks } from './gemini-config.js';
-import { loadGithubHooks } from './github-config.js';
+import type { ConfigHook, ConfigLoadOptions, LoadedConfigHooks } from '../config/config-source.js';
+import { isSkippedProjectHook, UntrustedHooksError } from '../config/untrusted-hooks-error.js';
+import type { AgentId } from './agent-id.js';
+import type { ConfigLoader } from './config-loader.js';
+import type { AgentProfile } from './profile.js';
+import { AGENT_PROFILES, agentProfile, isAgentId } from './registry.js';
+
+/** The profiles in the order their hooks run at equal priority. */
+function bySourceOrder(profiles: readonly AgentProfile[]): AgentProfile[] {
+  return [...profiles].sort((a, b) => a.config.order - b.config.order);
+}
+
+/**
+ * The config loaders of `agents` (each once, where agents share a format), each with the agents asked of it, in the
+ * order their hooks run.
+ */
+function loadersOf(agents: readonly AgentId[]): { loader: ConfigLoader; agents: AgentId[] }[] {
+  const groups: { loader: ConfigLoader; agents: AgentId[] }[] = [];
+  for (const profile of bySourceOrder(agents.map((id) => agentProfile(id)))) {
+    const group = groups.find((g) => g.loader === profile.config.loader);
+    if (group === undefined) groups.push({ loader: profile.config.loader, agents: [profile.id] });
+    else group.agents.push(profile.id);
+  }
+  return groups;
+}
 
 /** The sources a project's hooks come from. */
 export type HookSourceName = 'hookmd' | 'claude' | 'copilot' | 'vscode' | 'gemini' | 'cursor' | 'codex';
@@ -31,7 +48,7 @@ export type HookSourceName = 'hookmd' | 'claude' | 'copilot' | 'vscode' | 'gemin
  *
  * @internal
  */
-export const HOOK_SOURCES: readonly HookSourceName[] = Object.freeze(['hookmd', 'claude', 'copilot', 'vscode', 'gemini', 'cursor', 'codex']);
+export const HOOK_SOURCES: readonly HookSourceName[] = Object.freeze(['hookmd', ...bySourceOrder(AGENT_PROFILES).map((profile) => profile.id)]);
 
 /**
  * Which sources to load (each `true` or `false`) and how. A source left out is loaded when no source is named at all
@@ -147,17 +164,10 @@ export async function loadAllHookConfigs(projectDir: string = process.cwd(), opt
     environment: HookEnvironment.from(options),
     trust,
   };
-  const github = sources.filter((s): s is 'copilot' | 'vscode' => s === 'copilot' || s === 'vscode');
-  const empty: LoadedConfigHooks = { hooks: [], problems: [], files: [], trustChecks: [] };
-  const [hookmd, claude, githubHooks, gemini, cursor, codex] = await Promise.all([
+  const [hookmd, ...configs] = await Promise.all([
     sources.includes('hookmd') ? discoverHooks(base) : undefined,
-    sources.includes('claude') ? loadClaudeHooks(base) : empty,
-    github.length > 0 ? loadGithubHooks(github, base) : empty,
-    sources.includes('gemini') ? loadGeminiHooks(base) : empty,
-    sources.includes('cursor') ? loadCursorHooks(base) : empty,
-    sources.includes('codex') ? loadCodexHooks(base) : empty,
+    ...loadersOf(sources.filter(isAgentId)).map(({ loader, agents }) => loader.load(agents, base)),
   ]);
-  const configs = [claude, githubHooks, gemini, cursor, codex];
   // Each source that checked trust reports a store it cannot read: once is enough.
   const seenStore = new Set<string>();
   const problems = [...(hookmd?.problems ?? []), ...configs.flatMap((c) => c.problems)].filter(
@@ -185,7 +195,7 @@ export function prioritized(hooks: readonly ProjectHook[], options: { readonly p
   const groups = new Map<string, ConfigHook[]>();
   const out: (PrioritizedHook | ConfigHook[])[] = [];
   for (const hook of hooks) {
-    const event = 'origin' in hook && hook.origin.kind === 'claude' && hook.events?.length === 1 ? hook.events[0] : undefined;
+    const event = 'origin' in hook && agentProfile(hook.origin.kind).config.sideBySide && hook.events?.length === 1 ? hook.events[0] : undefined;
     if (event === undefined) {
       out.push({ hook, priority: hook.priority });
       continue;
@@ -210,16 +220,17 @@ export function prioritized(hooks: readonly ProjectHook[], options: { readonly p
  * @internal
  */
 export function configKindOf(file: string): 'claude' | 'github' | 'gemini' | 'cursor' | 'codex' | undefined {
+  return configLoaderOf(file)?.kind as ReturnType<typeof configKindOf>;
+}
+
+/** Every config format, once each, in the order their hooks run. */
+const allLoaders = (): ConfigLoader[] => loadersOf(AGENT_PROFILES.map((profile) => profile.id)).map(({ loader }) => loader);
+
+/** The config format of `file`, from where it lives. */
+function configLoaderOf(file: string): ConfigLoader | undefined {
   const parts = resolve(file).split(/[\\/]/);
-  const base = parts[parts.length - 1] ?? '';
-  const parent = parts[parts.length - 2] ?? '';
-  const grandparent = parts[parts.length - 3] ?? '';
-  if (parent === '.claude' && /^settings(\.local)?\.json$/.test(base)) return 'claude';
-  if (parent === '.gemini' && base === 'settings.json') return 'gemini';
-  if (parent === '.cursor' && base === 'hooks.json') return 'cursor';
-  if (parent === '.codex' && base === 'hooks.json') return 'codex';
-  if (parent === 'hooks' && (grandparent === '.github' || grandparent === '.copilot') && base.endsWith('.json')) return 'github';
-  return undefined;
+  const place = { base: parts[parts.length - 1] ?? '', parent: parts[parts.length - 2] ?? '', grandparent: parts[parts.length - 3] ?? '' };
+  return allLoaders().find((loader) => loader.owns(place));
 }
 
 /** Options of {@link loadHookConfigFile}. */
@@ -235,38 +246,26 @@ export interface ConfigFileOptions extends Omit<ConfigLoadOptions, 'files'> {
  * A Codex `hooks.json` elsewhere (the user's `$CODEX_HOME/hooks.json`) needs `kind: 'codex'`.
  */
 export async function loadHookConfigFile(file: string, options: ConfigFileOptions = {}): Promise<LoadedConfigHooks> {
-  const kind = options.kind ?? configKindOf(file);
   const single = { ...options, files: [resolve(file)] };
-  switch (kind) {
-    case 'claude':
-      return loadClaudeHooks(single);
-    case 'gemini':
-      return loadGeminiHooks(single);
-    case 'cursor':
-      return loadCursorHooks(single);
-    case 'codex':
-      return loadCodexHooks(single);
-    case 'copilot':
-    case 'vscode':
-      return loadGithubHooks([kind], single);
-    case 'github':
-      return loadGithubHooks(['copilot', 'vscode'], single);
-    default:
-      return {
-        hooks: [],
-        files: [],
-        trustChecks: [],
-        problems: [
-          {
-            file: resolve(file),
-            severity: 'error',
-            code: 'unknown-config',
-            allowed: '.claude/settings.json, .claude/settings.local.json, .github/hooks/*.json, ~/.copilot/hooks/*.json, .gemini/settings.json, .cursor/hooks.json, .codex/hooks.json',
-            message: 'Cannot tell which agent this file is for from its path; move it where that agent reads it, or name the agent (kind).',
-          },
-        ],
-      };
-  }
+  if (options.kind !== undefined && isAgentId(options.kind)) return agentProfile(options.kind).config.loader.load([options.kind], single);
+  const loader = options.kind === undefined ? configLoaderOf(file) : undefined;
+  if (loader !== undefined) return loader.load(loadersOf(AGENT_PROFILES.map((profile) => profile.id)).find((g) => g.loader === loader)!.agents, single);
+  return {
+    hooks: [],
+    files: [],
+    trustChecks: [],
+    problems: [
+      {
+        file: resolve(file),
+        severity: 'error',
+        code: 'unknown-config',
+        allowed: allLoaders()
+          .map((l) => l.describedFiles)
+          .join(', '),
+        message: 'Cannot tell which agent this file is for from its path; move it where that agent reads it, or name the agent (kind).',
+      },
+    ],
+  };
 }
 
 /**
@@ -277,17 +276,5 @@ export async function loadHookConfigFile(file: string, options: ConfigFileOption
  * @internal
  */
 export async function projectConfigFiles(projectDir: string): Promise<string[]> {
-  const dir = resolve(projectDir);
-  const existing = async (paths: readonly string[]): Promise<string[]> => {
-    const files = paths.map((f) => join(dir, f));
-    const found = await Promise.all(files.map(async (f) => (await stat(f).catch(() => undefined))?.isFile() === true));
-    return files.filter((_, i) => found[i]);
-  };
-  const github = join(dir, '.github', 'hooks');
-  const names = await readdir(github).catch(() => [] as string[]);
-  return [
-    ...(await existing(['.claude/settings.json', '.claude/settings.local.json'])),
-    ...names.filter((n) => n.endsWith('.json')).sort().map((n) => join(github, n)),
-    ...(await existing(['.gemini/settings.json', '.cursor/hooks.json', '.codex/hooks.json'])),
-  ];
+  return (await Promise.all(allLoaders().map((loader) => loader.projectFiles(projectDir)))).flat();
 }

@@ -4,11 +4,12 @@
  * @module
  */
 import { dirname, join } from 'node:path';
-import { CallableMatcher, CompositeMatcher, type AnyHookContext, type HookMatcher } from '../core/index.js';
-import type { ConfigLevel } from '../script/command-hook.js';
-import { COMMAND_FIELDS, createCursorDialect, CURSOR_EVENTS, PATH_FIELDS } from '../dialects/cursor.js';
-import { isRecord } from '../dialects/wire-output.js';
-import { ConfigCollector, commandName, configPlaces, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from './config-source.js';
+import { CallableMatcher, CompositeMatcher, type AnyHookContext, type HookMatcher } from '../../core/index.js';
+import type { ConfigLevel } from '../../script/command-hook.js';
+import { COMMAND_FIELDS, createCursorDialect, CURSOR_EVENTS, PATH_FIELDS } from '../../dialects/cursor.js';
+import { isRecord } from '../../dialects/wire-output.js';
+import { ConfigCollector, commandName, configPlaces, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from '../../config/config-source.js';
+import { existingFiles, type ConfigLoader } from '../config-loader.js';
 
 /**
  * The timeout of a Cursor hook without one, in milliseconds.
@@ -106,3 +107,16 @@ export async function loadCursorHooks(options: ConfigLoadOptions = {}): Promise<
   }
   return out.result();
 }
+
+/**
+ * Cursor's hooks files, as one of the config formats.
+ *
+ * @internal
+ */
+export const cursorConfigLoader: ConfigLoader = {
+  kind: 'cursor',
+  describedFiles: '.cursor/hooks.json',
+  owns: ({ parent, base }) => parent === '.cursor' && base === 'hooks.json',
+  projectFiles: (projectDir) => existingFiles(projectDir, ['.cursor/hooks.json']),
+  load: (_agents, options) => loadCursorHooks(options),
+};

@@ -6,9 +6,9 @@
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { claudeDialect } from '../dialects/claude.js';
-import { isRecord } from '../dialects/wire-output.js';
-import type { HookProblem } from '../script/problem.js';
+import { claudeDialect } from '../../dialects/claude.js';
+import { isRecord } from '../../dialects/wire-output.js';
+import type { HookProblem } from '../../script/problem.js';
 import {
   ConfigCollector,
   commandName,
@@ -19,11 +19,12 @@ import {
   type ConfigFileLocation,
   type ConfigLoadOptions,
   type LoadedConfigHooks,
-} from './config-source.js';
-import { claudeHandlerFields } from './claude-handler-fields.js';
-import { PromptHook } from './prompt-hook.js';
-import { AgentHook, CLAUDE_AGENT_HOOK_TIMEOUT_MS } from './agent-hook.js';
-import { httpHookFromEntry } from './http-hook.js';
+} from '../../config/config-source.js';
+import { claudeHandlerFields } from './handler-fields.js';
+import { PromptHook } from '../../config/prompt-hook.js';
+import { AgentHook, CLAUDE_AGENT_HOOK_TIMEOUT_MS } from '../../config/agent-hook.js';
+import { httpHookFromEntry } from '../../config/http-hook.js';
+import { existingFiles, type ConfigLoader } from '../config-loader.js';
 
 /** The address `bridge --install claude --http` writes: an `agent-hooks serve` endpoint. */
 const SERVED_BRIDGE_URL = /\/hooks\/claude(?:\/[A-Za-z]+)?\/?$/;
@@ -286,3 +287,16 @@ export async function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<
   }
   return out.result();
 }
+
+/**
+ * Claude Code's settings files, as one of the config formats.
+ *
+ * @internal
+ */
+export const claudeConfigLoader: ConfigLoader = {
+  kind: 'claude',
+  describedFiles: '.claude/settings.json, .claude/settings.local.json',
+  owns: ({ parent, base }) => parent === '.claude' && /^settings(\.local)?\.json$/.test(base),
+  projectFiles: (projectDir) => existingFiles(projectDir, ['.claude/settings.json', '.claude/settings.local.json']),
+  load: (_agents, options) => loadClaudeHooks(options),
+};

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { CompositeMatcher, HookEvent, type HookEventName, type HookMatcher } from '../core/index.js';
-import type { HookProblem } from '../script/problem.js';
-import { parsePermissionRule, permissionRuleMatcher, understoodSpecifier } from './permission-rule.js';
+import { CompositeMatcher, HookEvent, type HookEventName, type HookMatcher } from '../../core/index.js';
+import type { HookProblem } from '../../script/problem.js';
+import { parsePermissionRule, permissionRuleMatcher, understoodSpecifier } from '../../config/permission-rule.js';
 
 /** The events where Claude Code ignores `onFailure`: a failure there has nothing to block. */
 const NOTHING_TO_BLOCK: ReadonlySet<HookEventName> = new Set(['Stop', 'SubagentStop']);

@@ -4,12 +4,13 @@
  * @module
  */
 import { join, resolve } from 'node:path';
-import { CallableMatcher, CompositeMatcher, HookEvent, ToolNameMatcher, type AnyHookContext, type HookEventName, type HookMatcher } from '../core/index.js';
-import { codexDialect, CODEX_EVENTS } from '../dialects/codex.js';
-import { isRecord } from '../dialects/wire-output.js';
-import type { ConfigLevel } from '../script/command-hook.js';
-import type { HookEnv } from '../script/hook-dirs.js';
-import { ConfigCollector, commandName, configPlaces, explicitFiles, type ConfigFileLocation, type ConfigLoadOptions, type LoadedConfigHooks } from './config-source.js';
+import { CallableMatcher, CompositeMatcher, HookEvent, ToolNameMatcher, type AnyHookContext, type HookEventName, type HookMatcher } from '../../core/index.js';
+import { codexDialect, CODEX_EVENTS } from '../../dialects/codex.js';
+import { isRecord } from '../../dialects/wire-output.js';
+import type { ConfigLevel } from '../../script/command-hook.js';
+import type { HookEnv } from '../../script/hook-dirs.js';
+import { ConfigCollector, commandName, configPlaces, explicitFiles, type ConfigFileLocation, type ConfigLoadOptions, type LoadedConfigHooks } from '../../config/config-source.js';
+import { existingFiles, type ConfigLoader } from '../config-loader.js';
 
 /**
  * Codex's timeout for a command hook that names none, in milliseconds (`timeout` is in seconds; 600 by default).
@@ -271,3 +272,17 @@ export async function loadCodexHooks(options: CodexLoadOptions = {}): Promise<Lo
   }
   return out.result();
 }
+
+/**
+ * Codex CLI's hooks files, as one of the config formats. A `hooks.json` elsewhere (the user's `$CODEX_HOME`) is
+ * Codex's only when named so.
+ *
+ * @internal
+ */
+export const codexConfigLoader: ConfigLoader = {
+  kind: 'codex',
+  describedFiles: '.codex/hooks.json',
+  owns: ({ parent, base }) => parent === '.codex' && base === 'hooks.json',
+  projectFiles: (projectDir) => existingFiles(projectDir, ['.codex/hooks.json']),
+  load: (_agents, options) => loadCodexHooks(options),
+};

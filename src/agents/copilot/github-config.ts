@@ -5,12 +5,13 @@
  */
 import { readdir } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { HookEventName } from '../core/index.js';
-import type { ConfigKind, ConfigLevel } from '../script/command-hook.js';
-import { copilotDialect } from '../dialects/copilot.js';
-import { vscodeDialect } from '../dialects/vscode.js';
-import { isRecord } from '../dialects/wire-output.js';
-import { ConfigCollector, commandName, configPlaces, eventNamesIn, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from './config-source.js';
+import type { HookEventName } from '../../core/index.js';
+import type { ConfigKind, ConfigLevel } from '../../script/command-hook.js';
+import { copilotDialect } from '../../dialects/copilot.js';
+import { vscodeDialect } from '../../dialects/vscode.js';
+import { isRecord } from '../../dialects/wire-output.js';
+import { ConfigCollector, commandName, configPlaces, eventNamesIn, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from '../../config/config-source.js';
+import type { ConfigLoader } from '../config-loader.js';
 
 /**
  * The default timeout of Copilot and VS Code command hooks, in milliseconds.
@@ -196,3 +197,21 @@ export function loadCopilotHooks(options: ConfigLoadOptions = {}): Promise<Loade
 export function loadVsCodeHooks(options: ConfigLoadOptions = {}): Promise<LoadedConfigHooks> {
   return loadGithubHooks(['vscode'], options);
 }
+
+/**
+ * The hook files of `.github/hooks/` (and the user's `~/.copilot/hooks/`), which Copilot and VS Code share: one
+ * loader for both, which tells each file's format from its contents.
+ *
+ * @internal
+ */
+export const githubConfigLoader: ConfigLoader = {
+  kind: 'github',
+  describedFiles: '.github/hooks/*.json, ~/.copilot/hooks/*.json',
+  owns: ({ parent, grandparent, base }) => parent === 'hooks' && (grandparent === '.github' || grandparent === '.copilot') && base.endsWith('.json'),
+  async projectFiles(projectDir) {
+    const github = join(resolve(projectDir), '.github', 'hooks');
+    const names = await readdir(github).catch(() => [] as string[]);
+    return names.filter((n) => n.endsWith('.json')).sort().map((n) => join(github, n));
+  },
+  load: (agents, options) => loadGithubHooks(agents as readonly ('copilot' | 'vscode')[], options),
+};

@@ -4,11 +4,12 @@
  * @module
  */
 import { join } from 'node:path';
-import { CallableMatcher, CompositeMatcher, type AnyHookContext, type HookEventName } from '../core/index.js';
-import type { CommandHook, ConfigLevel } from '../script/command-hook.js';
-import { geminiDialect } from '../dialects/gemini.js';
-import { isRecord } from '../dialects/wire-output.js';
-import { ConfigCollector, commandName, configPlaces, eventNamesIn, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from './config-source.js';
+import { CallableMatcher, CompositeMatcher, type AnyHookContext, type HookEventName } from '../../core/index.js';
+import type { CommandHook, ConfigLevel } from '../../script/command-hook.js';
+import { geminiDialect } from '../../dialects/gemini.js';
+import { isRecord } from '../../dialects/wire-output.js';
+import { ConfigCollector, commandName, configPlaces, eventNamesIn, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from '../../config/config-source.js';
+import { existingFiles, type ConfigLoader } from '../config-loader.js';
 
 /**
  * Gemini CLI's default hook timeout, in milliseconds.
@@ -122,3 +123,16 @@ export async function loadGeminiHooks(options: ConfigLoadOptions = {}): Promise<
   }
   return out.result();
 }
+
+/**
+ * Gemini CLI's settings files, as one of the config formats.
+ *
+ * @internal
+ */
+export const geminiConfigLoader: ConfigLoader = {
+  kind: 'gemini',
+  describedFiles: '.gemini/settings.json',
+  owns: ({ parent, base }) => parent === '.gemini' && base === 'settings.json',
+  projectFiles: (projectDir) => existingFiles(projectDir, ['.gemini/settings.json']),
+  load: (_agents, options) => loadGeminiHooks(options),
+};

@@ -1,0 +1,13 @@
+/**
+ * The agents the project knows: one id per room under `src/agents/`.
+ *
+ * @module
+ */
+
+/**
+ * The id of an agent the bridge answers and `bridge --install` writes for: `claude` (Claude Code), `codex` (Codex
+ * CLI), `gemini` (Gemini CLI), `copilot` (GitHub Copilot CLI), `vscode` (VS Code's agent hooks), `cursor` (Cursor).
+ * Each has a room, `src/agents/<id>/`, and a line in the registries (`src/agents/registry.ts`,
+ * `src/agents/light-registry.ts`).
+ */
+export type AgentId = 'claude' | 'codex' | 'gemini' | 'copilot' | 'vscode' | 'cursor';

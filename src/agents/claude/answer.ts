@@ -1,0 +1,80 @@
+/**
+ * Claude Code's answer to a hook call — and VS Code's, which reads the same fields.
+ *
+ * @module
+ * @internal
+ */
+import type { AnyHookContext, HookOutcome } from '../../core/index.js';
+import { CLAUDE_SPECIFIC_FIELDS } from '../../dialects/claude.js';
+import { replacedResult, rewrittenArgs, type BridgeAnswer } from '../../dialects/outcome-changes.js';
+import { compact, joined, json, nothing } from '../answer-json.js';
+
+/**
+ * Claude Code's answer for `outcome` (VS Code's, with `vscode`).
+ *
+ * @internal
+ */
+export function claudeShapedAnswer(outcome: HookOutcome, ctx: AnyHookContext, eventName: string, vscode: boolean): BridgeAnswer {
+  const systemMessage = outcome.systemMessage;
+  const additionalContext = joined(outcome.additionalContext);
+  if (outcome.type === 'stop') {
+    // On a permission request Claude Code's own way to stop is a deny that interrupts: the call is refused too.
+    const interrupt = ctx.event === 'PermissionRequest' && !vscode ? { hookEventName: eventName, decision: { behavior: 'deny', message: outcome.reason, interrupt: true } } : undefined;
+    return json(compact({ continue: false, stopReason: outcome.reason, systemMessage, hookSpecificOutput: interrupt }));
+  }
+  const tool = ctx.event === 'PreToolUse' || ctx.event === 'PermissionRequest';
+  if (tool) {
+    const args = rewrittenArgs(outcome, ctx);
+    const decision =
+      outcome.type === 'block' ? 'deny' : outcome.type === 'ask' ? 'ask' : outcome.granted ? 'allow' : undefined;
+    if (ctx.event === 'PermissionRequest' && !vscode) {
+      const behavior = decision === 'deny' ? 'deny' : decision === 'allow' ? 'allow' : undefined;
+      const specific = compact({
+        hookEventName: eventName,
+        decision:
+          behavior === undefined
+            ? undefined
+            : compact({
+                behavior,
+                message: behavior === 'deny' ? outcome.reason : undefined,
+                updatedInput: args,
+                // Permission updates a Claude Code hook granted with the call go back for Claude Code to apply.
+                updatedPermissions: behavior === 'allow' && outcome.context?.event === 'PermissionRequest' ? outcome.context.updatedPermissions : undefined,
+              }),
+        additionalContext,
+      });
+      return Object.keys(specific).length > 1 || systemMessage ? json(compact({ systemMessage, hookSpecificOutput: specific })) : nothing;
+    }
+    const specific = compact({
+      hookEventName: eventName,
+      permissionDecision: decision,
+      permissionDecisionReason: decision === 'deny' || decision === 'ask' ? outcome.reason : undefined,
+      updatedInput: args,
+      additionalContext,
+    });
+    return Object.keys(specific).length > 1 || systemMessage ? json(compact({ systemMessage, hookSpecificOutput: specific })) : nothing;
+  }
+  const result = replacedResult(outcome, ctx);
+  // Claude Code reads each field on its own events only, and refuses a whole answer whose event takes no
+  // hookSpecificOutput; on Stop its additionalContext would keep the agent working, which a proceed here does not.
+  const reads = (field: string): boolean =>
+    vscode || ((CLAUDE_SPECIFIC_FIELDS[ctx.event] ?? []).includes(field) && !(field === 'additionalContext' && (ctx.event === 'Stop' || ctx.event === 'SubagentStop')));
+  const retry = outcome.context?.event === 'PermissionDenied' && outcome.context.retry;
+  const specific = compact({
+    hookEventName: eventName,
+    additionalContext: reads('additionalContext') ? additionalContext : undefined,
+    // Claude Code reads updatedToolOutput for every tool (updatedMCPToolOutput for MCP tools only); VS Code the latter.
+    ...(result !== undefined ? { [vscode ? 'updatedMCPToolOutput' : 'updatedToolOutput']: result.value } : {}),
+    retry: retry && reads('retry') ? true : undefined,
+  });
+  const block = outcome.type === 'block' ? { decision: 'block', reason: outcome.reason } : {};
+  const body = compact({ ...block, systemMessage, hookSpecificOutput: Object.keys(specific).length > 1 ? specific : undefined });
+  return Object.keys(body).length === 0 ? nothing : json(body);
+}
+
+/**
+ * Claude Code's answer.
+ *
+ * @internal
+ */
+export const claudeAnswer = (outcome: HookOutcome, ctx: AnyHookContext, eventName: string): BridgeAnswer => claudeShapedAnswer(outcome, ctx, eventName, false);

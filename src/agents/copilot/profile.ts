@@ -1,0 +1,52 @@
+/**
+ * GitHub Copilot CLI: everything the project knows of it.
+ *
+ * @module
+ * @internal
+ */
+import type { AnyHookContext, HookOutcome } from '../../core/index.js';
+import { copilotDialect } from '../../dialects/copilot.js';
+import { dialectNames } from '../event-names.js';
+import type { AgentProfile } from '../profile.js';
+import { copilotAnswer } from './answer.js';
+import { copilotLight } from './light.js';
+import { readCopilotPayload } from './payload.js';
+import { githubConfigLoader } from './github-config.js';
+import { vocabularyOf } from '../tool-names.js';
+
+/**
+ * GitHub Copilot CLI.
+ *
+ * @internal
+ */
+export const copilotProfile: AgentProfile<'copilot'> = {
+  id: 'copilot',
+  title: 'GitHub Copilot CLI',
+  light: copilotLight,
+  dialect: copilotDialect,
+  readPayload: readCopilotPayload,
+  answer: (outcome: HookOutcome, ctx: AnyHookContext) => copilotAnswer(outcome, ctx),
+  // Copilot's answers have no field its user sees.
+  userMessageField: undefined,
+  // Copilot runs hooks in the repository's root and its payloads name no event.
+  install: {
+    title: 'GitHub Copilot CLI',
+    file: '.github/hooks/agent-hooks.json',
+    projectVariable: undefined,
+    layout: 'flat',
+    version: 1,
+    typed: true,
+    commandField: 'bash',
+    timeout: { field: 'timeoutSec', unit: 's' },
+    eventArgument: true,
+    names: dialectNames('copilot'),
+  },
+  projectSetsEnv: false,
+  projectReference: 'plain',
+  matcherSyntax: 'anchored',
+  userHookFile: (home) => ({ dir: home, file: '.copilot/hooks/agent-hooks.json' }),
+  httpHooks: false,
+  tools: vocabularyOf('copilot'),
+  config: { loader: githubConfigLoader, order: 2, sideBySide: false },
+  checkedAgainst: { package: '@github/copilot', version: '1.0.102' },
+};

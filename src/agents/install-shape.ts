@@ -1,0 +1,57 @@
+/**
+ * How an agent's project-level hook file is laid out: what `agent-hooks bridge --install` writes an entry with.
+ *
+ * @module
+ * @internal
+ */
+import type { HookEventName } from '../core/index.js';
+
+/**
+ * How an agent's handler says its timeout.
+ *
+ * @internal
+ */
+export interface InstallTimeout {
+  /** The field the timeout is written in. */
+  readonly field: 'timeout' | 'timeoutSec';
+  /** Its unit: seconds or milliseconds. */
+  readonly unit: 's' | 'ms';
+  /** Another field the agent also reads for it: an existing entry that uses it keeps it when its timeout is updated. */
+  readonly alias?: 'timeoutSec';
+}
+
+/**
+ * One agent's project-level hook file, and how an entry that runs a command is written in it.
+ *
+ * @internal
+ */
+export interface InstallShape {
+  /** Its name, for messages. */
+  readonly title: string;
+  /** The file, relative to the project, `/`-separated. */
+  readonly file: string;
+  /**
+   * The variable the agent sets to the project's directory when it runs a hook, or `undefined` when it sets none and
+   * runs its hooks in the project's directory instead.
+   */
+  readonly projectVariable: string | undefined;
+  /**
+   * `grouped`: an event holds matcher groups, `{ hooks: [handler] }` (Claude Code, Codex, Gemini CLI); `flat`: an
+   * event holds the handlers themselves (Copilot, VS Code, Cursor).
+   */
+  readonly layout: 'grouped' | 'flat';
+  /** The top-level `version` the file must carry, if any. */
+  readonly version: number | undefined;
+  /** Whether a handler says `"type": "command"`. */
+  readonly typed: boolean;
+  /** The handler's field that holds the command. */
+  readonly commandField: 'command' | 'bash';
+  /** The handler's timeout field, its unit, and another name the agent also reads for it. */
+  readonly timeout: InstallTimeout;
+  /** Whether each entry names its event on the command line (`--event NAME`): the agent's payloads name none. */
+  readonly eventArgument: boolean;
+  /** The agent's name for each canonical event it has (the one written for a canonical name). */
+  readonly names: Readonly<Partial<Record<HookEventName, string>>>;
+  /** Names of the agent's own that are not written for a canonical name (Cursor's `beforeShellExecution`), each with its event. */
+  readonly extraEvents?: Readonly<Record<string, HookEventName>>;
+}

@@ -1,0 +1,111 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { lightProfileOf } from '../src/agents/light-registry.js';
+import { AGENT_IDS, AGENT_PROFILES, agentProfile, isAgentId } from '../src/agents/registry.js';
+import { readBridgePayload } from '../src/bridge/bridge-payload.js';
+import { learnEvent } from '../src/bridge/first-stage-lessons.js';
+import { payloadCallOf, writtenEventOf } from '../src/bridge/payload-call.js';
+import { HookEvent } from '../src/core/events.js';
+import agentsJson from './agents/agents.json' with { type: 'json' };
+
+// Every agent is one room and one line in each registry: a room that forgets a part, or a light reader that drifts
+// from its full reader, fails here rather than in a user's bridged call.
+
+const FIXTURES = join(import.meta.dirname, 'bridge', 'fixtures');
+
+/** The recorded payloads of `dir` (one folder deep), each with the event its file name starts with. */
+function recorded(dir: string): { file: string; event: string; payload: unknown }[] {
+  const out: { file: string; event: string; payload: unknown }[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const file = join(dir, name);
+    if (statSync(file).isDirectory()) {
+      out.push(...recorded(file));
+      continue;
+    }
+    if (!name.endsWith('.json') || name === 'tools.json') continue;
+    out.push({ file, event: basename(name, '.json').split('-')[0]!, payload: JSON.parse(readFileSync(file, 'utf8')) });
+  }
+  return out;
+}
+
+describe('the agent registry', () => {
+  it('lists each agent once, under its own id, with a light profile of the same id', () => {
+    expect(new Set(AGENT_IDS).size).toBe(AGENT_IDS.length);
+    for (const profile of AGENT_PROFILES) {
+      expect(isAgentId(profile.id)).toBe(true);
+      expect(agentProfile(profile.id)).toBe(profile);
+      expect(profile.light.id).toBe(profile.id);
+      expect(lightProfileOf(profile.id), profile.id).toBe(profile.light);
+      expect(profile.title.trim(), profile.id).not.toBe('');
+      expect(profile.install.title, profile.id).toBe(profile.title);
+    }
+    expect(lightProfileOf('hookmd')).toBeUndefined();
+    expect(lightProfileOf('constructor')).toBeUndefined();
+    expect(isAgentId('__proto__')).toBe(false);
+  });
+
+  it('names every event a profile lists, and reads each name back as that event', () => {
+    for (const profile of AGENT_PROFILES) {
+      const names = Object.entries(profile.install.names);
+      expect(names.length, profile.id).toBeGreaterThan(0);
+      for (const [event, name] of names) {
+        expect(HookEvent.all, `${profile.id}: ${event}`).toContain(event);
+        expect(typeof name === 'string' && name !== '', `${profile.id}: ${event} has no name`).toBe(true);
+      }
+      for (const [name, event] of Object.entries(profile.install.extraEvents ?? {})) {
+        expect(HookEvent.all, `${profile.id}: ${name}`).toContain(event);
+      }
+      if (profile.install.projectVariable !== undefined) expect(profile.light.projectVariables, profile.id).toContain(profile.install.projectVariable);
+    }
+  });
+
+  it('names each agent’s shell tool in the shared vocabulary', () => {
+    for (const profile of AGENT_PROFILES) expect(profile.tools['Shell']?.length, profile.id).toBeGreaterThan(0);
+  });
+
+  it('records, for each agent whose CLI the end-to-end suite drives, the version it pins', () => {
+    const pinned = Object.entries(agentsJson).filter(([key]) => key !== '//') as [string, { package: string; version: string }][];
+    for (const [id, pin] of pinned) {
+      expect(isAgentId(id), id).toBe(true);
+      expect(agentProfile(id as never).checkedAgainst, id).toEqual({ package: pin.package, version: pin.version });
+    }
+    for (const profile of AGENT_PROFILES) {
+      if (profile.checkedAgainst !== undefined) expect(pinned.map(([id]) => id), profile.id).toContain(profile.id);
+    }
+  });
+
+  it('has a light reader that comes to what the full reader does on every recorded payload', async () => {
+    let compared = 0;
+    for (const profile of AGENT_PROFILES) {
+      const dir = join(FIXTURES, profile.id);
+      if (statSync(dir, { throwIfNoEntry: false }) === undefined) continue;
+      for (const { file, event: fileEvent, payload } of recorded(dir)) {
+        // An agent whose payloads name no event is given it on the command line, as its installed entry does.
+        const given = profile.install.eventArgument ? fileEvent : undefined;
+        let full: ReturnType<typeof readBridgePayload> | undefined;
+        try {
+          full = readBridgePayload(profile.id, payload, given);
+        } catch {
+          // The full reader refuses it: the light one must then hand the call over, never answer it alone.
+        }
+        const written = writtenEventOf(profile.id, payload, given);
+        expect(written, file).toBeDefined();
+        const event = await learnEvent(written!.rule, written!.written);
+        const call = event === null ? undefined : payloadCallOf(written!, payload, event);
+        compared++;
+        if (full === undefined) {
+          expect(call, file).toBeUndefined();
+          continue;
+        }
+        expect(event, file).toBe(full.ctx.event);
+        if (call !== undefined) {
+          expect(call.event, file).toBe(full.ctx.event);
+          expect(call.tool, file).toBe('toolCall' in full.ctx ? full.ctx.toolCall.name : undefined);
+        }
+      }
+    }
+    // Claude Code, Codex, Copilot and Gemini CLI have recorded payloads.
+    expect(compared).toBeGreaterThanOrEqual(40);
+  });
+});
