@@ -34,7 +34,7 @@ import type { CompactionOptions } from './compaction.js';
 import { guardStack, type HookErrorPolicy } from './hook-error-policy.js';
 import { checkTimeout, declareTimeout, DEFAULT_HOOK_TIMEOUT_MS } from './hook-timeout.js';
 import type { Model } from './model.js';
-import type { AgentConfig, ResolvedSubagent } from './run.js';
+import type { AgentConfig, ResolvedSubagent } from './run/index.js';
 import type { HookLoader, LoadedHooks, WithHooksFromOptions } from './hook-loader.js';
 import { skippedHooksNotice } from './internal/skipped-hooks-notice.js';
 import type { HookProblem } from '../script/problem.js';

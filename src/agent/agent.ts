@@ -11,7 +11,7 @@ import type { AgentHooksReport } from './hook-loader.js';
 import { formatProblem } from '../script/problem.js';
 import { AgentStream, type StreamOptions } from './agent-stream.js';
 import { streamTextMode } from './internal/stream-text-mode.js';
-import { Run, type AgentConfig, type RunEnvironment, type RunStream } from './run.js';
+import { Run, type AgentConfig, type RunEnvironment, type RunStream } from './run/index.js';
 import type { ResumeOptions, RunOptions, RunResult } from './run-result.js';
 import { AgentSession, type SessionOptions } from './session.js';
 import { WakeInbox } from './wake-inbox.js';
@@ -20,7 +20,7 @@ import type { ApprovalDecisions } from './approval.js';
 import { agentShape, checkDecisions, checkShape, readSnapshot } from './internal/snapshot-check.js';
 import { signatureOf, signedWith } from './internal/snapshot-signature.js';
 import { ResumeError } from './resume-error.js';
-import type { RunInterruption } from './run.js';
+import type { RunInterruption } from './run/index.js';
 import { RUN_SNAPSHOT_FORMAT, RUN_SNAPSHOT_VERSION, type RunSnapshot } from './run-snapshot.js';
 
 /**

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { ApprovalDecision, ApprovalDecisions } from '../approval.js';
 import { ResumeError } from '../resume-error.js';
-import type { AgentConfig } from '../run.js';
+import type { AgentConfig } from '../run/index.js';
 import { RUN_SNAPSHOT_FORMAT, RUN_SNAPSHOT_VERSION, type AgentShapeJson, type PendingApproval, type RunFrameJson, type RunSnapshot } from '../run-snapshot.js';
 import { SUBAGENT_INPUT } from './subagent-input.js';
 

@@ -1,0 +1,146 @@
+/**
+ * A run's approvals, interruptions and resume points.
+ *
+ * @module
+ */
+import { NotificationHookContext, ToolCall, ToolExecution, ToolHookContext } from '../../core/index.js';
+import type { ApprovalDecision } from '../approval.js';
+import type { Tool } from '../tool.js';
+import { JsonWriter, callFromJson, executionFromJson, usageFromJson } from '../internal/snapshot-codec.js';
+import type { RunFrameJson } from '../run-snapshot.js';
+import { type ResumePoint, type RunInterruption, RETRY_NOTE, Interrupt, describe, requestId } from './run-types.js';
+import { RunToolExecution } from './tool-execution.js';
+
+/** A run's approvals: the approver, the decisions a resumed run applies, and where an interruption stops the run. */
+export abstract class RunApprovals extends RunToolExecution {
+  /** Goes on with the call an interrupted run stopped at: the decision made since, or the subagent's run. */
+  protected async resumeTool(at: ResumePoint): Promise<ToolExecution> {
+    if (at.phase === 'subagent') return this.invoke(at.call, { ok: true, tool: undefined, sub: this.config.subagents.get(at.call.name)!, input: undefined }, at);
+    const answer = this.init.resume!.decisions[at.requestId!]!;
+    // A reviewer decided: a refusal fires PermissionDenied whatever this agent's approval mode.
+    const decided = await this.decided(at.call, typeof answer === 'boolean' ? { approved: answer } : answer, true);
+    if (ToolExecution.isToolExecution(decided)) return decided;
+    const checked = this.checkInput(decided);
+    if (!checked.ok) return this.toolFailed(decided, checked.error);
+    return this.invoke(decided, checked);
+  }
+
+  /** A decision on `call`: its refusal, or the call to run (with the input the decision gave it). */
+  protected async decided(call: ToolCall, decision: ApprovalDecision, reviewed = this.config.approver !== undefined): Promise<ToolCall | ToolExecution> {
+    if (!decision.approved) return this.denied(call, decision, reviewed);
+    return decision.updatedInput === undefined ? call : new ToolCall(call.name, { ...decision.updatedInput }, call.id);
+  }
+
+  /** Permission updates a PermissionRequest hook granted (Claude Code's): there are no permission rules here to update. */
+  protected ignoredPermissionUpdates(updates: readonly Readonly<Record<string, unknown>>[]): void {
+    const kinds = updates.map((u) => String(u.type ?? 'update')).join(', ');
+    this.warn('ignored-outcome', `A PermissionRequest hook granted permission updates (updatedPermissions: ${kinds}); this agent has no permission rules to update, so they were ignored. The call itself was decided as the hook said.`, 'PermissionRequest');
+  }
+
+  /**
+   * The approver refused `call`. PermissionDenied fires — where Claude Code fires it when its auto-mode classifier
+   * refuses a call: here the approver stands in that place; a hook's refusal, or one for want of an approver, does not
+   * count — and a hook's `withRetry()` tells the model it may try the call again, unless the refusal ended the run.
+   */
+  protected async denied(call: ToolCall, decision: ApprovalDecision, reviewed: boolean): Promise<ToolExecution> {
+    const message = `Tool call refused: ${decision.reason ?? 'the approver said no'}`;
+    if (decision.stopRun) this.rejectedStop = decision.reason ?? 'The approver refused the call and ended the run.';
+    // Refused for want of an approver: no one decided, so PermissionDenied does not fire. A decision given to a resumed
+    // run was made, as an approver's is.
+    if (!reviewed) return this.refuse(call, message, 'approver');
+    const reason = decision.reason ?? 'The approver refused the call.';
+    const outcome = await this.answering(call, () => message, () =>
+      this.dispatch('PermissionDenied', () => ToolHookContext.permissionDenied(call, { state: this.state, metadata: this.metadata, reason })),
+    );
+    const retry = outcome.context?.event === 'PermissionDenied' && outcome.context.retry && decision.stopRun !== true;
+    return this.refuse(call, retry ? `${message}\n${RETRY_NOTE}` : message, 'approver');
+  }
+
+  protected async approve(call: ToolCall, reason: string): Promise<ApprovalDecision | 'interrupt'> {
+    await this.dispatch('Notification', () =>
+      NotificationHookContext.notify(`Approval needed for ${call.name}: ${reason}`, { state: this.state, metadata: this.metadata, notificationType: 'permission_prompt', title: 'Approval needed' }),
+    );
+    const approver = this.config.approver;
+    if (approver === undefined) {
+      return this.config.approvalInterrupts ? 'interrupt' : { approved: false, reason: `approval needed (${reason}) and this agent has no approver` };
+    }
+    const answer = await approver({ toolCall: call, reason, state: this.state, signal: this.signal });
+    if (typeof answer === 'boolean') return { approved: answer };
+    if (answer !== null && typeof answer === 'object' && 'interrupt' in answer && answer.interrupt === true) return 'interrupt';
+    if (answer === null || typeof answer !== 'object' || typeof (answer as ApprovalDecision).approved !== 'boolean') {
+      throw new TypeError(`The approver answered ${describe(answer)} for ${call.name}; answer true/false, { approved, reason?, updatedInput?, stopRun? } or { interrupt: true }.`);
+    }
+    return answer as ApprovalDecision;
+  }
+
+  /** The interrupted step and call of `frame`, with live objects. */
+  protected resumePoint(frame: RunFrameJson): ResumePoint {
+    const { at } = frame;
+    const toolCalls = at.response.toolCalls.map(callFromJson);
+    const usage = usageFromJson(at.response.usage);
+    return {
+      stepIndex: at.stepIndex,
+      turn: {
+        response: { text: at.response.text, toolCalls, ...(usage !== undefined ? { usage } : {}) },
+        usage,
+        synthetic: at.response.synthetic === true,
+        ...(at.response.offered !== undefined ? { offered: at.response.offered } : {}),
+      },
+      executions: at.executions.map(executionFromJson),
+      callIndex: at.callIndex,
+      phase: at.phase,
+      call: callFromJson(at.call),
+      ...(at.reason !== undefined ? { reason: at.reason } : {}),
+      ...(at.requestId !== undefined ? { requestId: at.requestId } : {}),
+      ...(at.child !== undefined ? { child: at.child } : {}),
+      ...(at.startedAt !== undefined ? { startedAt: at.startedAt } : {}),
+    };
+  }
+
+  /** This run, stopped by `interrupt`, as JSON: everything its loop carries, and where it stopped. */
+  protected interruption(interrupt: Interrupt): RunInterruption {
+    const position = this.position!;
+    const { point } = interrupt;
+    const json = new JsonWriter();
+    const { response, synthetic, offered } = position.turn;
+    const usage = json.usage(response.usage);
+    const runUsage = json.usage(this.usage);
+    const frame: RunFrameJson = {
+      prompt: this.prompt,
+      state: json.state(this.state, 'state'),
+      metadata: json.record(this.metadata, 'metadata'),
+      pendingContext: [...this.pendingContext],
+      systemMessages: [...this.systemMessages],
+      ...(runUsage !== undefined ? { usage: runUsage } : {}),
+      text: this.text,
+      stopBlocks: this.stopBlocks,
+      ...(this.rejectedStop !== undefined ? { rejectedStop: this.rejectedStop } : {}),
+      childRuns: this.childRuns,
+      elapsedMs: performance.now() - this.started,
+      ...(this.init.subagent !== undefined ? { subagent: { name: this.init.subagent.name, type: this.init.subagent.type } } : {}),
+      at: {
+        stepIndex: position.stepIndex,
+        response: {
+          text: response.text,
+          toolCalls: response.toolCalls.map((c, i) => json.call(c, `step.toolCalls[${i}]`)),
+          ...(usage !== undefined ? { usage } : {}),
+          ...(synthetic === true ? { synthetic } : {}),
+          ...(offered !== undefined ? { offered: [...offered] } : {}),
+        },
+        executions: position.executions.map((e, i) => json.execution(e, `step.executions[${i}]`)),
+        callIndex: position.callIndex,
+        phase: point.phase,
+        call: json.call(point.call, 'call'),
+        ...(point.reason !== undefined ? { reason: point.reason } : {}),
+        ...(point.requestId !== undefined ? { requestId: point.requestId } : {}),
+        ...(point.child !== undefined ? { child: point.child } : {}),
+        ...(point.startedAt !== undefined ? { startedAt: point.startedAt } : {}),
+      },
+    };
+    // An approval's request is the call the run stopped at, as the frame holds it: what a reviewer sees is what runs.
+    const { at } = frame;
+    const pending =
+      point.phase === 'approval' ? [{ id: at.requestId!, toolCall: at.call, reason: at.reason!, agentId: this.state.agentId, subagentPath: [] }] : interrupt.pending;
+    return { frame, pending, lossy: json.lossy };
+  }
+}
