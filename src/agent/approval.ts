@@ -54,3 +54,20 @@ export type Approver = (request: ApprovalRequest) => ApprovalAnswer | Promise<Ap
 
 /** The decisions `agent.resume()` applies, by the id of each pending request: a decision, or `true`/`false`. */
 export type ApprovalDecisions = Readonly<Record<string, boolean | ApprovalDecision>>;
+
+/** How calls that need approval are gathered: `withApprover(approver, options)`, `withApprovalInterrupts(options)`. */
+export interface ApprovalOptions {
+  /**
+   * Review a step's whole batch before any of its calls runs: every call of the batch goes through its input check,
+   * PreToolUse and — when a hook asks — PermissionRequest, Notification and the approver first; then the calls run in
+   * order, each with its decision (PermissionDenied for a refusal, the tool and PostToolUse for the others). So one
+   * interruption holds every request of the batch, and a reviewer sees them together, as LangChain's human-in-the-loop
+   * middleware shows them.
+   *
+   * Off by default: it changes the order of events a hook sees (the PreToolUse of a batch's second call fires before
+   * its first call's tool runs), and a PreToolUse hook that reads what an earlier call of the same batch did sees it
+   * not yet done. A subagent's own requests come from its run, so they are gathered in their own interruption when
+   * its call runs. Subagents without an approval mode of their own take their parent's.
+   */
+  readonly batch?: boolean;
+}

@@ -184,6 +184,47 @@ export interface InterruptPointJson {
   readonly child?: RunFrameJson;
   /** When the subagent started, in ms since the epoch (phase `subagent`). */
   readonly startedAt?: number;
+  /**
+   * With whole batches (`{ batch: true }`): the review of the calls from `callIndex` on, in order, made before any of
+   * them ran. Every `ask` with a `requestId` is a pending request of the snapshot.
+   */
+  readonly review?: readonly ReviewedCallJson[];
+}
+
+/** A decision made inline before the run was interrupted, as JSON. */
+export interface ApprovalDecisionJson {
+  /** Whether the call may run. */
+  readonly approved: boolean;
+  /** Why. */
+  readonly reason?: string;
+  /** Refuse and end the run. */
+  readonly stopRun?: boolean;
+  /** The input the call runs with instead. */
+  readonly updatedInput?: { readonly [key: string]: JsonValue };
+}
+
+/** One call of a batch reviewed before any of its calls ran: what carrying it out does. */
+export interface ReviewedCallJson {
+  /**
+   * `run`: it runs; `fail`: its tool or input is not one it can run with (checked again when it is carried out);
+   * `refuse`: a hook refused it (`message`, `by`); `ask`: it waits for the decision of `requestId`, or was decided
+   * inline (`decision`).
+   */
+  readonly kind: 'run' | 'fail' | 'refuse' | 'ask';
+  /** The call as the hooks left it. */
+  readonly call: ToolCallJson;
+  /** What the model is told of a refusal (kind `refuse`). */
+  readonly message?: string;
+  /** Who refused it (kind `refuse`). */
+  readonly by?: 'hook' | 'permission';
+  /** Why approval is needed (kind `ask`). */
+  readonly reason?: string;
+  /** The id of its pending request (kind `ask`, not decided yet). */
+  readonly requestId?: string;
+  /** The decision an approver gave inline (kind `ask`, decided). */
+  readonly decision?: ApprovalDecisionJson;
+  /** Whether someone decided it (PermissionDenied fires for a refusal), rather than refused for want of an approver. */
+  readonly reviewed?: boolean;
 }
 
 /** One run's position and everything its loop carries from step to step. */

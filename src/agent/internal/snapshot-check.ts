@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { ApprovalDecision, ApprovalDecisions } from '../approval.js';
 import { ResumeError } from '../resume-error.js';
 import type { AgentConfig } from '../run/index.js';
-import { RUN_SNAPSHOT_FORMAT, RUN_SNAPSHOT_VERSION, type AgentShapeJson, type PendingApproval, type RunFrameJson, type RunSnapshot } from '../run-snapshot.js';
+import { RUN_SNAPSHOT_FORMAT, RUN_SNAPSHOT_VERSION, type AgentShapeJson, type PendingApproval, type ReviewedCallJson, type RunFrameJson, type RunSnapshot } from '../run-snapshot.js';
 import { SUBAGENT_INPUT } from './subagent-input.js';
 
 /** The shape of an agent: its tools (with a digest of each input schema), hooks and subagents. */
@@ -46,6 +46,17 @@ const state = z.object({
   steps: z.array(step),
   metadata: record,
 });
+const decision = z.object({ approved: z.boolean(), reason: z.string().optional(), stopRun: z.boolean().optional(), updatedInput: record.optional() });
+const reviewed = z.object({
+  kind: z.enum(['run', 'fail', 'refuse', 'ask']),
+  call,
+  message: z.string().optional(),
+  by: z.enum(['hook', 'permission']).optional(),
+  reason: z.string().optional(),
+  requestId: z.string().optional(),
+  decision: decision.optional(),
+  reviewed: z.boolean().optional(),
+});
 const frame: z.ZodType<RunFrameJson> = z.lazy(() =>
   z.object({
     prompt: z.string(),
@@ -78,6 +89,7 @@ const frame: z.ZodType<RunFrameJson> = z.lazy(() =>
         requestId: z.string().optional(),
         child: frame.optional(),
         startedAt: z.number().optional(),
+        review: z.array(reviewed).optional(),
       })
       .refine((at) => at.callIndex < at.response.toolCalls.length && at.executions.length <= at.callIndex, {
         message: 'callIndex must name one of the step’s tool calls, after the executions kept',
@@ -144,8 +156,9 @@ function checkPending(snapshot: RunSnapshot): void {
     path.push(frame.at.call.name);
     frame = frame.at.child!;
   }
-  const request = snapshot.pending[0]!;
   const { at } = frame;
+  if (at.review !== undefined) return checkBatchPending(snapshot, at.review, frame.state.agentId, path);
+  const request = snapshot.pending[0]!;
   const same =
     snapshot.pending.length === 1 &&
     request.id === at.requestId &&
@@ -158,6 +171,28 @@ function checkPending(snapshot: RunSnapshot): void {
     throw new ResumeError(
       'invalid-snapshot',
       `Not a run snapshot as a run wrote it: its pending request is not the call the run stopped at (pending ${JSON.stringify(request.toolCall)}, stopped at ${JSON.stringify(at.call)}). Give agent.resume() the snapshot unchanged.`,
+    );
+  }
+}
+
+/** Throws unless the pending requests are the requests of the reviewed batch the run stopped at, in order. */
+function checkBatchPending(snapshot: RunSnapshot, review: readonly ReviewedCallJson[], agentId: string, path: readonly string[]): void {
+  const asks = review.filter((r) => r.kind === 'ask' && r.requestId !== undefined);
+  const same =
+    asks.length === snapshot.pending.length &&
+    asks.every((r, i) => {
+      const request = snapshot.pending[i]!;
+      return (
+        request.id === r.requestId &&
+        request.agentId === agentId &&
+        JSON.stringify(request.subagentPath) === JSON.stringify(path) &&
+        JSON.stringify(request.toolCall) === JSON.stringify(r.call)
+      );
+    });
+  if (!same) {
+    throw new ResumeError(
+      'invalid-snapshot',
+      `Not a run snapshot as a run wrote it: its pending requests are not the calls of the batch the run stopped at (pending ${snapshot.pending.map((p) => p.id).join(', ')}, waiting ${asks.map((r) => r.requestId).join(', ')}). Give agent.resume() the snapshot unchanged.`,
     );
   }
 }

@@ -10,19 +10,20 @@ import { JsonWriter, callFromJson, executionFromJson, usageFromJson } from '../i
 import type { RunFrameJson } from '../run-snapshot.js';
 import { type ResumePoint, type RunInterruption, RETRY_NOTE, Interrupt, describe, requestId } from './run-types.js';
 import { RunToolExecution } from './tool-execution.js';
+import { reviewFromJson, reviewToJson } from './review-codec.js';
 
 /** A run's approvals: the approver, the decisions a resumed run applies, and where an interruption stops the run. */
 export abstract class RunApprovals extends RunToolExecution {
   /** Goes on with the call an interrupted run stopped at: the decision made since, or the subagent's run. */
   protected async resumeTool(at: ResumePoint): Promise<ToolExecution> {
     if (at.phase === 'subagent') return this.invoke(at.call, { ok: true, tool: undefined, sub: this.config.subagents.get(at.call.name)!, input: undefined }, at);
-    const answer = this.init.resume!.decisions[at.requestId!]!;
-    // A reviewer decided: a refusal fires PermissionDenied whatever this agent's approval mode.
-    const decided = await this.decided(at.call, typeof answer === 'boolean' ? { approved: answer } : answer, true);
-    if (ToolExecution.isToolExecution(decided)) return decided;
-    const checked = this.checkInput(decided);
-    if (!checked.ok) return this.toolFailed(decided, checked.error);
-    return this.invoke(decided, checked);
+    return this.carryOut({ kind: 'ask', call: at.call, reason: at.reason!, requestId: at.requestId! });
+  }
+
+  /** The decision a resumed run was given for request `id`, as a decision. */
+  protected resumeDecision(id: string): ApprovalDecision {
+    const answer = this.init.resume!.decisions[id]!;
+    return typeof answer === 'boolean' ? { approved: answer } : answer;
   }
 
   /** A decision on `call`: its refusal, or the call to run (with the input the decision gave it). */
@@ -94,6 +95,8 @@ export abstract class RunApprovals extends RunToolExecution {
       ...(at.requestId !== undefined ? { requestId: at.requestId } : {}),
       ...(at.child !== undefined ? { child: at.child } : {}),
       ...(at.startedAt !== undefined ? { startedAt: at.startedAt } : {}),
+      // Aligned with the step's calls: none before the first call still to carry out.
+      ...(at.review !== undefined ? { review: [...new Array<undefined>(at.callIndex), ...at.review.map(reviewFromJson)] } : {}),
     };
   }
 
@@ -104,6 +107,7 @@ export abstract class RunApprovals extends RunToolExecution {
     const json = new JsonWriter();
     const { response, synthetic, offered } = position.turn;
     const usage = json.usage(response.usage);
+    const review = position.review?.slice(position.callIndex).map((r, i) => reviewToJson(json, r!, `step.review[${i}]`));
     const runUsage = json.usage(this.usage);
     const frame: RunFrameJson = {
       prompt: this.prompt,
@@ -135,12 +139,19 @@ export abstract class RunApprovals extends RunToolExecution {
         ...(point.requestId !== undefined ? { requestId: point.requestId } : {}),
         ...(point.child !== undefined ? { child: point.child } : {}),
         ...(point.startedAt !== undefined ? { startedAt: point.startedAt } : {}),
+        ...(review !== undefined ? { review } : {}),
       },
     };
     // An approval's request is the call the run stopped at, as the frame holds it: what a reviewer sees is what runs.
     const { at } = frame;
+    // With whole batches, every request of the batch that no one decided waits, in the order of the calls.
+    const agentId = this.state.agentId;
     const pending =
-      point.phase === 'approval' ? [{ id: at.requestId!, toolCall: at.call, reason: at.reason!, agentId: this.state.agentId, subagentPath: [] }] : interrupt.pending;
+      point.phase !== 'approval'
+        ? interrupt.pending
+        : review === undefined
+          ? [{ id: at.requestId!, toolCall: at.call, reason: at.reason!, agentId, subagentPath: [] }]
+          : review.filter((r) => r.requestId !== undefined).map((r) => ({ id: r.requestId!, toolCall: r.call, reason: r.reason!, agentId, subagentPath: [] }));
     return { frame, pending, lossy: json.lossy };
   }
 }

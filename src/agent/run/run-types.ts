@@ -8,7 +8,7 @@ import type { EventEmitter } from 'eventemitter3';
 import { z } from 'zod';
 import type { AgentEvents } from '../agent-events.js';
 import type { AgentStreamEvent, StreamTextMode } from '../agent-stream.js';
-import type { ApprovalDecisions, Approver } from '../approval.js';
+import type { ApprovalDecision, ApprovalDecisions, Approver } from '../approval.js';
 import type { Checkpointer } from '../checkpointer.js';
 import type { CompactionOptions } from '../compaction.js';
 import type { Model } from '../model.js';
@@ -53,6 +53,8 @@ export interface AgentConfig {
   readonly modelRetryLimit: number;
   /** Whether a call that needs approval, with no approver to decide it, interrupts the run instead of being refused. */
   readonly approvalInterrupts: boolean;
+  /** Whether a step's whole batch is reviewed before any of its calls runs (`{ batch: true }`). */
+  readonly approvalBatch: boolean;
   /** Where interrupted runs are saved, when set. */
   readonly checkpointer: Checkpointer | undefined;
   /** The key snapshots are signed and checked with, when set. */
@@ -116,6 +118,8 @@ export interface InterruptPoint {
   readonly requestId?: string;
   readonly child?: RunFrameJson;
   readonly startedAt?: number;
+  /** With whole batches: the review of the step's calls, by index (none before the first call still to carry out). */
+  readonly review?: readonly (Review | undefined)[];
 }
 
 /** Where a resumed run goes on: the interrupted step and call, read back. */
@@ -138,6 +142,26 @@ export interface RunStream {
 export type CheckedCall =
   | { readonly ok: true; readonly tool: Tool | undefined; readonly sub: ResolvedSubagent | undefined; readonly input: unknown }
   | { readonly ok: false; readonly error: Error };
+
+/**
+ * A call reviewed up to the moment it runs — its input checked, PreToolUse, and when a hook asked, the permission
+ * hooks and the approver — and what carrying it out does: run it, fail it (a tool or input it cannot run with: checked
+ * again then), refuse it, or apply a decision (given inline, or by `requestId` when the run is resumed).
+ */
+export type Review =
+  | { readonly kind: 'run'; readonly call: ToolCall; readonly checked?: CheckedCall & { ok: true } }
+  | { readonly kind: 'fail'; readonly call: ToolCall; readonly error?: Error }
+  | { readonly kind: 'refuse'; readonly call: ToolCall; readonly message: string; readonly by: 'hook' | 'permission' }
+  | {
+      readonly kind: 'ask';
+      readonly call: ToolCall;
+      readonly reason: string;
+      /** The input check of the call when the hooks left it as the model made it. */
+      readonly checked?: CheckedCall & { ok: true };
+      readonly decision?: ApprovalDecision;
+      readonly reviewed?: boolean;
+      readonly requestId?: string;
+    };
 
 /** One step's model call as the loop goes on with it: the answer, and the usage of every model call it took. */
 export interface ModelTurn {
@@ -193,5 +217,7 @@ export interface LoopPosition {
   readonly turn: ModelTurn;
   readonly executions: readonly ToolExecution[];
   callIndex: number;
+  /** With whole batches: the review of the step's calls, by index. */
+  review?: readonly (Review | undefined)[];
 }
 

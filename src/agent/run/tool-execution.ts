@@ -9,7 +9,7 @@ import type { ApprovalDecision } from '../approval.js';
 import { SUBAGENT_INPUT } from '../internal/subagent-input.js';
 import { messageOf } from '../../core/internal/message-of.js';
 import { ToolInputError, ToolNotOfferedError, UnknownToolError, type Tool } from '../tool.js';
-import { type ResolvedSubagent, type ResumePoint, type CheckedCall, type ModelTurn, Halt, Interrupt, requestId, epochNow } from './run-types.js';
+import { type ResolvedSubagent, type ResumePoint, type CheckedCall, type ModelTurn, type LoopPosition, type Review, Halt, Interrupt, requestId, epochNow } from './run-types.js';
 import { RunModelTurns } from './model-turns.js';
 
 /** A run's tool calls: each decided (PreToolUse, the permission hooks, approval), then run, then PostToolUse. */
@@ -20,6 +20,8 @@ export abstract class RunToolExecution extends RunModelTurns {
   protected abstract decided(call: ToolCall, decision: ApprovalDecision, reviewed?: boolean): Promise<ToolCall | ToolExecution>;
   /** Goes on with the call an interrupted run stopped at. */
   protected abstract resumeTool(at: ResumePoint): Promise<ToolExecution>;
+  /** The decision a resumed run was given for request `id`. */
+  protected abstract resumeDecision(id: string): ApprovalDecision;
   /** Says that permission updates a PermissionRequest hook granted were ignored. */
   protected abstract ignoredPermissionUpdates(updates: readonly Readonly<Record<string, unknown>>[]): void;
   /** Starts a subagent's run for `call`. */
@@ -31,28 +33,38 @@ export abstract class RunToolExecution extends RunModelTurns {
     const calls = turn.response.toolCalls;
     const executions: ToolExecution[] = at === undefined ? [] : [...at.executions];
     const stream = this.init.stream;
-    const position = (this.position = { stepIndex, turn, executions, callIndex: 0 });
+    const position: LoopPosition = (this.position = { stepIndex, turn, executions, callIndex: 0 });
     this.offered = turn.offered === undefined ? undefined : new Set(turn.offered);
     let done = at === undefined ? 0 : at.callIndex;
     let interrupted = false;
     try {
+      // A batch's requests are decided by now: they are kept so, should a subagent's run interrupt this one again.
+      if (at?.review !== undefined) position.review = at.review.map((r) => (r?.kind === 'ask' && r.requestId !== undefined ? { ...r, requestId: undefined, decision: this.resumeDecision(r.requestId), reviewed: true } : r));
+      else if (at === undefined && this.config.approvalBatch && calls.length > 0) await this.reviewBatch(calls, stepIndex, position);
+      const review = position.review;
       for (; done < calls.length; done++) {
         const call = calls[done]!;
         this.signal?.throwIfAborted();
         if (this.rejectedStop !== undefined) {
           this.addToolMessage(call, 'Not run: an earlier call of this step was refused and the run is ending.');
         } else {
-          const resumed = at !== undefined && done === at.callIndex ? at : undefined;
-          if (resumed === undefined) stream?.emit({ type: 'tool-call', stepIndex, toolCall: call });
+          // The call the run stopped at goes on from there, unless it was a batch's review: then every call is carried out.
+          const resumed = at !== undefined && done === at.callIndex && (at.review === undefined || at.phase === 'subagent') ? at : undefined;
+          if (resumed === undefined && review === undefined) stream?.emit({ type: 'tool-call', stepIndex, toolCall: call });
           position.callIndex = done;
           let execution: ToolExecution;
-          if (resumed === undefined) {
+          if (resumed !== undefined) {
+            execution = await this.resumeTool(resumed);
+          } else if (review !== undefined) {
+            execution = await this.carryOut(review[done]!);
+          } else {
+            const reviewed = await this.review(call);
+            if (reviewed.kind === 'ask' && reviewed.requestId !== undefined) {
+              throw new Interrupt({ phase: 'approval', call: reviewed.call, reason: reviewed.reason, requestId: reviewed.requestId });
+            }
             // Two awaits of plain results rather than one of a function that returns another's promise: fewer turns of
             // the event loop per call.
-            const decided = await this.decide(call);
-            execution = ToolExecution.isToolExecution(decided) ? decided : await this.invoke(decided.call, decided.checked);
-          } else {
-            execution = await this.resumeTool(resumed);
+            execution = reviewed.kind === 'run' && reviewed.checked !== undefined ? await this.invoke(reviewed.call, reviewed.checked) : await this.carryOut(reviewed);
           }
           executions.push(execution);
           stream?.emit({ type: 'tool-result', stepIndex, execution });
@@ -74,41 +86,83 @@ export abstract class RunToolExecution extends RunModelTurns {
   }
 
   /**
-   * A call up to the moment it runs: its input checked, PreToolUse, and — when a hook asked — PermissionRequest and the
-   * approver (or an interruption). Resolves with the call to run, as the hooks and the decision left it, or with the
-   * execution that ends it (a refusal, an input its tool refuses).
+   * Reviews every call of a step's batch before any of them runs (`{ batch: true }`), and interrupts the run once, with
+   * every request no one decided, when there is one.
    */
-  protected async decide(original: ToolCall): Promise<ToolExecution | { readonly call: ToolCall; readonly checked: CheckedCall & { ok: true } }> {
+  private async reviewBatch(calls: readonly ToolCall[], stepIndex: number, position: LoopPosition): Promise<void> {
+    const review: Review[] = [];
+    for (const call of calls) {
+      this.signal?.throwIfAborted();
+      this.init.stream?.emit({ type: 'tool-call', stepIndex, toolCall: call });
+      review.push(await this.review(call));
+    }
+    position.review = review;
+    const waiting = review.find((r) => r.kind === 'ask' && r.requestId !== undefined);
+    if (waiting?.kind === 'ask') throw new Interrupt({ phase: 'approval', call: waiting.call, reason: waiting.reason, requestId: waiting.requestId! });
+  }
+
+  /**
+   * A call up to the moment it runs: its input checked, PreToolUse, and — when a hook asked — PermissionRequest and the
+   * approver (a decision, or a request left for later). Nothing of it is carried out yet: see {@link carryOut}.
+   */
+  protected async review(original: ToolCall): Promise<Review> {
     let checked = this.checkInput(original);
-    if (!checked.ok) return this.toolFailed(original, checked.error);
+    if (!checked.ok) return { kind: 'fail', call: original, error: checked.error };
 
     const pre = await this.dispatch('PreToolUse', () => ToolHookContext.beforeToolUse(original, this.ctxInit()));
     // A hook cut short by the cancellation decided nothing: whatever the stack answered, the run ends here.
     this.signal?.throwIfAborted();
-    if (pre.type === 'block') return this.refuse(original, `Tool call blocked by a hook: ${pre.reason}`, 'hook');
+    if (pre.type === 'block') return { kind: 'refuse', call: original, message: `Tool call blocked by a hook: ${pre.reason}`, by: 'hook' };
     let call = pre.context?.event === 'PreToolUse' ? pre.context.toolCall : original;
 
     if (pre.type === 'ask') {
       const reason = pre.reason ?? 'A hook asked for approval.';
       const perm = await this.dispatch('PermissionRequest', () => ToolHookContext.permissionRequest(call, { state: this.state, metadata: this.metadata, reason }));
-      if (perm.type === 'block') return this.refuse(call, `Tool call refused by a permission hook: ${perm.reason}`, 'permission');
+      if (perm.type === 'block') return { kind: 'refuse', call, message: `Tool call refused by a permission hook: ${perm.reason}`, by: 'permission' };
       if (perm.context?.event === 'PermissionRequest') call = perm.context.toolCall;
       if (perm.context?.event === 'PermissionRequest' && perm.context.updatedPermissions !== undefined) this.ignoredPermissionUpdates(perm.context.updatedPermissions);
       if (!perm.granted) {
         const why = perm.type === 'ask' && perm.reason ? perm.reason : reason;
+        const same = call === original ? { checked } : {};
         const decision = await this.approve(call, why);
-        if (decision === 'interrupt') throw new Interrupt({ phase: 'approval', call, reason: why, requestId: requestId() });
-        const decided = await this.decided(call, decision);
-        if (ToolExecution.isToolExecution(decided)) return decided;
-        call = decided;
+        if (decision === 'interrupt') return { kind: 'ask', call, reason: why, ...same, requestId: requestId() };
+        return { kind: 'ask', call, reason: why, ...same, decision, reviewed: this.config.approver !== undefined };
       }
     }
 
     if (call !== original) {
       checked = this.checkInput(call);
-      if (!checked.ok) return this.toolFailed(call, checked.error);
+      if (!checked.ok) return { kind: 'fail', call, error: checked.error };
     }
-    return { call, checked };
+    return { kind: 'run', call, checked };
+  }
+
+  /**
+   * Carries out a reviewed call: its refusal, its failure, or its decision applied (PermissionDenied for a refusal, an
+   * edited input checked again) and the call run. A decision left for later is the resumed run's.
+   */
+  protected async carryOut(reviewed: Review): Promise<ToolExecution> {
+    const { call } = reviewed;
+    switch (reviewed.kind) {
+      case 'refuse':
+        return this.refuse(call, reviewed.message, reviewed.by);
+      case 'fail': {
+        const checked = this.checkInput(call);
+        return this.toolFailed(call, reviewed.error ?? (checked.ok ? new Error(`The call to ${call.name} could not run.`) : checked.error));
+      }
+      case 'run': {
+        const checked = reviewed.checked ?? this.checkInput(call);
+        return checked.ok ? this.invoke(call, checked) : this.toolFailed(call, checked.error);
+      }
+      case 'ask': {
+        const decision = reviewed.decision ?? this.resumeDecision(reviewed.requestId!);
+        // A reviewer decided a request left for later: a refusal fires PermissionDenied whatever the approval mode.
+        const decided = await this.decided(call, decision, reviewed.decision === undefined ? true : reviewed.reviewed);
+        if (ToolExecution.isToolExecution(decided)) return decided;
+        const checked = decided === call && reviewed.checked !== undefined ? reviewed.checked : this.checkInput(decided);
+        return checked.ok ? this.invoke(decided, checked) : this.toolFailed(decided, checked.error);
+      }
+    }
   }
 
   /**
