@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { ApprovalDecisionKind } from './approval.js';
 
 /** The `format` every run snapshot carries. */
 export const RUN_SNAPSHOT_FORMAT = 'agent-hooks/run-snapshot';
@@ -191,8 +192,11 @@ export interface InterruptPointJson {
   readonly review?: readonly ReviewedCallJson[];
 }
 
-/** A decision made inline before the run was interrupted, as JSON. */
-export interface ApprovalDecisionJson {
+/** A decision made inline before the run was interrupted, as JSON: a decision, or a response (`respond`). */
+export type ApprovalDecisionJson = ApprovalVerdictJson | { readonly respond: JsonValue };
+
+/** An approval or a refusal, as JSON. */
+export interface ApprovalVerdictJson {
   /** Whether the call may run. */
   readonly approved: boolean;
   /** Why. */
@@ -281,6 +285,11 @@ export interface PendingApproval {
   readonly agentId: string;
   /** The subagents the call is nested in, outermost first (empty for the agent's own call). */
   readonly subagentPath: readonly string[];
+  /**
+   * The decisions the call's tool allows (`defineTool({ approval: { allowed } })`), for a reviewer's UI to offer:
+   * `approve`, `edit` (`updatedInput`), `reject`, `respond`. Absent in snapshots of earlier versions.
+   */
+  readonly allowed?: readonly ApprovalDecisionKind[];
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { ApprovalDecision, ApprovalDecisions } from '../approval.js';
+import { decisionKind, type ApprovalDecision, type ApprovalDecisions, type ApprovalResponse } from '../approval.js';
 import { ResumeError } from '../resume-error.js';
 import type { AgentConfig } from '../run/index.js';
 import { RUN_SNAPSHOT_FORMAT, RUN_SNAPSHOT_VERSION, type AgentShapeJson, type PendingApproval, type ReviewedCallJson, type RunFrameJson, type RunSnapshot } from '../run-snapshot.js';
@@ -46,7 +46,11 @@ const state = z.object({
   steps: z.array(step),
   metadata: record,
 });
-const decision = z.object({ approved: z.boolean(), reason: z.string().optional(), stopRun: z.boolean().optional(), updatedInput: record.optional() });
+const decision = z.union([
+  z.object({ approved: z.boolean(), reason: z.string().optional(), stopRun: z.boolean().optional(), updatedInput: record.optional() }),
+  z.object({ respond: json }).refine((d) => 'respond' in d, { message: 'a response needs its respond' }),
+]);
+const kinds = z.array(z.enum(['approve', 'edit', 'reject', 'respond']));
 const reviewed = z.object({
   kind: z.enum(['run', 'fail', 'refuse', 'ask']),
   call,
@@ -114,7 +118,7 @@ const snapshotSchema = z.object({
   interruptId: z.string().min(1),
   createdAt: z.string(),
   pending: z.array(
-    z.object({ id: z.string().min(1), toolCall: call, reason: z.string(), agentId: z.string(), subagentPath: z.array(z.string()) }),
+    z.object({ id: z.string().min(1), toolCall: call, reason: z.string(), agentId: z.string(), subagentPath: z.array(z.string()), allowed: kinds.optional() }),
   ).min(1),
   agent: shape,
   session: z.object({ id: z.string() }).optional(),
@@ -248,11 +252,25 @@ export function checkDecisions(snapshot: RunSnapshot, decisions: ApprovalDecisio
   }
 }
 
-function checkDecision(request: PendingApproval, answer: boolean | ApprovalDecision, config: AgentConfig): void {
-  if (typeof answer === 'boolean') return;
+function checkDecision(request: PendingApproval, answer: boolean | ApprovalDecision | ApprovalResponse, config: AgentConfig): void {
   const where = `The decision for request '${request.id}' (${request.toolCall.name})`;
-  if (answer === null || typeof answer !== 'object' || typeof answer.approved !== 'boolean') {
-    throw new ResumeError('invalid-decision', `${where} is not one: give true/false or { approved: boolean, reason?, updatedInput?, stopRun? }.`);
+  if (typeof answer !== 'boolean') {
+    if (answer === null || typeof answer !== 'object' || (!('respond' in answer) && typeof answer.approved !== 'boolean')) {
+      throw new ResumeError('invalid-decision', `${where} is not one: give true/false, { approved: boolean, reason?, updatedInput?, stopRun? } or { respond: result }.`);
+    }
+    if ('respond' in answer && 'approved' in answer) throw new ResumeError('invalid-decision', `${where} both decides (approved) and responds in place of the tool (respond); give one.`);
+  }
+  // What the tool allows is this agent's (the one that runs the call), not what the snapshot says.
+  const name = request.toolCall.name;
+  const allowed = config.tools.get(name)?.approval?.allowed;
+  const kind = decisionKind(answer);
+  if (allowed !== undefined && !allowed.includes(kind)) {
+    throw new ResumeError('invalid-decision', `${where} is ${kind}, and ${name} allows ${allowed.join(', ')} only (defineTool({ approval: { allowed } })). Decide it again with one of those.`);
+  }
+  if (typeof answer === 'boolean') return;
+  if ('respond' in answer) {
+    if (answer.respond === undefined || JSON.stringify(answer.respond) === undefined) throw new ResumeError('invalid-decision', `${where}: respond must be the call's result as plain JSON (a string, number, object, …), got ${typeof answer.respond}.`);
+    return;
   }
   if (answer.reason !== undefined && typeof answer.reason !== 'string') throw new ResumeError('invalid-decision', `${where}: reason must be a string.`);
   if (answer.stopRun === true && answer.approved) throw new ResumeError('invalid-decision', `${where} approves the call and stops the run; stopRun goes with a refusal.`);

@@ -4,11 +4,12 @@
  * @module
  */
 import { NotificationHookContext, ToolCall, ToolExecution, ToolHookContext } from '../../core/index.js';
-import type { ApprovalDecision } from '../approval.js';
+import { APPROVAL_DECISION_KINDS, decisionKind, type ApprovalDecision, type ApprovalDecisionKind } from '../approval.js';
+import { resultText } from '../../core/internal/as-text.js';
 import type { Tool } from '../tool.js';
 import { JsonWriter, callFromJson, executionFromJson, usageFromJson } from '../internal/snapshot-codec.js';
 import type { RunFrameJson } from '../run-snapshot.js';
-import { type ResumePoint, type RunInterruption, RETRY_NOTE, Interrupt, describe, requestId } from './run-types.js';
+import { type Decision, type ResumePoint, type RunInterruption, RETRY_NOTE, Interrupt, describe, requestId } from './run-types.js';
 import { RunToolExecution } from './tool-execution.js';
 import { reviewFromJson, reviewToJson } from './review-codec.js';
 
@@ -21,15 +22,30 @@ export abstract class RunApprovals extends RunToolExecution {
   }
 
   /** The decision a resumed run was given for request `id`, as a decision. */
-  protected resumeDecision(id: string): ApprovalDecision {
+  protected resumeDecision(id: string): Decision {
     const answer = this.init.resume!.decisions[id]!;
     return typeof answer === 'boolean' ? { approved: answer } : answer;
   }
 
-  /** A decision on `call`: its refusal, or the call to run (with the input the decision gave it). */
-  protected async decided(call: ToolCall, decision: ApprovalDecision, reviewed = this.config.approver !== undefined): Promise<ToolCall | ToolExecution> {
+  /** A decision on `call`: its refusal or the reviewer's response, or the call to run (with the input the decision gave it). */
+  protected async decided(call: ToolCall, decision: Decision, reviewed = this.config.approver !== undefined): Promise<ToolCall | ToolExecution> {
+    if ('respond' in decision) return this.responded(call, decision.respond);
     if (!decision.approved) return this.denied(call, decision, reviewed);
     return decision.updatedInput === undefined ? call : new ToolCall(call.name, { ...decision.updatedInput }, call.id);
+  }
+
+  /**
+   * The reviewer answered in place of the tool: its answer is the call's result, and no tool ran — so neither
+   * PostToolUse nor PostToolUseFailure fires, as LangChain runs no tool middleware for a `respond`.
+   */
+  protected responded(call: ToolCall, result: unknown): ToolExecution {
+    this.addToolMessage(call, resultText(result));
+    return ToolExecution.success(call, result, 0);
+  }
+
+  /** The decisions a reviewer may make on a call to `name` (see `defineTool({ approval })`). */
+  protected allowedFor(name: string): readonly ApprovalDecisionKind[] {
+    return this.config.tools.get(name)?.approval?.allowed ?? APPROVAL_DECISION_KINDS;
   }
 
   /** Permission updates a PermissionRequest hook granted (Claude Code's): there are no permission rules here to update. */
@@ -57,7 +73,7 @@ export abstract class RunApprovals extends RunToolExecution {
     return this.refuse(call, retry ? `${message}\n${RETRY_NOTE}` : message, 'approver');
   }
 
-  protected async approve(call: ToolCall, reason: string): Promise<ApprovalDecision | 'interrupt'> {
+  protected async approve(call: ToolCall, reason: string): Promise<Decision | 'interrupt'> {
     await this.dispatch('Notification', () =>
       NotificationHookContext.notify(`Approval needed for ${call.name}: ${reason}`, { state: this.state, metadata: this.metadata, notificationType: 'permission_prompt', title: 'Approval needed' }),
     );
@@ -65,13 +81,19 @@ export abstract class RunApprovals extends RunToolExecution {
     if (approver === undefined) {
       return this.config.approvalInterrupts ? 'interrupt' : { approved: false, reason: `approval needed (${reason}) and this agent has no approver` };
     }
-    const answer = await approver({ toolCall: call, reason, state: this.state, signal: this.signal });
-    if (typeof answer === 'boolean') return { approved: answer };
+    const allowed = this.allowedFor(call.name);
+    const answer = await approver({ toolCall: call, reason, state: this.state, signal: this.signal, allowed });
     if (answer !== null && typeof answer === 'object' && 'interrupt' in answer && answer.interrupt === true) return 'interrupt';
-    if (answer === null || typeof answer !== 'object' || typeof (answer as ApprovalDecision).approved !== 'boolean') {
-      throw new TypeError(`The approver answered ${describe(answer)} for ${call.name}; answer true/false, { approved, reason?, updatedInput?, stopRun? } or { interrupt: true }.`);
+    const isResponse = answer !== null && typeof answer === 'object' && 'respond' in answer;
+    if (typeof answer !== 'boolean' && !isResponse && (answer === null || typeof answer !== 'object' || typeof (answer as ApprovalDecision).approved !== 'boolean')) {
+      throw new TypeError(`The approver answered ${describe(answer)} for ${call.name}; answer true/false, { approved, reason?, updatedInput?, stopRun? }, { respond } or { interrupt: true }.`);
     }
-    return answer as ApprovalDecision;
+    const decision = answer as boolean | Decision;
+    const kind = decisionKind(decision);
+    if (!allowed.includes(kind)) {
+      throw new TypeError(`The approver answered ${kind} for ${call.name}, and ${call.name} allows ${allowed.join(', ')} only (defineTool({ approval: { allowed } })).`);
+    }
+    return typeof decision === 'boolean' ? { approved: decision } : decision;
   }
 
   /** The interrupted step and call of `frame`, with live objects. */
@@ -150,8 +172,10 @@ export abstract class RunApprovals extends RunToolExecution {
       point.phase !== 'approval'
         ? interrupt.pending
         : review === undefined
-          ? [{ id: at.requestId!, toolCall: at.call, reason: at.reason!, agentId, subagentPath: [] }]
-          : review.filter((r) => r.requestId !== undefined).map((r) => ({ id: r.requestId!, toolCall: r.call, reason: r.reason!, agentId, subagentPath: [] }));
+          ? [{ id: at.requestId!, toolCall: at.call, reason: at.reason!, agentId, subagentPath: [], allowed: [...this.allowedFor(at.call.name)] }]
+          : review
+              .filter((r) => r.requestId !== undefined)
+              .map((r) => ({ id: r.requestId!, toolCall: r.call, reason: r.reason!, agentId, subagentPath: [], allowed: [...this.allowedFor(r.call.name)] }));
     return { frame, pending, lossy: json.lossy };
   }
 }

@@ -3,10 +3,9 @@
  *
  * @module
  */
-import type { ApprovalDecision } from '../approval.js';
 import { JsonWriter, callFromJson } from '../internal/snapshot-codec.js';
 import type { ApprovalDecisionJson, ReviewedCallJson } from '../run-snapshot.js';
-import type { Review } from './run-types.js';
+import type { Decision, Review } from './run-types.js';
 
 /** `review` as JSON; what JSON cannot hold as it was is noted in `json`'s `lossy`. */
 export function reviewToJson(json: JsonWriter, review: Review, path: string): ReviewedCallJson {
@@ -28,7 +27,8 @@ export function reviewToJson(json: JsonWriter, review: Review, path: string): Re
   }
 }
 
-function decisionToJson(json: JsonWriter, decision: ApprovalDecision, path: string): ApprovalDecisionJson {
+function decisionToJson(json: JsonWriter, decision: Decision, path: string): ApprovalDecisionJson {
+  if ('respond' in decision) return { respond: json.value(decision.respond, `${path}.respond`) ?? null };
   return {
     approved: decision.approved,
     ...(decision.reason !== undefined ? { reason: decision.reason } : {}),

@@ -8,7 +8,7 @@ import type { EventEmitter } from 'eventemitter3';
 import { z } from 'zod';
 import type { AgentEvents } from '../agent-events.js';
 import type { AgentStreamEvent, StreamTextMode } from '../agent-stream.js';
-import type { ApprovalDecision, ApprovalDecisions, Approver } from '../approval.js';
+import type { ApprovalDecision, ApprovalDecisions, ApprovalResponse, Approver } from '../approval.js';
 import type { Checkpointer } from '../checkpointer.js';
 import type { CompactionOptions } from '../compaction.js';
 import type { Model } from '../model.js';
@@ -143,6 +143,9 @@ export type CheckedCall =
   | { readonly ok: true; readonly tool: Tool | undefined; readonly sub: ResolvedSubagent | undefined; readonly input: unknown }
   | { readonly ok: false; readonly error: Error };
 
+/** A decision on a request, as the run applies it: an approval, a refusal, or a response in place of the tool's. */
+export type Decision = ApprovalDecision | ApprovalResponse;
+
 /**
  * A call reviewed up to the moment it runs — its input checked, PreToolUse, and when a hook asked, the permission
  * hooks and the approver — and what carrying it out does: run it, fail it (a tool or input it cannot run with: checked
@@ -158,7 +161,7 @@ export type Review =
       readonly reason: string;
       /** The input check of the call when the hooks left it as the model made it. */
       readonly checked?: CheckedCall & { ok: true };
-      readonly decision?: ApprovalDecision;
+      readonly decision?: Decision;
       readonly reviewed?: boolean;
       readonly requestId?: string;
     };

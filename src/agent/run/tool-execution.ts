@@ -5,23 +5,22 @@
  */
 import { ToolCall, ToolExecution, ToolHookContext } from '../../core/index.js';
 import { resultText } from '../../core/internal/as-text.js';
-import type { ApprovalDecision } from '../approval.js';
 import { SUBAGENT_INPUT } from '../internal/subagent-input.js';
 import { messageOf } from '../../core/internal/message-of.js';
 import { ToolInputError, ToolNotOfferedError, UnknownToolError, type Tool } from '../tool.js';
-import { type ResolvedSubagent, type ResumePoint, type CheckedCall, type ModelTurn, type LoopPosition, type Review, Halt, Interrupt, requestId, epochNow } from './run-types.js';
+import { type ResolvedSubagent, type ResumePoint, type CheckedCall, type ModelTurn, type LoopPosition, type Review, type Decision, Halt, Interrupt, requestId, epochNow } from './run-types.js';
 import { RunModelTurns } from './model-turns.js';
 
 /** A run's tool calls: each decided (PreToolUse, the permission hooks, approval), then run, then PostToolUse. */
 export abstract class RunToolExecution extends RunModelTurns {
   /** Asks the approver about `call`, or says that the run is to be interrupted there. */
-  protected abstract approve(call: ToolCall, reason: string): Promise<ApprovalDecision | 'interrupt'>;
+  protected abstract approve(call: ToolCall, reason: string): Promise<Decision | 'interrupt'>;
   /** A decision on `call`: its refusal, or the call to run. */
-  protected abstract decided(call: ToolCall, decision: ApprovalDecision, reviewed?: boolean): Promise<ToolCall | ToolExecution>;
+  protected abstract decided(call: ToolCall, decision: Decision, reviewed?: boolean): Promise<ToolCall | ToolExecution>;
   /** Goes on with the call an interrupted run stopped at. */
   protected abstract resumeTool(at: ResumePoint): Promise<ToolExecution>;
   /** The decision a resumed run was given for request `id`. */
-  protected abstract resumeDecision(id: string): ApprovalDecision;
+  protected abstract resumeDecision(id: string): Decision;
   /** Says that permission updates a PermissionRequest hook granted were ignored. */
   protected abstract ignoredPermissionUpdates(updates: readonly Readonly<Record<string, unknown>>[]): void;
   /** Starts a subagent's run for `call`. */
