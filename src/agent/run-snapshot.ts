@@ -257,8 +257,13 @@ export interface RunFrameJson {
   readonly elapsedMs: number;
   /** Set for a subagent's run. */
   readonly subagent?: SubagentJson;
-  /** Where it stopped. */
-  readonly at: InterruptPointJson;
+  /** Where it stopped; absent in a checkpoint kept between two steps (see `nextStep`). */
+  readonly at?: InterruptPointJson;
+  /**
+   * In a checkpoint kept between two steps of a resumed run (its `pending` is empty): the index of the step the run
+   * goes on with. `agent.resume(id, {})` goes on from there, without running again what ran before it.
+   */
+  readonly nextStep?: number;
 }
 
 /** What an interrupted run's tools, subagents and hooks were: a snapshot resumes only on an agent built the same way. */

@@ -71,7 +71,7 @@ describe('whole batches', () => {
     const scenario: Scenario = { steps: [[deployTo('production'), deployTo('staging')]], decisions: [] };
     const first = await buildAgent(scenario, { kind: 'interrupt' }).run('Ship it');
     expect(first.interruption!.pending.map((p) => p.toolCall.id)).toEqual(['s0c0']);
-    expect(first.interruption!.snapshot.run.at.review).toBeUndefined();
+    expect(first.interruption!.snapshot.run.at!.review).toBeUndefined();
   });
 
   it('a subagent’s requests come from its run: gathered in their own interruption when its call runs, after the calls before it', async () => {

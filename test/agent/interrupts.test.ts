@@ -56,7 +56,7 @@ describe('an approval that interrupts the run', () => {
     expect(JSON.parse(JSON.stringify(snapshot))).toEqual(snapshot);
     // The batch as it stood: the first call ran, the second waits, the third has not started.
     expect(snapshot.run.at).toMatchObject({ stepIndex: 0, callIndex: 1, phase: 'approval', reason: 'Deploy to production?' });
-    expect(snapshot.run.at.executions.map((e) => e.toolCall.id)).toEqual(['s0c0']);
+    expect(snapshot.run.at!.executions.map((e) => e.toolCall.id)).toEqual(['s0c0']);
     expect(snapshot.run.metadata).toMatchObject({ started: 'yes', 'seen.s0c0': 'status', [ToolCallLimitHook.metadataKey]: { total: 2 } });
     const events = trace.map((line) => line.split(' | ')[0]);
     expect(events.slice(-3)).toEqual(['PreToolUse', 'PermissionRequest', 'Notification']);

@@ -75,6 +75,7 @@ const frame: z.ZodType<RunFrameJson> = z.lazy(() =>
     childRuns: z.number().int().nonnegative(),
     elapsedMs: z.number().nonnegative(),
     subagent: z.object({ name: z.string(), type: z.string() }).optional(),
+    nextStep: z.number().int().nonnegative().optional(),
     at: z
       .object({
         stepIndex: z.number().int().nonnegative(),
@@ -100,7 +101,10 @@ const frame: z.ZodType<RunFrameJson> = z.lazy(() =>
       })
       .refine((at) => (at.phase === 'approval' ? at.requestId !== undefined : at.child !== undefined), {
         message: 'an approval needs its requestId, a subagent phase its child frame',
-      }),
+      })
+      .optional(),
+  }).refine((f) => (f.at === undefined) !== (f.nextStep === undefined), {
+    message: 'a run frame has either its position (at) or, between two steps, the step it goes on with (nextStep)',
   }),
 ) as z.ZodType<RunFrameJson>;
 const shape: z.ZodType<AgentShapeJson> = z.lazy(() =>
@@ -119,7 +123,7 @@ const snapshotSchema = z.object({
   createdAt: z.string(),
   pending: z.array(
     z.object({ id: z.string().min(1), toolCall: call, reason: z.string(), agentId: z.string(), subagentPath: z.array(z.string()), allowed: kinds.optional() }),
-  ).min(1),
+  ),
   agent: shape,
   session: z.object({ id: z.string() }).optional(),
   run: frame,
@@ -154,17 +158,27 @@ export function readSnapshot(value: unknown): RunSnapshot {
  * A run stops at one call, inside the subagents' runs it is nested in.
  */
 function checkPending(snapshot: RunSnapshot): void {
+  if (snapshot.run.at === undefined) {
+    // A checkpoint kept between two steps: nothing waits, and the run goes on with its next step.
+    if (snapshot.pending.length > 0) {
+      throw new ResumeError('invalid-snapshot', `Not a run snapshot as a run wrote it: a checkpoint between steps (run.nextStep) has no pending requests, and this one has ${snapshot.pending.length}. Give agent.resume() the snapshot unchanged.`);
+    }
+    return;
+  }
   const path: string[] = [];
   let frame = snapshot.run;
-  while (frame.at.phase === 'subagent') {
-    path.push(frame.at.call.name);
-    frame = frame.at.child!;
+  let at = frame.at!;
+  while (at.phase === 'subagent') {
+    path.push(at.call.name);
+    frame = at.child!;
+    if (frame.at === undefined) throw new ResumeError('invalid-snapshot', `Not a run snapshot: run.at.child of subagent ${at.call.name} has no position (at).`);
+    at = frame.at;
   }
-  const { at } = frame;
   if (at.review !== undefined) return checkBatchPending(snapshot, at.review, frame.state.agentId, path);
-  const request = snapshot.pending[0]!;
+  const request = snapshot.pending[0];
   const same =
     snapshot.pending.length === 1 &&
+    request !== undefined &&
     request.id === at.requestId &&
     request.agentId === frame.state.agentId &&
     JSON.stringify(request.subagentPath) === JSON.stringify(path) &&
@@ -174,7 +188,7 @@ function checkPending(snapshot: RunSnapshot): void {
   if (!same) {
     throw new ResumeError(
       'invalid-snapshot',
-      `Not a run snapshot as a run wrote it: its pending request is not the call the run stopped at (pending ${JSON.stringify(request.toolCall)}, stopped at ${JSON.stringify(at.call)}). Give agent.resume() the snapshot unchanged.`,
+      `Not a run snapshot as a run wrote it: its pending request is not the call the run stopped at (pending ${request === undefined ? 'none' : JSON.stringify(request.toolCall)}, stopped at ${JSON.stringify(at.call)}). Give agent.resume() the snapshot unchanged.`,
     );
   }
 }

@@ -98,7 +98,7 @@ export abstract class RunApprovals extends RunToolExecution {
 
   /** The interrupted step and call of `frame`, with live objects. */
   protected resumePoint(frame: RunFrameJson): ResumePoint {
-    const { at } = frame;
+    const at = frame.at!;
     const toolCalls = at.response.toolCalls.map(callFromJson);
     const usage = usageFromJson(at.response.usage);
     return {
@@ -122,16 +122,21 @@ export abstract class RunApprovals extends RunToolExecution {
     };
   }
 
-  /** This run, stopped by `interrupt`, as JSON: everything its loop carries, and where it stopped. */
-  protected interruption(interrupt: Interrupt): RunInterruption {
-    const position = this.position!;
-    const { point } = interrupt;
+  /**
+   * After each step a resumed run completes, its checkpoint between that step and the next (see
+   * {@link RunInit.keepStep}): a run that fails later goes on from there, without running again what ran.
+   */
+  protected async keepStep(nextStep: number): Promise<void> {
+    const keep = this.init.keepStep;
+    if (keep === undefined) return;
     const json = new JsonWriter();
-    const { response, synthetic, offered } = position.turn;
-    const usage = json.usage(response.usage);
-    const review = position.review?.slice(position.callIndex).map((r, i) => reviewToJson(json, r!, `step.review[${i}]`));
+    await keep({ ...this.frameJson(json), nextStep }, json.lossy);
+  }
+
+  /** What this run's loop carries from step to step, as JSON: a frame without its position. */
+  private frameJson(json: JsonWriter): Omit<RunFrameJson, 'at' | 'nextStep'> {
     const runUsage = json.usage(this.usage);
-    const frame: RunFrameJson = {
+    return {
       prompt: this.prompt,
       state: json.state(this.state, 'state'),
       metadata: json.record(this.metadata, 'metadata'),
@@ -144,6 +149,19 @@ export abstract class RunApprovals extends RunToolExecution {
       childRuns: this.childRuns,
       elapsedMs: performance.now() - this.started,
       ...(this.init.subagent !== undefined ? { subagent: { name: this.init.subagent.name, type: this.init.subagent.type } } : {}),
+    };
+  }
+
+  /** This run, stopped by `interrupt`, as JSON: everything its loop carries, and where it stopped. */
+  protected interruption(interrupt: Interrupt): RunInterruption {
+    const position = this.position!;
+    const { point } = interrupt;
+    const json = new JsonWriter();
+    const { response, synthetic, offered } = position.turn;
+    const usage = json.usage(response.usage);
+    const review = position.review?.slice(position.callIndex).map((r, i) => reviewToJson(json, r!, `step.review[${i}]`));
+    const frame: RunFrameJson = {
+      ...this.frameJson(json),
       at: {
         stepIndex: position.stepIndex,
         response: {
@@ -165,7 +183,7 @@ export abstract class RunApprovals extends RunToolExecution {
       },
     };
     // An approval's request is the call the run stopped at, as the frame holds it: what a reviewer sees is what runs.
-    const { at } = frame;
+    const at = frame.at!;
     // With whole batches, every request of the batch that no one decided waits, in the order of the calls.
     const agentId = this.state.agentId;
     const pending =

@@ -40,7 +40,12 @@ export class Run extends RunSubagents {
    * A run that goes on from `frame`, an interrupted run's (checked against this agent by the caller), with the
    * decisions for its pending requests.
    */
-  static resumed(config: AgentConfig, env: RunEnvironment, resume: ResumeInit, options: { signal: AbortSignal | undefined; stream?: RunStream | undefined }): Run {
+  static resumed(
+    config: AgentConfig,
+    env: RunEnvironment,
+    resume: ResumeInit,
+    options: { signal: AbortSignal | undefined; stream?: RunStream | undefined; keepStep?: RunInit['keepStep'] },
+  ): Run {
     const { frame } = resume;
     return new Run(config, env, {
       prompt: frame.prompt,
@@ -50,6 +55,7 @@ export class Run extends RunSubagents {
       subagent: frame.subagent,
       stream: options.stream,
       resume,
+      keepStep: options.keepStep,
     });
   }
 
@@ -93,8 +99,8 @@ export class Run extends RunSubagents {
 
   protected async main(): Promise<void> {
     const resume = this.init.resume;
-    const at = resume === undefined ? undefined : this.resumePoint(resume.frame);
-    if (at === undefined) {
+    const at = resume?.frame.at === undefined ? undefined : this.resumePoint(resume.frame);
+    if (resume === undefined) {
       if (this.init.sessionStart) await this.dispatch('SessionStart', () => SessionHookContext.onStart({ state: this.state, metadata: this.metadata, source: 'startup', model: this.config.model.name }));
       await this.dispatch('ExecutionStart', () => ExecutionHookContext.onStart({ state: this.state, metadata: this.metadata, prompt: this.prompt }));
       const submitted = await this.dispatch('UserPromptSubmit', () => PromptHookContext.onSubmit(this.prompt, this.ctxInit()));
@@ -104,7 +110,7 @@ export class Run extends RunSubagents {
     }
 
     const stream = this.init.stream;
-    for (let index = at?.stepIndex ?? 0; ; index++) {
+    for (let index = at?.stepIndex ?? resume?.frame.nextStep ?? 0; ; index++) {
       this.signal?.throwIfAborted();
       let turn: ModelTurn;
       let executions: ToolExecution[];
@@ -146,8 +152,10 @@ export class Run extends RunSubagents {
             : index + 1 >= this.config.maxSteps
               ? 'max_steps'
               : undefined;
-      if (stopReason === undefined) continue;
-      if (await this.stopGate(stopReason, index + 1 >= this.config.maxSteps)) continue;
+      if (stopReason === undefined || (await this.stopGate(stopReason, index + 1 >= this.config.maxSteps))) {
+        await this.keepStep(index + 1);
+        continue;
+      }
       this.stopReason = stopReason;
       if (stopReason === 'tool_rejected') this.reason = this.rejectedStop;
       return;

@@ -96,6 +96,11 @@ export interface RunInit {
   readonly stream?: RunStream | undefined;
   /** Set when the run goes on from an interruption: where, and what its loop carried. */
   readonly resume?: ResumeInit | undefined;
+  /**
+   * Set when the run keeps a checkpoint after each step it completes (a resumed run with a checkpointer): saves the
+   * run's frame between two steps, and what JSON could not hold of it.
+   */
+  readonly keepStep?: ((frame: RunFrameJson, lossy: readonly string[]) => Promise<void>) | undefined;
 }
 
 /** How a run goes on from an interruption: its frame read back, and the decisions. */
