@@ -146,8 +146,10 @@ export abstract class RunToolExecution extends RunModelTurns {
       case 'refuse':
         return this.refuse(call, reviewed.message, reviewed.by);
       case 'fail': {
+        if (reviewed.error !== undefined) return this.toolFailed(call, reviewed.error);
+        // Read back from a snapshot: the check that failed is made again, for its error.
         const checked = this.checkInput(call);
-        return this.toolFailed(call, reviewed.error ?? (checked.ok ? new Error(`The call to ${call.name} could not run.`) : checked.error));
+        return checked.ok ? this.invoke(call, checked) : this.toolFailed(call, checked.error);
       }
       case 'run': {
         const checked = reviewed.checked ?? this.checkInput(call);
