@@ -169,6 +169,35 @@ describe('whole batches', () => {
     expect((error as ResumeError).code).toBe('invalid-snapshot');
   });
 
+  it('streams every call of the batch before the interruption, and resumeStream each result after it', async () => {
+    const scenario: Scenario = { steps: [[statusOf('a'), deployTo('production'), deployTo('staging')]], decisions: [] };
+    const label = (event: { type: string; toolCall?: { id: string }; execution?: { toolCall: { id: string } } }) =>
+      event.type === 'tool-call' ? `call ${event.toolCall!.id}` : event.type === 'tool-result' ? `result ${event.execution!.toolCall.id}` : event.type;
+    const first: string[] = [];
+    const stream = buildAgent(scenario, { kind: 'interrupt', batch: true }).stream('Ship it');
+    for await (const event of stream) first.push(label(event as never));
+    const interrupted = await stream.result;
+    expect(first.filter((e) => e.startsWith('call') || e.startsWith('result'))).toEqual(['call s0c0', 'call s0c1', 'call s0c2']);
+    const { snapshot, pending } = interrupted.interruption!;
+    const rest: string[] = [];
+    const resumed = buildAgent(scenario, { kind: 'interrupt', batch: true }).resumeStream(JSON.parse(JSON.stringify(snapshot)), { [pending[0]!.id]: true, [pending[1]!.id]: false });
+    for await (const event of resumed) rest.push(label(event as never));
+    expect(rest.filter((e) => e.startsWith('call') || e.startsWith('result'))).toEqual(['result s0c0', 'result s0c1', 'result s0c2']);
+    expect((await resumed.result).status).toBe('completed');
+  });
+
+  it('a session’s turn waits for the whole batch, and session.resume decides it', async () => {
+    const scenario: Scenario = { steps: [[deployTo('production'), deployTo('staging')]], decisions: [] };
+    const session = buildAgent(scenario, { kind: 'interrupt', batch: true }).session({ id: 'chat-9' });
+    const turn = await session.run('Ship it');
+    expect(session.interruption?.pending.map((p) => p.toolCall.id)).toEqual(['s0c0', 's0c1']);
+    const [a, b] = turn.interruption!.pending;
+    const done = await session.resume({ [a!.id]: true, [b!.id]: { approved: false, reason: 'not staging' } });
+    expect(done.status).toBe('completed');
+    expect(done.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['deployed to production', 'Tool call refused: not staging']);
+    await session.close();
+  });
+
   it('refuses options that are not { batch: boolean }', () => {
     expect(() => AgentBuilder.new().withApprovalInterrupts({ batch: 'yes' } as never)).toThrow(/batch must be true or false/);
     expect(() => AgentBuilder.new().withApprovalInterrupts({ bacth: true } as never)).toThrow(/no option 'bacth'/);
