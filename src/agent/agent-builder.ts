@@ -28,13 +28,14 @@ import {
 } from '../core/index.js';
 import { resolve } from 'node:path';
 import { Agent } from './agent.js';
-import type { Approver } from './approval.js';
+import type { ApprovalOptions, Approver } from './approval.js';
+import { batchOption } from './internal/approval-options.js';
 import type { Checkpointer } from './checkpointer.js';
 import type { CompactionOptions } from './compaction.js';
 import { guardStack, type HookErrorPolicy } from './hook-error-policy.js';
 import { checkTimeout, declareTimeout, DEFAULT_HOOK_TIMEOUT_MS } from './hook-timeout.js';
 import type { Model } from './model.js';
-import type { AgentConfig, ResolvedSubagent } from './run.js';
+import type { AgentConfig, ResolvedSubagent } from './run/index.js';
 import type { HookLoader, LoadedHooks, WithHooksFromOptions } from './hook-loader.js';
 import { skippedHooksNotice } from './internal/skipped-hooks-notice.js';
 import type { HookProblem } from '../script/problem.js';
@@ -225,6 +226,7 @@ export class AgentBuilder {
   private compaction: CompactionOptions | undefined;
   private approver: Approver | undefined;
   private approvalInterrupts = false;
+  private approvalBatch = false;
   private checkpointer: Checkpointer | undefined;
   private snapshotKey: string | Uint8Array | undefined;
   private options: AgentOptions = {};
@@ -294,10 +296,15 @@ export class AgentBuilder {
     return this;
   }
 
-  /** Who decides tool calls a hook asked about. Without one, such calls are refused. */
-  withApprover(approver: Approver): this {
+  /**
+   * Who decides tool calls a hook asked about. Without one, such calls are refused. With `{ batch: true }`, every call
+   * of a step's batch is reviewed before any of them runs, and the approver is asked in that review (see
+   * {@link ApprovalOptions.batch}).
+   */
+  withApprover(approver: Approver, options: ApprovalOptions = {}): this {
     if (typeof approver !== 'function') throw new TypeError('withApprover() needs a function (request) => boolean | decision.');
     this.approver = approver;
+    this.approvalBatch = batchOption(options, 'withApprover');
     return this;
   }
 
@@ -311,9 +318,12 @@ export class AgentBuilder {
    *
    * An approver that decides some calls at once and leaves others for later answers `{ interrupt: true }` for those
    * instead (use `withApprover`, not this).
+   *
+   * With `{ batch: true }`, one interruption holds every request of a step's batch (see {@link ApprovalOptions.batch}).
    */
-  withApprovalInterrupts(): this {
+  withApprovalInterrupts(options: ApprovalOptions = {}): this {
     this.approvalInterrupts = true;
+    this.approvalBatch = batchOption(options, 'withApprovalInterrupts');
     return this;
   }
 
@@ -663,6 +673,7 @@ export class AgentBuilder {
     copy.compaction = this.compaction;
     copy.approver = this.approver;
     copy.approvalInterrupts = this.approvalInterrupts;
+    copy.approvalBatch = this.approvalBatch;
     copy.checkpointer = this.checkpointer;
     copy.snapshotKey = this.snapshotKey;
     copy.options = this.options;
@@ -731,6 +742,7 @@ export class AgentBuilder {
       compaction: this.compaction,
       approver: this.approver,
       approvalInterrupts: this.approvalInterrupts,
+      approvalBatch: this.approvalBatch,
       checkpointer: this.checkpointer,
       snapshotKey: this.snapshotKey,
       stack,
@@ -760,7 +772,7 @@ export class AgentBuilder {
     }
     // A subagent without an approver of its own asks its parent's, or interrupts as its parent does.
     if (own.config.approver === undefined && !own.config.approvalInterrupts && (this.approver !== undefined || this.approvalInterrupts)) {
-      own = { ...own, config: Object.freeze({ ...own.config, approver: this.approver, approvalInterrupts: this.approvalInterrupts }) };
+      own = { ...own, config: Object.freeze({ ...own.config, approver: this.approver, approvalInterrupts: this.approvalInterrupts, approvalBatch: this.approvalBatch }) };
     }
     if (!def.inheritHooks) {
       // SubagentStop is the parent's view of its subagent finishing: the parent's SubagentStop hooks run regardless.

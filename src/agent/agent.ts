@@ -11,7 +11,7 @@ import type { AgentHooksReport } from './hook-loader.js';
 import { formatProblem } from '../script/problem.js';
 import { AgentStream, type StreamOptions } from './agent-stream.js';
 import { streamTextMode } from './internal/stream-text-mode.js';
-import { Run, type AgentConfig, type RunEnvironment, type RunStream } from './run.js';
+import { Run, type AgentConfig, type RunEnvironment, type RunStream } from './run/index.js';
 import type { ResumeOptions, RunOptions, RunResult } from './run-result.js';
 import { AgentSession, type SessionOptions } from './session.js';
 import { WakeInbox } from './wake-inbox.js';
@@ -20,8 +20,8 @@ import type { ApprovalDecisions } from './approval.js';
 import { agentShape, checkDecisions, checkShape, readSnapshot } from './internal/snapshot-check.js';
 import { signatureOf, signedWith } from './internal/snapshot-signature.js';
 import { ResumeError } from './resume-error.js';
-import type { RunInterruption } from './run.js';
-import { RUN_SNAPSHOT_FORMAT, RUN_SNAPSHOT_VERSION, type RunSnapshot } from './run-snapshot.js';
+import type { RunInterruption } from './run/index.js';
+import { RUN_SNAPSHOT_FORMAT, RUN_SNAPSHOT_VERSION, type RunFrameJson, type RunSnapshot } from './run-snapshot.js';
 
 /**
  * The latest interruptions resumed in this process: a snapshot resumes once. Bounded, so that a long-lived server does
@@ -122,6 +122,11 @@ export class Agent {
    * The agent must be built as the interrupted one was — in this process or another. The hooks that ran for the
    * waiting call do not run again; the rest of its step's batch and every event after it fire as in a run that was
    * never interrupted. Resolves as `run()` does, with status `interrupted` again when another call waits.
+   *
+   * With a checkpointer, the resumed run keeps a checkpoint after each step it completes, under the same id (removed
+   * when the run ends): a run that fails after the approved call ran goes on with `resume(id, {})` from the last
+   * completed step, without running that call again. A decision is also `{ respond: result }` (the tool does not run;
+   * `result` is its result), and only the kinds the call's tool allows are taken (`defineTool({ approval })`).
    *
    * @throws {@link ResumeError} before anything runs: not a snapshot, a newer format version, another agent (other
    *   tools, subagents or hooks), a decision for an unknown request or none for a pending one, an edited input the
@@ -271,13 +276,37 @@ export class Agent {
     resumedInterrupts.add(snapshot.interruptId);
     if (resumedInterrupts.size > RESUMED_KEPT) resumedInterrupts.delete(resumedInterrupts.values().next().value!);
     const wakes = sessionWakes ?? new WakeInbox(this.events);
-    const run = Run.resumed(config, this.environment(wakes), { frame: snapshot.run, decisions }, { signal: options.signal, stream });
-    return this.finish(run, config, { ...options, checkpointId: snapshot.id }, wakes, sessionWakes !== undefined, stream, snapshot.session?.id);
+    // With a checkpointer, a resumed run keeps a checkpoint after each step it completes, under the same id: the one
+    // taken above is gone, and a run that fails after the approved call ran goes on from there rather than run it again.
+    let kept = false;
+    const keepStep =
+      checkpointer === undefined || snapshot.session !== undefined
+        ? undefined
+        : async (frame: RunFrameJson, lossy: readonly string[]) => {
+            await checkpointer.save(this.snapshot(config, { frame, pending: [], lossy }, snapshot.id, undefined));
+            kept = true;
+          };
+    const run = Run.resumed(config, this.environment(wakes), { frame: snapshot.run, decisions }, { signal: options.signal, stream, keepStep });
+    // A run that ended — completed or stopped — needs its step checkpoint no more; a failed one keeps it to go on from.
+    const ended = async () => {
+      if (kept) await checkpointer!.delete(snapshot.id);
+    };
+    return this.finish(run, config, { ...options, checkpointId: snapshot.id }, wakes, sessionWakes !== undefined, stream, snapshot.session?.id, ended);
   }
 
   /** The end of a run: its snapshot saved when it was interrupted, its inbox closed, its failure thrown. */
-  private async finish(run: Run, config: AgentConfig, options: RunOptions, wakes: WakeInbox, inSession: boolean, stream: RunStream | undefined, sessionId?: string): Promise<RunResult> {
+  private async finish(
+    run: Run,
+    config: AgentConfig,
+    options: RunOptions,
+    wakes: WakeInbox,
+    inSession: boolean,
+    stream: RunStream | undefined,
+    sessionId?: string,
+    ended?: () => Promise<void>,
+  ): Promise<RunResult> {
     const { failure, interrupted, ...outcome } = await run.execute();
+    if (failure === undefined && interrupted === undefined) await ended?.();
     let result: RunResult = outcome;
     if (interrupted !== undefined) {
       const session = sessionId ?? (inSession ? outcome.state.sessionId : undefined);

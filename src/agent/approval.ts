@@ -15,6 +15,37 @@ export interface ApprovalRequest {
   readonly state: AgentState;
   /** Aborts when the run is cancelled. */
   readonly signal: AbortSignal | undefined;
+  /** The decisions the call's tool allows (`defineTool({ approval: { allowed } })`): every kind when it says none. */
+  readonly allowed: readonly ApprovalDecisionKind[];
+}
+
+/**
+ * The kinds of decision a reviewer makes on a request: `approve` (`true`, `{ approved: true }`), `edit`
+ * (`{ approved: true, updatedInput }`), `reject` (`false`, `{ approved: false, … }`) and `respond` (`{ respond }`).
+ */
+export type ApprovalDecisionKind = 'approve' | 'edit' | 'reject' | 'respond';
+
+/** Every {@link ApprovalDecisionKind}, in the order a reviewer's UI shows them. */
+export const APPROVAL_DECISION_KINDS: readonly ApprovalDecisionKind[] = Object.freeze(['approve', 'edit', 'reject', 'respond']);
+
+/**
+ * A reviewer's answer in place of the tool's, as LangChain's human-in-the-loop `respond`: the tool does not run, and
+ * `respond` is the call's result — the model is told it as a tool result. No PostToolUse or PostToolUseFailure fires:
+ * no tool ran (as LangChain runs no tool middleware for it); the step's execution records it as a success.
+ */
+export interface ApprovalResponse {
+  /** The call's result, as the tool would return it (plain JSON, to go through a snapshot). */
+  readonly respond: unknown;
+}
+
+/** What a tool lets a reviewer decide about its calls (`defineTool({ approval })`). */
+export interface ToolApprovalOptions {
+  /**
+   * The decisions allowed on this tool's calls, e.g. `['approve', 'reject']` for a deploy whose input a reviewer may
+   * not edit. Another decision is refused: by `agent.resume()` with a `ResumeError` (`invalid-decision`) before
+   * anything runs, from an approver with a `TypeError` that fails the run. Every kind when absent.
+   */
+  readonly allowed?: readonly ApprovalDecisionKind[];
 }
 
 /** The approver's answer in full. */
@@ -42,8 +73,8 @@ export interface ApprovalInterrupt {
   readonly interrupt: true;
 }
 
-/** What an approver may answer: a decision, `true`/`false` (short for `{ approved }`), or an interrupt. */
-export type ApprovalAnswer = boolean | ApprovalDecision | ApprovalInterrupt;
+/** What an approver may answer: a decision, `true`/`false` (short for `{ approved }`), a response, or an interrupt. */
+export type ApprovalAnswer = boolean | ApprovalDecision | ApprovalResponse | ApprovalInterrupt;
 
 /**
  * Decides a tool call a hook asked about (`HookOutcome.ask`), after the PermissionRequest hooks. `true`/`false` is
@@ -52,5 +83,29 @@ export type ApprovalAnswer = boolean | ApprovalDecision | ApprovalInterrupt;
  */
 export type Approver = (request: ApprovalRequest) => ApprovalAnswer | Promise<ApprovalAnswer>;
 
-/** The decisions `agent.resume()` applies, by the id of each pending request: a decision, or `true`/`false`. */
-export type ApprovalDecisions = Readonly<Record<string, boolean | ApprovalDecision>>;
+/** The decisions `agent.resume()` applies, by the id of each pending request: a decision, `true`/`false`, or a response. */
+export type ApprovalDecisions = Readonly<Record<string, boolean | ApprovalDecision | ApprovalResponse>>;
+
+/** The kind of `decision`. */
+export function decisionKind(decision: boolean | ApprovalDecision | ApprovalResponse): ApprovalDecisionKind {
+  if (typeof decision === 'boolean') return decision ? 'approve' : 'reject';
+  if ('respond' in decision) return 'respond';
+  return !decision.approved ? 'reject' : decision.updatedInput === undefined ? 'approve' : 'edit';
+}
+
+/** How calls that need approval are gathered: `withApprover(approver, options)`, `withApprovalInterrupts(options)`. */
+export interface ApprovalOptions {
+  /**
+   * Review a step's whole batch before any of its calls runs: every call of the batch goes through its input check,
+   * PreToolUse and — when a hook asks — PermissionRequest, Notification and the approver first; then the calls run in
+   * order, each with its decision (PermissionDenied for a refusal, the tool and PostToolUse for the others). So one
+   * interruption holds every request of the batch, and a reviewer sees them together, as LangChain's human-in-the-loop
+   * middleware shows them.
+   *
+   * Off by default: it changes the order of events a hook sees (the PreToolUse of a batch's second call fires before
+   * its first call's tool runs), and a PreToolUse hook that reads what an earlier call of the same batch did sees it
+   * not yet done. A subagent's own requests come from its run, so they are gathered in their own interruption when
+   * its call runs. Subagents without an approval mode of their own take their parent's.
+   */
+  readonly batch?: boolean;
+}

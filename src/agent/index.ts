@@ -20,7 +20,7 @@ export * from './file-checkpointer.js';
 export * from './resume-error.js';
 export * from './hook-error-policy.js';
 export { DEFAULT_HOOK_TIMEOUT_MS } from './hook-timeout.js';
-export { ToolRefusedError, type AgentConfig, type ResolvedSubagent } from './run.js';
+export { ToolRefusedError, type AgentConfig, type ResolvedSubagent } from './run/index.js';
 export * from './session.js';
 export * from './agent.js';
 export * from './agent-builder.js';

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { ApprovalDecisionKind } from './approval.js';
 
 /** The `format` every run snapshot carries. */
 export const RUN_SNAPSHOT_FORMAT = 'agent-hooks/run-snapshot';
@@ -184,6 +185,50 @@ export interface InterruptPointJson {
   readonly child?: RunFrameJson;
   /** When the subagent started, in ms since the epoch (phase `subagent`). */
   readonly startedAt?: number;
+  /**
+   * With whole batches (`{ batch: true }`): the review of the calls from `callIndex` on, in order, made before any of
+   * them ran. Every `ask` with a `requestId` is a pending request of the snapshot.
+   */
+  readonly review?: readonly ReviewedCallJson[];
+}
+
+/** A decision made inline before the run was interrupted, as JSON: a decision, or a response (`respond`). */
+export type ApprovalDecisionJson = ApprovalVerdictJson | { readonly respond: JsonValue };
+
+/** An approval or a refusal, as JSON. */
+export interface ApprovalVerdictJson {
+  /** Whether the call may run. */
+  readonly approved: boolean;
+  /** Why. */
+  readonly reason?: string;
+  /** Refuse and end the run. */
+  readonly stopRun?: boolean;
+  /** The input the call runs with instead. */
+  readonly updatedInput?: { readonly [key: string]: JsonValue };
+}
+
+/** One call of a batch reviewed before any of its calls ran: what carrying it out does. */
+export interface ReviewedCallJson {
+  /**
+   * `run`: it runs; `fail`: its tool or input is not one it can run with (checked again when it is carried out);
+   * `refuse`: a hook refused it (`message`, `by`); `ask`: it waits for the decision of `requestId`, or was decided
+   * inline (`decision`).
+   */
+  readonly kind: 'run' | 'fail' | 'refuse' | 'ask';
+  /** The call as the hooks left it. */
+  readonly call: ToolCallJson;
+  /** What the model is told of a refusal (kind `refuse`). */
+  readonly message?: string;
+  /** Who refused it (kind `refuse`). */
+  readonly by?: 'hook' | 'permission';
+  /** Why approval is needed (kind `ask`). */
+  readonly reason?: string;
+  /** The id of its pending request (kind `ask`, not decided yet). */
+  readonly requestId?: string;
+  /** The decision an approver gave inline (kind `ask`, decided). */
+  readonly decision?: ApprovalDecisionJson;
+  /** Whether someone decided it (PermissionDenied fires for a refusal), rather than refused for want of an approver. */
+  readonly reviewed?: boolean;
 }
 
 /** One run's position and everything its loop carries from step to step. */
@@ -212,8 +257,13 @@ export interface RunFrameJson {
   readonly elapsedMs: number;
   /** Set for a subagent's run. */
   readonly subagent?: SubagentJson;
-  /** Where it stopped. */
-  readonly at: InterruptPointJson;
+  /** Where it stopped; absent in a checkpoint kept between two steps (see `nextStep`). */
+  readonly at?: InterruptPointJson;
+  /**
+   * In a checkpoint kept between two steps of a resumed run (its `pending` is empty): the index of the step the run
+   * goes on with. `agent.resume(id, {})` goes on from there, without running again what ran before it.
+   */
+  readonly nextStep?: number;
 }
 
 /** What an interrupted run's tools, subagents and hooks were: a snapshot resumes only on an agent built the same way. */
@@ -240,6 +290,11 @@ export interface PendingApproval {
   readonly agentId: string;
   /** The subagents the call is nested in, outermost first (empty for the agent's own call). */
   readonly subagentPath: readonly string[];
+  /**
+   * The decisions the call's tool allows (`defineTool({ approval: { allowed } })`), for a reviewer's UI to offer:
+   * `approve`, `edit` (`updatedInput`), `reject`, `respond`. Absent in snapshots of earlier versions.
+   */
+  readonly allowed?: readonly ApprovalDecisionKind[];
 }
 
 /**

@@ -10,7 +10,7 @@ import { stateFromJson } from './internal/snapshot-codec.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import { AgentStream, type StreamOptions } from './agent-stream.js';
 import { streamTextMode } from './internal/stream-text-mode.js';
-import type { RunStream } from './run.js';
+import type { RunStream } from './run/index.js';
 
 /** Options of {@link Agent.session}. */
 export interface SessionOptions {

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { AgentState, ToolCall } from '../core/index.js';
 import { checkToolName } from './internal/tool-name.js';
+import { APPROVAL_DECISION_KINDS, type ApprovalDecisionKind, type ToolApprovalOptions } from './approval.js';
 
 /** What a tool's `execute` receives besides its input. */
 export interface ToolRunContext {
@@ -38,6 +39,8 @@ export interface Tool<I = unknown, O = unknown> extends ToolDefinition {
   readonly input: z.ZodType<I>;
   /** Runs the tool. A throw (or rejection) is a tool failure the model is told about. */
   execute(input: I, context: ToolRunContext): O | Promise<O>;
+  /** What a reviewer may decide about its calls when a hook asks for approval; every decision when absent. */
+  readonly approval?: ToolApprovalOptions | undefined;
 }
 
 /** What {@link defineTool} takes. */
@@ -50,6 +53,11 @@ export interface ToolSpec<S extends z.ZodType, O> {
   readonly input?: S | undefined;
   /** Runs the tool with the validated input. */
   execute(input: z.output<S>, context: ToolRunContext): O | Promise<O>;
+  /**
+   * What a reviewer may decide about its calls when a hook asks for approval, e.g. `{ allowed: ['approve', 'reject'] }`
+   * for a tool whose input a reviewer may not edit nor answer for.
+   */
+  readonly approval?: ToolApprovalOptions | undefined;
 }
 
 
@@ -78,13 +86,27 @@ export function defineTool<S extends z.ZodType = z.ZodObject<{}>, O = unknown>(s
   } catch (error) {
     throw new TypeError(`Tool '${spec.name}': its input schema cannot be expressed as JSON Schema (${(error as Error).message}).`);
   }
+  const approval = checkApproval(spec.name, spec.approval);
   return Object.freeze({
     name: spec.name,
     description: spec.description ?? '',
     input: input as z.ZodType<z.output<S>>,
     inputSchema: Object.freeze(inputSchema),
     execute: spec.execute,
+    ...(approval !== undefined ? { approval } : {}),
   });
+}
+
+/** The tool's approval options, checked and frozen. */
+function checkApproval(name: string, approval: ToolApprovalOptions | undefined): ToolApprovalOptions | undefined {
+  if (approval === undefined) return undefined;
+  const allowed = (approval as { allowed?: unknown } | null)?.allowed;
+  if (allowed === undefined) return Object.freeze({});
+  const kinds = APPROVAL_DECISION_KINDS.join(', ');
+  if (!Array.isArray(allowed) || allowed.length === 0) throw new TypeError(`Tool '${name}': approval.allowed must be a non-empty list of ${kinds}.`);
+  const unknown = allowed.filter((k) => !APPROVAL_DECISION_KINDS.includes(k as ApprovalDecisionKind));
+  if (unknown.length > 0) throw new TypeError(`Tool '${name}': approval.allowed has ${unknown.map((k) => JSON.stringify(k)).join(', ')}; the decisions are ${kinds}.`);
+  return Object.freeze({ allowed: Object.freeze([...new Set(allowed as ApprovalDecisionKind[])]) });
 }
 
 /**

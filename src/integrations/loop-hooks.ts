@@ -15,7 +15,7 @@ import {
   type HookErrorPolicy,
   ToolNotOfferedError,
 } from '../agent/index.js';
-import { decisionWithoutInterrupt } from '../agent/internal/approval-answer.js';
+import { LOOP_DECISIONS, decisionWithoutInterrupt } from '../agent/internal/approval-answer.js';
 import { guardStack } from '../agent/hook-error-policy.js';
 import { checkTimeout, DEFAULT_HOOK_TIMEOUT_MS } from '../agent/hook-timeout.js';
 import {
@@ -490,7 +490,7 @@ export class LoopHooks {
       dispatchOptions,
     );
     if (this.approver === undefined) return { approved: false, reason: `approval needed (${reason}) and no approver was given` };
-    const answer = await this.approver({ toolCall: call, reason, state: this.state, signal });
+    const answer = await this.approver({ toolCall: call, reason, state: this.state, signal, allowed: LOOP_DECISIONS });
     return decisionWithoutInterrupt(answer, "a framework's loop");
   }
 

@@ -78,9 +78,9 @@ const deploy = defineTool({
 
 /** How the agent decides: an approver that answers inline, or interrupts. */
 export type Mode =
-  | { readonly kind: 'inline'; readonly decisions: readonly ScriptDecision[] }
-  | { readonly kind: 'interrupt'; readonly checkpointer?: Checkpointer }
-  | { readonly kind: 'approver'; readonly approver: Approver };
+  | { readonly kind: 'inline'; readonly decisions: readonly ScriptDecision[]; readonly batch?: boolean }
+  | { readonly kind: 'interrupt'; readonly checkpointer?: Checkpointer; readonly batch?: boolean }
+  | { readonly kind: 'approver'; readonly approver: Approver; readonly batch?: boolean };
 
 /** The agent, built the same way wherever it is built. */
 export function buildAgent(scenario: Scenario, mode: Mode, trace?: string[], projectDir?: string): Agent {
@@ -105,17 +105,18 @@ export function buildAgent(scenario: Scenario, mode: Mode, trace?: string[], pro
     .onStop((ctx) => (ctx.continuationCount === 0 && (ctx.finalMessage ?? '').startsWith('done') ? HookOutcome.block('Say it once more.') : undefined));
   // With a project: the ask comes from a Claude Code command hook in its .claude/settings.json, run as a process.
   if (projectDir !== undefined) builder.withHooksFrom({ projectDir, trust: 'all', homeDir: false, userDir: false, claude: true });
+  const batch = { batch: mode.batch === true };
   if (mode.kind === 'inline') {
     let asked = 0;
     builder.withApprover(() => {
       const d = mode.decisions[asked++];
       if (d === undefined) throw new Error(`The approver was asked ${asked} times; the scenario decides ${mode.decisions.length}.`);
       return decisionOf(d);
-    });
+    }, batch);
   } else if (mode.kind === 'approver') {
-    builder.withApprover(mode.approver);
+    builder.withApprover(mode.approver, batch);
   } else {
-    builder.withApprovalInterrupts();
+    builder.withApprovalInterrupts(batch);
     if (mode.checkpointer !== undefined) builder.withCheckpointer(mode.checkpointer);
   }
   const agent = builder.build();

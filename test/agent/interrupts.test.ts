@@ -48,7 +48,7 @@ describe('an approval that interrupts the run', () => {
     expect(result.status).toBe('interrupted');
     const { pending, snapshot, id } = result.interruption!;
     expect(pending).toEqual([
-      { id: expect.stringMatching(/^apr_/), toolCall: { id: 's0c1', name: 'deploy', args: { env: 'production' } }, reason: 'Deploy to production?', agentId: 'deployer', subagentPath: [] },
+      { id: expect.stringMatching(/^apr_/), toolCall: { id: 's0c1', name: 'deploy', args: { env: 'production' } }, reason: 'Deploy to production?', agentId: 'deployer', subagentPath: [], allowed: ['approve', 'edit', 'reject', 'respond'] },
     ]);
     expect(snapshot.id).toBe(id);
     expect(snapshot.format).toBe('agent-hooks/run-snapshot');
@@ -56,7 +56,7 @@ describe('an approval that interrupts the run', () => {
     expect(JSON.parse(JSON.stringify(snapshot))).toEqual(snapshot);
     // The batch as it stood: the first call ran, the second waits, the third has not started.
     expect(snapshot.run.at).toMatchObject({ stepIndex: 0, callIndex: 1, phase: 'approval', reason: 'Deploy to production?' });
-    expect(snapshot.run.at.executions.map((e) => e.toolCall.id)).toEqual(['s0c0']);
+    expect(snapshot.run.at!.executions.map((e) => e.toolCall.id)).toEqual(['s0c0']);
     expect(snapshot.run.metadata).toMatchObject({ started: 'yes', 'seen.s0c0': 'status', [ToolCallLimitHook.metadataKey]: { total: 2 } });
     const events = trace.map((line) => line.split(' | ')[0]);
     expect(events.slice(-3)).toEqual(['PreToolUse', 'PermissionRequest', 'Notification']);
@@ -227,7 +227,7 @@ describe('an approval that interrupts the run', () => {
       .withHook(new RequireApprovalHook({ matcher: 'deploy' }))
       .withApprover(() => ({ interrupt: 'yes' }) as never)
       .build();
-    await expect(agent.run('go')).rejects.toThrow(/answer true\/false, \{ approved, reason\?, updatedInput\?, stopRun\? \} or \{ interrupt: true \}/);
+    await expect(agent.run('go')).rejects.toThrow(/answer true\/false, \{ approved, reason\?, updatedInput\?, stopRun\? \}, \{ respond \} or \{ interrupt: true \}/);
   });
 
   it('refuses an agent with both an approver and approval interrupts at build', () => {

@@ -191,7 +191,7 @@ describe('a call to a tool the hooks did not offer for the step', () => {
     const first = await build().run('Ship');
     expect(first.status).toBe('interrupted');
     const snapshot = JSON.parse(JSON.stringify(first.interruption!.snapshot)) as RunSnapshot;
-    expect(snapshot.run.at.response.offered).toEqual(['deploy', 'read']);
+    expect(snapshot.run.at!.response.offered).toEqual(['deploy', 'read']);
     const resumed = await build().resume(snapshot, { [first.interruption!.pending[0]!.id]: true });
     expect(resumed.status).toBe('completed');
     expect(ran).toEqual(['deploy']);

@@ -176,6 +176,14 @@ const expectations: Record<string, (stdout: string) => void> = {
       ].join('\n'),
     );
   },
+  'approval-review-server.ts': (out) => {
+    expect(out).toContain('run: interrupted, 4 requests wait, nothing ran (0 effects)');
+    expect(out).toContain('  deploy {"env":"production"} (allowed: approve, reject)\n  notify {"channel":"#general","text":"Deploying now"} (allowed: approve, edit, reject, respond)');
+    expect(out).toContain('edit a deploy: 400 invalid-decision');
+    expect(out).toContain('decide: 200 completed\n  Done: Tool call refused: production is frozen until Monday | posted to #releases | deployed to staging | on call for payments: Dana');
+    expect(out).toContain('effects: notify #releases: Deploying to staging; deploy staging');
+    expect(out).toContain('decide again: 404 not-found');
+  },
   'approval-interrupt.ts': (out) => {
     const [first, second] = out.trim().split('\n\n');
     // Process 1 ran the status call, then the deploy's hooks, and stopped there.

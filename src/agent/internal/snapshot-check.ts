@@ -7,10 +7,10 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { ApprovalDecision, ApprovalDecisions } from '../approval.js';
+import { decisionKind, type ApprovalDecision, type ApprovalDecisions, type ApprovalResponse } from '../approval.js';
 import { ResumeError } from '../resume-error.js';
-import type { AgentConfig } from '../run.js';
-import { RUN_SNAPSHOT_FORMAT, RUN_SNAPSHOT_VERSION, type AgentShapeJson, type PendingApproval, type RunFrameJson, type RunSnapshot } from '../run-snapshot.js';
+import type { AgentConfig } from '../run/index.js';
+import { RUN_SNAPSHOT_FORMAT, RUN_SNAPSHOT_VERSION, type AgentShapeJson, type PendingApproval, type ReviewedCallJson, type RunFrameJson, type RunSnapshot } from '../run-snapshot.js';
 import { SUBAGENT_INPUT } from './subagent-input.js';
 
 /** The shape of an agent: its tools (with a digest of each input schema), hooks and subagents. */
@@ -46,6 +46,21 @@ const state = z.object({
   steps: z.array(step),
   metadata: record,
 });
+const decision = z.union([
+  z.object({ approved: z.boolean(), reason: z.string().optional(), stopRun: z.boolean().optional(), updatedInput: record.optional() }),
+  z.object({ respond: json }).refine((d) => 'respond' in d, { message: 'a response needs its respond' }),
+]);
+const kinds = z.array(z.enum(['approve', 'edit', 'reject', 'respond']));
+const reviewed = z.object({
+  kind: z.enum(['run', 'fail', 'refuse', 'ask']),
+  call,
+  message: z.string().optional(),
+  by: z.enum(['hook', 'permission']).optional(),
+  reason: z.string().optional(),
+  requestId: z.string().optional(),
+  decision: decision.optional(),
+  reviewed: z.boolean().optional(),
+});
 const frame: z.ZodType<RunFrameJson> = z.lazy(() =>
   z.object({
     prompt: z.string(),
@@ -60,6 +75,7 @@ const frame: z.ZodType<RunFrameJson> = z.lazy(() =>
     childRuns: z.number().int().nonnegative(),
     elapsedMs: z.number().nonnegative(),
     subagent: z.object({ name: z.string(), type: z.string() }).optional(),
+    nextStep: z.number().int().nonnegative().optional(),
     at: z
       .object({
         stepIndex: z.number().int().nonnegative(),
@@ -78,13 +94,17 @@ const frame: z.ZodType<RunFrameJson> = z.lazy(() =>
         requestId: z.string().optional(),
         child: frame.optional(),
         startedAt: z.number().optional(),
+        review: z.array(reviewed).optional(),
       })
       .refine((at) => at.callIndex < at.response.toolCalls.length && at.executions.length <= at.callIndex, {
         message: 'callIndex must name one of the step’s tool calls, after the executions kept',
       })
       .refine((at) => (at.phase === 'approval' ? at.requestId !== undefined : at.child !== undefined), {
         message: 'an approval needs its requestId, a subagent phase its child frame',
-      }),
+      })
+      .optional(),
+  }).refine((f) => (f.at === undefined) !== (f.nextStep === undefined), {
+    message: 'a run frame has either its position (at) or, between two steps, the step it goes on with (nextStep)',
   }),
 ) as z.ZodType<RunFrameJson>;
 const shape: z.ZodType<AgentShapeJson> = z.lazy(() =>
@@ -102,8 +122,8 @@ const snapshotSchema = z.object({
   interruptId: z.string().min(1),
   createdAt: z.string(),
   pending: z.array(
-    z.object({ id: z.string().min(1), toolCall: call, reason: z.string(), agentId: z.string(), subagentPath: z.array(z.string()) }),
-  ).min(1),
+    z.object({ id: z.string().min(1), toolCall: call, reason: z.string(), agentId: z.string(), subagentPath: z.array(z.string()), allowed: kinds.optional() }),
+  ),
   agent: shape,
   session: z.object({ id: z.string() }).optional(),
   run: frame,
@@ -138,16 +158,27 @@ export function readSnapshot(value: unknown): RunSnapshot {
  * A run stops at one call, inside the subagents' runs it is nested in.
  */
 function checkPending(snapshot: RunSnapshot): void {
+  if (snapshot.run.at === undefined) {
+    // A checkpoint kept between two steps: nothing waits, and the run goes on with its next step.
+    if (snapshot.pending.length > 0) {
+      throw new ResumeError('invalid-snapshot', `Not a run snapshot as a run wrote it: a checkpoint between steps (run.nextStep) has no pending requests, and this one has ${snapshot.pending.length}. Give agent.resume() the snapshot unchanged.`);
+    }
+    return;
+  }
   const path: string[] = [];
   let frame = snapshot.run;
-  while (frame.at.phase === 'subagent') {
-    path.push(frame.at.call.name);
-    frame = frame.at.child!;
+  let at = frame.at!;
+  while (at.phase === 'subagent') {
+    path.push(at.call.name);
+    frame = at.child!;
+    if (frame.at === undefined) throw new ResumeError('invalid-snapshot', `Not a run snapshot: run.at.child of subagent ${at.call.name} has no position (at).`);
+    at = frame.at;
   }
-  const request = snapshot.pending[0]!;
-  const { at } = frame;
+  if (at.review !== undefined) return checkBatchPending(snapshot, at.review, frame.state.agentId, path);
+  const request = snapshot.pending[0];
   const same =
     snapshot.pending.length === 1 &&
+    request !== undefined &&
     request.id === at.requestId &&
     request.agentId === frame.state.agentId &&
     JSON.stringify(request.subagentPath) === JSON.stringify(path) &&
@@ -157,7 +188,29 @@ function checkPending(snapshot: RunSnapshot): void {
   if (!same) {
     throw new ResumeError(
       'invalid-snapshot',
-      `Not a run snapshot as a run wrote it: its pending request is not the call the run stopped at (pending ${JSON.stringify(request.toolCall)}, stopped at ${JSON.stringify(at.call)}). Give agent.resume() the snapshot unchanged.`,
+      `Not a run snapshot as a run wrote it: its pending request is not the call the run stopped at (pending ${request === undefined ? 'none' : JSON.stringify(request.toolCall)}, stopped at ${JSON.stringify(at.call)}). Give agent.resume() the snapshot unchanged.`,
+    );
+  }
+}
+
+/** Throws unless the pending requests are the requests of the reviewed batch the run stopped at, in order. */
+function checkBatchPending(snapshot: RunSnapshot, review: readonly ReviewedCallJson[], agentId: string, path: readonly string[]): void {
+  const asks = review.filter((r) => r.kind === 'ask' && r.requestId !== undefined);
+  const same =
+    asks.length === snapshot.pending.length &&
+    asks.every((r, i) => {
+      const request = snapshot.pending[i]!;
+      return (
+        request.id === r.requestId &&
+        request.agentId === agentId &&
+        JSON.stringify(request.subagentPath) === JSON.stringify(path) &&
+        JSON.stringify(request.toolCall) === JSON.stringify(r.call)
+      );
+    });
+  if (!same) {
+    throw new ResumeError(
+      'invalid-snapshot',
+      `Not a run snapshot as a run wrote it: its pending requests are not the calls of the batch the run stopped at (pending ${snapshot.pending.map((p) => p.id).join(', ')}, waiting ${asks.map((r) => r.requestId).join(', ')}). Give agent.resume() the snapshot unchanged.`,
     );
   }
 }
@@ -213,11 +266,25 @@ export function checkDecisions(snapshot: RunSnapshot, decisions: ApprovalDecisio
   }
 }
 
-function checkDecision(request: PendingApproval, answer: boolean | ApprovalDecision, config: AgentConfig): void {
-  if (typeof answer === 'boolean') return;
+function checkDecision(request: PendingApproval, answer: boolean | ApprovalDecision | ApprovalResponse, config: AgentConfig): void {
   const where = `The decision for request '${request.id}' (${request.toolCall.name})`;
-  if (answer === null || typeof answer !== 'object' || typeof answer.approved !== 'boolean') {
-    throw new ResumeError('invalid-decision', `${where} is not one: give true/false or { approved: boolean, reason?, updatedInput?, stopRun? }.`);
+  if (typeof answer !== 'boolean') {
+    if (answer === null || typeof answer !== 'object' || (!('respond' in answer) && typeof answer.approved !== 'boolean')) {
+      throw new ResumeError('invalid-decision', `${where} is not one: give true/false, { approved: boolean, reason?, updatedInput?, stopRun? } or { respond: result }.`);
+    }
+    if ('respond' in answer && 'approved' in answer) throw new ResumeError('invalid-decision', `${where} both decides (approved) and responds in place of the tool (respond); give one.`);
+  }
+  // What the tool allows is this agent's (the one that runs the call), not what the snapshot says.
+  const name = request.toolCall.name;
+  const allowed = config.tools.get(name)?.approval?.allowed;
+  const kind = decisionKind(answer);
+  if (allowed !== undefined && !allowed.includes(kind)) {
+    throw new ResumeError('invalid-decision', `${where} is ${kind}, and ${name} allows ${allowed.join(', ')} only (defineTool({ approval: { allowed } })). Decide it again with one of those.`);
+  }
+  if (typeof answer === 'boolean') return;
+  if ('respond' in answer) {
+    if (answer.respond === undefined || JSON.stringify(answer.respond) === undefined) throw new ResumeError('invalid-decision', `${where}: respond must be the call's result as plain JSON (a string, number, object, …), got ${typeof answer.respond}.`);
+    return;
   }
   if (answer.reason !== undefined && typeof answer.reason !== 'string') throw new ResumeError('invalid-decision', `${where}: reason must be a string.`);
   if (answer.stopRun === true && answer.approved) throw new ResumeError('invalid-decision', `${where} approves the call and stops the run; stopRun goes with a refusal.`);

@@ -9,7 +9,7 @@ import { BridgeInputError, readBridgePayload } from '../../bridge/bridge-payload
 import { AgentState, HookEvent, ToolCall, type AnyHookContext, type HookOutcome } from '../../core/index.js';
 import { messageOf } from '../../core/internal/message-of.js';
 import { LoopHooks, type HookSource, type LoopHooksOptions } from '../loop-hooks.js';
-import { decisionWithoutInterrupt } from '../../agent/internal/approval-answer.js';
+import { LOOP_DECISIONS, decisionWithoutInterrupt } from '../../agent/internal/approval-answer.js';
 
 /** Options of {@link claudeAgentHooks}: those of {@link LoopHooks}; with an `approver`, a `canUseTool` is returned too. */
 export interface ClaudeAgentHooksOptions extends LoopHooksOptions {
@@ -171,7 +171,7 @@ export function claudeAgentHooks(hooks: HookSource, options: ClaudeAgentHooksOpt
     if (typeof approver !== 'function') throw new TypeError('approver must be a function (request) => boolean | decision.');
     result.canUseTool = async (toolName, input, { signal, toolUseID, decisionReason }) => {
       const toolCall = new ToolCall(toolName, input, toolUseID);
-      const answer = await approver({ toolCall, reason: decisionReason ?? `Claude Code asks before running ${toolName}.`, state, signal });
+      const answer = await approver({ toolCall, reason: decisionReason ?? `Claude Code asks before running ${toolName}.`, state, signal, allowed: LOOP_DECISIONS });
       const decision = decisionWithoutInterrupt(answer, 'the Claude Agent SDK');
       if (decision.approved) return { behavior: 'allow', updatedInput: decision.updatedInput ?? input, toolUseID };
       return { behavior: 'deny', message: `Tool call refused: ${decision.reason ?? 'the approver said no'}`, interrupt: decision.stopRun === true, toolUseID };

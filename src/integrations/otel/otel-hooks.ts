@@ -335,7 +335,7 @@ export class OtelHooks implements Hook {
   private interrupted(info: RunInterruptedInfo): void {
     // The run's token, and those of the subagents' runs it was inside, from the snapshot's frames.
     const tokens = new Set<unknown>([info.metadata[RUN_KEY]]);
-    for (let frame: RunFrameJson | undefined = info.interruption.snapshot.run; frame !== undefined; frame = frame.at.child) tokens.add(frame.metadata[RUN_KEY]);
+    for (let frame: RunFrameJson | undefined = info.interruption.snapshot.run; frame !== undefined; frame = frame.at?.child) tokens.add(frame.metadata[RUN_KEY]);
     for (const run of [...this.runs.values()].reverse()) {
       if (!tokens.has(run.id)) continue;
       for (const [id] of run.tools) this.closeTool(run, id, 'interrupted', 'the run was interrupted: the call waits for a decision');
