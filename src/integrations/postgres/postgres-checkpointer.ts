@@ -15,7 +15,15 @@ import { assertStorableId, isStorableId, parseStoredSnapshot, quotedTableName } 
  */
 export interface PostgresQueryable {
   /** Runs one parameterised statement. */
-  query(text: string, values?: unknown[]): Promise<{ readonly rows: readonly unknown[]; readonly rowCount: number | null }>;
+  query(text: string, values?: unknown[]): Promise<PostgresQueryResult>;
+}
+
+/** What the checkpointer reads of a statement's result, as `pg` gives it. */
+export interface PostgresQueryResult {
+  /** The rows the statement gave, as objects by column name. */
+  readonly rows: readonly unknown[];
+  /** How many rows the statement touched. */
+  readonly rowCount: number | null;
 }
 
 /** How a {@link PostgresCheckpointer} keeps its snapshots. */

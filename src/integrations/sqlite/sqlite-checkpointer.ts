@@ -9,10 +9,16 @@ import type { RunSnapshot } from '../../agent/run-snapshot.js';
 import { savedId, snapshotText } from '../../agent/internal/snapshot-text.js';
 import { assertStorableId, isStorableId, parseStoredSnapshot, quotedTableName } from '../../agent/internal/stored-snapshot.js';
 
+/** What the checkpointer reads of a statement that ran, as `better-sqlite3` and `node:sqlite` give it. */
+export interface SqliteRunResult {
+  /** How many rows the statement changed. */
+  readonly changes: number | bigint;
+}
+
 /** A prepared statement, as `better-sqlite3` and `node:sqlite` both make them. */
 export interface SqliteStatement {
   /** Runs the statement; says how many rows it changed. */
-  run(...params: unknown[]): { readonly changes: number | bigint };
+  run(...params: unknown[]): SqliteRunResult;
   /** The first row the statement gives, or `undefined`. */
   get(...params: unknown[]): unknown;
   /** Every row the statement gives. */
