@@ -48,6 +48,10 @@ const library = {
   'openai-agents': 'src/integrations/openai-agents/index.ts',
   'claude-agent-sdk': 'src/integrations/claude-agent-sdk/index.ts',
   langchain: 'src/integrations/langchain/index.ts',
+  // The checkpointers on a database: they load no client (the user gives theirs), so they share the library's chunks.
+  postgres: 'src/integrations/postgres/index.ts',
+  redis: 'src/integrations/redis/index.ts',
+  sqlite: 'src/integrations/sqlite/index.ts',
 };
 
 /**

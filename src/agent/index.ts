@@ -17,6 +17,7 @@ export * from './run-snapshot.js';
 export * from './checkpointer.js';
 export * from './memory-checkpointer.js';
 export * from './file-checkpointer.js';
+export * from './checkpointer-error.js';
 export * from './resume-error.js';
 export * from './hook-error-policy.js';
 export { DEFAULT_HOOK_TIMEOUT_MS } from './hook-timeout.js';

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify, stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -211,16 +211,6 @@ const expectations: Record<string, (stdout: string) => void> = {
     expect(out.match(/Notification hook/g)).toHaveLength(1);
     expect(out).not.toContain('production"} → deployed');
   },
-  'redis-checkpointer.ts': (out) => {
-    expect(out).toMatch(/^approver: Deploy to staging\? → yes\napprover: Deploy to production\? → later\nrun: interrupted\n/);
-    expect(out).toContain('  tool result: deployed to staging\n  pending: deploy {"env":"production"}: Deploy to production?\nin Redis: friday-release\n');
-    // The resume asked no approver again: the refusal fired PermissionDenied and reached the model.
-    expect(out.match(/approver:/g)).toHaveLength(2);
-    expect(out).toContain('PermissionDenied hook: deploy {"env":"production"}: no production deploys on Fridays');
-    expect(out).toContain('the model was told: Tool call refused: no production deploys on Fridays');
-    expect(out).toContain('resumed: completed: Staging is live; production was refused (no production deploys on Fridays).');
-    expect(out).toMatch(/in Redis: \[\]\n$/);
-  },
   'subagents.ts': (out) => {
     expect(out).toMatch(
       /PreToolUse researcher in the parent\n +SubagentStart researcher: "When was Node.js 20 released\?"\n +PreToolUse search in the subagent\n/,
@@ -257,14 +247,20 @@ const expectations: Record<string, (stdout: string) => void> = {
   },
 };
 
+/** Examples that need a server, each run by its own test (in `npm run test:slow`) against a private one it starts. */
+const RUN_ELSEWHERE: Record<string, string> = {
+  'redis-checkpointer.ts': 'test/examples/redis-checkpointer.slow.test.ts',
+};
+
 describe('examples', () => {
   const files = readdirSync(new URL('../../examples/', import.meta.url)).filter((f) => f.endsWith('.ts'));
 
   it('every example has an expectation', () => {
-    expect(files.sort()).toEqual(Object.keys(expectations).sort());
+    expect(files.sort()).toEqual([...Object.keys(expectations), ...Object.keys(RUN_ELSEWHERE)].sort());
+    for (const test of Object.values(RUN_ELSEWHERE)) expect(existsSync(new URL(`../../${test}`, import.meta.url)), test).toBe(true);
   });
 
-  for (const file of files) {
+  for (const file of files.filter((f) => RUN_ELSEWHERE[f] === undefined)) {
     it(`${file} runs and prints what it promises`, async () => {
       // Colour codes are stripped: picocolors turns colours on under CI even when stdout is a pipe.
       const { stdout } = await run(tsx, [`examples/${file}`], { cwd: root, timeout: 60_000 });

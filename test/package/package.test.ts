@@ -170,6 +170,34 @@ describe('the built package', () => {
     });
   });
 
+  it('ships the checkpointers on a database as subpaths that load no database client, sharing the main entry’s CheckpointerError', async () => {
+    const { peerDependencies, peerDependenciesMeta } = pkg as unknown as { peerDependencies: Record<string, string>; peerDependenciesMeta: Record<string, { optional: boolean }> };
+    expect(peerDependenciesMeta).toMatchObject({ pg: { optional: true }, redis: { optional: true }, 'better-sqlite3': { optional: true } });
+    expect(peerDependencies['better-sqlite3']).toBe('^12.0.0');
+    const stores = { postgres: 'PostgresCheckpointer', redis: 'RedisCheckpointer', sqlite: 'SqliteCheckpointer' };
+    // A client whose every call fails, as over a dropped connection: the error must be the main entry's class.
+    const failing = `{ query: () => Promise.reject(new Error('down')), sendCommand: () => Promise.reject(new Error('down')), prepare: () => { throw new Error('down'); }, exec: () => { throw new Error('down'); } }`;
+    for (const [subpath, name] of Object.entries(stores)) {
+      const entry = pkg.exports[`./${subpath}`]!;
+      for (const file of [entry.import.types, entry.import.default, entry.require.types, entry.require.default]) expect(existsSync(join(dir, file)), file).toBe(true);
+      const load =
+        `import { CheckpointerError } from 'agent-hooks'; import { ${name} } from 'agent-hooks/${subpath}';\n` +
+        `const { CheckpointerError } = require('agent-hooks'); const { ${name} } = require('agent-hooks/${subpath}');`;
+      for (const [index, extension] of ['mjs', 'cjs'].entries()) {
+        const file = `store-${subpath}.${extension}`;
+        writeFileSync(join(dir, file), `${load.split('\n')[index]}\nnew ${name}(${failing}).load('run-1').catch((e) => console.log(e instanceof CheckpointerError, e.operation));`);
+        expect((await run(process.execPath, [file], { cwd: dir })).stdout.trim(), file).toBe('true load');
+      }
+    }
+    // The subpaths take the client the user made: no entry, the main one included, loads a database client.
+    writeFileSync(
+      join(dir, 'stores-only.cjs'),
+      `require('agent-hooks'); require('agent-hooks/postgres'); require('agent-hooks/redis'); require('agent-hooks/sqlite');
+       console.log(JSON.stringify(Object.keys(require.cache).filter((p) => /[\\/]node_modules[\\/](pg|redis|@redis|better-sqlite3)[\\/]/.test(p))));`,
+    );
+    expect(JSON.parse((await run(process.execPath, ['stores-only.cjs'], { cwd: dir })).stdout)).toEqual([]);
+  });
+
   it('never loads the AI SDK or the OpenAI Agents SDK from the main entry', async () => {
     // CommonJS: everything loaded is in require.cache.
     writeFileSync(
