@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,12 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteCheckpointer } from 'agent-hooks/sqlite';
 import { installNode, versionOf } from '../../support/install-node.mjs';
 import { conformance } from './conformance.js';
+import { betterSqlite3 } from '../../support/cached-package.js';
 
 let root: string;
 let n = 0;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'agent-hooks-sqlite-store-'));
-});
+  // The first run installs better-sqlite3 into the cache, compiling it where no prebuilt binary can be fetched.
+  betterSqlite3();
+}, 15 * 60_000);
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 conformance({
@@ -25,7 +27,7 @@ conformance({
   // SQLite has no server: what drops is the database handle, closed under the checkpointer.
   async dropDuringTake(config, id) {
     if (config.kind !== 'sqlite') throw new Error('not a SQLite config');
-    const db = new Database(config.file);
+    const db = new (betterSqlite3())(config.file);
     const checkpointer = new SqliteCheckpointer(db, { table: config.table });
     db.close();
     return checkpointer.take(id).then(() => 'taken', (error: unknown) => error);
@@ -34,7 +36,7 @@ conformance({
 
 describe('SqliteCheckpointer', () => {
   it('refuses a table name that is not a plain name, and creates the table it is given', async () => {
-    const db = new Database(':memory:');
+    const db = new (betterSqlite3())(':memory:');
     expect(() => new SqliteCheckpointer(db, { table: 'runs; DROP TABLE x' })).toThrow(/table name of letters, digits and _.*"runs; DROP TABLE x"/);
     expect(() => new SqliteCheckpointer(db, { table: 'main.runs' })).toThrow(/table name/);
     expect(() => new SqliteCheckpointer({} as never)).toThrow(/needs a SQLite database/);
@@ -45,7 +47,7 @@ describe('SqliteCheckpointer', () => {
   });
 
   it('with createTable: false, a missing table is a CheckpointerError saying so', async () => {
-    const db = new Database(':memory:');
+    const db = new (betterSqlite3())(':memory:');
     const error: unknown = await new SqliteCheckpointer(db, { createTable: false }).list().catch((e: unknown) => e);
     expect((error as Error).message).toMatch(/^SqliteCheckpointer \(table "agent_hooks_runs"\) could not list the saved ids: no such table: agent_hooks_runs\./);
     db.close();

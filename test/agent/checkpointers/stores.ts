@@ -2,13 +2,13 @@
  * Opens each checkpointer from a JSON config, the same way in a test and in the child processes of the conformance
  * suite: the child is given the config on its command line.
  */
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import { createClient } from 'redis';
 import { FileCheckpointer, MemoryCheckpointer, type Checkpointer } from '../../../src/index.js';
 import { PostgresCheckpointer } from '../../../src/integrations/postgres/index.js';
 import { RedisCheckpointer } from '../../../src/integrations/redis/index.js';
 import { SqliteCheckpointer } from '../../../src/integrations/sqlite/index.js';
+import { betterSqlite3 } from '../../support/cached-package.js';
 
 /** Where one test's store lives. */
 export type StoreConfig =
@@ -45,7 +45,7 @@ export async function openStore(config: StoreConfig): Promise<OpenedStore> {
       return { checkpointer: new RedisCheckpointer(client, { prefix: config.prefix }), close: async () => client.destroy() };
     }
     case 'sqlite': {
-      const db = new Database(config.file);
+      const db = new (betterSqlite3())(config.file);
       db.pragma('journal_mode = WAL');
       return { checkpointer: new SqliteCheckpointer(db, { table: config.table }), close: async () => void db.close() };
     }
