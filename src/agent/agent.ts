@@ -269,6 +269,12 @@ export class Agent {
         throw new ResumeError('already-resumed', `The interrupted run '${snapshot.id}' is no longer in the checkpointer: it was resumed already (or dropped).`);
       }
       if (taken.interruptId !== snapshot.interruptId) {
+        if (taken.run.nextStep !== undefined) {
+          // A checkpoint between two steps: another process resumed this run and is carrying it on. It is not put
+          // back — that process saves it again after its next step and deletes it when the run ends, and a copy put
+          // back after that delete would let a later resume run the finished run's steps again.
+          throw new ResumeError('already-resumed', `The interrupted run '${snapshot.id}' was resumed already, and is being carried on (a checkpoint between two of its steps was in the checkpointer).`);
+        }
         await checkpointer.save(taken);
         throw new ResumeError('already-resumed', `This snapshot of '${snapshot.id}' is older than the one saved under that id: it was resumed already, and the run was interrupted again since. Resume the saved one.`);
       }
