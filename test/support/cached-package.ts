@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
 
 const root = process.env.AGENT_HOOKS_PACKAGES_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'agent-hooks', 'packages');
 
@@ -30,4 +31,4 @@ export function cachedPackage<T>(name: string, version: string): T {
 }
 
 /** The `better-sqlite3` the SQLite checkpointer's tests run on (12: 13 needs Node 22). */
-export const betterSqlite3 = () => cachedPackage<typeof import('better-sqlite3')>('better-sqlite3', '12.11.1');
+export const betterSqlite3 = (): typeof BetterSqlite3 => cachedPackage<typeof BetterSqlite3>('better-sqlite3', '12.11.1');
