@@ -193,7 +193,12 @@ export interface InterruptPointJson {
 }
 
 /** A decision made inline before the run was interrupted, as JSON: a decision, or a response (`respond`). */
-export type ApprovalDecisionJson = ApprovalVerdictJson | { readonly respond: JsonValue };
+export type ApprovalDecisionJson =
+  | ApprovalVerdictJson
+  | {
+      /** The result the reviewer gave in place of the tool's: the tool does not run. */
+      readonly respond: JsonValue;
+    };
 
 /** An approval or a refusal, as JSON. */
 export interface ApprovalVerdictJson {
