@@ -57,7 +57,10 @@ export interface CheckedRelease {
 export interface AgentConfig {
   /** How its files are found and loaded (shared by agents that share a format). */
   readonly loader: ConfigLoader;
-  /** Its place among the sources of a project's hooks: at equal priority, the hooks of a lower place run first. */
+  /**
+   * Its place among the sources of a project's hooks: at equal priority, the hooks of a lower place run first. Lists
+   * of the agents as sources (the docs' tables, `--from`'s messages) follow it too.
+   */
   readonly order: number;
   /**
    * Whether, under `parallel`, the hooks of one of its events run side by side, none seeing another's rewrite, as the
