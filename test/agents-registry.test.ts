@@ -56,10 +56,14 @@ describe('the agent registry', () => {
       for (const [event, name] of names) {
         expect(HookEvent.all, `${profile.id}: ${event}`).toContain(event);
         expect(typeof name === 'string' && name !== '', `${profile.id}: ${event} has no name`).toBe(true);
+        // The name it is written under reads back as the event, as the payload reader reads it.
+        expect(profile.eventOf(name!), `${profile.id}: ${name}`).toBe(event);
       }
       for (const [name, event] of Object.entries(profile.install.extraEvents ?? {})) {
         expect(HookEvent.all, `${profile.id}: ${name}`).toContain(event);
+        expect(profile.eventOf(name), `${profile.id}: ${name}`).toBe(event);
       }
+      expect(profile.eventOf('no-such-event'), profile.id).toBeUndefined();
       if (profile.install.projectVariable !== undefined) expect(profile.light.projectVariables, profile.id).toContain(profile.install.projectVariable);
     }
   });
@@ -124,6 +128,7 @@ describe('the agent registry', () => {
           continue;
         }
         expect(event, file).toBe(full.ctx.event);
+        if (given === undefined) expect(profile.eventOf(written!.written), file).toBe(full.ctx.event);
         if (call !== undefined) {
           expect(call.event, file).toBe(full.ctx.event);
           expect(call.tool, file).toBe('toolCall' in full.ctx ? full.ctx.toolCall.name : undefined);

@@ -84,6 +84,11 @@ export interface AgentProfile<Id extends AgentId = AgentId> {
   /** The wire protocol of its command hooks: the payload we write them and how we read their answers. */
   readonly dialect: WireDialect;
   /**
+   * The canonical event its payloads' event name `written` is, as {@link readPayload} reads it from a payload, or
+   * `undefined` when it is none of its events.
+   */
+  eventOf(written: string): HookEventName | undefined;
+  /**
    * Reads the JSON it sends its hooks on stdin (`given`, from `--event`, names the event and wins). Throws what
    * `fail` makes, naming what is wrong, for a payload it cannot read.
    */
