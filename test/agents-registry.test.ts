@@ -1,9 +1,13 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lightProfileOf } from '../src/agents/light-registry.js';
 import { AGENT_IDS, AGENT_PROFILES, agentProfile, isAgentId } from '../src/agents/registry.js';
+import { configKindOf, HOOK_SOURCES, projectConfigFiles } from '../src/agents/load-all.js';
+import { BRIDGE_AGENTS } from '../src/bridge/bridge-answer.js';
 import { readBridgePayload } from '../src/bridge/bridge-payload.js';
+import { INSTALL_AGENTS } from '../src/bridge/install-targets.js';
 import { learnEvent } from '../src/bridge/first-stage-lessons.js';
 import { payloadCallOf, writtenEventOf } from '../src/bridge/payload-call.js';
 import { HookEvent } from '../src/core/events.js';
@@ -52,11 +56,36 @@ describe('the agent registry', () => {
       for (const [event, name] of names) {
         expect(HookEvent.all, `${profile.id}: ${event}`).toContain(event);
         expect(typeof name === 'string' && name !== '', `${profile.id}: ${event} has no name`).toBe(true);
+        // The name it is written under reads back as the event, as the payload reader reads it.
+        expect(profile.eventOf(name!), `${profile.id}: ${name}`).toBe(event);
       }
       for (const [name, event] of Object.entries(profile.install.extraEvents ?? {})) {
         expect(HookEvent.all, `${profile.id}: ${name}`).toContain(event);
+        expect(profile.eventOf(name), `${profile.id}: ${name}`).toBe(event);
       }
+      expect(profile.eventOf('no-such-event'), profile.id).toBeUndefined();
       if (profile.install.projectVariable !== undefined) expect(profile.light.projectVariables, profile.id).toContain(profile.install.projectVariable);
+    }
+  });
+
+  it('keeps the orders the agents were listed and loaded in before they had rooms', async () => {
+    // At equal priority the hooks of the sources run in this order; `--from` and `--install` list the agents so.
+    expect(HOOK_SOURCES).toEqual(['hookmd', 'claude', 'copilot', 'vscode', 'gemini', 'cursor', 'codex']);
+    expect(BRIDGE_AGENTS).toEqual(['claude', 'copilot', 'vscode', 'gemini', 'cursor', 'codex']);
+    expect(INSTALL_AGENTS).toEqual(['claude', 'codex', 'gemini', 'copilot', 'vscode', 'cursor']);
+    const dir = mkdtempSync(join(tmpdir(), 'agent-rooms-'));
+    try {
+      const files = ['.codex/hooks.json', '.cursor/hooks.json', '.gemini/settings.json', '.github/hooks/b.json', '.github/hooks/a.json', '.claude/settings.local.json', '.claude/settings.json'];
+      for (const file of files) {
+        mkdirSync(join(dir, file, '..'), { recursive: true });
+        writeFileSync(join(dir, file), '{}');
+      }
+      const found = (await projectConfigFiles(dir)).map((file) => file.slice(dir.length + 1).split('\\').join('/'));
+      expect(found).toEqual(['.claude/settings.json', '.claude/settings.local.json', '.github/hooks/a.json', '.github/hooks/b.json', '.gemini/settings.json', '.cursor/hooks.json', '.codex/hooks.json']);
+      expect(found.map((file) => configKindOf(join(dir, file)))).toEqual(['claude', 'claude', 'github', 'github', 'gemini', 'cursor', 'codex']);
+      expect(configKindOf(join(dir, 'hooks.json'))).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -99,6 +128,7 @@ describe('the agent registry', () => {
           continue;
         }
         expect(event, file).toBe(full.ctx.event);
+        if (given === undefined) expect(profile.eventOf(written!.written), file).toBe(full.ctx.event);
         if (call !== undefined) {
           expect(call.event, file).toBe(full.ctx.event);
           expect(call.tool, file).toBe('toolCall' in full.ctx ? full.ctx.toolCall.name : undefined);

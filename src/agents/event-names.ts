@@ -27,3 +27,11 @@ export function dialectNames(dialect: EventDialect, events: readonly HookEventNa
  * @internal
  */
 export const GROUPED_ENTRIES = { layout: 'grouped', version: undefined, typed: true, commandField: 'command', eventArgument: false } as const;
+
+/**
+ * The canonical event `written` is in `dialect`'s names, then in any dialect's: how an agent whose payloads carry an
+ * alias-table name reads it.
+ *
+ * @internal
+ */
+export const eventIn = (dialect: EventDialect, written: string): HookEventName | undefined => HookEvent.tryParse(written, dialect) ?? HookEvent.tryParse(written);

@@ -246,10 +246,12 @@ export interface ConfigFileOptions extends Omit<ConfigLoadOptions, 'files'> {
  * A Codex `hooks.json` elsewhere (the user's `$CODEX_HOME/hooks.json`) needs `kind: 'codex'`.
  */
 export async function loadHookConfigFile(file: string, options: ConfigFileOptions = {}): Promise<LoadedConfigHooks> {
+  const kind: string | undefined = options.kind ?? configKindOf(file);
   const single = { ...options, files: [resolve(file)] };
-  if (options.kind !== undefined && isAgentId(options.kind)) return agentProfile(options.kind).config.loader.load([options.kind], single);
-  const loader = options.kind === undefined ? configLoaderOf(file) : undefined;
-  if (loader !== undefined) return loader.load(loadersOf(AGENT_PROFILES.map((profile) => profile.id)).find((g) => g.loader === loader)!.agents, single);
+  // An agent's own format loads its hooks only; a shared one (`github`) those of every agent that reads it.
+  if (kind !== undefined && isAgentId(kind)) return agentProfile(kind).config.loader.load([kind], single);
+  const group = loadersOf(AGENT_PROFILES.map((profile) => profile.id)).find(({ loader }) => loader.kind === kind);
+  if (group !== undefined) return group.loader.load(group.agents, single);
   return {
     hooks: [],
     files: [],

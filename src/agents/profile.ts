@@ -57,7 +57,10 @@ export interface CheckedRelease {
 export interface AgentConfig {
   /** How its files are found and loaded (shared by agents that share a format). */
   readonly loader: ConfigLoader;
-  /** Its place among the sources of a project's hooks: at equal priority, the hooks of a lower place run first. */
+  /**
+   * Its place among the sources of a project's hooks: at equal priority, the hooks of a lower place run first. Lists
+   * of the agents as sources (the docs' tables, `--from`'s messages) follow it too.
+   */
   readonly order: number;
   /**
    * Whether, under `parallel`, the hooks of one of its events run side by side, none seeing another's rewrite, as the
@@ -80,6 +83,11 @@ export interface AgentProfile<Id extends AgentId = AgentId> {
   readonly light: LightAgentProfile<Id>;
   /** The wire protocol of its command hooks: the payload we write them and how we read their answers. */
   readonly dialect: WireDialect;
+  /**
+   * The canonical event its payloads' event name `written` is, as {@link readPayload} reads it from a payload, or
+   * `undefined` when it is none of its events.
+   */
+  eventOf(written: string): HookEventName | undefined;
   /**
    * Reads the JSON it sends its hooks on stdin (`given`, from `--event`, names the event and wins). Throws what
    * `fail` makes, naming what is wrong, for a payload it cannot read.

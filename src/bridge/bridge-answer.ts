@@ -6,7 +6,7 @@
  * @module
  */
 import type { AgentId } from '../agents/agent-id.js';
-import { AGENT_IDS, AGENT_PROFILES, agentProfile } from '../agents/registry.js';
+import { AGENT_PROFILES, agentProfile } from '../agents/registry.js';
 import type { AnyHookContext, HookOutcome } from '../core/index.js';
 import type { BridgeAnswer } from '../dialects/outcome-changes.js';
 
@@ -17,11 +17,13 @@ export type { AgentId } from '../agents/agent-id.js';
 export type BridgeAgent = AgentId;
 
 /**
- * Every agent the bridge answers.
+ * Every agent the bridge answers, in the order the docs list their hooks (`--from`'s messages keep it).
  *
  * @internal
  */
-export const BRIDGE_AGENTS: readonly BridgeAgent[] = AGENT_IDS;
+export const BRIDGE_AGENTS: readonly BridgeAgent[] = Object.freeze(
+  [...AGENT_PROFILES].sort((a, b) => a.config.order - b.config.order).map((profile) => profile.id),
+);
 
 /**
  * The field of each agent's answer that its user sees, where the bridge puts a message for the user (a hook's

@@ -5,7 +5,7 @@
  * @internal
  */
 import { claudeDialect } from '../../dialects/claude.js';
-import { dialectNames, GROUPED_ENTRIES } from '../event-names.js';
+import { dialectNames, eventIn, GROUPED_ENTRIES } from '../event-names.js';
 import type { AgentProfile } from '../profile.js';
 import { claudeAnswer } from './answer.js';
 import { claudeLight } from './light.js';
@@ -23,6 +23,7 @@ export const claudeProfile: AgentProfile<'claude'> = {
   title: 'Claude Code',
   light: claudeLight,
   dialect: claudeDialect,
+  eventOf: (written) => eventIn('claude', written),
   readPayload: readClaudePayload,
   answer: claudeAnswer,
   userMessageField: 'systemMessage',

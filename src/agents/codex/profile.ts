@@ -15,7 +15,16 @@ import { codexConfigLoader } from './config.js';
 import { vocabularyOf } from '../tool-names.js';
 
 // Codex takes Claude Code's names for the events it has (codex-rs/config hook_config.rs; developers.openai.com/codex/hooks).
-const CODEX_EVENTS: readonly HookEventName[] = ['SessionStart', 'SessionEnd', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PreCompact', 'PostCompact', 'SubagentStart', 'SubagentStop', 'Stop'];
+const CODEX_HOOK_EVENTS: readonly HookEventName[] = ['SessionStart', 'SessionEnd', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PreCompact', 'PostCompact', 'SubagentStart', 'SubagentStop', 'Stop'];
+
+/** The canonical event Codex's name `written` is, as `readCodexPayload` reads it from a payload. */
+function codexEventOf(written: string): HookEventName | undefined {
+  try {
+    return readCodexPayload({ hook_event_name: written }).event;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Codex CLI.
@@ -27,6 +36,7 @@ export const codexProfile: AgentProfile<'codex'> = {
   title: 'Codex',
   light: codexLight,
   dialect: codexDialect,
+  eventOf: (written) => codexEventOf(written),
   readPayload: (payload, given, fail) => readCodexPayload(payload, given, fail),
   // Codex reads answers by strict per-event schemas: see codexAnswer for what each outcome becomes.
   answer: codexAnswer,
@@ -38,7 +48,7 @@ export const codexProfile: AgentProfile<'codex'> = {
     // Codex sets no project variable; it runs hooks in the session's working directory.
     projectVariable: undefined,
     timeout: { field: 'timeout', unit: 's', alias: 'timeoutSec' },
-    names: dialectNames('claude', CODEX_EVENTS),
+    names: dialectNames('claude', CODEX_HOOK_EVENTS),
   },
   projectSetsEnv: false,
   projectReference: 'plain',

@@ -6,10 +6,10 @@
  */
 import type { AnyHookContext, HookOutcome } from '../../core/index.js';
 import { copilotDialect } from '../../dialects/copilot.js';
-import { dialectNames } from '../event-names.js';
+import { dialectNames, eventIn } from '../event-names.js';
 import type { AgentProfile } from '../profile.js';
 import { copilotAnswer } from './answer.js';
-import { copilotLight } from './light.js';
+import { copilotLight, isVscodeEventName } from './light.js';
 import { readCopilotPayload } from './payload.js';
 import { githubConfigLoader } from './github-config.js';
 import { vocabularyOf } from '../tool-names.js';
@@ -24,6 +24,8 @@ export const copilotProfile: AgentProfile<'copilot'> = {
   title: 'GitHub Copilot CLI',
   light: copilotLight,
   dialect: copilotDialect,
+  // A PascalCase event switches Copilot to VS Code's payload.
+  eventOf: (written) => eventIn(isVscodeEventName(written) ? 'claude' : 'copilot', written),
   readPayload: readCopilotPayload,
   answer: (outcome: HookOutcome, ctx: AnyHookContext) => copilotAnswer(outcome, ctx),
   // Copilot's answers have no field its user sees.

@@ -24,6 +24,7 @@ export const cursorProfile: AgentProfile<'cursor'> = {
   title: 'Cursor',
   light: cursorLight,
   dialect: cursorDialect,
+  eventOf: (written) => (Object.hasOwn(CURSOR_EVENTS, written) ? CURSOR_EVENTS[written] : undefined),
   readPayload: readCursorPayload,
   answer: (outcome: HookOutcome, ctx: AnyHookContext) => cursorAnswer(outcome, ctx),
   userMessageField: 'user_message',

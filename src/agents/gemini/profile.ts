@@ -5,7 +5,7 @@
  * @internal
  */
 import { geminiDialect } from '../../dialects/gemini.js';
-import { dialectNames, GROUPED_ENTRIES } from '../event-names.js';
+import { dialectNames, eventIn, GROUPED_ENTRIES } from '../event-names.js';
 import type { AgentProfile } from '../profile.js';
 import { geminiAnswer } from './answer.js';
 import { geminiLight } from './light.js';
@@ -23,6 +23,7 @@ export const geminiProfile: AgentProfile<'gemini'> = {
   title: 'Gemini CLI',
   light: geminiLight,
   dialect: geminiDialect,
+  eventOf: (written) => eventIn('gemini', written),
   readPayload: readGeminiPayload,
   answer: geminiAnswer,
   // Gemini CLI prints it as `Hook system message: …`.

@@ -9,7 +9,7 @@ import type { AnyHookContext, HookEventName, HookOutcome } from '../../core/inde
 import { vscodeDialect } from '../../dialects/vscode.js';
 import { claudeShapedAnswer } from '../claude/answer.js';
 import { readClaudeShapedPayload } from '../claude/payload.js';
-import { dialectNames } from '../event-names.js';
+import { dialectNames, eventIn } from '../event-names.js';
 import type { AgentProfile } from '../profile.js';
 import { vscodeLight } from './light.js';
 import { githubConfigLoader } from '../copilot/github-config.js';
@@ -28,6 +28,7 @@ export const vscodeProfile: AgentProfile<'vscode'> = {
   title: 'VS Code',
   light: vscodeLight,
   dialect: vscodeDialect,
+  eventOf: (written) => eventIn('claude', written),
   readPayload: (payload, given, fail) => readClaudeShapedPayload(payload, given, 'claude', fail),
   answer: (outcome: HookOutcome, ctx: AnyHookContext, eventName: string) => claudeShapedAnswer(outcome, ctx, eventName, true),
   userMessageField: 'systemMessage',

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { AGENT_PROFILES } from '../../agents/registry.js';
-import { HookEvent, HookOutcome, HookStack, type HookNote } from '../../core/index.js';
+import { AGENT_PROFILES, agentProfile } from '../../agents/registry.js';
+import { HookOutcome, HookStack, type HookNote } from '../../core/index.js';
 import { messageOf } from '../../core/internal/message-of.js';
 import { isRecord } from '../../dialects/wire-output.js';
 import type { BridgeAgent } from '../bridge-answer.js';
@@ -115,7 +115,7 @@ export async function answerHookRequest(request: HookRequest): Promise<HookHttpA
     const refused = await otherProject(payload.cwd, request.project);
     if (refused !== undefined) return refuseOtherProject(request, event, tool, refused);
   }
-  if (event !== undefined && HookEvent.tryParse(event, 'claude') === undefined && HookEvent.tryParse(event) === undefined) {
+  if (event !== undefined && agentProfile(request.agent).eventOf(event) === undefined) {
     return { status: 200, body: '{}', event, tool, note: `unknown event ${JSON.stringify(event)}: no hook can run on it, answered with nothing to say`, notes: [] };
   }
   const result = await runBridge({ agent: request.agent, input: request.body, event: request.event, stack: request.stack, signal: request.signal, drainAsync: false });
@@ -136,7 +136,7 @@ export async function answerHookRequest(request: HookRequest): Promise<HookHttpA
  */
 async function refuseOtherProject(request: HookRequest, event: string | undefined, tool: string | undefined, reason: string): Promise<HookHttpAnswer> {
   const note = `another project: ${reason}`;
-  const canonical = event === undefined ? undefined : (HookEvent.tryParse(event, 'claude') ?? HookEvent.tryParse(event));
+  const canonical = event === undefined ? undefined : agentProfile(request.agent).eventOf(event);
   const guards = event !== undefined && (FAIL_CLOSED_EVENTS.has(event) || (canonical !== undefined && FAIL_CLOSED_EVENTS.has(canonical)));
   if (!guards) return { status: 421, body: errorBody(reason), event, tool, note, notes: [] };
   const refusing = new HookStack().with(() => HookOutcome.block(`agent-hooks serve: ${reason}`));
