@@ -1,7 +1,10 @@
 /**
  * What one bridged hook call costs an agent: the whole `agent-hooks bridge --from claude` process — Node's start, our
  * imports, discovery, the trust check, the dispatch and the answer — against a bare `node -e ''` given the same stdin,
- * both started the same way, alternating, and compared by medians. Three projects: one HOOK.md hook that matches the
+ * both started the same way, alternating, and compared by medians; under each Node the package supports (this one,
+ * and the pinned 22 and 24 of test/support/install-node.mjs, installed once into its cache), each against its own bare
+ * start. Then, per Node, `import('agent-hooks')` (the built dist/index.js) in a fresh process against the same bare
+ * start. Three projects: one HOOK.md hook that matches the
  * call (its script's own time — the spawn of `/bin/sh` running it, measured alone the same way — is subtracted from
  * the bridge's), no hook that matches it (the project's hook guards another tool), and 100 project hooks none of which
  * matches. Project hooks are trusted, as in use; the discovery cache holds what the first call validated. Then what
@@ -16,9 +19,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { finishRow, median, ratioTarget, stats, valueTarget, type Row } from './harness.js';
+import { installNode, versionOf } from '../test/support/install-node.mjs';
 
 const CLI = process.env.AGENT_HOOKS_CLI ?? fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const LIBRARY = fileURLToPath(new URL(`../dist/index.js`, import.meta.url));
 const ROUNDS = Number(process.env.BRIDGE_ROUNDS ?? 20);
+/** The other Node majors measured beside this one; `BRIDGE_NODES=` (empty) measures this one alone. */
+const OTHER_MAJORS = (process.env.BRIDGE_NODES ?? '22,24').split(',').filter((m) => m !== '');
 const PAYLOAD = JSON.stringify({
   session_id: 'bench',
   transcript_path: '/tmp/t.jsonl',
@@ -41,8 +48,8 @@ interface Case {
 const OTHERS = ['^Read$', '^(Write|Edit)$', '^Glob$', '^Grep$'];
 const CASES: readonly Case[] = [
   { name: 'one HOOK.md hook that matches the call', hooks: [{ name: 'shell-guard', tool: '^Bash$' }], max: 1.5, runsScript: true },
-  { name: 'no HOOK.md hook matches the call', hooks: [{ name: 'write-guard', tool: '^Write$' }], max: 1.3, runsScript: false },
-  { name: '100 project HOOK.md hooks, none matches the call', hooks: Array.from({ length: 100 }, (_, i) => ({ name: `h${i}`, tool: OTHERS[i % OTHERS.length]! })), max: 1.3, runsScript: false },
+  { name: 'no HOOK.md hook matches the call', hooks: [{ name: 'write-guard', tool: '^Write$' }], max: 1.2, runsScript: false },
+  { name: '100 project HOOK.md hooks, none matches the call', hooks: Array.from({ length: 100 }, (_, i) => ({ name: `h${i}`, tool: OTHERS[i % OTHERS.length]! })), max: 1.2, runsScript: false },
 ];
 
 function writeHook(dir: string, name: string, tool: string): void {
@@ -62,6 +69,18 @@ function timed(command: string, args: readonly string[], cwd: string, env: NodeJ
   return ms;
 }
 
+/** A Node to measure with: its executable and how the rows name it. */
+interface NodeRun {
+  readonly label: string;
+  readonly exec: string;
+}
+
+/** This Node, then each of OTHER_MAJORS from the install cache (installed there the first time). */
+function nodes(): NodeRun[] {
+  const others = OTHER_MAJORS.map((major) => ({ label: `Node ${versionOf(major)}`, exec: installNode(versionOf(major)) }));
+  return [{ label: `Node ${process.versions.node}`, exec: process.execPath }, ...others];
+}
+
 export async function bridgeSuite(): Promise<Row[]> {
   const root = mkdtempSync(join(tmpdir(), 'agent-hooks-bench-bridge-'));
   const rows: Row[] = [];
@@ -69,68 +88,110 @@ export async function bridgeSuite(): Promise<Row[]> {
     const home = join(root, 'home');
     const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), AGENT_HOOKS_CACHE_DIR: join(home, '.cache', 'agent-hooks') };
     const dirs = new Map<Case, string>();
-    const suite = 'Bridge start-up (whole process, Claude Code PreToolUse on stdin)';
     for (const c of CASES) {
       const dir = join(root, c.name.replace(/\W+/g, '-'));
       dirs.set(c, dir);
       for (const hook of c.hooks) writeHook(dir, hook.name, hook.tool);
-      const projectEnv = { ...env, CLAUDE_PROJECT_DIR: dir };
-      timed(process.execPath, [CLI, 'trust', '--all'], dir, projectEnv);
-      const bridge = (): number => timed(process.execPath, [CLI, 'bridge', '--from', 'claude'], dir, projectEnv);
-      const bare = (): number => timed(process.execPath, ['-e', ''], dir, projectEnv);
-      const script = join(dir, '.agents', 'hooks', c.hooks[0]!.name, 'scripts', 'run');
-      const alone = (): number => timed(script, [], dir, projectEnv);
-      // A first call validates and caches; the agent's calls after it are what is measured.
-      bridge();
-      const samples = { bridge: [] as number[], bare: [] as number[], script: [] as number[] };
-      for (let round = 0; round < ROUNDS; round++) {
-        const order = round % 2 === 0 ? (['bare', 'bridge', 'script'] as const) : (['script', 'bridge', 'bare'] as const);
-        for (const which of order) {
-          if (which === 'script' && !c.runsScript) continue;
-          samples[which].push(which === 'bridge' ? bridge() : which === 'bare' ? bare() : alone());
-        }
-      }
-      const base = median(samples.bare);
-      const own = c.runsScript ? median(samples.script) : 0;
-      const timing = stats(samples.bridge);
-      rows.push(finishRow({ suite, name: "node -e ''", unit: 'ms', mean: stats(samples.bare).mean, median: base, note: c.name }));
-      rows.push(
-        finishRow({
-          suite,
-          name: `bridge, ${c.name}`,
-          unit: 'ms',
-          mean: timing.mean,
-          median: timing.median,
-          rme: timing.rme,
-          baseline: "node -e ''",
-          ratio: (timing.median - own) / base,
-          target: ratioTarget(c.max, "node -e ''"),
-          note: c.runsScript ? `its script alone (${own.toFixed(1)} ms) subtracted; ${ROUNDS} rounds` : `${ROUNDS} rounds`,
-        }),
-      );
+      timed(process.execPath, [CLI, 'trust', '--all'], dir, { ...env, CLAUDE_PROJECT_DIR: dir });
     }
-    // What one more hook costs a call it does not match: the two no-match projects, alternating.
-    const [one, many] = [CASES[1]!, CASES[2]!];
-    const call = (c: Case): number => timed(process.execPath, [CLI, 'bridge', '--from', 'claude'], dirs.get(c)!, { ...env, CLAUDE_PROJECT_DIR: dirs.get(c)! });
-    const pair = { one: [] as number[], many: [] as number[] };
-    for (let round = 0; round < ROUNDS * 2; round++) {
-      for (const which of round % 2 === 0 ? (['one', 'many'] as const) : (['many', 'one'] as const)) pair[which].push(call(which === 'one' ? one : many));
-    }
-    const extra = many.hooks.length - one.hooks.length;
-    const perHook = (median(pair.many) - median(pair.one)) / extra;
-    rows.push(
-      finishRow({
-        suite,
-        name: 'bridge, per project HOOK.md hook that does not match the call',
-        unit: 'ms',
-        mean: (stats(pair.many).mean - stats(pair.one).mean) / extra,
-        median: perHook,
-        target: valueTarget(0.05, '≤ 0.05 ms'),
-        note: `(${median(pair.many).toFixed(1)} ms with ${many.hooks.length} hooks − ${median(pair.one).toFixed(1)} ms with ${one.hooks.length}) / ${extra}; ${ROUNDS * 2} rounds`,
-      }),
-    );
+    for (const node of nodes()) rows.push(...measureNode(node, env, dirs));
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
   return rows;
+}
+
+/** Every case under one Node, each against that Node's bare start in the same rounds. */
+function measureNode(node: NodeRun, env: NodeJS.ProcessEnv, dirs: ReadonlyMap<Case, string>): Row[] {
+  const rows: Row[] = [];
+  const suite = `Bridge start-up (whole process, Claude Code PreToolUse on stdin) on ${node.label}`;
+  for (const c of CASES) {
+    const dir = dirs.get(c)!;
+    const projectEnv = { ...env, CLAUDE_PROJECT_DIR: dir };
+    const bridge = (): number => timed(node.exec, [CLI, 'bridge', '--from', 'claude'], dir, projectEnv);
+    const bare = (): number => timed(node.exec, ['-e', ''], dir, projectEnv);
+    const script = join(dir, '.agents', 'hooks', c.hooks[0]!.name, 'scripts', 'run');
+    const alone = (): number => timed(script, [], dir, projectEnv);
+    // A first call validates and caches (and fills this Node's compile cache); the agent's calls after it are measured.
+    bridge();
+    const samples = { bridge: [] as number[], bare: [] as number[], script: [] as number[] };
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? (['bare', 'bridge', 'script'] as const) : (['script', 'bridge', 'bare'] as const);
+      for (const which of order) {
+        if (which === 'script' && !c.runsScript) continue;
+        samples[which].push(which === 'bridge' ? bridge() : which === 'bare' ? bare() : alone());
+      }
+    }
+    const base = median(samples.bare);
+    const own = c.runsScript ? median(samples.script) : 0;
+    const timing = stats(samples.bridge);
+    rows.push(finishRow({ suite, name: "node -e ''", unit: 'ms', mean: stats(samples.bare).mean, median: base, note: c.name }));
+    rows.push(
+      finishRow({
+        suite,
+        name: `bridge, ${c.name}`,
+        unit: 'ms',
+        mean: timing.mean,
+        median: timing.median,
+        rme: timing.rme,
+        baseline: "node -e ''",
+        ratio: (timing.median - own) / base,
+        target: ratioTarget(c.max, "node -e ''"),
+        note: c.runsScript ? `its script alone (${own.toFixed(1)} ms) subtracted; ${ROUNDS} rounds` : `${ROUNDS} rounds`,
+      }),
+    );
+  }
+  rows.push(importRow(node, env, suite));
+  // What one more hook costs a call it does not match: the two no-match projects, alternating.
+  const [one, many] = [CASES[1]!, CASES[2]!];
+  const call = (c: Case): number => timed(node.exec, [CLI, 'bridge', '--from', 'claude'], dirs.get(c)!, { ...env, CLAUDE_PROJECT_DIR: dirs.get(c)! });
+  const pair = { one: [] as number[], many: [] as number[] };
+  for (let round = 0; round < ROUNDS * 2; round++) {
+    for (const which of round % 2 === 0 ? (['one', 'many'] as const) : (['many', 'one'] as const)) pair[which].push(call(which === 'one' ? one : many));
+  }
+  const extra = many.hooks.length - one.hooks.length;
+  const perHook = (median(pair.many) - median(pair.one)) / extra;
+  rows.push(
+    finishRow({
+      suite,
+      name: 'bridge, per project HOOK.md hook that does not match the call',
+      unit: 'ms',
+      mean: (stats(pair.many).mean - stats(pair.one).mean) / extra,
+      median: perHook,
+      target: valueTarget(0.05, '≤ 0.05 ms'),
+      note: `(${median(pair.many).toFixed(1)} ms with ${many.hooks.length} hooks − ${median(pair.one).toFixed(1)} ms with ${one.hooks.length}) / ${extra}; ${ROUNDS * 2} rounds`,
+    }),
+  );
+  return rows;
+}
+
+/**
+ * `import('agent-hooks')` in a fresh process (the built dist/index.js, what the package name resolves to) against a
+ * bare start of the same Node, alternating, the same stdin. Its target (≤ 1.5×) is set on Node 24 and later, whose
+ * bare start is short enough for the library's own imports to show.
+ */
+function importRow(node: NodeRun, env: NodeJS.ProcessEnv, suite: string): Row {
+  const cwd = tmpdir();
+  const library = (): number => timed(node.exec, ['--input-type=module', '-e', `await import(${JSON.stringify(LIBRARY)})`], cwd, env);
+  const bare = (): number => timed(node.exec, ['-e', ''], cwd, env);
+  library();
+  const samples = { library: [] as number[], bare: [] as number[] };
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const which of round % 2 === 0 ? (['bare', 'library'] as const) : (['library', 'bare'] as const)) samples[which].push(which === 'bare' ? bare() : library());
+  }
+  const timing = stats(samples.library);
+  const base = median(samples.bare);
+  const major = Number(node.label.replace(/^Node (\d+).*/, '$1'));
+  return finishRow({
+    suite,
+    name: "import('agent-hooks') in a fresh process",
+    unit: 'ms',
+    mean: timing.mean,
+    median: timing.median,
+    rme: timing.rme,
+    baseline: "node -e ''",
+    ratio: timing.median / base,
+    target: major >= 24 ? ratioTarget(1.5, "node -e ''") : undefined,
+    note: `node -e '' ${base.toFixed(1)} ms in the same rounds; ${ROUNDS} rounds`,
+  });
 }

@@ -4,10 +4,14 @@
 // hook can run on the call; a call it hands over goes straight to the bridge command, and the rest of the command line
 // (its table, the terminal's colours and prompts) is loaded only for other commands.
 import { createRequire } from 'node:module';
+import { enableCompileCache } from './compile-cache.js';
 import type { FirstStageResult } from '../bridge/first-stage.js';
 import type { CliIO } from './io.js';
 
 const argv = process.argv.slice(2);
+
+// Before anything else is imported, so every module after this one is compiled from the cache (Node ≥ 22.1).
+enableCompileCache();
 
 async function run(): Promise<number> {
   let early: FirstStageResult | undefined;

@@ -4,7 +4,7 @@
  * @module
  */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import micromatch from 'micromatch';
+import type Micromatch from 'micromatch';
 import {
   CallableMatcher,
   Matcher,
@@ -20,6 +20,10 @@ import {
 } from '../core/index.js';
 import { checkBehaviour, checkPriority, guardToolCall, refuse } from './internal/refuse.js';
 import type { LimitBehaviour } from './limit-behaviour.js';
+import { lazyModule } from '../core/internal/lazy-module.js';
+
+// Loaded when the first such hook is made: importing the package must not pay for micromatch until then.
+const micromatch = lazyModule<typeof Micromatch>('micromatch');
 
 /** Options of a {@link ProtectedPathsHook}. */
 export interface ProtectedPathsHookOptions {
@@ -138,7 +142,7 @@ export class ProtectedPathsHook implements Hook {
       if (typeof glob !== 'string' || glob.trim() === '') {
         throw new TypeError(`ProtectedPathsHook: every pattern must be a non-empty glob string, got ${JSON.stringify(glob)}.`);
       }
-      const test = micromatch.matcher(glob, mmOptions);
+      const test = micromatch().matcher(glob, mmOptions);
       // micromatch's own `basename` option also changes how globs with slashes match, so a name-only glob is applied
       // to the last segment here instead.
       return { glob, test: glob.includes('/') ? test : (path: string) => test(path.slice(path.lastIndexOf('/') + 1)) };
