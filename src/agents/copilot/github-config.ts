@@ -57,7 +57,8 @@ function vscodeCommandFor(entry: Record<string, unknown>, platform: NodeJS.Platf
  * Loads `.github/hooks/*.json` (project) and `~/.copilot/hooks/*.json` (user) for the agents in `kinds`.
  *
  * Copilot files (`version: 1`, or `bash`/`powershell` entries): flat entries under lowerCamelCase events, spoken to
- * in Copilot's camelCase dialect — or under PascalCase events, which switch Copilot to VS Code's format; `bash` (or
+ * in Copilot's camelCase dialect — or under PascalCase events, which switch Copilot to VS Code's format; a Claude
+ * Code-style group (`{ matcher, hooks: [...] }`) is read as its hooks, each under the group's matcher; `bash` (or
  * `powershell` on Windows, or `command`), `cwd` relative to the project, `env`, `timeoutSec` (default 30), and
  * `matcher`, a regex anchored at both ends. A preToolUse hook that crashes denies the call, as in Copilot.
  *
@@ -102,15 +103,42 @@ export async function loadGithubHooks(
           out.problem({ file, field: at, severity: 'error', code: 'invalid-config', message: 'A hook entry must be an object.' });
           return;
         }
-        if (entry.type !== undefined && entry.type !== 'command') {
-          out.problem({ file, field: `${at}.type`, found: JSON.stringify(entry.type), allowed: 'command', severity: 'warning', code: 'unsupported-hook-type', message: 'Only command hooks are supported; this one is not loaded.' });
+        const place = { kind, level, file, event, eventName, pascal, platform, projectDir: places.projectDir };
+        if (kind === 'copilot' && Array.isArray(entry.hooks)) {
+          addGroup(out, { ...place, at, entry }, entry.hooks as unknown[]);
           return;
         }
-        addEntry(out, { kind, level, file, at, entry, event, eventName, pascal, platform, projectDir: places.projectDir });
+        if (!isCommandType(out, file, at, entry)) return;
+        addEntry(out, { ...place, at, entry });
       });
     }
   }
   return out.result();
+}
+
+/** Whether `entry` is a command hook; reported when it is of another type (not loaded). */
+function isCommandType(out: ConfigCollector, file: string, at: string, entry: Record<string, unknown>): boolean {
+  if (entry.type === undefined || entry.type === 'command') return true;
+  out.problem({ file, field: `${at}.type`, found: JSON.stringify(entry.type), allowed: 'command', severity: 'warning', code: 'unsupported-hook-type', message: 'Only command hooks are supported; this one is not loaded.' });
+  return false;
+}
+
+/**
+ * A Claude Code-style matcher group in a Copilot file, `{ "matcher": "bash", "hooks": [{ "type": "command", "command":
+ * "…" }] }`: Copilot CLI 1.0.102 runs each of its hooks as an entry of its own under the group's matcher (its exit 2
+ * denies), so a guard written this way guards there and must guard here. An inner `matcher` is kept.
+ */
+function addGroup(out: ConfigCollector, p: EntryPlace, hooks: readonly unknown[]): void {
+  hooks.forEach((inner: unknown, j) => {
+    const at = `${p.at}.hooks[${j}]`;
+    if (!isRecord(inner)) {
+      out.problem({ file: p.file, field: at, severity: 'error', code: 'invalid-config', message: 'A hook in a matcher group must be an object.' });
+      return;
+    }
+    if (!isCommandType(out, p.file, at, inner)) return;
+    const entry = inner.matcher === undefined && p.entry.matcher !== undefined ? { ...inner, matcher: p.entry.matcher } : inner;
+    addEntry(out, { ...p, at, entry });
+  });
 }
 
 interface EntryPlace {

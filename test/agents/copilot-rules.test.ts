@@ -1,0 +1,128 @@
+/**
+ * GitHub Copilot CLI's rules for its own `.github/hooks/*.json`, shown by the real binary and by our agent side by
+ * side: the same hook file, run once by Copilot headless and once by an agent-hooks agent loading the same folder
+ * (`withHooksFrom({ copilot: true })`), with the same script for the model. Each rule is a file the shell writes (or
+ * does not) and a hook's log: both runs must agree, and agree with the rule as written in docs/other-agents.md.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AgentBuilder, ScriptedModel, defineTool, type AgentWarning } from '../../src/index.js';
+import { copilotDriver } from './drivers/copilot.js';
+import { makeProject, pinOf, type AgentProject, type AgentRun } from './support/harness.js';
+import { startMockServer, type MockServer, type Turn } from './support/mock-server.js';
+
+/** A hook file's `preToolUse` entries; each project gets them in `.github/hooks/rules.json`. */
+type Entries = readonly Record<string, unknown>[];
+
+/**
+ * The guards of the first run. Each acts on one command only (it greps the payload for a marker), so the others run:
+ * - a Claude-style group (`matcher` + `hooks`) whose command exits 2 on `group-denied`;
+ * - an audit entry that logs every call it sees.
+ */
+const GUARDS: Entries = [
+  { matcher: 'bash', hooks: [{ type: 'command', command: 'if grep -q group-denied; then echo RULE-GROUP >&2; exit 2; fi' }] },
+  { bash: 'cat >/dev/null; echo seen >> audit.log' },
+];
+
+
+const GUARD_TURNS: readonly Turn[] = [{ shell: 'touch group-denied.txt' }, { shell: 'touch allowed.txt' }, { text: 'done' }];
+
+const FILES = ['group-denied.txt', 'not-found-denied.txt', 'allowed.txt', 'powershell-denied.txt'];
+
+/** What one run shows: which files the shell left, and how many calls the audit hook saw. */
+interface Seen {
+  readonly files: Readonly<Record<string, boolean>>;
+  readonly audited: number;
+}
+
+const seenIn = (dir: string): Seen => {
+  const log = join(dir, 'audit.log');
+  return {
+    files: Object.fromEntries(FILES.map((f) => [f, existsSync(join(dir, f))])),
+    audited: existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).length : 0,
+  };
+};
+
+/** A project whose `.github/hooks/rules.json` holds `entries` under `preToolUse`, in Copilot's version 1 format. */
+function projectWith(entries: Entries): AgentProject {
+  const project = makeProject([]);
+  // Copilot reads `.github/hooks/` from the repository's root.
+  execFileSync('git', ['init', '-q'], { cwd: project.dir, env: project.env });
+  mkdirSync(join(project.dir, '.github', 'hooks'), { recursive: true });
+  writeFileSync(join(project.dir, '.github', 'hooks', 'rules.json'), `${JSON.stringify({ version: 1, hooks: { preToolUse: entries } }, null, 2)}\n`);
+  return project;
+}
+
+/** The same project, run by our agent: the folder loaded as Copilot config, a `bash` tool that runs the command. */
+async function runOurs(project: AgentProject, turns: readonly Turn[]): Promise<Seen & { warnings: AgentWarning[] }> {
+  const model = new ScriptedModel(turns.map((t) => ('shell' in t ? { toolCalls: [{ name: 'bash', args: { command: t.shell } }] } : t.text)));
+  const bash = defineTool({
+    name: 'bash',
+    description: 'Runs a shell command.',
+    input: z.object({ command: z.string() }),
+    execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: project.dir, env: project.env, encoding: 'utf8' }),
+  });
+  const agent = AgentBuilder.new()
+    .withModel(model)
+    .withTools(bash)
+    .withHooksFrom({ projectDir: project.dir, trust: 'all', homeDir: false, userDir: false, copilot: true, hookmd: false })
+    .build();
+  const warnings: AgentWarning[] = [];
+  agent.events.on('warning', (w) => warnings.push(w));
+  const previous = process.cwd();
+  process.chdir(project.dir);
+  try {
+    await agent.run('Touch the files.');
+  } finally {
+    process.chdir(previous);
+  }
+  return { ...seenIn(project.dir), warnings };
+}
+
+interface Both {
+  copilot: { project: AgentProject; mock: MockServer; run: AgentRun; seen: Seen };
+  ours: Seen & { project: AgentProject; warnings: AgentWarning[] };
+}
+
+async function runBoth(entries: Entries, turns: readonly Turn[]): Promise<Both> {
+  const project = projectWith(entries);
+  const mock = await startMockServer(copilotDriver.api(), turns);
+  const run = await copilotDriver.run(project, mock, 'Touch the files.', 90_000);
+  const mine = projectWith(entries);
+  return { copilot: { project, mock, run, seen: seenIn(project.dir) }, ours: { ...(await runOurs(mine, turns)), project: mine } };
+}
+
+async function removeBoth(both: Both | undefined): Promise<void> {
+  await both?.copilot.mock.close();
+  both?.copilot.project.remove();
+  both?.ours.project.remove();
+}
+
+const explain = (b: Both): string =>
+  `copilot: exit ${b.copilot.run.exitCode} after ${Math.round(b.copilot.run.durationMs)} ms, ${JSON.stringify(b.copilot.seen)}\n--- stderr\n${b.copilot.run.stderr.slice(-3000)}\n--- log\n${copilotDriver.log?.(b.copilot.project).slice(-6000)}\nours: ${JSON.stringify({ files: b.ours.files, audited: b.ours.audited })}, warnings ${JSON.stringify(b.ours.warnings.map((w) => w.message))}`;
+
+describe(`copilot ${pinOf('copilot').version}: its rules for preToolUse guards, and ours, on the same hook file`, () => {
+  describe('a Claude-style group and an audit hook', () => {
+    let both: Both;
+    beforeAll(async () => {
+      both = await runBoth(GUARDS, GUARD_TURNS);
+    }, 200_000);
+    afterAll(() => removeBoth(both));
+
+    it('Copilot ran the whole script', () => {
+      expect(both.copilot.run.timedOut, explain(both)).toBe(false);
+      expect(both.copilot.mock.remaining(), explain(both)).toBe(0);
+      expect(both.copilot.seen.files['allowed.txt'], explain(both)).toBe(true);
+      expect(both.ours.files['allowed.txt'], explain(both)).toBe(true);
+    });
+
+    it('a { matcher, hooks: [...] } group runs its hooks: its exit 2 denies the call', () => {
+      expect(both.copilot.seen.files['group-denied.txt'], explain(both)).toBe(false);
+      expect(both.ours.files['group-denied.txt'], explain(both)).toBe(false);
+    });
+  });
+
+});

@@ -1,0 +1,64 @@
+/**
+ * Guards in a Copilot hook file that Copilot CLI 1.0.102 enforces and that must therefore guard here too: a Claude
+ * Code-style matcher group, (test/agents/copilot-rules
+ * shows the binary doing it). Each runs a real agent with a real `bash` tool and real hook processes.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AgentBuilder, CommandHook, ScriptedModel, defineTool, loadCopilotHooks, type AgentWarning } from 'agent-hooks';
+import { sandbox } from './support.js';
+
+const setup = sandbox();
+
+/** Runs `commands` through a `bash` tool in an agent that loads the project's Copilot files; what the shell left. */
+async function runIn(project: string, commands: readonly string[]): Promise<{ warnings: AgentWarning[]; exists: (file: string) => boolean }> {
+  const model = new ScriptedModel([...commands.map((command) => ({ toolCalls: [{ name: 'bash', args: { command } }] })), 'done']);
+  const bash = defineTool({
+    name: 'bash',
+    description: 'Runs a shell command.',
+    input: z.object({ command: z.string() }),
+    execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: project, encoding: 'utf8' }),
+  });
+  const agent = AgentBuilder.new()
+    .withModel(model)
+    .withTools(bash)
+    .withHooksFrom({ projectDir: project, trust: 'all', homeDir: false, userDir: false, copilot: true, hookmd: false, platform: 'linux' })
+    .build();
+  const warnings: AgentWarning[] = [];
+  agent.events.on('warning', (w) => warnings.push(w));
+  await agent.run('go');
+  return { warnings, exists: (file) => existsSync(join(project, file)) };
+}
+
+describe('Copilot files: the guards Copilot CLI enforces', () => {
+  it('loads a Claude-style { matcher, hooks } group as Copilot runs it: each hook under the group’s matcher', async () => {
+    const { project, write } = await setup();
+    await write(project, '.github/hooks/guard.json', {
+      version: 1,
+      hooks: { preToolUse: [{ matcher: 'bash', hooks: [{ type: 'command', command: './a.sh', timeoutSec: 5 }, { type: 'command', bash: './b.sh', matcher: 'view' }] }] },
+    });
+    const { hooks, problems } = await loadCopilotHooks({ projectDir: project, trust: 'all', homeDir: false, platform: 'linux' });
+    expect(problems).toEqual([]);
+    const [a, b] = hooks as CommandHook[];
+    expect(a!.command).toBe('./a.sh');
+    expect(a!.origin.field).toBe('hooks.preToolUse[0].hooks[0].command');
+    expect(a!.origin.matcher).toBe('bash');
+    expect(a!.timeoutMs).toBe(5000);
+    expect(b!.command).toBe('./b.sh');
+    expect(b!.origin.matcher).toBe('view');
+  });
+
+  it('a group’s exit-2 guard denies the call', async () => {
+    const { project, write } = await setup();
+    await write(project, '.github/hooks/guard.json', {
+      version: 1,
+      hooks: { preToolUse: [{ matcher: 'bash', hooks: [{ type: 'command', command: 'if grep -q denied; then echo no >&2; exit 2; fi' }] }] },
+    });
+    const { exists } = await runIn(project, ['touch denied.txt', 'touch allowed.txt']);
+    expect(exists('denied.txt')).toBe(false);
+    expect(exists('allowed.txt')).toBe(true);
+  });
+});
