@@ -20,15 +20,20 @@ type Entries = readonly Record<string, unknown>[];
 /**
  * The guards of the first run. Each acts on one command only (it greps the payload for a marker), so the others run:
  * - a Claude-style group (`matcher` + `hooks`) whose command exits 2 on `group-denied`;
+ * - an entry whose command is not found (exit 127) on `not-found-denied`;
  * - an audit entry that logs every call it sees.
  */
 const GUARDS: Entries = [
   { matcher: 'bash', hooks: [{ type: 'command', command: 'if grep -q group-denied; then echo RULE-GROUP >&2; exit 2; fi' }] },
+  { bash: 'if grep -q not-found-denied; then no-such-guard-command; fi' },
   { bash: 'cat >/dev/null; echo seen >> audit.log' },
 ];
 
+/** The second run: a `powershell`-only entry (no command on Linux) before an audit entry. */
+const POWERSHELL_ONLY: Entries = [{ powershell: 'Write-Output allowed' }, { bash: 'cat >/dev/null; echo seen >> audit.log' }];
 
-const GUARD_TURNS: readonly Turn[] = [{ shell: 'touch group-denied.txt' }, { shell: 'touch allowed.txt' }, { text: 'done' }];
+const GUARD_TURNS: readonly Turn[] = [{ shell: 'touch group-denied.txt' }, { shell: 'touch not-found-denied.txt' }, { shell: 'touch allowed.txt' }, { text: 'done' }];
+const POWERSHELL_TURNS: readonly Turn[] = [{ shell: 'touch powershell-denied.txt' }, { text: 'done' }];
 
 const FILES = ['group-denied.txt', 'not-found-denied.txt', 'allowed.txt', 'powershell-denied.txt'];
 
@@ -105,7 +110,7 @@ const explain = (b: Both): string =>
   `copilot: exit ${b.copilot.run.exitCode} after ${Math.round(b.copilot.run.durationMs)} ms, ${JSON.stringify(b.copilot.seen)}\n--- stderr\n${b.copilot.run.stderr.slice(-3000)}\n--- log\n${copilotDriver.log?.(b.copilot.project).slice(-6000)}\nours: ${JSON.stringify({ files: b.ours.files, audited: b.ours.audited })}, warnings ${JSON.stringify(b.ours.warnings.map((w) => w.message))}`;
 
 describe(`copilot ${pinOf('copilot').version}: its rules for preToolUse guards, and ours, on the same hook file`, () => {
-  describe('a Claude-style group and an audit hook', () => {
+  describe('a Claude-style group, a command not found, and an audit hook', () => {
     let both: Both;
     beforeAll(async () => {
       both = await runBoth(GUARDS, GUARD_TURNS);
@@ -123,6 +128,30 @@ describe(`copilot ${pinOf('copilot').version}: its rules for preToolUse guards, 
       expect(both.copilot.seen.files['group-denied.txt'], explain(both)).toBe(false);
       expect(both.ours.files['group-denied.txt'], explain(both)).toBe(false);
     });
+
+    it('a guard whose command is not found (exit 127) denies the call', () => {
+      expect(both.copilot.seen.files['not-found-denied.txt'], explain(both)).toBe(false);
+      expect(both.ours.files['not-found-denied.txt'], explain(both)).toBe(false);
+    });
   });
 
+  describe('a powershell-only entry on Linux, before an audit hook', () => {
+    let both: Both;
+    beforeAll(async () => {
+      both = await runBoth(POWERSHELL_ONLY, POWERSHELL_TURNS);
+    }, 200_000);
+    afterAll(() => removeBoth(both));
+
+    it('Copilot ran the whole script', () => {
+      expect(both.copilot.run.timedOut, explain(both)).toBe(false);
+      expect(both.copilot.mock.remaining(), explain(both)).toBe(0);
+    });
+
+    it('denies the call, and the hooks after it do not run', () => {
+      expect(both.copilot.seen.files['powershell-denied.txt'], explain(both)).toBe(false);
+      expect(both.ours.files['powershell-denied.txt'], explain(both)).toBe(false);
+      expect(both.copilot.seen.audited, explain(both)).toBe(0);
+      expect(both.ours.audited, explain(both)).toBe(0);
+    });
+  });
 });

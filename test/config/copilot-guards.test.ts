@@ -1,7 +1,7 @@
 /**
  * Guards in a Copilot hook file that Copilot CLI 1.0.102 enforces and that must therefore guard here too: a Claude
- * Code-style matcher group, (test/agents/copilot-rules
- * shows the binary doing it). Each runs a real agent with a real `bash` tool and real hook processes.
+ * Code-style matcher group, a command that is not found, a powershell-only entry on Linux (test/agents/copilot-rules
+ * shows the binary doing each). Each runs a real agent with a real `bash` tool and real hook processes.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -60,5 +60,32 @@ describe('Copilot files: the guards Copilot CLI enforces', () => {
     const { exists } = await runIn(project, ['touch denied.txt', 'touch allowed.txt']);
     expect(exists('denied.txt')).toBe(false);
     expect(exists('allowed.txt')).toBe(true);
+  });
+
+  it('a preToolUse guard whose command is not found (exit 127) denies the call', async () => {
+    const { project, write } = await setup();
+    await write(project, '.github/hooks/guard.json', { version: 1, hooks: { preToolUse: [{ bash: 'if grep -q denied; then no-such-guard-command; fi' }] } });
+    const { exists, warnings } = await runIn(project, ['touch denied.txt', 'touch allowed.txt']);
+    expect(exists('denied.txt')).toBe(false);
+    expect(exists('allowed.txt')).toBe(true);
+    expect(warnings.map((w) => w.message).join('\n')).toMatch(/exited with 127.*blocked/);
+  });
+
+  it('a powershell-only entry runs with pwsh on Linux, is reported, and without pwsh denies: the hooks after it do not run', async () => {
+    const { project, write } = await setup();
+    const file = await write(project, '.github/hooks/guard.json', { version: 1, hooks: { preToolUse: [{ powershell: 'Write-Output ok' }, { bash: 'cat > /dev/null; touch audited.txt' }] } });
+    const { hooks, problems } = await loadCopilotHooks({ projectDir: project, trust: 'all', homeDir: false, platform: 'linux' });
+    expect(hooks).toHaveLength(2);
+    expect(problems).toEqual([expect.objectContaining({ file, field: 'hooks.preToolUse[0].powershell', code: 'other-platform-command', severity: 'warning' })]);
+    let pwsh = true;
+    try {
+      execFileSync('pwsh', ['-Version'], { stdio: 'ignore' });
+    } catch {
+      pwsh = false;
+    }
+    if (pwsh) return; // With pwsh the entry simply runs; what is tested below is the machine without it.
+    const { exists } = await runIn(project, ['touch denied.txt']);
+    expect(exists('denied.txt')).toBe(false);
+    expect(exists('audited.txt')).toBe(false);
   });
 });

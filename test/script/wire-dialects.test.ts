@@ -147,6 +147,10 @@ const OUTPUTS: [string, WireDialect, () => AnyHookContext, ProcessResult, Expect
   ['copilot preToolUse exit 1 fails CLOSED', copilotDialect, pre, exited(1, '', 'crash'), { kind: 'block' }],
   ['copilot postToolUse exit 1 fails open', copilotDialect, post, exited(1, '', 'crash'), { kind: 'proceed', notes: 1 }],
   ['copilot exit 2 blocks', copilotDialect, pre, exited(2, '', 'denied'), { kind: 'block', reason: 'denied' }],
+  ['copilot preToolUse command not found (127) fails CLOSED', copilotDialect, pre, exited(127, '', 'sh: guard.sh: not found'), { kind: 'block' }],
+  ['copilot preToolUse interpreter missing fails CLOSED', copilotDialect, pre, exited(null, '', '', { spawnError: { code: 'ENOENT', message: 'spawn pwsh ENOENT' } }), { kind: 'block' }],
+  ['copilot preToolUse timeout fails open', copilotDialect, pre, exited(null, '', '', { timedOut: true, signal: 'SIGKILL' }), { kind: 'proceed', notes: 1 }],
+  ['copilot postToolUse command not found fails open', copilotDialect, post, exited(127, '', 'sh: x: not found'), { kind: 'proceed', notes: 1 }],
   // Gemini
   ['gemini decision deny', geminiDialect, pre, exited(0, '{"decision":"deny","reason":"no"}'), { kind: 'block', reason: 'no' }],
   ['gemini block is an alias of deny', geminiDialect, pre, exited(0, '{"decision":"block","reason":"no"}'), { kind: 'block', reason: 'no' }],

@@ -163,7 +163,16 @@ function addEntry(out: ConfigCollector, p: EntryPlace): void {
     const windows = p.platform === 'win32';
     if (windows && typeof entry.powershell === 'string') [command, commandField, shell] = [entry.powershell, 'powershell', 'powershell'];
     else if (!windows && typeof entry.bash === 'string') [command, commandField, shell] = [entry.bash, 'bash', 'bash'];
-    else [command, commandField] = [entry.command, 'command'];
+    else if (typeof entry.command === 'string') [command, commandField] = [entry.command, 'command'];
+    else if (!windows && typeof entry.powershell === 'string') {
+      // Copilot CLI runs a powershell-only entry with `pwsh` on Linux and macOS too; where there is none it cannot
+      // start, and on preToolUse the call is denied. Skipping the entry would let every call through instead.
+      [command, commandField, shell] = [entry.powershell, 'powershell', 'powershell'];
+      out.problem({ file, field: `${at}.powershell`, severity: 'warning', code: 'other-platform-command', message: 'The entry has only a "powershell" command: it runs with pwsh here, as in Copilot CLI; without pwsh it cannot start, and a preToolUse call it guards is denied. Give "bash" for this platform.' });
+    } else if (windows && typeof entry.bash === 'string') {
+      [command, commandField, shell] = [entry.bash, 'bash', 'bash'];
+      out.problem({ file, field: `${at}.bash`, severity: 'warning', code: 'other-platform-command', message: 'The entry has only a "bash" command: it runs with bash here, as in Copilot CLI; without bash it cannot start, and a preToolUse call it guards is denied. Give "powershell" for this platform.' });
+    } else [command, commandField] = [entry.command, 'command'];
   } else {
     ({ command, field: commandField } = vscodeCommandFor(entry, p.platform));
   }
