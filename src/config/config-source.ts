@@ -155,7 +155,8 @@ export interface ConfigHook extends Hook {
 }
 
 // `agent-hooks bridge`, however it is invoked (npx, node_modules/.bin, node dist/cli.js).
-const BRIDGE_COMMAND = /agent-hooks(?:[\\/]dist[\\/]cli\.js)?["']?\s+bridge\b|cli\.js["']?\s+bridge\s+--from\b/;
+/** A command line that runs the agent-hooks bridge. @internal */
+export const BRIDGE_COMMAND = /agent-hooks(?:[\\/]dist[\\/]cli\.js)?["']?\s+bridge\b|cli\.js["']?\s+bridge\s+--from\b/;
 
 /** The resolved paths and settings every loader starts from. */
 export interface ConfigPlaces {
