@@ -133,7 +133,11 @@ type FieldType =
 type Schema = Readonly<Record<string, FieldType>>;
 
 const UNIVERSAL: Schema = { continue: 'bool', stopReason: 'string?', suppressOutput: 'bool', systemMessage: 'string?' };
-const specific = (event: string, fields: Schema): FieldType => ({ object: { hookEventName: { oneOf: [event] }, ...fields } });
+/**
+ * `hookSpecificOutput` of an event's answer. Its `hookEventName` must be there, but Codex 0.171 takes any of its
+ * events' names, not only the answered one's: a PreToolUse deny that says `"PostToolUse"` still denies there.
+ */
+const specific = (_event: string, fields: Schema): FieldType => ({ object: { hookEventName: { oneOf: Object.keys(CODEX_EVENTS) }, ...fields } });
 const REQUIRED_IN_SPECIFIC = 'hookEventName';
 
 /** Each event's answer schema, as Codex 0.169 embeds them (`hooks/schema/generated/*.command.output.schema.json`). */
