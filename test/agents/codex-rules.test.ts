@@ -2,7 +2,7 @@
  * Codex CLI's rules for the answers of its own `.codex/hooks.json` hooks, shown by the real binary and by our agent
  * side by side: the same hooks file, run once by Codex headless and once by an agent-hooks agent loading the same
  * folder (`withHooksFrom({ codex: true })`), with the same script for the model. Each rule is a file the shell writes
- * (or does not), and a marker the model sees: both runs must agree, and agree with the rule as
+ * (or does not), a marker the model sees, and an audit hook's log: both runs must agree, and agree with the rule as
  * written in docs/other-agents.md.
  */
 import { execFileSync } from 'node:child_process';
@@ -30,6 +30,8 @@ const HOOKS = {
           answering('stop-name', { hookSpecificOutput: { hookEventName: 'Stop', permissionDecision: 'deny', permissionDecisionReason: 'RULE-STOP-NAME' } }),
           answering('bogus-name', { hookSpecificOutput: { hookEventName: 'NotAnEvent', permissionDecision: 'deny', permissionDecisionReason: 'RULE-BOGUS-NAME' } }),
           answering('denied-then-audited', { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'RULE-DENY' } }),
+          // An audit hook after the guards: it logs every call it sees.
+          { type: 'command', command: 'cat > /dev/null; echo seen >> audit.log', timeout: 30 },
         ],
       },
     ],
@@ -126,4 +128,10 @@ describe(`codex ${pinOf('codex').version}: how it reads its PreToolUse hooks' an
     expect(ours.files['bogus-name.txt'], explain()).toBe(true);
   });
 
+  it('every hook of the call runs, a deny notwithstanding: the audit hook sees the denied calls too', () => {
+    expect(codex.seen.files['denied-then-audited.txt'], explain()).toBe(false);
+    expect(ours.files['denied-then-audited.txt'], explain()).toBe(false);
+    expect(codex.seen.audited, explain()).toBe(5);
+    expect(ours.audited, explain()).toBe(5);
+  });
 });
