@@ -91,7 +91,7 @@ export async function loadGeminiHooks(options: ConfigLoadOptions = {}): Promise<
         if (definition.sequential !== undefined && typeof definition.sequential !== 'boolean') {
           out.problem({ file, field: `${at}.sequential`, found: JSON.stringify(definition.sequential), allowed: 'true, false', severity: 'warning', code: 'invalid-config', message: '"sequential" must be a boolean; it is ignored.' });
         }
-        const written = out.matcher(definition.matcher, event, 'regex', file, `${at}.matcher`);
+        const written = out.matcher(definition.matcher, event, 'gemini', file, `${at}.matcher`);
         if (written === null) return;
         const afterTool = event === 'PostToolUse';
         // A model event has nothing for a matcher to match (Gemini CLI ignores it too): `written` is undefined there.
