@@ -99,7 +99,20 @@ function commonFields(ctx: AnyHookContext, info: PayloadInfo): Record<string, un
     case 'PostCompact':
       return { session_id: sessionId, turn_id: turnId, transcript_path: null, cwd: info.workDir, hook_event_name: info.eventName, model: '' };
     case 'BeforeStep':
-      return { session_id: sessionId, turn_id: turnId, cwd: info.workDir, transcript_path: null, model: '', hook_event_name: info.eventName };
+      // Codex 0.171 names each model request: `kind` "sampling" for the agent's own, a request id, the attempt (a step
+      // here is requested once), and the thread, which is the session.
+      return {
+        kind: 'sampling',
+        request_id: `${turnId}:${ctx.event === 'BeforeStep' ? ctx.stepIndex : 0}`,
+        attempt_number: 1,
+        session_id: sessionId,
+        thread_id: sessionId,
+        turn_id: turnId,
+        cwd: info.workDir,
+        transcript_path: null,
+        model: '',
+        hook_event_name: info.eventName,
+      };
     default:
       return {
         session_id: sessionId,

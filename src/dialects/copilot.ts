@@ -42,7 +42,8 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> {
     case 'SessionStart':
       return { source: ctx.source === 'startup' ? 'new' : ctx.source };
     case 'SessionEnd':
-      return { reason: ctx.reason ?? 'complete' };
+      // Copilot CLI ends a session that closed normally with `complete` (one that failed, with `error`).
+      return { reason: ctx.reason === undefined || ctx.reason === 'close' ? 'complete' : ctx.reason };
     case 'Stop':
     case 'SubagentStop':
       return {

@@ -70,7 +70,8 @@ const SCHEMA_KEYS: Record<string, string[]> = {
   PreCompact: ['cwd', 'hook_event_name', 'model', 'session_id', 'transcript_path', 'trigger', 'turn_id'],
   PostCompact: ['cwd', 'hook_event_name', 'model', 'session_id', 'transcript_path', 'trigger', 'turn_id'],
   SessionEnd: ['cwd', 'hook_event_name', 'reason', 'session_id', 'transcript_path'],
-  PreModelRequest: ['cwd', 'hook_event_name', 'model', 'session_id', 'transcript_path', 'turn_id'],
+  // Codex 0.171 (test/agents/own-payloads.test.ts).
+  PreModelRequest: ['attempt_number', 'cwd', 'hook_event_name', 'kind', 'model', 'request_id', 'session_id', 'thread_id', 'transcript_path', 'turn_id'],
 };
 
 describe('the Codex dialect’s payload', () => {

@@ -90,6 +90,13 @@ describe('stdin payloads', () => {
     expect(payloadOf(cursorDialect, stop(3))).toMatchObject({ loop_count: 3, status: 'completed' });
   });
 
+  it('end a closed session with each agent’s own reason: Gemini CLI’s exit, Copilot CLI’s complete (test/agents/own-payloads)', () => {
+    const closed = () => SessionHookContext.onEnd({ reason: 'close', state });
+    expect(payloadOf(geminiDialect, closed()).reason).toBe('exit');
+    expect(payloadOf(copilotDialect, closed()).reason).toBe('complete');
+    expect(payloadOf(copilotDialect, SessionHookContext.onEnd({ reason: 'error', state })).reason).toBe('error');
+  });
+
   it('set stop_hook_active in every dialect that has it', () => {
     expect(payloadOf(claudeDialect, stop(1)).stop_hook_active).toBe(true);
     expect(payloadOf(vscodeDialect, stop(1)).stop_hook_active).toBe(true);
