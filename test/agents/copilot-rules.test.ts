@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentBuilder, ScriptedModel, defineTool, type AgentWarning } from '../../src/index.js';
 import { copilotDriver } from './drivers/copilot.js';
-import { makeProject, pinOf, type AgentProject, type AgentRun } from './support/harness.js';
+import { bodyText, makeProject, pinOf, type AgentProject, type AgentRun } from './support/harness.js';
 import { startMockServer, type MockServer, type Turn } from './support/mock-server.js';
 
 /** A hook file's `preToolUse` entries; each project gets them in `.github/hooks/rules.json`. */
@@ -108,6 +108,132 @@ async function removeBoth(both: Both | undefined): Promise<void> {
 
 const explain = (b: Both): string =>
   `copilot: exit ${b.copilot.run.exitCode} after ${Math.round(b.copilot.run.durationMs)} ms, ${JSON.stringify(b.copilot.seen)}\n--- stderr\n${b.copilot.run.stderr.slice(-3000)}\n--- log\n${copilotDriver.log?.(b.copilot.project).slice(-6000)}\nours: ${JSON.stringify({ files: b.ours.files, audited: b.ours.audited })}, warnings ${JSON.stringify(b.ours.warnings.map((w) => w.message))}`;
+
+/** A hook command that prints `json` when the payload holds `marker`, and nothing else. */
+const answers = (marker: string, json: object): string => `if grep -q ${marker}; then echo '${JSON.stringify(json)}'; fi`;
+
+/** The third run: answers Copilot reads its own way, on several events. */
+const ANSWERS = {
+  version: 1,
+  hooks: {
+    preToolUse: [
+      { bash: answers('top-decision', { decision: 'block', reason: 'RULE-TOP-DECISION' }) },
+      { bash: answers('string-args', { permissionDecision: 'allow', modifiedArgs: JSON.stringify({ command: 'touch rewritten-from-string.txt' }) }) },
+    ],
+    postToolUse: [
+      { bash: answers('bare-result', { modifiedResult: 'RULE-BARE-RESULT' }) },
+      { bash: answers('object-result', { modifiedResult: { textResultForLlm: 'RULE-OBJECT-RESULT', resultType: 'success' } }) },
+      { bash: 'if grep -q exit-two-post; then echo RULE-EXIT2-POST >&2; exit 2; fi' },
+    ],
+    userPromptSubmitted: [
+      { bash: 'cat > /dev/null; echo \'{"modifiedPrompt":"RULE-MODIFIED-PROMPT: touch the files."}\'' },
+      { bash: 'cat > /dev/null; echo RULE-PROMPT-EXIT2 >&2; exit 2' },
+    ],
+    agentStop: [{ bash: 'cat > /dev/null; echo RULE-STOP-EXIT2 >&2; exit 2' }, { bash: 'cat > /dev/null; echo \'{"decision":"block"}\'' }],
+  },
+};
+const ANSWER_TURNS: readonly Turn[] = [
+  { shell: 'touch top-decision.txt' },
+  { shell: 'touch string-args.txt' },
+  { shell: 'echo bare-result-$((40+2))' },
+  { shell: 'echo exit-two-post-$((40+2))' },
+  { shell: 'echo object-result-$((40+2))' },
+  { text: 'done' },
+  // Played only when a Stop hook kept the agent working.
+  { text: 'kept working' },
+];
+
+describe(`copilot ${pinOf('copilot').version}: the answers it reads, and how we read them`, () => {
+  let copilot: { project: AgentProject; mock: MockServer; run: AgentRun; told: string; files: string[] };
+  let ours: { project: AgentProject; told: string; files: string[]; requests: number; warnings: AgentWarning[] };
+  const FILES = ['top-decision.txt', 'string-args.txt', 'rewritten-from-string.txt'];
+  const present = (dir: string) => FILES.filter((f) => existsSync(join(dir, f)));
+  const withFile = (): AgentProject => {
+    const project = makeProject([]);
+    execFileSync('git', ['init', '-q'], { cwd: project.dir, env: project.env });
+    mkdirSync(join(project.dir, '.github', 'hooks'), { recursive: true });
+    writeFileSync(join(project.dir, '.github', 'hooks', 'answers.json'), `${JSON.stringify(ANSWERS, null, 2)}\n`);
+    return project;
+  };
+  beforeAll(async () => {
+    const project = withFile();
+    const mock = await startMockServer(copilotDriver.api(), ANSWER_TURNS);
+    const run = await copilotDriver.run(project, mock, 'Touch the files.', 90_000);
+    copilot = { project, mock, run, told: mock.mainRequests().map((r) => bodyText(r.body)).join('\n'), files: present(project.dir) };
+    const mine = withFile();
+    const model = new ScriptedModel(ANSWER_TURNS.map((t) => ('shell' in t ? { toolCalls: [{ name: 'bash', args: { command: t.shell } }] } : t.text)));
+    const bash = defineTool({
+      name: 'bash',
+      description: 'Runs a shell command.',
+      input: z.object({ command: z.string() }),
+      execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: mine.dir, env: mine.env, encoding: 'utf8' }),
+    });
+    const agent = AgentBuilder.new()
+      .withModel(model)
+      .withTools(bash)
+      .withHooksFrom({ projectDir: mine.dir, trust: 'all', homeDir: false, userDir: false, copilot: true, hookmd: false })
+      .build();
+    const warnings: AgentWarning[] = [];
+    agent.events.on('warning', (w) => warnings.push(w));
+    const previous = process.cwd();
+    process.chdir(mine.dir);
+    try {
+      await agent.run('Touch the files.');
+    } catch (error) {
+      // A Stop hook that keeps the agent working runs the script out: the request count below tells.
+      warnings.push({ message: String(error) } as AgentWarning);
+    } finally {
+      process.chdir(previous);
+    }
+    ours = { project: mine, told: model.requests.map((r) => JSON.stringify(r.messages)).join('\n'), files: present(mine.dir), requests: model.requests.length, warnings };
+  }, 200_000);
+  afterAll(async () => {
+    await copilot?.mock.close();
+    copilot?.project.remove();
+    ours?.project.remove();
+  });
+
+  const explain = (): string =>
+    `copilot: exit ${copilot.run.exitCode}, files ${JSON.stringify(copilot.files)}, ${copilot.mock.mainRequests().length} requests\n--- log\n${copilotDriver.log?.(copilot.project).slice(-5000)}\nours: files ${JSON.stringify(ours.files)}, ${ours.requests} requests, warnings ${JSON.stringify(ours.warnings.map((w) => w.message))}`;
+
+  it('a top-level decision "block" on preToolUse is not read: the call runs', () => {
+    expect(copilot.files, explain()).toContain('top-decision.txt');
+    expect(ours.files, explain()).toContain('top-decision.txt');
+  });
+
+  it('modifiedArgs given as a JSON string is applied', () => {
+    expect(copilot.files, explain()).toEqual(expect.arrayContaining(['rewritten-from-string.txt']));
+    expect(copilot.files, explain()).not.toContain('string-args.txt');
+    expect(ours.files, explain()).toEqual(expect.arrayContaining(['rewritten-from-string.txt']));
+    expect(ours.files, explain()).not.toContain('string-args.txt');
+  });
+
+  it('a bare-string modifiedResult, and exit 2 on postToolUse, leave the output as it was', () => {
+    for (const [who, told] of [['copilot', copilot.told], ['ours', ours.told]] as const) {
+      expect(told.includes('bare-result-42'), `${who}\n${explain()}`).toBe(true);
+      expect(told.includes('RULE-BARE-RESULT'), `${who}\n${explain()}`).toBe(false);
+      expect(told.includes('exit-two-post-42'), `${who}\n${explain()}`).toBe(true);
+      expect(told.includes('RULE-EXIT2-POST'), `${who}\n${explain()}`).toBe(false);
+    }
+  });
+
+  it('a modifiedResult object replaces the output with its textResultForLlm', () => {
+    for (const [who, told] of [['copilot', copilot.told], ['ours', ours.told]] as const) {
+      expect(told.includes('RULE-OBJECT-RESULT'), `${who}\n${explain()}`).toBe(true);
+      expect(told.includes('object-result-42'), `${who}\n${explain()}`).toBe(false);
+    }
+  });
+
+  it('modifiedPrompt on userPromptSubmitted reaches the model; an exit 2 there refuses nothing', () => {
+    expect(copilot.told, explain()).toContain('RULE-MODIFIED-PROMPT');
+    expect(ours.told, explain()).toContain('RULE-MODIFIED-PROMPT');
+  });
+
+  it('exit 2 on agentStop, and a block without a reason, do not keep the agent working', () => {
+    expect(copilot.mock.remaining(), explain()).toBe(1);
+    expect(ours.requests, explain()).toBe(ANSWER_TURNS.length - 1);
+  });
+});
 
 describe(`copilot ${pinOf('copilot').version}: its rules for preToolUse guards, and ours, on the same hook file`, () => {
   describe('a Claude-style group, a command not found, and an audit hook', () => {
