@@ -62,7 +62,8 @@ function projectWith(entries: Entries): AgentProject {
 }
 
 /** The same project, run by our agent: the folder loaded as Copilot config, a `bash` tool that runs the command. */
-async function runOurs(project: AgentProject, turns: readonly Turn[]): Promise<Seen & { warnings: AgentWarning[] }> {
+/** `inSession`: in a session, which fires sessionStart as Copilot's run does. */
+async function runOurs(project: AgentProject, turns: readonly Turn[], inSession = false): Promise<Seen & { warnings: AgentWarning[] }> {
   const model = new ScriptedModel(turns.map((t) => ('shell' in t ? { toolCalls: [{ name: 'bash', args: { command: t.shell } }] } : t.text)));
   const bash = defineTool({
     name: 'bash',
@@ -80,7 +81,11 @@ async function runOurs(project: AgentProject, turns: readonly Turn[]): Promise<S
   const previous = process.cwd();
   process.chdir(project.dir);
   try {
-    await agent.run('Touch the files.');
+    if (inSession) {
+      const session = agent.session();
+      await session.run('Touch the files.');
+      await session.close();
+    } else await agent.run('Touch the files.');
   } finally {
     process.chdir(previous);
   }
@@ -232,6 +237,68 @@ describe(`copilot ${pinOf('copilot').version}: the answers it reads, and how we 
   it('exit 2 on agentStop, and a block without a reason, do not keep the agent working', () => {
     expect(copilot.mock.remaining(), explain()).toBe(1);
     expect(ours.requests, explain()).toBe(ANSWER_TURNS.length - 1);
+  });
+});
+
+/** The fourth run: two files, fields Copilot reads its own way. */
+const FIELDS_FILES: Readonly<Record<string, object>> = {
+  'fields.json': {
+    version: 1,
+    hooks: {
+      // `timeout` is Copilot's alias of `timeoutSec`: killed at 1 s, this guard fails open and the call runs.
+      preToolUse: [{ bash: 'sleep 4; echo \'{"permissionDecision":"deny","permissionDecisionReason":"RULE-SLOW"}\'', timeout: 1 }],
+      // A matcher on sessionStart is not applied: the hook runs.
+      sessionStart: [{ matcher: 'no-such-source', bash: 'cat > /dev/null; touch session-started.txt' }],
+    },
+  },
+  // A file of another version is not read at all: its guard does not run.
+  'later.json': { version: 2, hooks: { preToolUse: [{ bash: 'cat > /dev/null; echo \'{"permissionDecision":"deny","permissionDecisionReason":"RULE-V2"}\'' }] } },
+};
+const FIELDS_TURNS: readonly Turn[] = [{ shell: 'touch slow-guard.txt' }, { text: 'done' }];
+
+describe(`copilot ${pinOf('copilot').version}: the fields it reads, and how we read them`, () => {
+  let copilot: { project: AgentProject; mock: MockServer; run: AgentRun; files: string[] };
+  let ours: { project: AgentProject; files: string[]; warnings: AgentWarning[] };
+  const FILES = ['slow-guard.txt', 'session-started.txt'];
+  const present = (dir: string) => FILES.filter((f) => existsSync(join(dir, f)));
+  const withFiles = (): AgentProject => {
+    const project = makeProject([]);
+    execFileSync('git', ['init', '-q'], { cwd: project.dir, env: project.env });
+    mkdirSync(join(project.dir, '.github', 'hooks'), { recursive: true });
+    for (const [name, config] of Object.entries(FIELDS_FILES)) writeFileSync(join(project.dir, '.github', 'hooks', name), `${JSON.stringify(config, null, 2)}\n`);
+    return project;
+  };
+  beforeAll(async () => {
+    const project = withFiles();
+    const mock = await startMockServer(copilotDriver.api(), FIELDS_TURNS);
+    const run = await copilotDriver.run(project, mock, 'Touch the file.', 90_000);
+    copilot = { project, mock, run, files: present(project.dir) };
+    const mine = withFiles();
+    const seen = await runOurs(mine, FIELDS_TURNS, true);
+    ours = { project: mine, files: present(mine.dir), warnings: seen.warnings };
+  }, 200_000);
+  afterAll(async () => {
+    await copilot?.mock.close();
+    copilot?.project.remove();
+    ours?.project.remove();
+  });
+
+  const explain = (): string =>
+    `copilot: exit ${copilot.run.exitCode}, files ${JSON.stringify(copilot.files)}\n--- log\n${copilotDriver.log?.(copilot.project).slice(-4000)}\nours: files ${JSON.stringify(ours.files)}, warnings ${JSON.stringify(ours.warnings.map((w) => w.message))}`;
+
+  it('Copilot ran the whole script', () => {
+    expect(copilot.run.timedOut, explain()).toBe(false);
+    expect(copilot.mock.remaining(), explain()).toBe(0);
+  });
+
+  it('"timeout" is read as "timeoutSec", and a version 2 file is not read: the call runs', () => {
+    expect(copilot.files, explain()).toContain('slow-guard.txt');
+    expect(ours.files, explain()).toContain('slow-guard.txt');
+  });
+
+  it('a matcher on sessionStart is not applied: the hook runs', () => {
+    expect(copilot.files, explain()).toContain('session-started.txt');
+    expect(ours.files, explain()).toContain('session-started.txt');
   });
 });
 

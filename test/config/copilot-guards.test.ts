@@ -89,3 +89,22 @@ describe('Copilot files: the guards Copilot CLI enforces', () => {
     expect(exists('audited.txt')).toBe(false);
   });
 });
+
+describe('Copilot files: the fields Copilot CLI reads its own way', () => {
+  it('reads timeout as timeoutSec, applies no matcher outside tool events, and reads no file of another version', async () => {
+    const { project, write } = await setup();
+    const file = await write(project, '.github/hooks/a.json', {
+      version: 1,
+      hooks: { preToolUse: [{ bash: './guard.sh', timeout: 7 }], sessionStart: [{ bash: './start.sh', matcher: 'resume' }] },
+    });
+    const later = await write(project, '.github/hooks/b.json', { version: 2, hooks: { preToolUse: [{ bash: './v2.sh' }] } });
+    const { hooks, problems } = await loadCopilotHooks({ projectDir: project, trust: 'all', homeDir: false, platform: 'linux' });
+    expect(hooks.map((h) => (h as CommandHook).command)).toEqual(['./guard.sh', './start.sh']);
+    expect(hooks[0]!.timeoutMs).toBe(7000);
+    expect(hooks[1]!.matcher).toBeUndefined();
+    expect(problems).toEqual([
+      expect.objectContaining({ file, field: 'hooks.sessionStart[0].matcher', code: 'ignored-matcher', severity: 'warning' }),
+      expect.objectContaining({ file: later, field: 'version', code: 'unknown-version', severity: 'warning' }),
+    ]);
+  });
+});

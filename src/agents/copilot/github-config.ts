@@ -5,11 +5,12 @@
  */
 import { readdir } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { HookEventName } from '../../core/index.js';
+import { HookEvent, type HookEventName } from '../../core/index.js';
 import type { ConfigKind, ConfigLevel } from '../../script/command-hook.js';
 import { copilotDialect } from '../../dialects/copilot.js';
 import { vscodeDialect } from '../../dialects/vscode.js';
 import { isRecord } from '../../dialects/wire-output.js';
+import { matchesEverything } from '../../config/config-matcher.js';
 import { ConfigCollector, commandName, configPlaces, eventNamesIn, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from '../../config/config-source.js';
 import type { ConfigLoader } from '../config-loader.js';
 
@@ -59,8 +60,9 @@ function vscodeCommandFor(entry: Record<string, unknown>, platform: NodeJS.Platf
  * Copilot files (`version: 1`, or `bash`/`powershell` entries): flat entries under lowerCamelCase events, spoken to
  * in Copilot's camelCase dialect — or under PascalCase events, which switch Copilot to VS Code's format; a Claude
  * Code-style group (`{ matcher, hooks: [...] }`) is read as its hooks, each under the group's matcher; `bash` (or
- * `powershell` on Windows, or `command`), `cwd` relative to the project, `env`, `timeoutSec` (default 30), and
- * `matcher`, a regex anchored at both ends. A preToolUse hook that crashes denies the call, as in Copilot.
+ * `powershell` on Windows, or `command`), `cwd` relative to the project, `env`, `timeoutSec` (or `timeout`; default
+ * 30), and `matcher`, a regex anchored at both ends, on tool events only. A file of a version other than 1 is not
+ * read. A preToolUse hook that crashes denies the call, as in Copilot.
  *
  * VS Code files: flat entries under PascalCase events with `command` and the OS-specific `windows`/`linux`/`osx`
  * (the OS's own wins), `cwd` relative to the project, `env`, `timeout` in seconds (default 30). VS Code parses
@@ -92,7 +94,9 @@ export async function loadGithubHooks(
       continue;
     }
     if (kind === 'copilot' && config.version !== undefined && config.version !== 1) {
-      out.problem({ file, field: 'version', found: JSON.stringify(config.version), allowed: '1', severity: 'warning', code: 'unknown-version', message: 'Unknown hook file version; the file is read as version 1.' });
+      // Copilot CLI 1.0.102 runs none of the hooks of a file of another version.
+      out.problem({ file, field: 'version', found: JSON.stringify(config.version), allowed: '1', severity: 'warning', code: 'unknown-version', message: 'Copilot CLI reads hook files of version 1 only, and runs none of this one\'s hooks; neither does agent-hooks. Set "version": 1 to run them.' });
+      continue;
     }
     const known = kind === 'vscode' ? PASCAL_EVENTS : { ...COPILOT_EVENTS, ...PASCAL_EVENTS };
     for (const { event, eventName, list: entries, field } of out.events(file, config.hooks ?? {}, known, 'hook entries')) {
@@ -193,12 +197,16 @@ function addEntry(out: ConfigCollector, p: EntryPlace): void {
         message: 'VS Code parses matchers but does not apply them, so this hook sees every tool, as it would in VS Code.',
       });
     }
+  } else if (!HookEvent.isToolEvent(p.event) && entry.matcher !== undefined) {
+    // Copilot CLI applies a matcher to tool events only: elsewhere the hook runs every time.
+    if (typeof entry.matcher !== 'string' || !matchesEverything(entry.matcher)) out.problem({ file, field: `${at}.matcher`, found: JSON.stringify(entry.matcher), severity: 'warning', code: 'ignored-matcher', message: `Copilot CLI does not apply a matcher on ${p.eventName}, so this hook runs on every ${p.eventName}, in Copilot and here.` });
   } else {
     matcher = out.matcher(entry.matcher, p.event, 'anchored', file, `${at}.matcher`);
     if (matcher === null) return;
   }
-  const seconds = kind === 'copilot' ? entry.timeoutSec : (entry.timeout ?? entry.timeoutSec);
-  const timeoutField = kind === 'copilot' || entry.timeout === undefined ? 'timeoutSec' : 'timeout';
+  // Copilot CLI reads `timeout` as another name of `timeoutSec`; VS Code reads `timeout` first.
+  const seconds = kind === 'copilot' ? (entry.timeoutSec ?? entry.timeout) : (entry.timeout ?? entry.timeoutSec);
+  const timeoutField = (kind === 'copilot' ? entry.timeoutSec !== undefined : entry.timeout === undefined) || entry.timeout === undefined ? 'timeoutSec' : 'timeout';
   const cwd = typeof entry.cwd === 'string' && entry.cwd !== '' ? (isAbsolute(entry.cwd) ? entry.cwd : resolve(p.projectDir, entry.cwd)) : undefined;
   out.add(
     out.commandHook({
