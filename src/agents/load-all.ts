@@ -5,7 +5,7 @@
  * @module
  */
 import { resolve } from 'node:path';
-import type { PrioritizedHook } from '../core/index.js';
+import type { HookEventName, PrioritizedHook } from '../core/index.js';
 import { ParallelHooks } from '../core/hooks/parallel-hooks.js';
 import { discoverHooks, type DiscoverHooksOptions } from '../script/discover-hooks.js';
 import { userHooksDir } from '../script/hook-dirs.js';
@@ -87,7 +87,9 @@ export interface HookSourcesOptions
   /**
    * Run the hooks of Claude Code's settings files as Claude Code does: those of one event side by side, none seeing
    * another's rewrite (the last rewrite wins), rather than one after another in priority order (the default, where
-   * rewrites compose). See {@link ParallelHooks}.
+   * rewrites compose). See {@link ParallelHooks}. Gemini CLI's hooks too, as Gemini runs them: side by side, unless a
+   * definition of the event says `sequential: true`. Codex CLI's hooks always run so, as Codex runs every hook of an
+   * event even when one of them denies.
    */
   readonly parallel?: boolean | undefined;
 }
@@ -190,17 +192,27 @@ export async function loadAllHookConfigs(projectDir: string = process.cwd(), opt
  * @internal
  */
 export function prioritized(hooks: readonly ProjectHook[], options: { readonly parallel?: boolean | undefined } = {}): PrioritizedHook[] {
-  if (options.parallel !== true) return hooks.map((hook) => ({ hook, priority: hook.priority }));
-  // Claude Code's hooks of one event (at one priority) become one group, where the first of them stood.
+  // An agent's hook definition that says `sequential: true` (Gemini CLI's) keeps every hook of its event in order.
+  const sequential = new Set(
+    hooks.flatMap((hook) => ('origin' in hook && hook.origin.definition?.sequential === true ? (hook.events ?? []).map((e) => `${hook.origin.kind}\u0000${e}`) : [])),
+  );
+  // An agent that runs every matching hook of an event whatever one of them decides (Codex CLI: an audit hook sees the
+  // calls a guard denied) has its hooks run as a group always; one that runs them side by side, under `parallel`.
+  const grouped = (hook: ConfigHook, event: HookEventName): boolean => {
+    const sideBySide = agentProfile(hook.origin.kind).config.sideBySide;
+    return sideBySide === 'always' || (sideBySide && options.parallel === true && !sequential.has(`${hook.origin.kind}\u0000${event}`));
+  };
+  // The hooks of one agent's files, of one event (at one priority), become one group, where the first of them stood.
   const groups = new Map<string, ConfigHook[]>();
   const out: (PrioritizedHook | ConfigHook[])[] = [];
   for (const hook of hooks) {
-    const event = 'origin' in hook && agentProfile(hook.origin.kind).config.sideBySide && hook.events?.length === 1 ? hook.events[0] : undefined;
+    const only = hook.events?.length === 1 ? hook.events[0] : undefined;
+    const event = 'origin' in hook && only !== undefined && grouped(hook, only) ? only : undefined;
     if (event === undefined) {
       out.push({ hook, priority: hook.priority });
       continue;
     }
-    const key = `${event}\u0000${hook.priority ?? ''}`;
+    const key = `${(hook as ConfigHook).origin.kind}\u0000${event}\u0000${hook.priority ?? ''}`;
     let group = groups.get(key);
     if (group === undefined) {
       group = [];

@@ -64,9 +64,10 @@ export interface AgentConfig {
   readonly order: number;
   /**
    * Whether, under `parallel`, the hooks of one of its events run side by side, none seeing another's rewrite, as the
-   * agent itself runs them (Claude Code).
+   * agent itself runs them (Claude Code). `'always'`: they always do, as the agent runs every hook of an event even
+   * when one of them denies (Codex CLI), so that a hook after a guard sees every call.
    */
-  readonly sideBySide: boolean;
+  readonly sideBySide: boolean | 'always';
 }
 
 /**

@@ -24,13 +24,23 @@ import { UnsafeRegexError } from '../script/unsafe-regex-error.js';
  *   else is an unanchored regular expression (`Edit.*` also matches
  *   `NotebookEdit`), as in Claude Code.
  * - `anchored`: a regular expression that must match the whole name, `^(?:PATTERN)$` (Copilot).
- * - `regex`: an unanchored regular expression; `*` and `""` match everything (Gemini CLI, Cursor).
+ * - `regex`: an unanchored regular expression; `*` and `""` match everything (Cursor).
+ * - `gemini`: `regex`, over the called name only (Gemini CLI).
+ *
+ * A tool name matches under `claude` and `regex` when it matches any name of the called tool in the shared
+ * vocabulary; under `anchored`, `gemini` and `codex` only as the agent calls it.
  * - `codex`: Claude Code's rule, except that a `-` makes the value a regular expression: only letters, digits, `_`
  *   and `|` make exact names (Codex CLI, `hooks/src/events/common.rs`).
  *
  * @internal
  */
-export type MatcherRule = 'claude' | 'anchored' | 'regex' | 'codex';
+export type MatcherRule = 'claude' | 'anchored' | 'regex' | 'gemini' | 'codex';
+
+/**
+ * Whether a rule's tool names also match the called tool's other names in the shared vocabulary. Copilot's, Gemini
+ * CLI's and Codex CLI's matchers mean what they mean in that agent: `bash` is not `Bash` there, nor here.
+ */
+const VOCABULARY_RULES: ReadonlySet<MatcherRule> = new Set(['claude', 'regex']);
 
 const PLAIN_NAMES = /^[A-Za-z0-9_|-]+$/;
 const CODEX_PLAIN_NAMES = /^[A-Za-z0-9_|]+$/;
@@ -123,7 +133,7 @@ function sourceMatcher(pattern: string | undefined, event: HookEventName, rule: 
   if (pattern === undefined || matchesEverything(pattern)) return undefined;
   const test = nameTest(pattern.trim(), rule);
   if (HookEvent.isToolEvent(event)) {
-    return new ToolNameMatcher(test);
+    return new ToolNameMatcher(test, { aliases: VOCABULARY_RULES.has(rule) });
   }
   const subject = subjectOf(event);
   if (subject === undefined) return undefined;

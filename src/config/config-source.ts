@@ -6,7 +6,7 @@
  */
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { HookEvent, type HookEventName, type HookMatcher } from '../core/index.js';
+import { CallableMatcher, HookEvent, type HookEventName, type HookMatcher } from '../core/index.js';
 import { messageOf } from '../core/internal/message-of.js';
 import { CommandHook, type CommandHookOrigin, type CommandHookSpec, type ConfigLevel } from '../script/command-hook.js';
 import { HookEnvironment, type EnvPattern, type EnvPolicy } from '../script/hook-environment.js';
@@ -155,7 +155,8 @@ export interface ConfigHook extends Hook {
 }
 
 // `agent-hooks bridge`, however it is invoked (npx, node_modules/.bin, node dist/cli.js).
-const BRIDGE_COMMAND = /agent-hooks(?:[\\/]dist[\\/]cli\.js)?["']?\s+bridge\b|cli\.js["']?\s+bridge\s+--from\b/;
+/** A command line that runs the agent-hooks bridge. @internal */
+export const BRIDGE_COMMAND = /agent-hooks(?:[\\/]dist[\\/]cli\.js)?["']?\s+bridge\b|cli\.js["']?\s+bridge\s+--from\b/;
 
 /** The resolved paths and settings every loader starts from. */
 export interface ConfigPlaces {
@@ -188,6 +189,11 @@ export interface AgentEvents {
   readonly agent: string;
   readonly names: ReadonlySet<string>;
 }
+
+/** A matcher no call matches: a Copilot hook whose matcher Copilot CLI matches no tool with. */
+const NO_TOOL = new CallableMatcher(function noTool() {
+  return false;
+});
 
 /** Collects one loader's hooks and problems, and turns entries into hooks with the checks they all share. */
 export class ConfigCollector {
@@ -276,6 +282,18 @@ export class ConfigCollector {
     if (typeof pattern !== 'string') {
       this.problem({ file, field, found: JSON.stringify(pattern), allowed: 'a string', severity: 'error', code: 'invalid-matcher', message: 'A matcher must be a string.' });
       return null;
+    }
+    if (rule === 'anchored' && matchesEverything(pattern) && HookEvent.isToolEvent(event)) {
+      // Copilot CLI anchors a tool matcher as written: `*` is no regex, and `""` matches only a tool without a name.
+      this.problem({
+        file,
+        field,
+        found: JSON.stringify(pattern),
+        severity: 'warning',
+        code: 'matches-nothing',
+        message: `Copilot CLI matches no tool with ${JSON.stringify(pattern)}, so this hook never runs, in Copilot or here. Leave "matcher" out to run it on every tool.`,
+      });
+      return NO_TOOL;
     }
     if (matchesEverything(pattern)) return configMatcher(undefined, event, rule);
     if (!eventTakesMatcher(event)) {

@@ -99,7 +99,20 @@ function commonFields(ctx: AnyHookContext, info: PayloadInfo): Record<string, un
     case 'PostCompact':
       return { session_id: sessionId, turn_id: turnId, transcript_path: null, cwd: info.workDir, hook_event_name: info.eventName, model: '' };
     case 'BeforeStep':
-      return { session_id: sessionId, turn_id: turnId, cwd: info.workDir, transcript_path: null, model: '', hook_event_name: info.eventName };
+      // Codex 0.171 names each model request: `kind` "sampling" for the agent's own, a request id, the attempt (a step
+      // here is requested once), and the thread, which is the session.
+      return {
+        kind: 'sampling',
+        request_id: `${turnId}:${ctx.event === 'BeforeStep' ? ctx.stepIndex : 0}`,
+        attempt_number: 1,
+        session_id: sessionId,
+        thread_id: sessionId,
+        turn_id: turnId,
+        cwd: info.workDir,
+        transcript_path: null,
+        model: '',
+        hook_event_name: info.eventName,
+      };
     default:
       return {
         session_id: sessionId,
@@ -133,7 +146,11 @@ type FieldType =
 type Schema = Readonly<Record<string, FieldType>>;
 
 const UNIVERSAL: Schema = { continue: 'bool', stopReason: 'string?', suppressOutput: 'bool', systemMessage: 'string?' };
-const specific = (event: string, fields: Schema): FieldType => ({ object: { hookEventName: { oneOf: [event] }, ...fields } });
+/**
+ * `hookSpecificOutput` of an event's answer. Its `hookEventName` must be there, but Codex 0.171 takes any of its
+ * events' names, not only the answered one's: a PreToolUse deny that says `"PostToolUse"` still denies there.
+ */
+const specific = (_event: string, fields: Schema): FieldType => ({ object: { hookEventName: { oneOf: Object.keys(CODEX_EVENTS) }, ...fields } });
 const REQUIRED_IN_SPECIFIC = 'hookEventName';
 
 /** Each event's answer schema, as Codex 0.169 embeds them (`hooks/schema/generated/*.command.output.schema.json`). */

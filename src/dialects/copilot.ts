@@ -7,8 +7,8 @@
 import { HookEvent, type AnyHookContext, type HookEventName } from '../core/index.js';
 import type { ProcessResult } from './process-result.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
-import { exitCodeDecision } from './failure.js';
-import { OutputReader, PROCEED, parseJsonObject } from './wire-output.js';
+import { exitCodeDecision, processFailure } from './failure.js';
+import { OutputReader, PROCEED, isRecord, parseJsonObject } from './wire-output.js';
 
 /**
  * The tool arguments as Copilot CLI 1.0 sends them: an object (its hooks reference once said a JSON string, and the
@@ -42,7 +42,8 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> {
     case 'SessionStart':
       return { source: ctx.source === 'startup' ? 'new' : ctx.source };
     case 'SessionEnd':
-      return { reason: ctx.reason ?? 'complete' };
+      // Copilot CLI ends a session that closed normally with `complete` (one that failed, with `error`).
+      return { reason: ctx.reason === undefined || ctx.reason === 'close' ? 'complete' : ctx.reason };
     case 'Stop':
     case 'SubagentStop':
       return {
@@ -79,7 +80,32 @@ function payload(ctx: AnyHookContext, info: PayloadInfo): object {
 const PERMISSION = ['allow', 'deny', 'ask'] as const;
 const STOP_DECISIONS = ['block', 'allow'] as const;
 
+/** The events where Copilot CLI 1.0.102 only logs a hook's exit 2: it blocks nothing there, the output stays. */
+const EXIT_2_LOGGED: ReadonlySet<HookEventName> = new Set(['UserPromptSubmit', 'Stop', 'PostToolUse']);
+
+/** `modifiedArgs` as Copilot reads it: an object, or a JSON string of one. */
+function argsValue(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}
+
 function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): Decision {
+  if (result.exitCode === 2 && EXIT_2_LOGGED.has(ctx.event) && processFailure(result, hook) === undefined) {
+    const stderr = result.stderr.trim();
+    const note = {
+      level: 'warning' as const,
+      hookName: hook.name,
+      event: ctx.event,
+      code: 'exit-2-ignored',
+      message: `Hook '${hook.name}' exited with code 2 on ${HookEvent.toDialect(ctx.event, 'copilot') ?? ctx.event}, where Copilot CLI only logs it; nothing is blocked${stderr === '' ? '' : ` (stderr: ${stderr.slice(0, 200)})`}.`,
+      data: { exitCode: 2 },
+    };
+    return { kind: 'proceed', additionalContext: [], notes: [note] };
+  }
   // Copilot denies a tool call whose preToolUse hook errored: it fails closed there, and open elsewhere.
   const exit = exitCodeDecision(result, ctx, hook, { failsClosed: (c) => c.event === 'PreToolUse' });
   if (exit !== undefined) return exit;
@@ -92,9 +118,25 @@ function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInf
   const extras = { additionalContext: r.texts(output, 'additionalContext'), notes: r.notes };
   const reason = r.text(output, 'permissionDecisionReason') ?? r.text(output, 'reason');
   let modified: AnyHookContext | undefined;
-  if (output.modifiedArgs !== undefined) modified = r.toolInput(output.modifiedArgs, 'modifiedArgs');
-  if (output.modifiedResult !== undefined) modified = r.toolResult(output.modifiedResult, 'modifiedResult');
-  const verdict = r.choice(output, 'permissionDecision', PERMISSION) ?? r.choice(output, 'decision', STOP_DECISIONS);
+  if (output.modifiedArgs !== undefined) modified = r.toolInput(argsValue(output.modifiedArgs), 'modifiedArgs');
+  if (output.modifiedResult !== undefined) {
+    // Copilot CLI applies a ToolResultObject's `textResultForLlm`; a bare string leaves the output as it was.
+    const result = output.modifiedResult;
+    if (isRecord(result) && typeof result.textResultForLlm === 'string') modified = r.toolResult(result.textResultForLlm, 'modifiedResult');
+    else r.ignored('modifiedResult', `as ${typeof result === 'string' ? 'a bare string' : 'an object without a string textResultForLlm'}, which Copilot CLI does not apply (the output stays as it was)`);
+  }
+  if (output.modifiedPrompt !== undefined && ctx.event === 'UserPromptSubmit') {
+    const prompt = r.text(output, 'modifiedPrompt');
+    if (prompt !== undefined) modified = ctx.withPrompt(prompt);
+  }
+  // Copilot reads `decision` on agentStop and subagentStop only, and a block there only with a reason.
+  const stopGate = ctx.event === 'Stop' || ctx.event === 'SubagentStop';
+  if (!stopGate && output.decision !== undefined) r.ignored('decision', `on ${HookEvent.toDialect(ctx.event, 'copilot') ?? ctx.event}, where Copilot CLI reads permissionDecision, not decision`);
+  let verdict = r.choice(output, 'permissionDecision', PERMISSION) ?? (stopGate ? r.choice(output, 'decision', STOP_DECISIONS) : undefined);
+  if (stopGate && verdict === 'block' && reason === undefined) {
+    r.ignored('decision', '"block" without a reason, which Copilot CLI does not act on');
+    verdict = undefined;
+  }
   if (verdict === 'deny' || verdict === 'block') return { kind: 'block', reason: reason ?? `denied by hook '${hook.name}'`, ...extras };
   if (verdict === 'ask') return { kind: 'ask', reason: reason ?? `Hook '${hook.name}' asks for approval.`, ctx: modified, ...extras };
   return { kind: 'proceed', reason, granted: verdict === 'allow', ctx: modified, ...extras };
@@ -107,11 +149,14 @@ function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInf
  *   `toolArgs` (the arguments as an object, as Copilot CLI 1.0 sends them), `toolResult` (`resultType`,
  *   `textResultForLlm`), `prompt`, `source`, `reason`, `stopReason` and `stop_hook_active` (with the older
  *   `stopHookActive` beside it), `error`, …
- * - output: `permissionDecision` allow | deny | ask + `permissionDecisionReason` and `modifiedArgs` (preToolUse);
- *   `decision` block | allow + `reason` (agentStop, subagentStop); `modifiedResult` and `additionalContext`
- *   (postToolUse).
- * - exit 2: block with stderr. Any other failing exit of a preToolUse hook DENIES the call (Copilot fails closed
- *   there); elsewhere it is a warning. Timeouts fail open.
+ * - output, as Copilot CLI 1.0.102 reads it: `permissionDecision` allow | deny | ask + `permissionDecisionReason` and
+ *   `modifiedArgs` (an object, or a JSON string of one) on preToolUse; `decision` block | allow + `reason` on agentStop
+ *   and subagentStop only (a block without a reason is not acted on); `modifiedResult` as a result object (its
+ *   `textResultForLlm`; a bare string is ignored) and `additionalContext` on postToolUse; `modifiedPrompt` on
+ *   userPromptSubmitted.
+ * - exit 2: block with stderr — except on postToolUse, agentStop and userPromptSubmitted, where Copilot only logs it
+ *   (a warning here). Any other failing exit of a preToolUse hook, or one that cannot start, DENIES the call (Copilot
+ *   fails closed there); elsewhere it is a warning. Timeouts fail open.
  */
 export const copilotDialect: WireDialect = Object.freeze({
   name: 'copilot',

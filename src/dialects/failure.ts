@@ -181,7 +181,10 @@ export function exit2Notes(result: ProcessResult, ctx: AnyHookContext, hook: Wir
 export interface ExitCodeRules {
   /** What exit 2 does where the event cannot block: shows stderr to the user (`message`, Claude Code) or nothing. */
   readonly exit2Elsewhere?: 'message' | 'ignore' | undefined;
-  /** Whether another failing exit blocks `ctx` even when the hook fails open (Copilot's preToolUse). */
+  /**
+   * Whether another failing exit — or a command that cannot start (exit 127 or 126, or no interpreter) — blocks `ctx`
+   * even when the hook fails open (Copilot's preToolUse).
+   */
   readonly failsClosed?: ((ctx: AnyHookContext) => boolean) | undefined;
 }
 
@@ -192,7 +195,12 @@ export interface ExitCodeRules {
  */
 export function exitCodeDecision(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo, rules: ExitCodeRules = {}): Decision | undefined {
   const failure = processFailure(result, hook);
-  if (failure !== undefined) return failureDecision(failure, result, ctx, hook);
+  if (failure !== undefined) {
+    // A guard that could not start (its command or interpreter not found, not executable) failed like any other exit:
+    // where the agent fails closed, it denies. A timeout or a kill is not an exit the agent reads.
+    const closed = hook.failClosed || (failure.code === 'spawn-error' && rules.failsClosed?.(ctx) === true);
+    return failureDecision(failure, result, ctx, { ...hook, failClosed: closed });
+  }
   if (result.exitCode === 2) {
     const stderr = result.stderr.trim();
     if (HookEvent.info(ctx.event).canBlock) {

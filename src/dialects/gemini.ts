@@ -70,7 +70,8 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> {
     case 'SessionStart':
       return { source: ctx.source };
     case 'SessionEnd':
-      return { reason: ctx.reason ?? 'other' };
+      // Closing a session is what Gemini CLI calls `exit` (its headless run ends with it too).
+      return { reason: ctx.reason === undefined || ctx.reason === 'close' ? 'exit' : ctx.reason };
     case 'PreCompact':
       return { trigger: ctx.trigger };
     case 'Notification':

@@ -58,6 +58,10 @@ const outcomeOf = (kind: Kind, ctx: AnyHookContext, reason: string): HookOutcome
 /** What each agent makes of our outcome, where its protocol has no exact equivalent. */
 function expected(agent: BridgeAgent, event: string, kind: Kind): 'proceed' | 'block' | 'ask' | 'stop' {
   if (kind === 'proceed' || kind === 'allow') return 'proceed';
+  // Copilot CLI 1.0.102 only logs an exit 2 on userPromptSubmitted, and has no other way to refuse a prompt.
+  if (agent === 'copilot' && event === 'UserPromptSubmit' && (kind === 'block' || kind === 'stop')) return 'proceed';
+  // Nor does it block on postToolUse: the reason takes the output's place (modifiedResult), for a stop too.
+  if (agent === 'copilot' && event === 'PostToolUse' && (kind === 'block' || kind === 'stop')) return 'proceed';
   // Claude Code keeps a PostToolUse result it is told to block, with the reason beside it for the model.
   if (agent === 'claude' && event === 'PostToolUse' && kind === 'block') return 'proceed';
   // Codex refuses ask and continue: false on PreToolUse, so both are a deny there.
@@ -90,7 +94,8 @@ describe('bridge answers', () => {
           const dialect = DIALECT[agent];
           const answer = bridgeAnswer(agent, outcomeOf(kind, ctx, reason), ctx, dialect.eventName(ctx.event));
           const decision = dialect.interpret(exited(answer.exitCode, answer.stdout, answer.stderr), ctx, { name: 'bridge', failClosed: false });
-          expect(decision.notes).toEqual([]);
+          const ignored = agent === 'copilot' && event === 'UserPromptSubmit' && (kind === 'block' || kind === 'stop');
+          expect(decision.notes.map((n) => n.code)).toEqual(ignored ? ['exit-2-ignored'] : []);
           const want = expected(agent, event, kind);
           expect(decision.kind).toBe(want);
           if (want === kind && want !== 'proceed') expect(decision.reason).toBe(reason);

@@ -70,7 +70,8 @@ const SCHEMA_KEYS: Record<string, string[]> = {
   PreCompact: ['cwd', 'hook_event_name', 'model', 'session_id', 'transcript_path', 'trigger', 'turn_id'],
   PostCompact: ['cwd', 'hook_event_name', 'model', 'session_id', 'transcript_path', 'trigger', 'turn_id'],
   SessionEnd: ['cwd', 'hook_event_name', 'reason', 'session_id', 'transcript_path'],
-  PreModelRequest: ['cwd', 'hook_event_name', 'model', 'session_id', 'transcript_path', 'turn_id'],
+  // Codex 0.171 (test/agents/own-payloads.test.ts).
+  PreModelRequest: ['attempt_number', 'cwd', 'hook_event_name', 'kind', 'model', 'request_id', 'session_id', 'thread_id', 'transcript_path', 'turn_id'],
 };
 
 describe('the Codex dialect’s payload', () => {
@@ -147,6 +148,13 @@ describe('the Codex dialect reads exit-0 answers as Codex does', () => {
     expect(read(CONTEXTS.PreToolUse!(), 0, json({ decision: 'block', reason: 'old style', systemMessage: 'shown' }))).toMatchObject({ kind: 'block', reason: 'old style', systemMessage: 'shown' });
   });
 
+  it('takes a hookSpecificOutput whose hookEventName names another of Codex’s events, as Codex 0.171 does', () => {
+    for (const other of ['PostToolUse', 'Stop']) {
+      const answer = { hookSpecificOutput: { hookEventName: other, permissionDecision: 'deny', permissionDecisionReason: `named ${other}` } };
+      expect(read(CONTEXTS.PreToolUse!(), 0, json(answer))).toMatchObject({ kind: 'block', reason: `named ${other}` });
+    }
+  });
+
   it('takes a rewrite only with permissionDecision allow, and then not as a grant', () => {
     const rewrite = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'ls' } } };
     const taken = read(CONTEXTS.PreToolUse!(), 0, json(rewrite));
@@ -174,7 +182,7 @@ describe('the Codex dialect reads exit-0 answers as Codex does', () => {
       [{ reason: 'why' }, 'a reason without a decision'],
       [{ decision: 'block', reason: 'x', extra: 1 }, 'extra is not a field Codex takes here'],
       [{ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'x' } }, 'hookSpecificOutput.hookEventName is missing'],
-      [{ hookSpecificOutput: { hookEventName: 'Stop', permissionDecision: 'deny', permissionDecisionReason: 'x' } }, 'hookEventName must be "PreToolUse"'],
+      [{ hookSpecificOutput: { hookEventName: 'NotAnEvent', permissionDecision: 'deny', permissionDecisionReason: 'x' } }, 'not "NotAnEvent"'],
       [{ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: ['a'] } }, 'additionalContext must be a string'],
     ];
     for (const [answer, why] of refused) {

@@ -90,6 +90,13 @@ describe('stdin payloads', () => {
     expect(payloadOf(cursorDialect, stop(3))).toMatchObject({ loop_count: 3, status: 'completed' });
   });
 
+  it('end a closed session with each agent’s own reason: Gemini CLI’s exit, Copilot CLI’s complete (test/agents/own-payloads)', () => {
+    const closed = () => SessionHookContext.onEnd({ reason: 'close', state });
+    expect(payloadOf(geminiDialect, closed()).reason).toBe('exit');
+    expect(payloadOf(copilotDialect, closed()).reason).toBe('complete');
+    expect(payloadOf(copilotDialect, SessionHookContext.onEnd({ reason: 'error', state })).reason).toBe('error');
+  });
+
   it('set stop_hook_active in every dialect that has it', () => {
     expect(payloadOf(claudeDialect, stop(1)).stop_hook_active).toBe(true);
     expect(payloadOf(vscodeDialect, stop(1)).stop_hook_active).toBe(true);
@@ -143,10 +150,22 @@ const OUTPUTS: [string, WireDialect, () => AnyHookContext, ProcessResult, Expect
   ['copilot permissionDecision deny', copilotDialect, pre, exited(0, '{"permissionDecision":"deny","permissionDecisionReason":"policy"}'), { kind: 'block', reason: 'policy' }],
   ['copilot modifiedArgs', copilotDialect, pre, exited(0, '{"permissionDecision":"allow","modifiedArgs":{"command":"ls"}}'), { kind: 'proceed', granted: true, args: { command: 'ls' } }],
   ['copilot agentStop decision block', copilotDialect, stop, exited(0, '{"decision":"block","reason":"tests"}'), { kind: 'block', reason: 'tests' }],
-  ['copilot postToolUse modifiedResult + additionalContext', copilotDialect, post, exited(0, '{"modifiedResult":"short","additionalContext":"trimmed"}'), { kind: 'proceed', result: 'short', context: ['trimmed'] }],
+  ['copilot postToolUse modifiedResult + additionalContext', copilotDialect, post, exited(0, '{"modifiedResult":{"textResultForLlm":"short","resultType":"success"},"additionalContext":"trimmed"}'), { kind: 'proceed', result: 'short', context: ['trimmed'] }],
   ['copilot preToolUse exit 1 fails CLOSED', copilotDialect, pre, exited(1, '', 'crash'), { kind: 'block' }],
   ['copilot postToolUse exit 1 fails open', copilotDialect, post, exited(1, '', 'crash'), { kind: 'proceed', notes: 1 }],
   ['copilot exit 2 blocks', copilotDialect, pre, exited(2, '', 'denied'), { kind: 'block', reason: 'denied' }],
+  ['copilot preToolUse command not found (127) fails CLOSED', copilotDialect, pre, exited(127, '', 'sh: guard.sh: not found'), { kind: 'block' }],
+  ['copilot preToolUse interpreter missing fails CLOSED', copilotDialect, pre, exited(null, '', '', { spawnError: { code: 'ENOENT', message: 'spawn pwsh ENOENT' } }), { kind: 'block' }],
+  ['copilot preToolUse timeout fails open', copilotDialect, pre, exited(null, '', '', { timedOut: true, signal: 'SIGKILL' }), { kind: 'proceed', notes: 1 }],
+  ['copilot postToolUse command not found fails open', copilotDialect, post, exited(127, '', 'sh: x: not found'), { kind: 'proceed', notes: 1 }],
+  // What Copilot CLI 1.0.102 reads its own way (test/agents/copilot-rules.test.ts).
+  ['copilot preToolUse top-level decision block is not read', copilotDialect, pre, exited(0, '{"decision":"block","reason":"no"}'), { kind: 'proceed', notes: 1 }],
+  ['copilot modifiedArgs as a JSON string', copilotDialect, pre, exited(0, '{"permissionDecision":"allow","modifiedArgs":"{\\"command\\":\\"ls\\"}"}'), { kind: 'proceed', granted: true, args: { command: 'ls' } }],
+  ['copilot bare-string modifiedResult leaves the output', copilotDialect, post, exited(0, '{"modifiedResult":"short"}'), { kind: 'proceed', notes: 1 }],
+  ['copilot postToolUse exit 2 is only logged', copilotDialect, post, exited(2, '', 'no'), { kind: 'proceed', notes: 1 }],
+  ['copilot agentStop exit 2 is only logged', copilotDialect, stop, exited(2, '', 'no'), { kind: 'proceed', notes: 1 }],
+  ['copilot userPromptSubmitted exit 2 is only logged', copilotDialect, prompt, exited(2, '', 'no'), { kind: 'proceed', notes: 1 }],
+  ['copilot agentStop block without a reason is not acted on', copilotDialect, stop, exited(0, '{"decision":"block"}'), { kind: 'proceed', notes: 1 }],
   // Gemini
   ['gemini decision deny', geminiDialect, pre, exited(0, '{"decision":"deny","reason":"no"}'), { kind: 'block', reason: 'no' }],
   ['gemini block is an alias of deny', geminiDialect, pre, exited(0, '{"decision":"block","reason":"no"}'), { kind: 'block', reason: 'no' }],
@@ -174,6 +193,11 @@ describe('answers', () => {
     if (expected.context !== undefined) expect(decision.additionalContext).toEqual(expected.context);
     if (expected.systemMessage !== undefined) expect(decision.systemMessage).toBe(expected.systemMessage);
     if (expected.notes !== undefined) expect(decision.notes).toHaveLength(expected.notes);
+  });
+
+  it('copilot: modifiedPrompt on userPromptSubmitted replaces the prompt', () => {
+    const decision = copilotDialect.interpret(exited(0, '{"modifiedPrompt":"fix the tests"}'), prompt(), hook);
+    expect((decision.ctx as PromptHookContext | undefined)?.prompt).toBe('fix the tests');
   });
 
   it('fail closed when the hook says so, in every dialect', () => {

@@ -59,6 +59,6 @@ export const codexProfile: AgentProfile<'codex'> = {
   },
   httpHooks: false,
   tools: vocabularyOf('codex'),
-  config: { loader: codexConfigLoader, order: 6, sideBySide: false },
-  checkedAgainst: { package: '@openai/codex', version: '0.169.0' },
+  config: { loader: codexConfigLoader, order: 6, sideBySide: 'always' },
+  checkedAgainst: { package: '@openai/codex', version: '0.171.0' },
 };

@@ -5,11 +5,12 @@
  */
 import { readdir } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { HookEventName } from '../../core/index.js';
+import { HookEvent, type HookEventName } from '../../core/index.js';
 import type { ConfigKind, ConfigLevel } from '../../script/command-hook.js';
 import { copilotDialect } from '../../dialects/copilot.js';
 import { vscodeDialect } from '../../dialects/vscode.js';
 import { isRecord } from '../../dialects/wire-output.js';
+import { matchesEverything } from '../../config/config-matcher.js';
 import { ConfigCollector, commandName, configPlaces, eventNamesIn, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from '../../config/config-source.js';
 import type { ConfigLoader } from '../config-loader.js';
 
@@ -57,9 +58,11 @@ function vscodeCommandFor(entry: Record<string, unknown>, platform: NodeJS.Platf
  * Loads `.github/hooks/*.json` (project) and `~/.copilot/hooks/*.json` (user) for the agents in `kinds`.
  *
  * Copilot files (`version: 1`, or `bash`/`powershell` entries): flat entries under lowerCamelCase events, spoken to
- * in Copilot's camelCase dialect — or under PascalCase events, which switch Copilot to VS Code's format; `bash` (or
- * `powershell` on Windows, or `command`), `cwd` relative to the project, `env`, `timeoutSec` (default 30), and
- * `matcher`, a regex anchored at both ends. A preToolUse hook that crashes denies the call, as in Copilot.
+ * in Copilot's camelCase dialect — or under PascalCase events, which switch Copilot to VS Code's format; a Claude
+ * Code-style group (`{ matcher, hooks: [...] }`) is read as its hooks, each under the group's matcher; `bash` (or
+ * `powershell` on Windows, or `command`), `cwd` relative to the project, `env`, `timeoutSec` (or `timeout`; default
+ * 30), and `matcher`, a regex anchored at both ends, on tool events only. A file of a version other than 1 is not
+ * read. A preToolUse hook that crashes denies the call, as in Copilot.
  *
  * VS Code files: flat entries under PascalCase events with `command` and the OS-specific `windows`/`linux`/`osx`
  * (the OS's own wins), `cwd` relative to the project, `env`, `timeout` in seconds (default 30). VS Code parses
@@ -91,7 +94,9 @@ export async function loadGithubHooks(
       continue;
     }
     if (kind === 'copilot' && config.version !== undefined && config.version !== 1) {
-      out.problem({ file, field: 'version', found: JSON.stringify(config.version), allowed: '1', severity: 'warning', code: 'unknown-version', message: 'Unknown hook file version; the file is read as version 1.' });
+      // Copilot CLI 1.0.102 runs none of the hooks of a file of another version.
+      out.problem({ file, field: 'version', found: JSON.stringify(config.version), allowed: '1', severity: 'warning', code: 'unknown-version', message: 'Copilot CLI reads hook files of version 1 only, and runs none of this one\'s hooks; neither does agent-hooks. Set "version": 1 to run them.' });
+      continue;
     }
     const known = kind === 'vscode' ? PASCAL_EVENTS : { ...COPILOT_EVENTS, ...PASCAL_EVENTS };
     for (const { event, eventName, list: entries, field } of out.events(file, config.hooks ?? {}, known, 'hook entries')) {
@@ -102,15 +107,42 @@ export async function loadGithubHooks(
           out.problem({ file, field: at, severity: 'error', code: 'invalid-config', message: 'A hook entry must be an object.' });
           return;
         }
-        if (entry.type !== undefined && entry.type !== 'command') {
-          out.problem({ file, field: `${at}.type`, found: JSON.stringify(entry.type), allowed: 'command', severity: 'warning', code: 'unsupported-hook-type', message: 'Only command hooks are supported; this one is not loaded.' });
+        const place = { kind, level, file, event, eventName, pascal, platform, projectDir: places.projectDir };
+        if (kind === 'copilot' && Array.isArray(entry.hooks)) {
+          addGroup(out, { ...place, at, entry }, entry.hooks as unknown[]);
           return;
         }
-        addEntry(out, { kind, level, file, at, entry, event, eventName, pascal, platform, projectDir: places.projectDir });
+        if (!isCommandType(out, file, at, entry)) return;
+        addEntry(out, { ...place, at, entry });
       });
     }
   }
   return out.result();
+}
+
+/** Whether `entry` is a command hook; reported when it is of another type (not loaded). */
+function isCommandType(out: ConfigCollector, file: string, at: string, entry: Record<string, unknown>): boolean {
+  if (entry.type === undefined || entry.type === 'command') return true;
+  out.problem({ file, field: `${at}.type`, found: JSON.stringify(entry.type), allowed: 'command', severity: 'warning', code: 'unsupported-hook-type', message: 'Only command hooks are supported; this one is not loaded.' });
+  return false;
+}
+
+/**
+ * A Claude Code-style matcher group in a Copilot file, `{ "matcher": "bash", "hooks": [{ "type": "command", "command":
+ * "…" }] }`: Copilot CLI 1.0.102 runs each of its hooks as an entry of its own under the group's matcher (its exit 2
+ * denies), so a guard written this way guards there and must guard here. An inner `matcher` is kept.
+ */
+function addGroup(out: ConfigCollector, p: EntryPlace, hooks: readonly unknown[]): void {
+  hooks.forEach((inner: unknown, j) => {
+    const at = `${p.at}.hooks[${j}]`;
+    if (!isRecord(inner)) {
+      out.problem({ file: p.file, field: at, severity: 'error', code: 'invalid-config', message: 'A hook in a matcher group must be an object.' });
+      return;
+    }
+    if (!isCommandType(out, p.file, at, inner)) return;
+    const entry = inner.matcher === undefined && p.entry.matcher !== undefined ? { ...inner, matcher: p.entry.matcher } : inner;
+    addEntry(out, { ...p, at, entry });
+  });
 }
 
 interface EntryPlace {
@@ -135,7 +167,16 @@ function addEntry(out: ConfigCollector, p: EntryPlace): void {
     const windows = p.platform === 'win32';
     if (windows && typeof entry.powershell === 'string') [command, commandField, shell] = [entry.powershell, 'powershell', 'powershell'];
     else if (!windows && typeof entry.bash === 'string') [command, commandField, shell] = [entry.bash, 'bash', 'bash'];
-    else [command, commandField] = [entry.command, 'command'];
+    else if (typeof entry.command === 'string') [command, commandField] = [entry.command, 'command'];
+    else if (!windows && typeof entry.powershell === 'string') {
+      // Copilot CLI runs a powershell-only entry with `pwsh` on Linux and macOS too; where there is none it cannot
+      // start, and on preToolUse the call is denied. Skipping the entry would let every call through instead.
+      [command, commandField, shell] = [entry.powershell, 'powershell', 'powershell'];
+      out.problem({ file, field: `${at}.powershell`, severity: 'warning', code: 'other-platform-command', message: 'The entry has only a "powershell" command: it runs with pwsh here, as in Copilot CLI; without pwsh it cannot start, and a preToolUse call it guards is denied. Give "bash" for this platform.' });
+    } else if (windows && typeof entry.bash === 'string') {
+      [command, commandField, shell] = [entry.bash, 'bash', 'bash'];
+      out.problem({ file, field: `${at}.bash`, severity: 'warning', code: 'other-platform-command', message: 'The entry has only a "bash" command: it runs with bash here, as in Copilot CLI; without bash it cannot start, and a preToolUse call it guards is denied. Give "powershell" for this platform.' });
+    } else [command, commandField] = [entry.command, 'command'];
   } else {
     ({ command, field: commandField } = vscodeCommandFor(entry, p.platform));
   }
@@ -156,12 +197,16 @@ function addEntry(out: ConfigCollector, p: EntryPlace): void {
         message: 'VS Code parses matchers but does not apply them, so this hook sees every tool, as it would in VS Code.',
       });
     }
+  } else if (!HookEvent.isToolEvent(p.event) && entry.matcher !== undefined) {
+    // Copilot CLI applies a matcher to tool events only: elsewhere the hook runs every time.
+    if (typeof entry.matcher !== 'string' || !matchesEverything(entry.matcher)) out.problem({ file, field: `${at}.matcher`, found: JSON.stringify(entry.matcher), severity: 'warning', code: 'ignored-matcher', message: `Copilot CLI does not apply a matcher on ${p.eventName}, so this hook runs on every ${p.eventName}, in Copilot and here.` });
   } else {
     matcher = out.matcher(entry.matcher, p.event, 'anchored', file, `${at}.matcher`);
     if (matcher === null) return;
   }
-  const seconds = kind === 'copilot' ? entry.timeoutSec : (entry.timeout ?? entry.timeoutSec);
-  const timeoutField = kind === 'copilot' || entry.timeout === undefined ? 'timeoutSec' : 'timeout';
+  // Copilot CLI reads `timeout` as another name of `timeoutSec`; VS Code reads `timeout` first.
+  const seconds = kind === 'copilot' ? (entry.timeoutSec ?? entry.timeout) : (entry.timeout ?? entry.timeoutSec);
+  const timeoutField = (kind === 'copilot' ? entry.timeoutSec !== undefined : entry.timeout === undefined) || entry.timeout === undefined ? 'timeoutSec' : 'timeout';
   const cwd = typeof entry.cwd === 'string' && entry.cwd !== '' ? (isAbsolute(entry.cwd) ? entry.cwd : resolve(p.projectDir, entry.cwd)) : undefined;
   out.add(
     out.commandHook({

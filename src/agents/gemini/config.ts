@@ -8,8 +8,9 @@ import { CallableMatcher, CompositeMatcher, type AnyHookContext, type HookEventN
 import type { CommandHook, ConfigLevel } from '../../script/command-hook.js';
 import { geminiDialect } from '../../dialects/gemini.js';
 import { isRecord } from '../../dialects/wire-output.js';
-import { ConfigCollector, commandName, configPlaces, eventNamesIn, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from '../../config/config-source.js';
+import { BRIDGE_COMMAND, ConfigCollector, commandName, configPlaces, eventNamesIn, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from '../../config/config-source.js';
 import { existingFiles, type ConfigLoader } from '../config-loader.js';
+import { geminiHookName, geminiHookSwitches, geminiSwitchedOff } from './hook-switches.js';
 
 /**
  * Gemini CLI's default hook timeout, in milliseconds.
@@ -56,7 +57,9 @@ function alsoOnToolFailure(hook: CommandHook): CommandHook {
  * arguments that fail the tool's schema), which Gemini CLI runs no hook for. BeforeModel, BeforeToolSelection and
  * AfterModel hooks run on the model events of the same names; a matcher means nothing there (Gemini CLI ignores it,
  * and a warning says so), and an AfterModel hook does not run on an answer a BeforeModel hook gave instead of the
- * model, as Gemini CLI runs it on the model's own answers only.
+ * model, as Gemini CLI runs it on the model's own answers only. `hooksConfig.enabled: false` (the last file that sets it
+ * wins) and `hooksConfig.disabled` (hook names, joined over every file) switch hooks off as in Gemini CLI: those hooks
+ * are not loaded, each reported with a `disabled-by-settings` warning naming the file that switched it off.
  */
 export async function loadGeminiHooks(options: ConfigLoadOptions = {}): Promise<LoadedConfigHooks> {
   const out = new ConfigCollector(options);
@@ -66,9 +69,15 @@ export async function loadGeminiHooks(options: ConfigLoadOptions = {}): Promise<
     if (places.homeDir !== undefined) files.push({ file: join(places.homeDir, '.gemini', 'settings.json'), level: 'user' });
     if (places.project) files.push({ file: join(places.projectDir, '.gemini', 'settings.json'), level: 'project' });
   }
+  const read: { file: string; level: ConfigLevel; settings: Record<string, unknown> }[] = [];
   for (const { file, level } of files) {
     const settings = await out.readObject(file);
-    if (settings === undefined) continue;
+    if (settings !== undefined) read.push({ file, level, settings });
+  }
+  // Gemini CLI merges its switches over every file before it runs any hook: a project's file can switch off the user's.
+  const switches = geminiHookSwitches(read);
+  for (const problem of switches.problems) out.problem(problem);
+  for (const { file, level, settings } of read) {
     // Gemini's `hooks` object also holds switches such as `enabled` and `disabled`.
     const hooks = isRecord(settings.hooks) ? { ...settings.hooks, enabled: undefined, disabled: undefined } : settings.hooks;
     const defined = isRecord(hooks) ? Object.fromEntries(Object.entries(hooks).filter(([, v]) => v !== undefined)) : hooks;
@@ -82,7 +91,7 @@ export async function loadGeminiHooks(options: ConfigLoadOptions = {}): Promise<
         if (definition.sequential !== undefined && typeof definition.sequential !== 'boolean') {
           out.problem({ file, field: `${at}.sequential`, found: JSON.stringify(definition.sequential), allowed: 'true, false', severity: 'warning', code: 'invalid-config', message: '"sequential" must be a boolean; it is ignored.' });
         }
-        const written = out.matcher(definition.matcher, event, 'regex', file, `${at}.matcher`);
+        const written = out.matcher(definition.matcher, event, 'gemini', file, `${at}.matcher`);
         if (written === null) return;
         const afterTool = event === 'PostToolUse';
         // A model event has nothing for a matcher to match (Gemini CLI ignores it too): `written` is undefined there.
@@ -95,6 +104,22 @@ export async function loadGeminiHooks(options: ConfigLoadOptions = {}): Promise<
           }
           if (typeof hook.command !== 'string' || hook.command.trim() === '') {
             out.problem({ file, field: `${hookAt}.command`, severity: 'error', code: 'missing-field', message: 'A command hook needs a non-empty "command".' });
+            return;
+          }
+          const off = geminiSwitchedOff(switches, geminiHookName(hook));
+          if (off !== undefined) {
+            // The bridge switched off is every guard it runs switched off in Gemini CLI, by a file the user may not own.
+            const bridge = BRIDGE_COMMAND.test(hook.command);
+            out.problem({
+              file,
+              field: `${hookAt}.command`,
+              severity: 'warning',
+              code: bridge ? 'bridge-disabled' : 'disabled-by-settings',
+              hookName: geminiHookName(hook),
+              message: bridge
+                ? `Gemini CLI will NOT run the agent-hooks bridge: ${off.cause}. None of the hooks it runs for Gemini CLI, your guards included, run there; ${off.fix} to run them.`
+                : `Gemini CLI does not run this hook: ${off.cause}. It is not loaded here either; ${off.fix} to run it.`,
+            });
             return;
           }
           const command = out.commandHook({

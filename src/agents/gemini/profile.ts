@@ -45,6 +45,6 @@ export const geminiProfile: AgentProfile<'gemini'> = {
   userHookFile: (home) => ({ dir: home, file: '.gemini/settings.json' }),
   httpHooks: false,
   tools: vocabularyOf('gemini'),
-  config: { loader: geminiConfigLoader, order: 4, sideBySide: false },
+  config: { loader: geminiConfigLoader, order: 4, sideBySide: true },
   checkedAgainst: { package: '@google/gemini-cli', version: '0.61.0' },
 };

@@ -23,12 +23,23 @@ type Test = (name: string) => boolean;
 /** `test` applied to the agent's own name, then to the tool's other names (its canonical one first), if it has any. */
 const withAliases = (test: Test): Test => (name) => test(name) || toolAliases(name).some((alias) => alias !== name && test(alias));
 
+/** How a {@link ToolNameMatcher} reads names. */
+export interface ToolNameMatcherOptions {
+  /**
+   * Whether a pattern also matches the other names of the called tool in the shared vocabulary (default `true`).
+   * `false`: only the name as called, as an agent's own config file means it (a Codex matcher `bash` matches no
+   * `Bash`).
+   */
+  readonly aliases?: boolean | undefined;
+}
+
 /**
  * Every name that {@link withAliases} of a test accepting exactly `names` accepts: the names themselves, and each name
  * the vocabulary knows one of whose other names is among them.
  */
-function withAliasNames(names: Iterable<string>): Set<string> {
+function withAliasNames(names: Iterable<string>, aliases = true): Set<string> {
   const all = new Set(names);
+  if (!aliases) return all;
   for (const known of KNOWN_TOOL_NAMES) {
     if (!all.has(known) && toolAliases(known).some((alias) => all.has(alias))) all.add(known);
   }
@@ -40,14 +51,14 @@ function withAliasNames(names: Iterable<string>): Set<string> {
  * matches a fixed list of them (`/^(Write|Edit)$/`), so that the stack can index it as it indexes plain names; else
  * tool events only. The regex itself still decides in `matches`: the names are what it matches, not a second rule.
  */
-function regexHints(regexes: readonly RegExp[], plain: Iterable<string> = []): MatcherHints {
+function regexHints(regexes: readonly RegExp[], plain: Iterable<string> = [], aliases = true): MatcherHints {
   const names = new Set<string>(plain);
   for (const re of regexes) {
     const literal = literalNames(re);
     if (literal === undefined) return { events: TOOL_EVENTS };
     for (const name of literal) names.add(name);
   }
-  return { events: TOOL_EVENTS, toolNames: withAliasNames(names), exact: true };
+  return { events: TOOL_EVENTS, toolNames: withAliasNames(names, aliases), exact: true };
 }
 
 /**
@@ -64,7 +75,8 @@ function regexHints(regexes: readonly RegExp[], plain: Iterable<string> = []): M
  * One vocabulary across agents ({@link TOOL_VOCABULARY}): a pattern matches a call when it matches any name of the
  * called tool — the agent's own, the canonical (HOOK.md) one, the other agents' — so `Shell`, `Bash`, `/^Shell$/`
  * and `bash` all match Claude Code's `Bash`, Gemini CLI's `run_shell_command` and Copilot CLI's `bash`. A name the
- * vocabulary does not know (a tool of your own, an MCP tool) matches as written.
+ * vocabulary does not know (a tool of your own, an MCP tool) matches as written. With `{ aliases: false }` a pattern
+ * matches the called name only, as the matchers of an agent's own config file do.
  *
  * A regex or glob that can only match a fixed list of names (`/^(Write|Edit)$/`, `^(?:Bash)$`, `{Write,Edit}`) costs a
  * stack what plain names cost: the stack indexes the hook by those names, and never runs it for another tool.
@@ -85,12 +97,14 @@ export class ToolNameMatcher implements HookMatcher {
   readonly hints: MatcherHints;
   private readonly test: Test | undefined;
 
-  constructor(pattern: string | RegExp) {
+  constructor(pattern: string | RegExp, options: ToolNameMatcherOptions = {}) {
+    const aliases = options.aliases !== false;
+    const widen = aliases ? withAliases : (test: Test): Test => test;
     if (pattern instanceof RegExp) {
       const re = statelessRegex(pattern);
       this.pattern = String(pattern);
-      this.test = withAliases((name) => boundedTest(re, name));
-      this.hints = regexHints([re]);
+      this.test = widen((name) => boundedTest(re, name));
+      this.hints = regexHints([re], [], aliases);
       return;
     }
     if (typeof pattern !== 'string') {
@@ -103,15 +117,15 @@ export class ToolNameMatcher implements HookMatcher {
       this.hints = { events: TOOL_EVENTS, exact: true };
     } else if (isRegexLiteral(trimmed)) {
       const re = compileRegex(trimmed);
-      this.test = withAliases((name) => boundedTest(re, name));
-      this.hints = regexHints([re]);
+      this.test = widen((name) => boundedTest(re, name));
+      this.hints = regexHints([re], [], aliases);
     } else {
       const items = LIST_SAFE.test(trimmed) ? trimmed.split('|').map((s) => s.trim()) : [trimmed];
       if (items.some((s) => s === '')) {
         throw new MatcherSyntaxError(pattern, 'an empty name in a | list; write names separated by |, e.g. "bash|shell".');
       }
       // An exact name stands for every name of its tool, so the set is still exact (and the stack can index it).
-      const names = new Set(items.filter((s) => !GLOB_CHARS.test(s)).flatMap((s) => toolAliases(s)));
+      const names = new Set(items.filter((s) => !GLOB_CHARS.test(s)).flatMap((s) => (aliases ? toolAliases(s) : [s])));
       const globs = items.filter((s) => GLOB_CHARS.test(s));
       if (globs.length === 0) {
         this.test = (name) => names.has(name);
@@ -119,8 +133,8 @@ export class ToolNameMatcher implements HookMatcher {
       } else {
         const regexes = globs.map((glob) => compileGlob(pattern, glob));
         const tests = regexes.map((re): Test => (name) => boundedTest(re, name));
-        this.test = withAliases((name) => names.has(name) || tests.some((t) => t(name)));
-        this.hints = regexHints(regexes, names);
+        this.test = widen((name) => names.has(name) || tests.some((t) => t(name)));
+        this.hints = regexHints(regexes, names, aliases);
       }
     }
   }

@@ -22,7 +22,8 @@ const codexHome = (project: AgentProject): string => join(project.home, '.codex'
 /** A TOML basic string. */
 const toml = (value: string): string => JSON.stringify(value);
 
-function writeConfig(project: AgentProject, mock: MockServer): void {
+/** Codex's `config.toml` in the project's HOME: the mock as the model provider, the project trusted, nothing asked. */
+export function writeConfig(project: AgentProject, mock: MockServer): void {
   const home = codexHome(project);
   mkdirSync(home, { recursive: true });
   // workspace-write: commands run in Codex's sandbox and may write inside the project, which is what the cases check;

@@ -24,7 +24,8 @@ const MODEL = 'gemini-2.5-flash';
 
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
-function writeUserSettings(project: AgentProject): void {
+/** Gemini CLI's user settings in the project's HOME: API-key auth, nothing sent but to the mock, the project trusted. */
+export function writeUserSettings(project: AgentProject): void {
   const dir = join(project.home, '.gemini');
   mkdirSync(dir, { recursive: true });
   writeFileSync(

@@ -1,0 +1,137 @@
+/**
+ * Codex CLI's rules for the answers of its own `.codex/hooks.json` hooks, shown by the real binary and by our agent
+ * side by side: the same hooks file, run once by Codex headless and once by an agent-hooks agent loading the same
+ * folder (`withHooksFrom({ codex: true })`), with the same script for the model. Each rule is a file the shell writes
+ * (or does not), a marker the model sees, and an audit hook's log: both runs must agree, and agree with the rule as
+ * written in docs/other-agents.md.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AgentBuilder, ScriptedModel, defineTool, type AgentWarning } from '../../src/index.js';
+import { codexDriver, writeConfig } from './drivers/codex.js';
+import { bodyText, makeProject, pinOf, type AgentProject, type AgentRun } from './support/harness.js';
+import { startMockServer, type MockServer, type Turn } from './support/mock-server.js';
+
+/** A PreToolUse hook that answers `json` on the commands holding `marker`, and nothing on the others. */
+const answering = (marker: string, json: object) => ({ type: 'command', command: `if grep -q ${marker}; then echo '${JSON.stringify(json)}'; fi`, timeout: 30 });
+
+const HOOKS = {
+  hooks: {
+    PreToolUse: [
+      {
+        matcher: 'Bash',
+        hooks: [
+          // A deny whose hookEventName names another event.
+          answering('wrong-event-denied', { hookSpecificOutput: { hookEventName: 'PostToolUse', permissionDecision: 'deny', permissionDecisionReason: 'RULE-WRONG-EVENT' } }),
+          // Another event's name, even one without permissions (Stop), is taken; a name Codex does not know is refused.
+          answering('stop-name', { hookSpecificOutput: { hookEventName: 'Stop', permissionDecision: 'deny', permissionDecisionReason: 'RULE-STOP-NAME' } }),
+          answering('bogus-name', { hookSpecificOutput: { hookEventName: 'NotAnEvent', permissionDecision: 'deny', permissionDecisionReason: 'RULE-BOGUS-NAME' } }),
+          answering('denied-then-audited', { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'RULE-DENY' } }),
+          // An audit hook after the guards: it logs every call it sees.
+          { type: 'command', command: 'cat > /dev/null; echo seen >> audit.log', timeout: 30 },
+        ],
+      },
+    ],
+  },
+};
+
+const TURNS: readonly Turn[] = [{ shell: 'touch wrong-event-denied.txt' }, { shell: 'touch denied-then-audited.txt' }, { shell: 'touch allowed.txt' }, { shell: 'touch stop-name.txt' }, { shell: 'touch bogus-name.txt' }, { text: 'done' }];
+const FILES = ['stop-name.txt', 'bogus-name.txt', 'wrong-event-denied.txt', 'denied-then-audited.txt', 'allowed.txt'];
+
+interface Seen {
+  readonly files: Readonly<Record<string, boolean>>;
+  readonly audited: number;
+  /** What the model was told after its first request. */
+  readonly told: string;
+}
+
+const filesIn = (dir: string) => Object.fromEntries(FILES.map((f) => [f, existsSync(join(dir, f))]));
+const auditedIn = (dir: string) => (existsSync(join(dir, 'audit.log')) ? readFileSync(join(dir, 'audit.log'), 'utf8').trim().split('\n').filter(Boolean).length : 0);
+
+function projectWithHooks(): AgentProject {
+  const project = makeProject([]);
+  mkdirSync(join(project.dir, '.codex'), { recursive: true });
+  writeFileSync(join(project.dir, '.codex', 'hooks.json'), `${JSON.stringify(HOOKS, null, 2)}\n`);
+  return project;
+}
+
+/** The same project, run by our agent: the folder loaded as Codex config, a `Bash` tool (the name Codex's hooks see). */
+async function runOurs(project: AgentProject): Promise<Seen & { warnings: AgentWarning[] }> {
+  const model = new ScriptedModel(TURNS.map((t) => ('shell' in t ? { toolCalls: [{ name: 'Bash', args: { command: t.shell } }] } : t.text)));
+  const bash = defineTool({
+    name: 'Bash',
+    description: 'Runs a shell command.',
+    input: z.object({ command: z.string() }),
+    execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: project.dir, env: project.env, encoding: 'utf8' }),
+  });
+  const agent = AgentBuilder.new()
+    .withModel(model)
+    .withTools(bash)
+    .withHooksFrom({ projectDir: project.dir, trust: 'all', homeDir: false, userDir: false, codex: true, hookmd: false })
+    .build();
+  const warnings: AgentWarning[] = [];
+  agent.events.on('warning', (w) => warnings.push(w));
+  const previous = process.cwd();
+  process.chdir(project.dir);
+  try {
+    await agent.run('Touch the files.');
+  } finally {
+    process.chdir(previous);
+  }
+  return { files: filesIn(project.dir), audited: auditedIn(project.dir), told: model.requests.slice(1).map((r) => JSON.stringify(r.messages)).join('\n'), warnings };
+}
+
+describe(`codex ${pinOf('codex').version}: how it reads its PreToolUse hooks' answers, and how we do`, () => {
+  let codex: { project: AgentProject; mock: MockServer; run: AgentRun; seen: Seen };
+  let ours: Seen & { project: AgentProject; warnings: AgentWarning[] };
+
+  beforeAll(async () => {
+    const project = projectWithHooks();
+    const mock = await startMockServer(codexDriver.api(), TURNS);
+    writeConfig(project, mock);
+    const run = await codexDriver.run(project, mock, 'Touch the files.', 90_000);
+    codex = { project, mock, run, seen: { files: filesIn(project.dir), audited: auditedIn(project.dir), told: mock.mainRequests().slice(1).map((r) => bodyText(r.body)).join('\n') } };
+    const mine = projectWithHooks();
+    ours = { ...(await runOurs(mine)), project: mine };
+  }, 200_000);
+
+  afterAll(async () => {
+    await codex?.mock.close();
+    codex?.project.remove();
+    ours?.project.remove();
+  });
+
+  const explain = (): string =>
+    `codex: exit ${codex.run.exitCode} after ${Math.round(codex.run.durationMs)} ms, ${JSON.stringify({ files: codex.seen.files, audited: codex.seen.audited })}\n--- stderr\n${codex.run.stderr.slice(-3000)}\n--- stdout\n${codex.run.stdout.slice(-5000)}\nours: ${JSON.stringify({ files: ours.files, audited: ours.audited })}, warnings ${JSON.stringify(ours.warnings.map((w) => w.message))}`;
+
+  it('Codex ran the whole script', () => {
+    expect(codex.run.timedOut, explain()).toBe(false);
+    expect(codex.mock.remaining(), explain()).toBe(0);
+    expect(codex.seen.files['allowed.txt'], explain()).toBe(true);
+    expect(ours.files['allowed.txt'], explain()).toBe(true);
+  });
+
+  it('a deny whose hookEventName names another event still denies, and the model gets its reason', () => {
+    expect(codex.seen.files['wrong-event-denied.txt'], explain()).toBe(false);
+    expect(ours.files['wrong-event-denied.txt'], explain()).toBe(false);
+    expect(codex.seen.told, explain()).toContain('RULE-WRONG-EVENT');
+    expect(ours.told, explain()).toContain('RULE-WRONG-EVENT');
+  });
+
+  it('any of Codex’s event names will do (Stop too); a name it does not know makes the answer a failure, and the call runs', () => {
+    expect(codex.seen.files['stop-name.txt'], explain()).toBe(false);
+    expect(ours.files['stop-name.txt'], explain()).toBe(false);
+    expect(codex.seen.files['bogus-name.txt'], explain()).toBe(true);
+    expect(ours.files['bogus-name.txt'], explain()).toBe(true);
+  });
+
+  it('every hook of the call runs, a deny notwithstanding: the audit hook sees the denied calls too', () => {
+    expect(codex.seen.files['denied-then-audited.txt'], explain()).toBe(false);
+    expect(ours.files['denied-then-audited.txt'], explain()).toBe(false);
+    expect(codex.seen.audited, explain()).toBe(5);
+    expect(ours.audited, explain()).toBe(5);
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * Gemini CLI's switches for its own hooks, shown by the real binary and by our agent side by side: the same
+ * `.gemini/settings.json`, run once by Gemini CLI headless and once by an agent-hooks agent loading the same folder
+ * (`withHooksFrom({ gemini: true })`), with the same script for the model. Each rule is a file the shell writes (or
+ * does not): both runs must agree, and agree with the rule as written in docs/other-agents.md.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AgentBuilder, ScriptedModel, defineTool, type AgentWarning } from '../../src/index.js';
+import { geminiDriver, writeUserSettings } from './drivers/gemini.js';
+import { SHELL_TOOL_NAME } from './mock/gemini.js';
+import { makeProject, pinOf, type AgentProject, type AgentRun } from './support/harness.js';
+import { startMockServer, type MockServer, type Turn } from './support/mock-server.js';
+
+/** A BeforeTool guard named `name` that denies (exit 2) the commands holding `marker`. */
+const guard = (name: string, marker: string) => ({ type: 'command', name, command: `if grep -q ${marker}; then echo DENIED-BY-${name} >&2; exit 2; fi` });
+
+/** The settings of each run: the hooks, and Gemini's `hooksConfig` switches. */
+const DISABLED_BY_NAME = {
+  hooksConfig: { disabled: ['my-guard'] },
+  hooks: { BeforeTool: [{ matcher: SHELL_TOOL_NAME, hooks: [guard('my-guard', 'my-denied'), guard('other-guard', 'other-denied')] }] },
+};
+const ALL_DISABLED = {
+  hooksConfig: { enabled: false },
+  hooks: { BeforeTool: [{ matcher: SHELL_TOOL_NAME, hooks: [guard('my-guard', 'my-denied')] }] },
+};
+
+const TURNS: readonly Turn[] = [{ shell: 'touch my-denied.txt' }, { shell: 'touch other-denied.txt' }, { text: 'done' }];
+const FILES = ['my-denied.txt', 'other-denied.txt'];
+
+type Files = Readonly<Record<string, boolean>>;
+const filesIn = (dir: string): Files => Object.fromEntries(FILES.map((f) => [f, existsSync(join(dir, f))]));
+
+function projectWith(settings: object): AgentProject {
+  const project = makeProject([]);
+  mkdirSync(join(project.dir, '.gemini'), { recursive: true });
+  writeFileSync(join(project.dir, '.gemini', 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
+  return project;
+}
+
+/** The same project, run by our agent: the folder loaded as Gemini config, a shell tool of Gemini's name. */
+async function runOurs(project: AgentProject): Promise<{ files: Files; warnings: AgentWarning[] }> {
+  const model = new ScriptedModel(TURNS.map((t) => ('shell' in t ? { toolCalls: [{ name: SHELL_TOOL_NAME, args: { command: t.shell } }] } : t.text)));
+  const shell = defineTool({
+    name: SHELL_TOOL_NAME,
+    description: 'Runs a shell command.',
+    input: z.object({ command: z.string() }),
+    execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: project.dir, env: project.env, encoding: 'utf8' }),
+  });
+  const agent = AgentBuilder.new()
+    .withModel(model)
+    .withTools(shell)
+    .withHooksFrom({ projectDir: project.dir, trust: 'all', homeDir: false, userDir: false, gemini: true, hookmd: false })
+    .build();
+  const warnings: AgentWarning[] = [];
+  agent.events.on('warning', (w) => warnings.push(w));
+  await agent.run('Touch the files.');
+  return { files: filesIn(project.dir), warnings };
+}
+
+interface Both {
+  gemini: { project: AgentProject; mock: MockServer; run: AgentRun; files: Files };
+  ours: { project: AgentProject; files: Files; warnings: AgentWarning[] };
+}
+
+async function runBoth(settings: object): Promise<Both> {
+  const project = projectWith(settings);
+  writeUserSettings(project);
+  const mock = await startMockServer(geminiDriver.api(), TURNS);
+  const run = await geminiDriver.run(project, mock, 'Touch the files.', 90_000);
+  const mine = projectWith(settings);
+  return { gemini: { project, mock, run, files: filesIn(project.dir) }, ours: { ...(await runOurs(mine)), project: mine } };
+}
+
+async function removeBoth(both: Both | undefined): Promise<void> {
+  await both?.gemini.mock.close();
+  both?.gemini.project.remove();
+  both?.ours.project.remove();
+}
+
+const explain = (b: Both): string =>
+  `gemini: exit ${b.gemini.run.exitCode} after ${Math.round(b.gemini.run.durationMs)} ms, ${JSON.stringify(b.gemini.files)}\n--- stderr\n${b.gemini.run.stderr.slice(-3000)}\n--- stdout\n${b.gemini.run.stdout.slice(-3000)}\nours: ${JSON.stringify(b.ours.files)}, warnings ${JSON.stringify(b.ours.warnings.map((w) => w.message))}`;
+
+describe(`gemini ${pinOf('gemini').version}: hooksConfig switches hooks off, there and here`, () => {
+  describe('hooksConfig.disabled names a hook', () => {
+    let both: Both;
+    beforeAll(async () => {
+      both = await runBoth(DISABLED_BY_NAME);
+    }, 200_000);
+    afterAll(() => removeBoth(both));
+
+    it('Gemini CLI ran the whole script', () => {
+      expect(both.gemini.run.timedOut, explain(both)).toBe(false);
+      expect(both.gemini.mock.remaining(), explain(both)).toBe(0);
+    });
+
+    it('the named hook does not run; the others do', () => {
+      expect(both.gemini.files['my-denied.txt'], explain(both)).toBe(true);
+      expect(both.ours.files['my-denied.txt'], explain(both)).toBe(true);
+      expect(both.gemini.files['other-denied.txt'], explain(both)).toBe(false);
+      expect(both.ours.files['other-denied.txt'], explain(both)).toBe(false);
+    });
+
+    it('here, the user is told which hook a settings file switched off', () => {
+      expect(both.ours.warnings.map((w) => w.message).join('\n'), explain(both)).toMatch(/my-guard[\s\S]*hooksConfig\.disabled/);
+    });
+  });
+
+  describe('hooksConfig.enabled is false', () => {
+    let both: Both;
+    beforeAll(async () => {
+      both = await runBoth(ALL_DISABLED);
+    }, 200_000);
+    afterAll(() => removeBoth(both));
+
+    it('Gemini CLI ran the whole script', () => {
+      expect(both.gemini.run.timedOut, explain(both)).toBe(false);
+      expect(both.gemini.mock.remaining(), explain(both)).toBe(0);
+    });
+
+    it('no hook runs', () => {
+      expect(both.gemini.files['my-denied.txt'], explain(both)).toBe(true);
+      expect(both.ours.files['my-denied.txt'], explain(both)).toBe(true);
+    });
+
+    it('here, the user is told the settings file switched its hooks off', () => {
+      expect(both.ours.warnings.map((w) => w.message).join('\n'), explain(both)).toMatch(/hooksConfig\.enabled/);
+    });
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { AgentBuilder, ScriptedModel, defineTool } from 'agent-hooks';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { sandbox } from './support.js';
+
+// Gemini CLI runs an event's hooks side by side unless a definition of the event says `sequential: true`; with
+// `parallel: true` they run so here too.
+
+const setup = sandbox();
+
+describe('Gemini settings with parallel: true', () => {
+  const run = async (sequential: boolean): Promise<{ seen: string; second: string }> => {
+    const { project, write } = await setup();
+    // Each hook keeps the command it was sent, then rewrites it.
+    const rewrite = (to: string) => `cat > sent-to-${to}.json; echo '{"decision":"allow","hookSpecificOutput":{"tool_input":{"command":"echo ${to} >> seen.txt"}}}'`;
+    await write(project, '.gemini/settings.json', {
+      hooks: { BeforeTool: [{ hooks: [{ type: 'command', command: rewrite('first') }] }, { ...(sequential ? { sequential: true } : {}), hooks: [{ type: 'command', command: rewrite('second') }] }] },
+    });
+    const model = new ScriptedModel([{ toolCalls: [{ name: 'run_shell_command', args: { command: 'echo original >> seen.txt' } }] }, 'done']);
+    const shell = defineTool({
+      name: 'run_shell_command',
+      description: 'Runs a shell command.',
+      input: z.object({ command: z.string() }),
+      execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: project, encoding: 'utf8' }),
+    });
+    const agent = AgentBuilder.new()
+      .withModel(model)
+      .withTools(shell)
+      .withHooksFrom({ projectDir: project, trust: 'all', homeDir: false, userDir: false, gemini: true, hookmd: false, parallel: true })
+      .build();
+    await agent.run('go');
+    const sent = JSON.parse(await readFile(join(project, 'sent-to-second.json'), 'utf8')) as { tool_input: { command: string } };
+    return { seen: await readFile(join(project, 'seen.txt'), 'utf8'), second: sent.tool_input.command };
+  };
+
+  it('runs the hooks of an event side by side: the second is sent the call as the model wrote it, not the first one’s rewrite', async () => {
+    const { seen, second } = await run(false);
+    expect(second).toBe('echo original >> seen.txt');
+    expect(seen).toBe('second\n');
+  });
+
+  it('runs them one after another when a definition of the event says sequential: true: the second is sent the first one’s rewrite', async () => {
+    const { seen, second } = await run(true);
+    expect(second).toBe('echo first >> seen.txt');
+    expect(seen).toBe('second\n');
+  });
+});
