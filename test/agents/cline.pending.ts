@@ -1,9 +1,8 @@
 /**
  * Cline's CLI through `agent-hooks bridge --from cline`: the suite's cases, waiting for the bridge to read Cline's
  * payloads and write its answers (today every `--from` refuses them, and Cline ignores the exit code, so a project
- * gets no protection). Named `.pending.ts` so that `npm run test:agents` leaves it out; run it with
- * `npx vitest run --config vitest.agents.config.ts --dir test/agents cline.pending.ts` once the profile is there,
- * then rename it to `cline.test.ts`.
+ * gets no protection: run today, the refused `rm -rf build` runs and 11 of the 13 cases fail). Named `.pending.ts`
+ * so that `npm run test:agents` leaves it out; rename it to `cline.test.ts` once the profile is there.
  *
  * What the profile must do, from the payloads in `fixtures/cline/3.0.65/`:
  * - events by the payload's `hookName` (not the file's name): `agent_start` → SessionStart, `tool_call` →
