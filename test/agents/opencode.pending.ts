@@ -3,7 +3,8 @@
  * runs the project's hooks in the agent's own process (OpenCode has no command hooks). Named `.pending.ts` so that
  * `npm run test:agents` leaves it out; rename it to `opencode.test.ts` once the plugin ships.
  *
- * What the plugin must do, from the hook calls in `fixtures/opencode/1.18.33/`: export an async function of
+ * `src/agents/opencode/plugin.ts` is a prototype of it that serves `tool.execute.before` (proven in
+ * `opencode-plugin.test.ts`). What the plugin must do, from the hook calls in `fixtures/opencode/1.18.33/`: export an async function of
  * OpenCode's context (`project`, `directory`, `worktree`, `client`, `$`, …) that builds one stack from the project's
  * hooks (as `withHooksFrom` does) and returns
  * - `tool.execute.before(input, output)` → PreToolUse with `input.tool` (`bash` is the shell) and `output.args`;
