@@ -87,6 +87,8 @@ function driverFor(name: Extract<AgentName, 'opencode' | 'kilo'>, folder: string
           [`${envPrefix}_DISABLE_SHARE`]: '1',
           [`${envPrefix}_DISABLE_LSP_DOWNLOAD`]: '1',
           npm_config_offline: 'true',
+          // Kilo's PostHog client: on unless this says `all`.
+          ...(name === 'kilo' ? { KILO_TELEMETRY_LEVEL: 'off' } : {}),
         },
         timeoutMs,
       });

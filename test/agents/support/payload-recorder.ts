@@ -75,11 +75,13 @@ export function scrub(payload: unknown, project: AgentProject): unknown {
       .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<UUID>')
       .replace(/\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z\b/g, '<TIMESTAMP>')
       .replace(/\b\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-[0-9a-f]{8}\b/g, '<TIMESTAMP>-<ID>')
-      .replace(/\b(toolu|call|conv|agent|msg|ses|prt|chatcmpl|fc|resp)_[A-Za-z0-9_]+\b/g, '$1_<ID>')
+      .replace(/\b(toolu|call|conv|agent|msg|ses|prt|evt|chatcmpl|fc|resp)_[A-Za-z0-9_]+\b/g, '$1_<ID>')
       .replace(/\b1[7-9]\d{8,11}(_[a-z0-9]+)?\b/g, '<ID>');
   const walk = (value: unknown, key: string): unknown => {
     if (typeof value === 'string') return text(value);
-    if (typeof value === 'number' && /time|ms|duration|elapsed|timestamp|started|ended|usage|tokens|pid/i.test(key)) return '<NUMBER>';
+    if (typeof value === 'number' && /time|ms|duration|elapsed|timestamp|started|ended|created|updated|usage|tokens|pid/i.test(key)) return '<NUMBER>';
+    // A name made up for the session (OpenCode's `slug`).
+    if (typeof value === 'string' && key === 'slug') return '<SLUG>';
     if (Array.isArray(value)) return value.map((v) => walk(v, key));
     if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, k)]));
     return value;
