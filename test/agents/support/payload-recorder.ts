@@ -78,10 +78,10 @@ export function scrub(payload: unknown, project: AgentProject): unknown {
       .replace(/\b(toolu|call|conv|agent|msg|ses|prt|evt|chatcmpl|fc|resp)_[A-Za-z0-9_]+\b/g, '$1_<ID>')
       .replace(/\b1[7-9]\d{8,11}(_[a-z0-9]+)?\b/g, '<ID>');
   const walk = (value: unknown, key: string): unknown => {
-    if (typeof value === 'string') return text(value);
-    if (typeof value === 'number' && /time|ms|duration|elapsed|timestamp|started|ended|created|updated|usage|tokens|pid/i.test(key)) return '<NUMBER>';
     // A name made up for the session (OpenCode's `slug`).
     if (typeof value === 'string' && key === 'slug') return '<SLUG>';
+    if (typeof value === 'string') return text(value);
+    if (typeof value === 'number' && /time|ms|duration|elapsed|timestamp|started|ended|created|updated|usage|tokens|pid/i.test(key)) return '<NUMBER>';
     if (Array.isArray(value)) return value.map((v) => walk(v, key));
     if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, k)]));
     return value;
