@@ -8,10 +8,10 @@
  */
 
 /** The agents whose tool names the vocabulary knows. */
-export type ToolVocabularyAgent = 'claude' | 'codex' | 'gemini' | 'copilot' | 'cursor' | 'vscode';
+export type ToolVocabularyAgent = 'claude' | 'codex' | 'gemini' | 'copilot' | 'cursor' | 'vscode' | 'droid';
 
 /** Every agent of the vocabulary, in the order the docs list them. */
-export const TOOL_VOCABULARY_AGENTS: readonly ToolVocabularyAgent[] = Object.freeze(['claude', 'codex', 'gemini', 'copilot', 'cursor', 'vscode']);
+export const TOOL_VOCABULARY_AGENTS: readonly ToolVocabularyAgent[] = Object.freeze(['claude', 'codex', 'gemini', 'copilot', 'cursor', 'vscode', 'droid']);
 
 /** One tool, under its canonical name and each agent's names for it. */
 export interface ToolVocabularyEntry {
@@ -38,32 +38,32 @@ export const TOOL_VOCABULARY: readonly ToolVocabularyEntry[] = Object.freeze([
     canonical: 'Shell',
     description: 'runs a shell command',
     sharedArgument: 'command',
-    names: { claude: ['Bash'], codex: ['Bash'], gemini: ['run_shell_command'], copilot: ['bash'], cursor: ['Shell'], vscode: ['run_in_terminal', 'runTerminalCommand'] },
+    names: { claude: ['Bash'], codex: ['Bash'], gemini: ['run_shell_command'], copilot: ['bash'], cursor: ['Shell'], vscode: ['run_in_terminal', 'runTerminalCommand'], droid: ['Execute'] },
   }),
   entry({
     canonical: 'ReadFile',
     description: 'reads a file',
-    names: { claude: ['Read'], gemini: ['read_file', 'read_many_files'], copilot: ['view'], cursor: ['Read'], vscode: ['read_file', 'readFile'] },
+    names: { claude: ['Read'], gemini: ['read_file', 'read_many_files'], copilot: ['view'], cursor: ['Read'], vscode: ['read_file', 'readFile'], droid: ['Read'] },
   }),
   entry({
     canonical: 'WriteFile',
     description: 'writes a whole file',
-    names: { claude: ['Write'], gemini: ['write_file'], copilot: ['create'], cursor: ['Write'], vscode: ['create_file', 'createFile'] },
+    names: { claude: ['Write'], gemini: ['write_file'], copilot: ['create'], cursor: ['Write'], vscode: ['create_file', 'createFile'], droid: ['Create'] },
   }),
   entry({
     canonical: 'StrReplaceFile',
     description: 'edits part of a file',
-    names: { claude: ['Edit', 'MultiEdit'], codex: ['apply_patch'], gemini: ['replace'], copilot: ['edit'], vscode: ['replace_string_in_file', 'editFiles'] },
+    names: { claude: ['Edit', 'MultiEdit'], codex: ['apply_patch'], gemini: ['replace'], copilot: ['edit'], vscode: ['replace_string_in_file', 'editFiles'], droid: ['Edit'] },
   }),
   entry({
     canonical: 'Glob',
     description: 'finds files by name',
-    names: { claude: ['Glob'], gemini: ['glob'], copilot: ['glob'], cursor: ['Glob'], vscode: ['file_search'] },
+    names: { claude: ['Glob'], gemini: ['glob'], copilot: ['glob'], cursor: ['Glob'], vscode: ['file_search'], droid: ['Glob'] },
   }),
   entry({
     canonical: 'Grep',
     description: 'searches file contents',
-    names: { claude: ['Grep'], gemini: ['search_file_content', 'grep_search'], copilot: ['grep'], cursor: ['Grep'], vscode: ['grep_search'] },
+    names: { claude: ['Grep'], gemini: ['search_file_content', 'grep_search'], copilot: ['grep'], cursor: ['Grep'], vscode: ['grep_search'], droid: ['Grep'] },
   }),
   entry({
     canonical: 'FetchURL',
@@ -78,7 +78,7 @@ export const TOOL_VOCABULARY: readonly ToolVocabularyEntry[] = Object.freeze([
   entry({
     canonical: 'Task',
     description: 'starts a subagent',
-    names: { claude: ['Task', 'Agent'], copilot: ['task'], cursor: ['Task'], vscode: ['runSubagent'] },
+    names: { claude: ['Task', 'Agent'], copilot: ['task'], cursor: ['Task'], vscode: ['runSubagent'], droid: ['Task'] },
   }),
 ]);
 

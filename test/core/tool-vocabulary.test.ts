@@ -33,7 +33,7 @@ describe('the tool vocabulary', () => {
   it('names every agent’s shell tool, and knows each agent of the table', () => {
     const shell = TOOL_VOCABULARY.find((t) => t.canonical === 'Shell')!;
     expect(Object.keys(shell.names).sort()).toEqual([...TOOL_VOCABULARY_AGENTS].sort());
-    for (const name of ['Bash', 'bash', 'run_shell_command', 'Shell']) expect(canonicalToolName(name)).toBe('Shell');
+    for (const name of ['Bash', 'bash', 'run_shell_command', 'Shell', 'Execute']) expect(canonicalToolName(name)).toBe('Shell');
     expect(canonicalToolName('deploy')).toBeUndefined();
     expect(canonicalToolName('BASH')).toBeUndefined();
     expect(toolAliases('deploy')).toEqual(['deploy']);
@@ -69,7 +69,7 @@ describe('the tool vocabulary', () => {
       matcher: new ToolNameMatcher('Shell'),
     };
     const stack = new HookStack().with(guard, 0);
-    for (const name of ['Bash', 'bash', 'run_shell_command', 'Shell']) {
+    for (const name of ['Bash', 'bash', 'run_shell_command', 'Shell', 'Execute']) {
       const outcome = await stack.process(ToolHookContext.beforeToolUse(ToolCall.create(name, { command: 'rm -rf build' })));
       expect(outcome.type, name).toBe('block');
     }

@@ -8,8 +8,8 @@
 import type { ServerResponse } from 'node:http';
 import { sendJson, sendSse, type MockApi, type RecordedRequest, type Turn } from '../support/mock-server.js';
 
-/** The names the shell tool goes by: `Bash` in Claude Code, `bash` in Copilot CLI. */
-export const SHELL_TOOL_NAMES: readonly string[] = ['Bash', 'bash'];
+/** The names the shell tool goes by: `Bash` in Claude Code, `bash` in Copilot CLI, `Execute` in Factory Droid. */
+export const SHELL_TOOL_NAMES: readonly string[] = ['Bash', 'bash', 'Execute'];
 
 interface Property {
   readonly type?: string;
@@ -48,7 +48,8 @@ export function shellToolOf(body: unknown): Tool | undefined {
 
 /**
  * The input that runs `command` through `tool`. Fields the schema requires besides the command are filled, since an
- * agent refuses a call that fails its own validation (Copilot's `bash` requires a `description`).
+ * agent refuses a call that fails its own validation (Copilot's `bash` requires a `description`; Droid's `Execute` a
+ * `summary` of three to eight words in sentence case, a `riskLevel` and a `riskLevelReason`).
  */
 export function shellInput(tool: Tool, command: string): Record<string, unknown> {
   const input: Record<string, unknown> = { command };
@@ -59,7 +60,7 @@ export function shellInput(tool: Tool, command: string): Record<string, unknown>
     if (property.enum !== undefined && property.enum.length > 0) input[field] = property.enum[0];
     else if (property.type === 'boolean') input[field] = false;
     else if (property.type === 'number' || property.type === 'integer') input[field] = 0;
-    else input[field] = field === 'description' ? 'Run the command' : '';
+    else input[field] = 'Run the command';
   }
   return input;
 }

@@ -20,7 +20,7 @@ export const CLI = process.env.AGENT_HOOKS_E2E_CLI ?? join(REPO, 'dist', 'cli.js
 export const HOOKS = fileURLToPath(new URL('../hooks/', import.meta.url));
 
 /** The agents of the suite. */
-export type AgentName = 'claude' | 'gemini' | 'codex' | 'copilot';
+export type AgentName = 'claude' | 'gemini' | 'codex' | 'copilot' | 'qwen' | 'droid' | 'cline' | 'opencode' | 'kilo';
 
 interface Pin {
   readonly package: string;
@@ -160,6 +160,19 @@ export function runBounded(command: string, args: readonly string[], options: { 
   });
 }
 
+/** What a driver sets an agent up for. */
+export interface AgentConfigureOptions {
+  /** The canonical events to bridge (`PreToolUse`, `Stop`, …). */
+  readonly events: readonly string[];
+  /** The timeout the agent gives each bridge call, in seconds. */
+  readonly timeoutSec: number;
+  /**
+   * Set when the run records payloads (`record-payloads.ts`): a driver whose agent the bridge cannot serve yet puts a
+   * recorder of its own in the bridge's place, writing each payload to `evidence/raw/` as the recording shim does.
+   */
+  readonly record?: boolean;
+}
+
 /** What each agent's driver knows: how to set the agent up, point it at the mock, and run it headless. */
 export interface AgentDriver {
   readonly name: AgentName;
@@ -171,7 +184,7 @@ export interface AgentDriver {
    * Writes the agent's settings into `project` (auth against the mock, trust of the folder) and bridges the named
    * canonical events (`PreToolUse`, `Stop`, …) with `agent-hooks bridge --install`, giving the bridge `timeoutSec`.
    */
-  configure(project: AgentProject, mock: MockServer, options: { readonly events: readonly string[]; readonly timeoutSec: number }): Promise<void> | void;
+  configure(project: AgentProject, mock: MockServer, options: AgentConfigureOptions): Promise<void> | void;
   /** Runs the agent headless on `prompt` in the project, against `mock`, within `timeoutMs`. */
   run(project: AgentProject, mock: MockServer, prompt: string, timeoutMs: number): Promise<AgentRun>;
   /** The agent's own log of a run in `project`, when it keeps one: shown with a failed case. */
@@ -183,6 +196,27 @@ export interface AgentDriver {
   unloadedHooks?(project: AgentProject): string | undefined;
   /** Cases this agent cannot run, each with the reason it cannot: printed, never silently passed. */
   readonly unsupported?: Readonly<Partial<Record<string, string>>>;
+  /**
+   * Cases where the agent itself does otherwise than the suite's case expects (it ignores an answer, or never fires
+   * the event), each replaced by a case under a title that says so by name and asserts what the agent really does:
+   * the day it changes, the case fails and the suite's own can be run.
+   */
+  readonly differs?: Readonly<Partial<Record<string, AgentDifference>>>;
+}
+
+/** One headless run of the suite, as a case sees it. */
+export interface SessionView {
+  readonly project: AgentProject;
+  readonly mock: MockServer;
+  readonly run: AgentRun;
+}
+
+/** What an agent does in place of one of the suite's cases. */
+export interface AgentDifference {
+  /** The case's title: what the agent does, and that it is the agent's doing (`does not apply a PreToolUse rewrite (Qwen Code ignores updatedInput)`). */
+  readonly title: string;
+  /** Asserts the agent's real behaviour in the session the suite's case would have checked. */
+  check(session: SessionView): void | Promise<void>;
 }
 
 /** Whether process `pid` still exists (a zombie counts as gone). */

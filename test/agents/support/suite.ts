@@ -72,10 +72,17 @@ const agentLog = (s: Session): string => {
 export function defineAgentSuite(driver: AgentDriver): void {
   const pin = pinOf(driver.name);
   const unsupported = driver.unsupported ?? {};
-  /** `it`, or a skip that says why when the agent cannot run the case. */
-  const check = (name: string, fn: () => void | Promise<void>) => {
+  const differs = driver.differs ?? {};
+  /**
+   * `it`; or, where the agent does otherwise, the driver's case asserting what it does; or a skip that says why when
+   * the agent cannot run the case.
+   */
+  const check = (name: string, fn: () => void | Promise<void>, current: () => Session) => {
     const why = unsupported[name];
-    if (why !== undefined) {
+    const difference = differs[name];
+    if (difference !== undefined) {
+      it(difference.title, () => difference.check(current()));
+    } else if (why !== undefined) {
       process.stderr.write(`[${driver.name}] cannot run "${name}": ${why}\n`);
       it.skip(`${name} — not on ${driver.name}: ${why}`, () => {});
     } else {
@@ -112,17 +119,17 @@ export function defineAgentSuite(driver: AgentDriver): void {
         expect(guard.map((p) => p.tool_input?.command)).toContain('rm -rf build');
         expect(guard[0]?.tool_name, 'the payload names the agent’s own shell tool').toBe(driver.shellTool);
         expect(seenFrom(s, 1), explain(s)).toContain('E2E-DENY');
-      });
+      }, () => s);
 
       check('allow: the allowed command ran', () => {
         expect(existsSync(join(s.project.dir, 'allowed.txt')), explain(s)).toBe(true);
-      });
+      }, () => s);
 
       check('rewrite: what ran is the rewritten command', () => {
         const out = join(s.project.dir, 'out.txt');
         expect(existsSync(out), explain(s)).toBe(true);
         expect(readFileSync(out, 'utf8').trim()).toBe('rewritten');
-      });
+      }, () => s);
 
       check('stop gate: blocks once, the agent goes on with the reason, and the second payload says the gate is active', () => {
         const stops = s.project.evidenceOf('stop-gate') as { stop_hook_active?: unknown }[];
@@ -132,19 +139,19 @@ export function defineAgentSuite(driver: AgentDriver): void {
         const first = s.mock.mainRequests().findIndex((r) => JSON.stringify(r.turn) === JSON.stringify({ text: 'All three commands are done.' }));
         expect(first, explain(s)).toBeGreaterThanOrEqual(0);
         expect(seenFrom(s, first + 1)).toContain('E2E-STOP');
-      });
+      }, () => s);
 
       check('context: SessionStart context reaches the model', () => {
         expect(seenFrom(s, 0), explain(s)).toContain('E2E-SESSION-CONTEXT');
-      });
+      }, () => s);
 
       check('context: UserPromptSubmit context reaches the model', () => {
         expect(seenFrom(s, 0), explain(s)).toContain('E2E-PROMPT-CONTEXT');
-      });
+      }, () => s);
 
       check('context: PostToolUse context reaches the model’s next request', () => {
         expect(seenFrom(s, 1), explain(s)).toContain('E2E-POST-CONTEXT');
-      });
+      }, () => s);
     });
 
     describe('failures', () => {
@@ -175,24 +182,24 @@ export function defineAgentSuite(driver: AgentDriver): void {
       check('a crashing hook: the agent goes on', () => {
         expect(s.project.evidenceOf('crash-open').length, explain(s)).toBe(1);
         expect(ran('crash-open-probe.txt'), explain(s)).toBe(true);
-      });
+      }, () => s);
 
       check('a crashing hook with failClosed: the call is refused', () => {
         expect(s.project.evidenceOf('crash-closed').length, explain(s)).toBe(1);
         expect(ran('crash-closed-probe.txt'), explain(s)).toBe(false);
-      });
+      }, () => s);
 
       check('a timing-out hook: the agent goes on, and the hook process is gone', async () => {
         const [hook] = s.project.evidenceOf('slow-open') as { pid: number }[];
         expect(hook, explain(s)).toBeDefined();
         expect(ran('slow-open-probe.txt'), explain(s)).toBe(true);
         expect(await gone(hook!.pid, 5000)).toBe(true);
-      });
+      }, () => s);
 
       check('a timing-out hook with failClosed: the call is refused', () => {
         expect(s.project.evidenceOf('slow-closed').length, explain(s)).toBe(1);
         expect(ran('slow-closed-probe.txt'), explain(s)).toBe(false);
-      });
+      }, () => s);
     });
 
     describe('the agent kills the bridge', () => {
@@ -210,7 +217,7 @@ export function defineAgentSuite(driver: AgentDriver): void {
         expect(hook, explain(s)).toBeDefined();
         expect(s.run.timedOut, explain(s)).toBe(false);
         expect(await gone(hook!.pid, 10_000), `hook process ${hook!.pid} outlived the bridge\n${explain(s)}`).toBe(true);
-      });
+      }, () => s);
     });
   });
 }
