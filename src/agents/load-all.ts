@@ -18,12 +18,13 @@ import type { ConfigHook, ConfigLoadOptions, LoadedConfigHooks } from '../config
 import { isSkippedProjectHook, UntrustedHooksError } from '../config/untrusted-hooks-error.js';
 import type { AgentId } from './agent-id.js';
 import type { ConfigLoader } from './config-loader.js';
-import type { AgentProfile } from './profile.js';
+import type { AgentConfig, AgentProfile } from './profile.js';
 import { AGENT_PROFILES, agentProfile, isAgentId } from './registry.js';
 
 /** The profiles in the order their hooks run at equal priority. */
-function bySourceOrder(profiles: readonly AgentProfile[]): AgentProfile[] {
-  return [...profiles].sort((a, b) => a.config.order - b.config.order);
+function bySourceOrder(profiles: readonly AgentProfile[]): (AgentProfile & { readonly config: AgentConfig })[] {
+  // An agent without config files of its own (Cline) is no source.
+  return profiles.filter((p): p is AgentProfile & { readonly config: AgentConfig } => p.config !== undefined).sort((a, b) => a.config.order - b.config.order);
 }
 
 /**
@@ -48,7 +49,7 @@ export type HookSourceName = 'hookmd' | 'claude' | 'copilot' | 'vscode' | 'gemin
  *
  * @internal
  */
-export const HOOK_SOURCES: readonly HookSourceName[] = Object.freeze(['hookmd', ...bySourceOrder(AGENT_PROFILES).map((profile) => profile.id)]);
+export const HOOK_SOURCES: readonly HookSourceName[] = Object.freeze(['hookmd', ...bySourceOrder(AGENT_PROFILES).map((profile) => profile.id as HookSourceName)]);
 
 /**
  * Which sources to load (each `true` or `false`) and how. A source left out is loaded when no source is named at all
@@ -166,7 +167,7 @@ export async function loadAllHookConfigs(projectDir: string = process.cwd(), opt
   };
   const [hookmd, ...configs] = await Promise.all([
     sources.includes('hookmd') ? discoverHooks(base) : undefined,
-    ...loadersOf(sources.filter(isAgentId)).map(({ loader, agents }) => loader.load(agents, base)),
+    ...loadersOf(sources.filter((s): s is HookSourceName & AgentId => isAgentId(s))).map(({ loader, agents }) => loader.load(agents, base)),
   ]);
   // Each source that checked trust reports a store it cannot read: once is enough.
   const seenStore = new Set<string>();
@@ -195,7 +196,7 @@ export function prioritized(hooks: readonly ProjectHook[], options: { readonly p
   const groups = new Map<string, ConfigHook[]>();
   const out: (PrioritizedHook | ConfigHook[])[] = [];
   for (const hook of hooks) {
-    const event = 'origin' in hook && agentProfile(hook.origin.kind).config.sideBySide && hook.events?.length === 1 ? hook.events[0] : undefined;
+    const event = 'origin' in hook && agentProfile(hook.origin.kind).config?.sideBySide === true && hook.events?.length === 1 ? hook.events[0] : undefined;
     if (event === undefined) {
       out.push({ hook, priority: hook.priority });
       continue;
@@ -247,7 +248,8 @@ export interface ConfigFileOptions extends Omit<ConfigLoadOptions, 'files'> {
  */
 export async function loadHookConfigFile(file: string, options: ConfigFileOptions = {}): Promise<LoadedConfigHooks> {
   const single = { ...options, files: [resolve(file)] };
-  if (options.kind !== undefined && isAgentId(options.kind)) return agentProfile(options.kind).config.loader.load([options.kind], single);
+  const own = options.kind !== undefined && isAgentId(options.kind) ? agentProfile(options.kind).config : undefined;
+  if (own !== undefined) return own.loader.load([options.kind as AgentId], single);
   const loader = options.kind === undefined ? configLoaderOf(file) : undefined;
   if (loader !== undefined) return loader.load(loadersOf(AGENT_PROFILES.map((profile) => profile.id)).find((g) => g.loader === loader)!.agents, single);
   return {
