@@ -99,5 +99,5 @@ describe('agent-hooks bridge --from cline', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('is a hook of the project\'s own');
     expect(await readFile(join(dir, '.clinerules', 'hooks', 'PostToolUse'), 'utf8')).toBe('#!/bin/sh\necho my own\n');
-  });
+  }, 90_000);
 });
