@@ -37,9 +37,10 @@ export interface InstallShape {
   readonly projectVariable: string | undefined;
   /**
    * `grouped`: an event holds matcher groups, `{ hooks: [handler] }` (Claude Code, Codex, Gemini CLI); `flat`: an
-   * event holds the handlers themselves (Copilot, VS Code, Cursor).
+   * event holds the handlers themselves (Copilot, VS Code, Cursor); `scripts`: {@link file} is a folder of one
+   * executable per event, named after it (Cline), and the entry fields below are not written.
    */
-  readonly layout: 'grouped' | 'flat';
+  readonly layout: 'grouped' | 'flat' | 'scripts';
   /** The top-level `version` the file must carry, if any. */
   readonly version: number | undefined;
   /** Whether a handler says `"type": "command"`. */

@@ -7,6 +7,7 @@
  */
 import type { AgentId } from './agent-id.js';
 import { claudeLight } from './claude/light.js';
+import { clineLight } from './cline/light.js';
 import { codexLight } from './codex/light.js';
 import { copilotLight } from './copilot/light.js';
 import { cursorLight } from './cursor/light.js';
@@ -21,6 +22,7 @@ const LIGHT: { readonly [Id in AgentId]: LightAgentProfile<Id> } = {
   copilot: copilotLight,
   vscode: vscodeLight,
   cursor: cursorLight,
+  cline: clineLight,
 };
 
 /**

@@ -18,12 +18,13 @@ import type { ConfigHook, ConfigLoadOptions, LoadedConfigHooks } from '../config
 import { isSkippedProjectHook, UntrustedHooksError } from '../config/untrusted-hooks-error.js';
 import type { AgentId } from './agent-id.js';
 import type { ConfigLoader } from './config-loader.js';
-import type { AgentProfile } from './profile.js';
+import type { AgentConfig, AgentProfile } from './profile.js';
 import { AGENT_PROFILES, agentProfile, isAgentId } from './registry.js';
 
 /** The profiles in the order their hooks run at equal priority. */
-function bySourceOrder(profiles: readonly AgentProfile[]): AgentProfile[] {
-  return [...profiles].sort((a, b) => a.config.order - b.config.order);
+function bySourceOrder(profiles: readonly AgentProfile[]): (AgentProfile & { readonly config: AgentConfig })[] {
+  // An agent without config files of its own (Cline) is no source.
+  return profiles.filter((p): p is AgentProfile & { readonly config: AgentConfig } => p.config !== undefined).sort((a, b) => a.config.order - b.config.order);
 }
 
 /**
@@ -48,7 +49,7 @@ export type HookSourceName = 'hookmd' | 'claude' | 'copilot' | 'vscode' | 'gemin
  *
  * @internal
  */
-export const HOOK_SOURCES: readonly HookSourceName[] = Object.freeze(['hookmd', ...bySourceOrder(AGENT_PROFILES).map((profile) => profile.id)]);
+export const HOOK_SOURCES: readonly HookSourceName[] = Object.freeze(['hookmd', ...bySourceOrder(AGENT_PROFILES).map((profile) => profile.id as HookSourceName)]);
 
 /**
  * Which sources to load (each `true` or `false`) and how. A source left out is loaded when no source is named at all
@@ -168,7 +169,7 @@ export async function loadAllHookConfigs(projectDir: string = process.cwd(), opt
   };
   const [hookmd, ...configs] = await Promise.all([
     sources.includes('hookmd') ? discoverHooks(base) : undefined,
-    ...loadersOf(sources.filter(isAgentId)).map(({ loader, agents }) => loader.load(agents, base)),
+    ...loadersOf(sources.filter((s): s is HookSourceName & AgentId => isAgentId(s))).map(({ loader, agents }) => loader.load(agents, base)),
   ]);
   // Each source that checked trust reports a store it cannot read: once is enough.
   const seenStore = new Set<string>();
@@ -199,8 +200,8 @@ export function prioritized(hooks: readonly ProjectHook[], options: { readonly p
   // An agent that runs every matching hook of an event whatever one of them decides (Codex CLI: an audit hook sees the
   // calls a guard denied) has its hooks run as a group always; one that runs them side by side, under `parallel`.
   const grouped = (hook: ConfigHook, event: HookEventName): boolean => {
-    const sideBySide = agentProfile(hook.origin.kind).config.sideBySide;
-    return sideBySide === 'always' || (sideBySide && options.parallel === true && !sequential.has(`${hook.origin.kind}\u0000${event}`));
+    const sideBySide = agentProfile(hook.origin.kind).config?.sideBySide;
+    return sideBySide === 'always' || (sideBySide === true && options.parallel === true && !sequential.has(`${hook.origin.kind}\u0000${event}`));
   };
   // The hooks of one agent's files, of one event (at one priority), become one group, where the first of them stood.
   const groups = new Map<string, ConfigHook[]>();
@@ -261,7 +262,8 @@ export async function loadHookConfigFile(file: string, options: ConfigFileOption
   const kind: string | undefined = options.kind ?? configKindOf(file);
   const single = { ...options, files: [resolve(file)] };
   // An agent's own format loads its hooks only; a shared one (`github`) those of every agent that reads it.
-  if (kind !== undefined && isAgentId(kind)) return agentProfile(kind).config.loader.load([kind], single);
+  const own = kind !== undefined && isAgentId(kind) ? agentProfile(kind).config : undefined;
+  if (own !== undefined) return own.loader.load([kind as AgentId], single);
   const group = loadersOf(AGENT_PROFILES.map((profile) => profile.id)).find(({ loader }) => loader.kind === kind);
   if (group !== undefined) return group.loader.load(group.agents, single);
   return {

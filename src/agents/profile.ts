@@ -82,8 +82,11 @@ export interface AgentProfile<Id extends AgentId = AgentId> {
   readonly title: string;
   /** What the first stage reads of it (loads nothing but Node's own modules). */
   readonly light: LightAgentProfile<Id>;
-  /** The wire protocol of its command hooks: the payload we write them and how we read their answers. */
-  readonly dialect: WireDialect;
+  /**
+   * The wire protocol of its command hooks: the payload we write them and how we read their answers; `undefined` for
+   * an agent whose hooks the project bridges but does not run itself (Cline).
+   */
+  readonly dialect: WireDialect | undefined;
   /**
    * The canonical event its payloads' event name `written` is, as {@link readPayload} reads it from a payload, or
    * `undefined` when it is none of its events.
@@ -118,8 +121,11 @@ export interface AgentProfile<Id extends AgentId = AgentId> {
   readonly httpHooks: boolean;
   /** Its names for the tools of the shared vocabulary, by canonical name (`Shell: ['Bash']`). */
   readonly tools: Readonly<Record<string, readonly string[]>>;
-  /** Its own config files, as a source of a project's hooks. */
-  readonly config: AgentConfig;
+  /**
+   * Its own config files, as a source of a project's hooks; `undefined` when they are not one (Cline's hook files are
+   * executables that speak Cline's protocol, which the project bridges to but does not run).
+   */
+  readonly config: AgentConfig | undefined;
   /** The release of its CLI last checked end to end, for the agents whose CLI the suite drives. */
   readonly checkedAgainst: CheckedRelease | undefined;
 }

@@ -7,6 +7,7 @@
  */
 import type { AgentId } from './agent-id.js';
 import { claudeProfile } from './claude/profile.js';
+import { clineProfile } from './cline/profile.js';
 import { codexProfile } from './codex/profile.js';
 import { copilotProfile } from './copilot/profile.js';
 import { cursorProfile } from './cursor/profile.js';
@@ -22,6 +23,7 @@ const PROFILES: { readonly [Id in AgentId]: AgentProfile<Id> } = {
   copilot: copilotProfile,
   vscode: vscodeProfile,
   cursor: cursorProfile,
+  cline: clineProfile,
 };
 
 /**

@@ -10,6 +10,7 @@ import { formatProblem } from '../script/problem.js';
 import { isRecord } from '../dialects/wire-output.js';
 import { bridgeCommandLine } from './bridge-command.js';
 import { InstallBridgeError } from './install-bridge-error.js';
+import { installScripts } from './install-scripts.js';
 import { INSTALL_TARGETS, installEventName, type InstallAgent, type InstallTarget } from './install-targets.js';
 import { readProjectFile, replaceProjectFile } from './project-file.js';
 import { clearingNodeOptions, userBridgeCommandLine, userHookFile } from './user-bridge-command.js';
@@ -183,6 +184,10 @@ function eventNames(target: InstallTarget, events: readonly string[]): { names: 
  * | `copilot` | `.github/hooks/agent-hooks.json` (`version: 1`) | `{ type: "command", bash, timeoutSec }` | seconds |
  * | `vscode` | `.github/hooks/agent-hooks-vscode.json` | `{ type: "command", command, timeout }` | seconds |
  * | `cursor` | `.cursor/hooks.json` (`version: 1`) | `{ command, timeout }` | seconds |
+ * | `cline` | `.clinerules/hooks/` | one executable script per event (`PreToolUse`, `TaskStart`, …) | — (Cline's 120) |
+ *
+ * For Cline, {@link InstallBridgeResult.file} is the folder, and a script already there that does not run the bridge
+ * is the project's own hook: nothing is written then. Cline has no per-hook timeout to write.
  *
  * @throws {@link InstallBridgeError} when the file is not valid JSON or not of the agent's shape, when it (or a
  *   folder on the way, or its backup's name) is a symbolic link, when no event is left to bridge, or when no command
@@ -203,6 +208,11 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
     (user === undefined
       ? clearingNodeOptions(target.agent, await bridgeCommandLine(target.agent, options.projectDir, options.executable ?? process.argv[1]))
       : await userBridgeCommandLine(target.agent, options.projectDir, options.executable ?? process.argv[1]));
+  if (target.layout === 'scripts') {
+    if (seconds !== undefined) throw new InstallBridgeError(`${target.title} has no timeout of a hook's own to write (it gives each 120 s): leave the timeout out. Nothing was changed.`);
+    const scripts = await installScripts(target, options.projectDir, names, command);
+    return { agent: target.agent, backup: undefined, skipped, command, ...scripts };
+  }
   const commandFor = (name: string): string => (target.eventArgument && !/--event\b/.test(command) ? `${command} --event ${name}` : command);
 
   const previous = user === undefined ? await readProjectFile(options.projectDir, target.file) : await readProjectFile(user.dir, user.file);

@@ -8,10 +8,10 @@
  */
 
 /** The agents whose tool names the vocabulary knows. */
-export type ToolVocabularyAgent = 'claude' | 'codex' | 'gemini' | 'copilot' | 'cursor' | 'vscode' | 'droid';
+export type ToolVocabularyAgent = 'claude' | 'codex' | 'gemini' | 'copilot' | 'cursor' | 'vscode' | 'droid' | 'cline';
 
 /** Every agent of the vocabulary, in the order the docs list them. */
-export const TOOL_VOCABULARY_AGENTS: readonly ToolVocabularyAgent[] = Object.freeze(['claude', 'codex', 'gemini', 'copilot', 'cursor', 'vscode', 'droid']);
+export const TOOL_VOCABULARY_AGENTS: readonly ToolVocabularyAgent[] = Object.freeze(['claude', 'codex', 'gemini', 'copilot', 'cursor', 'vscode', 'droid', 'cline']);
 
 /** One tool, under its canonical name and each agent's names for it. */
 export interface ToolVocabularyEntry {
@@ -38,12 +38,12 @@ export const TOOL_VOCABULARY: readonly ToolVocabularyEntry[] = Object.freeze([
     canonical: 'Shell',
     description: 'runs a shell command',
     sharedArgument: 'command',
-    names: { claude: ['Bash'], codex: ['Bash'], gemini: ['run_shell_command'], copilot: ['bash'], cursor: ['Shell'], vscode: ['run_in_terminal', 'runTerminalCommand'], droid: ['Execute'] },
+    names: { claude: ['Bash'], codex: ['Bash'], gemini: ['run_shell_command'], copilot: ['bash'], cursor: ['Shell'], vscode: ['run_in_terminal', 'runTerminalCommand'], droid: ['Execute'], cline: ['run_commands'] },
   }),
   entry({
     canonical: 'ReadFile',
     description: 'reads a file',
-    names: { claude: ['Read'], gemini: ['read_file', 'read_many_files'], copilot: ['view'], cursor: ['Read'], vscode: ['read_file', 'readFile'], droid: ['Read'] },
+    names: { claude: ['Read'], gemini: ['read_file', 'read_many_files'], copilot: ['view'], cursor: ['Read'], vscode: ['read_file', 'readFile'], droid: ['Read'], cline: ['read_files'] },
   }),
   entry({
     canonical: 'WriteFile',
@@ -53,7 +53,7 @@ export const TOOL_VOCABULARY: readonly ToolVocabularyEntry[] = Object.freeze([
   entry({
     canonical: 'StrReplaceFile',
     description: 'edits part of a file',
-    names: { claude: ['Edit', 'MultiEdit'], codex: ['apply_patch'], gemini: ['replace'], copilot: ['edit'], vscode: ['replace_string_in_file', 'editFiles'], droid: ['Edit'] },
+    names: { claude: ['Edit', 'MultiEdit'], codex: ['apply_patch'], gemini: ['replace'], copilot: ['edit'], vscode: ['replace_string_in_file', 'editFiles'], droid: ['Edit'], cline: ['editor', 'apply_patch'] },
   }),
   entry({
     canonical: 'Glob',
@@ -68,7 +68,7 @@ export const TOOL_VOCABULARY: readonly ToolVocabularyEntry[] = Object.freeze([
   entry({
     canonical: 'FetchURL',
     description: 'fetches a web page',
-    names: { claude: ['WebFetch'], gemini: ['web_fetch'], copilot: ['web_fetch'], vscode: ['fetch_webpage'] },
+    names: { claude: ['WebFetch'], gemini: ['web_fetch'], copilot: ['web_fetch'], vscode: ['fetch_webpage'], cline: ['fetch_web_content'] },
   }),
   entry({
     canonical: 'SearchWeb',

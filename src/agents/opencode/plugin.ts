@@ -18,7 +18,7 @@
  */
 import { resolve } from 'node:path';
 import { skippedHooksNotice } from '../../agent/internal/skipped-hooks-notice.js';
-import { loadAllHookConfigs, prioritized } from '../../config/load-all.js';
+import { loadAllHookConfigs, prioritized } from '../load-all.js';
 import { ToolHookContext } from '../../core/context/tool-hook-context.js';
 import { HookStack } from '../../core/stack.js';
 import { ToolCall } from '../../core/tool-call.js';

@@ -43,7 +43,7 @@ function callOf(agent: BridgeAgent, input: string, event: string | undefined): H
  */
 export const bridgeCommand: Command = {
   name: 'bridge',
-  synopsis: 'bridge --from claude|copilot|vscode|gemini|cursor|codex [--event E] [--project DIR] [--config FILE] | bridge --install claude|codex|gemini|copilot|vscode|cursor [--events E,…] [--timeout S] [--command CMD] [--user] | bridge --install claude --http [--port N] [--host H]',
+  synopsis: 'bridge --from claude|copilot|vscode|gemini|cursor|codex|cline [--event E] [--project DIR] [--config FILE] | bridge --install claude|codex|gemini|copilot|vscode|cursor|cline [--events E,…] [--timeout S] [--command CMD] [--user] | bridge --install claude --http [--port N] [--host H]',
   summary: 'run the project’s HOOK.md hooks as another agent’s hook, answering in its own format',
   usageExitCode: ExitCode.problems,
   help: `Reads the agent's hook payload on stdin, dispatches it through the project's HOOK.md hooks (user and project)
@@ -51,7 +51,7 @@ and the in-process hooks of agent-hooks.config.mjs / .js / .mts / .ts (or --conf
 hook would: JSON on stdout, a reason on stderr, an exit code.
 
 Options:
-  --from AGENT       claude, copilot, vscode, gemini, cursor or codex
+  --from AGENT       claude, copilot, vscode, gemini, cursor, codex or cline
   --event E          the event, for Copilot's payloads, which name none (e.g. --event preToolUse)
   --project DIR      the project (default: the agent's project variable, e.g. CLAUDE_PROJECT_DIR, else the
                      current directory)
@@ -66,7 +66,8 @@ ${ENV_POLICY_HELP}
   --install AGENT    add the bridge to the agent's project config, merged into what is there (the old file kept
                      as FILE.bak): claude .claude/settings.json, codex .codex/hooks.json, gemini
                      .gemini/settings.json, copilot .github/hooks/agent-hooks.json, vscode
-                     .github/hooks/agent-hooks-vscode.json, cursor .cursor/hooks.json. It runs the project's
+                     .github/hooks/agent-hooks-vscode.json, cursor .cursor/hooks.json, cline one executable
+                     script per event in .clinerules/hooks/ (never over a script of the project's own). It runs the project's
                      node_modules/.bin/agent-hooks (through CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR or
                      CURSOR_PROJECT_DIR where the agent sets one), else this agent-hooks by its full path
   --events E,…       with --install: the events to bridge, in any dialect's names (default: those the project's

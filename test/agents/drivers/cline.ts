@@ -13,8 +13,7 @@
  * answer (`cancel`, `errorMessage`, `contextModification`, `overrideInput`) and ignores the exit code. Headless, it
  * fires no UserPromptSubmit. Its shell tool is `run_commands`, a list of commands.
  *
- * The bridge has no reader of these payloads yet (`--from cline`): each hook runs `agent-hooks bridge --from cline`,
- * which the cases in `cline.pending.ts` need.
+ * Each hook is the script `agent-hooks bridge --install cline` writes, running `agent-hooks bridge --from cline`.
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -55,28 +54,26 @@ function clineEnv(project: AgentProject): NodeJS.ProcessEnv {
   };
 }
 
-/**
- * The hook file's text: the project's `agent-hooks` found from the file's own place (Cline sets no project variable
- * and runs hooks in the project, but a hook of another workspace root would run elsewhere).
- */
-const hookScript = (record: boolean): string =>
-  record
-    ? // Until the bridge reads Cline's payloads, a recording writes them where the recording shim does.
-      '#!/bin/sh\nmkdir -p "$AGENT_HOOKS_EVIDENCE/raw"\ncat > "$AGENT_HOOKS_EVIDENCE/raw/$(date +%s%N | cut -c1-13)-$$-$(basename "$0").json"\n'
-    : '#!/bin/sh\nexec "$(dirname "$0")/../../node_modules/.bin/agent-hooks" bridge --from cline\n';
+/** A hook file that records the payload it gets, where the recording shim does. */
+const RECORDING_SCRIPT = '#!/bin/sh\nmkdir -p "$AGENT_HOOKS_EVIDENCE/raw"\ncat > "$AGENT_HOOKS_EVIDENCE/raw/$(date +%s%N | cut -c1-13)-$$-$(basename "$0").json"\n';
 
-/** Cline's CLI 3.0, through `agent-hooks bridge --from cline` (which the bridge does not have yet). */
+/** Cline's CLI 3.0, through the scripts `agent-hooks bridge --install cline` writes. */
 export const clineDriver: AgentDriver = {
   name: 'cline',
   shellTool: 'run_commands',
   api: openAiChatApi,
   configure(project, mock, { events, record = false }) {
     writeUserSettings(project, mock);
+    if (!record) {
+      // The scripts as a user gets them: one per event, each running the project's bridge.
+      project.cli('bridge', '--install', 'cline', '--events', events.join(','));
+      return;
+    }
     const dir = join(project.dir, '.clinerules', 'hooks');
     mkdirSync(dir, { recursive: true });
     for (const event of events) {
       for (const file of CLINE_HOOK_FILES[event] ?? []) {
-        writeFileSync(join(dir, file), hookScript(record));
+        writeFileSync(join(dir, file), RECORDING_SCRIPT);
         chmodSync(join(dir, file), 0o755);
       }
     }

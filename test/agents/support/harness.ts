@@ -108,7 +108,8 @@ export function makeProject(hooks: readonly string[]): AgentProject {
       if (!existsSync(file)) return [];
       return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as unknown);
     },
-    remove: () => rmSync(root, { recursive: true, force: true }),
+    // Retried: an agent's detached hooks (Cline's TaskComplete) may still be writing in HOME as the run ends.
+    remove: () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 }),
   };
   if (hooks.length > 0) project.cli('trust', '--all');
   return project;

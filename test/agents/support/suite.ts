@@ -16,17 +16,17 @@ import { bodyText, gone, makeProject, pinOf, type AgentDriver, type AgentProject
 import { startMockServer, type MockServer, type Turn } from './mock-server.js';
 
 /** How long one headless run may take before it is killed. */
-const RUN_MS = 90_000;
+export const RUN_MS = 90_000;
 
 /** One headless run: a project with some hooks, a script for the model, and what came of it. */
-interface Session {
+export interface Session {
   driver: AgentDriver;
   project: AgentProject;
   mock: MockServer;
   run: AgentRun;
 }
 
-async function session(driver: AgentDriver, hooks: readonly string[], events: readonly string[], timeoutSec: number, turns: readonly Turn[], prompt: string, again = true): Promise<Session> {
+export async function session(driver: AgentDriver, hooks: readonly string[], events: readonly string[], timeoutSec: number, turns: readonly Turn[], prompt: string, again = true): Promise<Session> {
   const project = makeProject(hooks);
   const mock = await startMockServer(driver.api(), turns);
   let run: AgentRun;
@@ -49,10 +49,10 @@ async function session(driver: AgentDriver, hooks: readonly string[], events: re
 }
 
 /** What the model was sent in its main-loop requests from the `n`-th on, as text. */
-const seenFrom = (s: Session, n: number): string => s.mock.mainRequests().slice(n).map((r) => bodyText(r.body)).join('\n');
+export const seenFrom = (s: Session, n: number): string => s.mock.mainRequests().slice(n).map((r) => bodyText(r.body)).join('\n');
 
 /** The output of a failed run, for the assertion message. */
-const explain = (s: Session): string =>
+export const explain = (s: Session): string =>
   `exit ${s.run.exitCode}${s.run.timedOut ? ' (killed at the suite timeout)' : ''} after ${Math.round(s.run.durationMs)} ms\n--- stdout\n${lasting(s.run.stdout).slice(-4000)}\n--- stderr\n${s.run.stderr.slice(-4000)}\n--- requests\n${s.mock.requests.map((r) => `${r.method} ${r.path}${r.main ? ` main ${JSON.stringify(r.turn)}` : ''}`).join('\n')}${agentLog(s)}`;
 
 /** Output without the events an agent marks ephemeral (progress notices that would crowd out the rest). */
@@ -108,10 +108,10 @@ export function defineAgentSuite(driver: AgentDriver): void {
         s?.project.remove();
       });
 
-      it('the agent ran to its end', () => {
+      check('the agent ran to its end', () => {
         expect(s.run.timedOut, explain(s)).toBe(false);
         expect(s.mock.remaining(), explain(s)).toBe(0);
-      });
+      }, () => s);
 
       check('deny: the refused command did not run, and the model got the hook’s reason', () => {
         expect(existsSync(join(s.project.dir, 'build', 'keep.txt')), explain(s)).toBe(true);
