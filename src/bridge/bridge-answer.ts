@@ -22,7 +22,8 @@ export type BridgeAgent = AgentId;
  * @internal
  */
 export const BRIDGE_AGENTS: readonly BridgeAgent[] = Object.freeze(
-  [...AGENT_PROFILES].sort((a, b) => a.config.order - b.config.order).map((profile) => profile.id),
+  // An agent with no config files of its own (Cline) comes after those that have them, as it was added after them.
+  [...AGENT_PROFILES].sort((a, b) => (a.config?.order ?? Number.MAX_SAFE_INTEGER) - (b.config?.order ?? Number.MAX_SAFE_INTEGER)).map((profile) => profile.id),
 );
 
 /**

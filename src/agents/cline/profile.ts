@@ -4,11 +4,11 @@
  * @module
  * @internal
  */
-import type { AnyHookContext, HookOutcome } from '../../core/index.js';
+import type { AnyHookContext, HookEventName, HookOutcome } from '../../core/index.js';
 import type { AgentProfile } from '../profile.js';
 import { vocabularyOf } from '../tool-names.js';
 import { clineAnswer } from './answer.js';
-import { clineLight } from './light.js';
+import { clineEventOf, clineLight } from './light.js';
 import { readClinePayload } from './payload.js';
 
 /**
@@ -22,6 +22,8 @@ export const clineProfile: AgentProfile<'cline'> = {
   light: clineLight,
   // Cline's hook files speak a protocol the project answers (the bridge) but does not run hooks in.
   dialect: undefined,
+  // A `hookName` (`tool_call`) or a hook file's name (`PreToolUse`, `TaskStart`).
+  eventOf: (written) => clineEventOf(written) as HookEventName | undefined,
   readPayload: readClinePayload,
   answer: (outcome: HookOutcome, ctx: AnyHookContext) => clineAnswer(outcome, ctx),
   // Cline's answer has no field its user sees: a notice goes to stderr, which Cline logs.

@@ -80,7 +80,7 @@ export async function install(io: CliIO, projectDir: string, agent: string, flag
   // A config file the agent reads (a repository's own among them) can switch its hooks off, the bridge with them
   // (Gemini CLI's hooksConfig): its loader reports that as `bridge-disabled`, and it is said loudly.
   const { agentProfile } = await import('../../agents/registry.js');
-  const { problems } = await agentProfile(agent).config.loader.load([agent], { projectDir, trust: 'all' });
+  const { problems } = (await agentProfile(agent).config?.loader.load([agent], { projectDir, trust: 'all' })) ?? { problems: [] };
   for (const problem of problems.filter((p) => p.code === 'bridge-disabled')) io.err(`WARNING: ${problem.file}: ${problem.message}`);
   if (flags.json) {
     const { agent: name, file, backup, added, updated, present, skipped, command } = result;
