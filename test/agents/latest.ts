@@ -143,14 +143,14 @@ function suiteRun(label: string, env: NodeJS.ProcessEnv): Outcomes | undefined {
     failed = true;
     return undefined;
   }
-  const results = JSON.parse(readFileSync(json, 'utf8')) as { testResults: { name: string; assertionResults: { ancestorTitles: string[]; fullName: string; status: string }[] }[] };
+  const results = JSON.parse(readFileSync(json, 'utf8')) as { testResults: { name: string; assertionResults: { ancestorTitles: string[]; title: string; status: string }[] }[] };
   rmSync(out, { recursive: true, force: true });
   const versions = [...new Set([...Object.values(PINS).map((p) => p.version), ...Object.values(newest)])].sort((a, b) => b.length - a.length);
   const outcomes: Outcomes = new Map();
   for (const file of results.testResults) {
     const fileAgents = agentsOf(basename(file.name));
     for (const test of file.assertionResults) {
-      let title = test.fullName;
+      let title = [...test.ancestorTitles, test.title].join(' › ');
       for (const v of versions) title = title.replaceAll(v, '<version>');
       // The case's agent: the first word of its outer describe (`codex 0.171.0 (…)`), else its file's only agent.
       const first = (test.ancestorTitles[0] ?? '').split(/\s/)[0]!.toLowerCase();
