@@ -9,7 +9,7 @@
  * it has bridged; the payloads are caught on their way to the real bridge (see support/payload-recorder.ts), or by
  * the driver's own recorder where the agent has no command hooks the bridge installs into yet.
  */
-import { rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { claudeDriver } from './drivers/claude.js';
 import { clineDriver } from './drivers/cline.js';
@@ -42,7 +42,8 @@ for (const driver of DRIVERS.filter((d) => wanted.length === 0 || wanted.include
     const run = await driver.run(project, mock, 'Create recorded.txt.', 120_000);
     const payloads = recordedPayloads(project);
     const dir = join(REPO, 'test', 'agents', 'fixtures', driver.name, pinOf(driver.name).version);
-    rmSync(dir, { recursive: true, force: true });
+    // Recorded afresh; a CHANGES.md that acknowledges this version's changed fields stays.
+    for (const file of existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')) : []) rmSync(join(dir, file));
     const files = writeFixtures(dir, project, payloads);
     process.stdout.write(`${driver.name} ${pinOf(driver.name).version}: exit ${run.exitCode}, ${files.length} payloads: ${payloads.map((p) => p.event).join(', ')}\n`);
     if (run.exitCode !== 0 || files.length === 0) process.stdout.write(`${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}\n`);

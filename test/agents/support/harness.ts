@@ -30,8 +30,19 @@ interface Pin {
 
 const PINS = JSON.parse(readFileSync(join(REPO, 'test', 'agents', 'agents.json'), 'utf8')) as Record<AgentName, Pin>;
 
-/** The pinned version of `agent`. */
-export const pinOf = (agent: AgentName): Pin => PINS[agent];
+/**
+ * The versions the suite runs: the pins, or under `AGENT_HOOKS_AGENTS=latest` (`npm run test:agents -- --latest`) the
+ * newest releases it resolved, in `AGENT_HOOKS_AGENTS_VERSIONS` (install-agents.mjs reads the same two variables).
+ */
+const LATEST = process.env.AGENT_HOOKS_AGENTS === 'latest' ? (JSON.parse(process.env.AGENT_HOOKS_AGENTS_VERSIONS ?? '{}') as Partial<Record<AgentName, string>>) : undefined;
+
+/** The version of `agent` the suite runs: its pin, or its newest release under `AGENT_HOOKS_AGENTS=latest`. */
+export const pinOf = (agent: AgentName): Pin => {
+  if (LATEST === undefined) return PINS[agent];
+  const version = LATEST[agent];
+  if (version === undefined) throw new Error(`AGENT_HOOKS_AGENTS=latest, but AGENT_HOOKS_AGENTS_VERSIONS names no version of ${agent}: run the suite through \`npm run test:agents -- --latest\`.`);
+  return { ...PINS[agent], version };
+};
 
 let installed: string | undefined;
 /** The folder the pinned agent CLIs are installed in (installing them the first time). */
