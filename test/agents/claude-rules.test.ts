@@ -321,7 +321,7 @@ const node = (mode: string, extra: Record<string, unknown> = {}) => ({ type: 'co
 const placeHook = (project: AgentProject): void => writeFileSync(join(project.dir, 'rules-hook.cjs'), RULES_HOOK);
 
 describe(`claude ${pinOf('claude').version}: "if" on quoted names, invalid JSON, PostToolUse answers, session payloads; and ours`, () => {
-  const COMMANDS = ['"rm" -rf q1', '\\rm -rf q2', 'timeout 5 rm -rf q3', 'command rm -rf q4', 'env rm -rf q5', '/bin/rm -rf q6', 'rm -rf q7'];
+  const COMMANDS = ['"rm" -rf q1', '\\rm -rf q2', 'timeout 5 rm -rf q3', 'command rm -rf q4', 'env rm -rf q5', '/bin/rm -rf q6', 'rm -rf q7', "'rm' -rf q8", 'r"m" -rf q9'];
   const scenario: Scenario = {
     project: {
       hooks: {
@@ -361,7 +361,7 @@ describe(`claude ${pinOf('claude').version}: "if" on quoted names, invalid JSON,
   });
 
   it('"if": Bash(rm *) runs on a quoted or escaped rm, not behind a wrapper or a path', () => {
-    const expected = '"rm" -rf q1\n\\rm -rf q2\nrm -rf q7\n';
+    const expected = '"rm" -rf q1\n\\rm -rf q2\nrm -rf q7\n\'rm\' -rf q8\nr"m" -rf q9\n';
     expect(claude.file('if-ran.log'), explain()).toBe(expected);
     expect(ours.file('if-ran.log')).toBe(expected);
   });
