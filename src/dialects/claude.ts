@@ -249,10 +249,24 @@ export function readClaudeCodeAnswer(result: ProcessResult, ctx: AnyHookContext,
   }
   if (exit === 2) return exit2(result, ctx, hook);
   if (exit !== 0) return exitCodeDecision(result, ctx, hook, { exit2Elsewhere: 'message' }) ?? PROCEED;
-  if (invalid !== undefined) return invalidOutput(invalid, result, ctx, hook);
-  if (text.length === 0) return PROCEED;
   const plain = reading.plainStdoutIsContext ?? PLAIN_STDOUT_IS_CONTEXT;
-  return plain.has(ctx.event) ? { kind: 'proceed', additionalContext: [text], notes: [] } : PROCEED;
+  const asText: Decision = text.length > 0 && plain.has(ctx.event) ? { kind: 'proceed', additionalContext: [text], notes: [] } : PROCEED;
+  // Claude Code 2.1.332 reads output that is not JSON as plain text, so the action goes on even under onFailure "block":
+  // a hook that must refuse has to say so in valid JSON or with exit 2.
+  if (invalid !== undefined) return withNotes(asText, [notJsonNote(invalid, result, ctx, hook)]);
+  return asText;
+}
+
+/** The warning for exit-0 output that starts with `{` and is not JSON: read as plain text, whatever `onFailure` says. */
+function notJsonNote(cause: string, result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): HookNote {
+  return {
+    level: 'warning',
+    hookName: hook.name,
+    event: ctx.event,
+    code: 'invalid-output',
+    message: `Hook '${hook.name}' ${cause}; Claude Code reads it as plain text, so the action goes on${hook.failClosed ? ' (onFailure "block" does not count for it)' : ''}.`,
+    data: { stdout: tail(result.stdout) },
+  };
 }
 
 /** Exit 2: a block with stderr where the event blocks; on PermissionRequest, nothing (Claude Code reads only `decision`). */

@@ -87,6 +87,16 @@ describe('Claude Code handler fields', () => {
     expect(result.text).toBe('done');
   });
 
+  it('onFailure "block" and a hook that prints invalid JSON: the call runs, as in Claude Code 2.1.332, with a warning', async () => {
+    const { project, write } = await setup();
+    await write(project, '.claude/settings.json', pre({ command: 'cat >/dev/null; printf \'{not json\'', onFailure: 'block' }));
+    const calls: string[] = [];
+    const { agent, warnings } = await agentWith(project, commands('touch bad-json.txt'), calls);
+    await agent.run('go');
+    expect(calls).toEqual(['touch bad-json.txt']);
+    expect(warnings.map((w) => w.message).join('\n')).toMatch(/starts with \{ but is not JSON; Claude Code reads it as plain text, so the action goes on \(onFailure "block" does not count for it\)/);
+  });
+
   it('the exec form starts the executable with its arguments, no shell: ${CLAUDE_PROJECT_DIR} is filled in, $HOME is not', async () => {
     const { project, write } = await setup();
     const out = join(project, 'exec.txt');
