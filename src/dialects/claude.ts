@@ -257,6 +257,15 @@ export function readClaudeCodeAnswer(result: ProcessResult, ctx: AnyHookContext,
   return asText;
 }
 
+/**
+ * What Claude Code 2.1.332 tells the model beside a tool's result when a PostToolUse hook answers
+ * `{"decision": "block", "reason": …}`: `PostToolUse:<tool> hook blocking error from command: "<command>": <reason>`,
+ * the command as its settings wrote it.
+ */
+function claudeBlockingError(ctx: ToolHookContext, hook: WireHookInfo, reason: string): string {
+  return `${ctx.event}:${ctx.toolCall.name} hook blocking error from command: "${hook.command ?? hook.name}": ${reason}`;
+}
+
 /** The warning for exit-0 output that starts with `{` and is not JSON: read as plain text, whatever `onFailure` says. */
 function notJsonNote(cause: string, result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): HookNote {
   return {
@@ -326,8 +335,8 @@ function readClaudeCodeOutput(output: Record<string, unknown>, ctx: AnyHookConte
   }
   const topLevel = output.decision as 'approve' | 'block' | undefined;
   if (ctx.event === 'PostToolUse' && topLevel === 'block') {
-    // The tool has run: its result stays, and the reason goes beside it for the model.
-    additionalContext.unshift(reason ?? `Hook '${hook.name}' flagged this result.`);
+    // The tool has run: its result stays, and the reason goes beside it for the model, as Claude Code words it.
+    additionalContext.unshift(claudeBlockingError(ctx, hook, reason ?? `Hook '${hook.name}' flagged this result.`));
   }
   let modified: AnyHookContext | undefined;
   if (ctx.event === 'PostToolUse') {

@@ -29,6 +29,8 @@ export interface WireHookInfo {
   readonly maxOutputBytes?: number | undefined;
   /** Whether the hook runs in the background, where nothing it decides counts: a failure is then only reported. */
   readonly async?: boolean | undefined;
+  /** The command as its config wrote it, for the messages an agent words with it (Claude Code's blocking errors). */
+  readonly command?: string | undefined;
 }
 
 /** The kinds of decision a script can come to; the same as an outcome's. */

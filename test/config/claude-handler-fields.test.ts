@@ -237,3 +237,18 @@ describe('Claude Code handler fields', () => {
     expect(await order(true)).toEqual(['b-start', 'a-end']);
   });
 });
+
+describe('Claude Code PostToolUse answers, as Claude Code 2.1.332 gives them to the model', () => {
+  it('decision "block": the result is kept, and the reason beside it in Claude Code\'s words, naming the tool and the command as written', async () => {
+    const { project, write } = await setup();
+    const command = `cat >/dev/null; printf '{"decision":"block","reason":"RULE-POST-BLOCK-REASON"}'`;
+    await write(project, '.claude/settings.json', { hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command, timeout: 20 }] }] } });
+    const calls: string[] = [];
+    const model = commands('echo post-block-output');
+    const { agent } = await agentWith(project, model, calls);
+    await agent.run('go');
+    const told = JSON.stringify(model.requests[1]!.messages);
+    expect(toolMessages(model.requests[1]!)[0]!.content).toContain('ran echo post-block-output');
+    expect(told).toContain(JSON.stringify(`PostToolUse:Bash hook blocking error from command: "${command}": RULE-POST-BLOCK-REASON`).slice(1, -1));
+  });
+});
