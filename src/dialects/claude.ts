@@ -258,6 +258,16 @@ export function readClaudeCodeAnswer(result: ProcessResult, ctx: AnyHookContext,
 }
 
 /**
+ * The text of Bash's output object as a PostToolUse hook gives it in `updatedToolOutput` (`{stdout, stderr,
+ * interrupted, …}`): its stdout, then its stderr; `undefined` for anything else, which Claude Code 2.1.332 ignores.
+ */
+function bashOutputText(value: unknown): string | undefined {
+  if (!isRecord(value) || typeof value.stdout !== 'string') return undefined;
+  const stderr = typeof value.stderr === 'string' ? value.stderr : '';
+  return [value.stdout, stderr].filter((part) => part !== '').join('\n');
+}
+
+/**
  * What Claude Code 2.1.332 tells the model beside a tool's result when a PostToolUse hook answers
  * `{"decision": "block", "reason": …}`: `PostToolUse:<tool> hook blocking error from command: "<command>": <reason>`,
  * the command as its settings wrote it.
@@ -341,7 +351,16 @@ function readClaudeCodeOutput(output: Record<string, unknown>, ctx: AnyHookConte
   let modified: AnyHookContext | undefined;
   if (ctx.event === 'PostToolUse') {
     const isMcp = ctx.toolName.startsWith('mcp__');
-    if (take('updatedToolOutput')) modified = r.toolResult(fields.updatedToolOutput, at('updatedToolOutput'));
+    if (take('updatedToolOutput')) {
+      const value = fields.updatedToolOutput;
+      const bash = ctx.toolName === 'Bash' ? bashOutputText(value) : undefined;
+      if (ctx.toolName !== 'Bash') modified = r.toolResult(value, at('updatedToolOutput'));
+      else if (bash !== undefined) modified = r.toolResult(bash, at('updatedToolOutput'));
+      else {
+        // Claude Code 2.1.332 replaces Bash's output only with Bash's own output object; a string it ignores.
+        notes.push(droppedNote(hook, ctx, 'invalid-output', `Hook '${hook.name}' printed hookSpecificOutput.updatedToolOutput for Bash that is not Bash's output object ({"stdout": …, "stderr": …}); Claude Code ignores it, and so does this.`, { field: at('updatedToolOutput') }));
+      }
+    }
     else if (take('updatedMCPToolOutput') && isMcp) modified = r.toolResult(fields.updatedMCPToolOutput, at('updatedMCPToolOutput'));
     else if (take('updatedMCPToolOutput')) {
       notes.push(droppedNote(hook, ctx, 'invalid-output', `Hook '${hook.name}' printed hookSpecificOutput.updatedMCPToolOutput for ${ctx.toolName}, which is not an MCP tool; it is ignored. Use updatedToolOutput.`, { field: at('updatedMCPToolOutput') }));

@@ -251,4 +251,18 @@ describe('Claude Code PostToolUse answers, as Claude Code 2.1.332 gives them to 
     expect(toolMessages(model.requests[1]!)[0]!.content).toContain('ran echo post-block-output');
     expect(told).toContain(JSON.stringify(`PostToolUse:Bash hook blocking error from command: "${command}": RULE-POST-BLOCK-REASON`).slice(1, -1));
   });
+
+  it('updatedToolOutput on Bash: a string is ignored with a warning, Bash\'s output object replaces the output', async () => {
+    const { project, write } = await setup();
+    const hook = `node -e 'let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{const c=JSON.parse(d).tool_input.command;const out=c.includes("out-string")?"REPLACED-STRING":{stdout:"REPLACED-OBJECT",stderr:"",interrupted:false,isImage:false};process.stdout.write(JSON.stringify({hookSpecificOutput:{hookEventName:"PostToolUse",updatedToolOutput:out}}))})'`;
+    await write(project, '.claude/settings.json', { hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook, timeout: 20 }] }] } });
+    const calls: string[] = [];
+    const model = commands('echo out-string-original', 'echo out-object-original');
+    const { agent, warnings } = await agentWith(project, model, calls);
+    await agent.run('go');
+    const results = model.requests.slice(1).flatMap((r) => toolMessages(r).map((m) => String(m.content)));
+    expect(results[0]).toBe('ran echo out-string-original');
+    expect(results.at(-1)).toBe('REPLACED-OBJECT');
+    expect(warnings.map((w) => w.message).join('\n')).toMatch(/updatedToolOutput for Bash that is not Bash's output object/);
+  });
 });

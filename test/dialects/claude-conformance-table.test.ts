@@ -222,7 +222,8 @@ const ROWS: readonly Row[] = [
   // Beside the kept result, in Claude Code 2.1.332's words (test/agents/claude-rules.test.ts records them from the binary).
   { event: 'PostToolUse', field: 'decision', answer: { decision: 'block', reason: 'lint failed' }, reads: { kind: 'proceed', additionalContext: ['PostToolUse:Bash hook blocking error from command: "h": lint failed'] }, written: 'hookSpecificOutput.additionalContext' },
   { event: 'PostToolUse', field: 'hookSpecificOutput.additionalContext', answer: specific('PostToolUse', { additionalContext: 'formatted' }), reads: { kind: 'proceed', additionalContext: ['formatted'] }, written: 'hookSpecificOutput.additionalContext' },
-  { event: 'PostToolUse', field: 'hookSpecificOutput.updatedToolOutput', answer: specific('PostToolUse', { updatedToolOutput: 'redacted' }), reads: { kind: 'proceed', result: 'redacted' }, written: 'hookSpecificOutput.updatedToolOutput' },
+  // On Bash only Bash's output object counts, as in Claude Code 2.1.332 (a string there is ignored, with a warning).
+  { event: 'PostToolUse', field: 'hookSpecificOutput.updatedToolOutput', answer: specific('PostToolUse', { updatedToolOutput: { stdout: 'redacted', stderr: '', interrupted: false, isImage: false } }), reads: { kind: 'proceed', result: 'redacted' }, written: 'hookSpecificOutput.updatedToolOutput' },
   {
     event: 'PostToolUse',
     field: 'hookSpecificOutput.updatedMCPToolOutput',

@@ -10,6 +10,18 @@ import { replacedResult, rewrittenArgs, type BridgeAnswer } from '../../dialects
 import { compact, joined, json, nothing } from '../answer-json.js';
 
 /**
+ * A replaced result as Claude Code 2.1.332 takes it in `updatedToolOutput`: for Bash, only Bash's own output object
+ * (`{stdout, stderr, interrupted, …}`; a string it ignores), so text becomes its `stdout`, the other fields kept from
+ * the output Claude Code sent; any other tool's as it is.
+ */
+function claudeToolOutput(ctx: AnyHookContext, value: unknown): unknown {
+  if (ctx.event !== 'PostToolUse' || ctx.toolCall.name !== 'Bash' || typeof value !== 'string') return value;
+  const sent = ctx.execution?.result;
+  const base = typeof sent === 'object' && sent !== null && !Array.isArray(sent) ? (sent as Record<string, unknown>) : { interrupted: false, isImage: false };
+  return { ...base, stdout: value, stderr: '' };
+}
+
+/**
  * Claude Code's answer for `outcome` (VS Code's, with `vscode`).
  *
  * @internal
@@ -64,7 +76,7 @@ export function claudeShapedAnswer(outcome: HookOutcome, ctx: AnyHookContext, ev
     hookEventName: eventName,
     additionalContext: reads('additionalContext') ? additionalContext : undefined,
     // Claude Code reads updatedToolOutput for every tool (updatedMCPToolOutput for MCP tools only); VS Code the latter.
-    ...(result !== undefined ? { [vscode ? 'updatedMCPToolOutput' : 'updatedToolOutput']: result.value } : {}),
+    ...(result !== undefined ? { [vscode ? 'updatedMCPToolOutput' : 'updatedToolOutput']: vscode ? result.value : claudeToolOutput(ctx, result.value) } : {}),
     retry: retry && reads('retry') ? true : undefined,
   });
   const block = outcome.type === 'block' ? { decision: 'block', reason: outcome.reason } : {};
