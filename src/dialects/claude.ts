@@ -60,9 +60,11 @@ export function claudeEventFields(ctx: AnyHookContext): Record<string, unknown> 
     case 'SubagentStart':
       return { agent_id: ctx.name, agent_type: ctx.type };
     case 'SessionStart':
-      return { source: ctx.source, ...(ctx.model !== undefined ? { model: ctx.model } : {}) };
+      // Claude Code 2.1.332 sends no model on SessionStart (test/agents/claude-rules.test.ts).
+      return { source: ctx.source };
     case 'SessionEnd':
-      return { reason: ctx.reason ?? 'other' };
+      // One of Claude Code's reasons, or `other`, as a headless Claude Code ends (a `matcher: "other"` hook runs then).
+      return { reason: ctx.reason !== undefined && CLAUDE_END_REASONS.has(ctx.reason) ? ctx.reason : 'other' };
     case 'PreCompact':
       // Claude Code sends an empty string when a compaction has no instructions.
       return { trigger: ctx.trigger, custom_instructions: ctx.customInstructions ?? '' };
@@ -82,6 +84,12 @@ export function claudeEventFields(ctx: AnyHookContext): Record<string, unknown> 
       return {};
   }
 }
+
+/** The reasons Claude Code 2.1.332 gives on SessionEnd (its settings schema's list); any other is `other`. */
+const CLAUDE_END_REASONS: ReadonlySet<string> = new Set(['clear', 'resume', 'logout', 'prompt_input_exit', 'other']);
+
+/** The events on which Claude Code 2.1.332 sends no `permission_mode`. */
+const NO_PERMISSION_MODE: ReadonlySet<HookEventName> = new Set(['SessionStart', 'SessionEnd']);
 
 /** Events where Claude Code adds a hook's plain (non-JSON) stdout to the model's context. */
 const PLAIN_STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set(['UserPromptSubmit', 'SessionStart']);
@@ -506,7 +514,7 @@ function payload(ctx: AnyHookContext, info: PayloadInfo): object {
       // The conversation so far, as Claude Code's JSONL transcript: Stop gates and loop hooks read it.
       transcript_path: writeTranscript(ctx.state, process.cwd()),
       cwd: process.cwd(),
-      permission_mode: 'default',
+      ...(NO_PERMISSION_MODE.has(ctx.event) ? {} : { permission_mode: 'default' }),
       hook_event_name: info.eventName,
       ...fields,
       ...claudeOnlyFields(ctx),
@@ -522,8 +530,8 @@ function payload(ctx: AnyHookContext, info: PayloadInfo): object {
  *   (bridged from Claude Code, VS Code or Codex: the agent's own payload as it sent it, with the event's fields as the
  *   hooks before this one left them),
  *   `hook_event_name`, and the event's fields: `tool_name`, `tool_input`, `tool_use_id`, `tool_response`
- *   (PostToolUse), `error` (PostToolUseFailure), `prompt`, `stop_hook_active`, `agent_id`, `agent_type`, `source`,
- *   `reason`, `model` (SessionStart), `trigger`, `custom_instructions`, `message`, `notification_type`, `duration_ms` (PostToolUse),
+ *   (PostToolUse), `error` (PostToolUseFailure), `prompt`, `stop_hook_active`, `agent_id`, `agent_type`, `source`
+ *   (SessionStart), `reason` (SessionEnd: one of Claude Code's, else `other`), `trigger`, `custom_instructions`, `message`, `notification_type`, `duration_ms` (PostToolUse),
  *   `last_assistant_message` (Stop, SubagentStop, StopFailure), `reason` (PermissionDenied), `tool_calls` (PostToolBatch:
  *   each call's `tool_name`, `tool_input`, `tool_use_id` and `tool_response`, what the model was told), `error` (the
  *   kind of error) and `error_details` (StopFailure).

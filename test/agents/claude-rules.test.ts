@@ -228,10 +228,14 @@ async function runOursOn(scenario: Scenario, prepare?: (project: AgentProject) =
   agent.events.on('warning', (w) => warnings.push(w));
   let error: unknown;
   let result: unknown;
+  // One session, as a headless Claude Code run is: SessionStart before the turn, SessionEnd when it closes.
+  const session = agent.session();
   try {
-    result = await agent.run('Do as you are told.');
+    result = await session.run('Do as you are told.');
   } catch (e) {
     error = e;
+  } finally {
+    await session.close();
   }
   return { project, told: model.requests.slice(1).map((r) => JSON.stringify(r.messages)).join('\n'), requests: model.requests.map((r) => r.messages), warnings, error, file: fileOf(project), result };
 }
