@@ -401,10 +401,12 @@ function readClaudeCodeOutput(output: Record<string, unknown>, ctx: AnyHookConte
     const permission = take('permissionDecision') ? (fields.permissionDecision as 'allow' | 'deny' | 'ask' | 'defer') : undefined;
     const permissionReason = take('permissionDecisionReason') ? r.text(fields, 'permissionDecisionReason', at('permissionDecisionReason')) : undefined;
     const args = take('updatedInput') ? r.toolInput(fields.updatedInput, at('updatedInput')) : undefined;
-    // `defer` leaves the call to someone else: an interactive Claude Code session asks the user, as `ask` does here.
+    // `defer` leaves the call to later: a headless Claude Code 2.1.332 runs no tool and ends the session
+    // (`stop_reason: "tool_deferred"`); here it is an ask deferred — a pause with approval interrupts, else the end.
     const verdict = permission === 'defer' ? 'ask' : (permission ?? (topLevel === 'block' ? 'deny' : topLevel === 'approve' ? 'allow' : undefined));
     const why = permissionReason ?? reason;
     if (verdict === 'deny') return { kind: 'block', reason: why ?? `blocked by hook '${hook.name}'`, ...extras() };
+    if (verdict === 'ask' && permission === 'defer') return { kind: 'ask', deferred: true, reason: why ?? `Hook '${hook.name}' deferred the call.`, ctx: args, ...extras() };
     if (verdict === 'ask') return { kind: 'ask', reason: why ?? `Hook '${hook.name}' asks for approval.`, ctx: args, ...extras() };
     return { kind: 'proceed', reason: why, granted: verdict === 'allow', ctx: args, ...extras() };
   }

@@ -47,6 +47,8 @@ export interface Decision {
   readonly reason?: string | undefined;
   /** Whether the script explicitly allowed the action (a grant), rather than just letting it go on. */
   readonly granted?: boolean | undefined;
+  /** For an ask: the decision is left to later (Claude Code's `defer`; see `HookOutcome.deferred`). */
+  readonly deferred?: boolean | undefined;
   /** The context to go on with, when the script modified it (a rewritten tool input). */
   readonly ctx?: AnyHookContext | undefined;
   /** Text for the model's next call, in order. */

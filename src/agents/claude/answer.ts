@@ -37,8 +37,9 @@ export function claudeShapedAnswer(outcome: HookOutcome, ctx: AnyHookContext, ev
   const tool = ctx.event === 'PreToolUse' || ctx.event === 'PermissionRequest';
   if (tool) {
     const args = rewrittenArgs(outcome, ctx);
+    // A deferred ask goes back as Claude Code's defer (headless, it ends the session with the tool not run).
     const decision =
-      outcome.type === 'block' ? 'deny' : outcome.type === 'ask' ? 'ask' : outcome.granted ? 'allow' : undefined;
+      outcome.type === 'block' ? 'deny' : outcome.type === 'ask' ? (outcome.deferred && !vscode && ctx.event === 'PreToolUse' ? 'defer' : 'ask') : outcome.granted ? 'allow' : undefined;
     if (ctx.event === 'PermissionRequest' && !vscode) {
       const behavior = decision === 'deny' ? 'deny' : decision === 'allow' ? 'allow' : undefined;
       const specific = compact({
@@ -60,7 +61,7 @@ export function claudeShapedAnswer(outcome: HookOutcome, ctx: AnyHookContext, ev
     const specific = compact({
       hookEventName: eventName,
       permissionDecision: decision,
-      permissionDecisionReason: decision === 'deny' || decision === 'ask' ? outcome.reason : undefined,
+      permissionDecisionReason: decision === 'deny' || decision === 'ask' || decision === 'defer' ? outcome.reason : undefined,
       updatedInput: args,
       additionalContext,
     });
