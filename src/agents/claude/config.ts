@@ -52,7 +52,7 @@ export const CLAUDE_PROMPT_TIMEOUT_MS = 30_000;
 
 const EVENTS = eventNamesIn('claude');
 
-/** Every event Claude Code 2.1.330 fires (its settings schema's list). */
+/** Every event Claude Code 2.1.332 fires (its settings schema's list, read from the binary). */
 const CLAUDE_EVENTS: AgentEvents = {
   agent: 'Claude Code',
   names: new Set([
@@ -60,7 +60,7 @@ const CLAUDE_EVENTS: AgentEvents = {
     'SessionStart', 'SessionEnd', 'Stop', 'StopFailure', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact',
     'PreModelSwitch', 'PostModelSwitch', 'PermissionRequest', 'PermissionDenied', 'Setup', 'TeammateIdle', 'TaskCreated',
     'TaskCompleted', 'Elicitation', 'ElicitationResult', 'ConfigChange', 'WorktreeCreate', 'WorktreeRemove',
-    'InstructionsLoaded', 'CwdChanged', 'FileChanged', 'DirectoryAdded', 'MessageDisplay',
+    'InstructionsLoaded', 'CwdChanged', 'FileChanged', 'DirectoryAdded', 'MessageDisplay', 'PreSkillShellCommand',
   ]),
 };
 
