@@ -412,21 +412,27 @@ describe(`claude ${pinOf('claude').version}: "if" on quoted names, invalid JSON,
 
 describe(`claude ${pinOf('claude').version}: permissionDecision "defer" headless`, () => {
   let claude: ScenarioRun;
+  let ours: Awaited<ReturnType<typeof runOursOn>>;
   const scenario: Scenario = {
     project: { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [node('defer')] }] } },
     turns: [{ shell: 'touch deferred.txt' }, { text: 'done' }],
   };
   beforeAll(async () => {
     claude = await runClaude(scenario, placeHook);
+    ours = await runOursOn(scenario, placeHook);
   }, 150_000);
   afterAll(async () => {
     await claude?.mock.close();
     claude?.project.remove();
+    ours?.project.remove();
   });
 
   it('the tool does not run, and the session ends with stop_reason "tool_deferred"', () => {
     expect(existsSync(join(claude.project.dir, 'deferred.txt'))).toBe(false);
     expect(claude.run.stdout).toContain('"stop_reason":"tool_deferred"');
     expect(claude.mock.mainRequests()).toHaveLength(1);
+    // Ours, without approval interrupts: the run ends at the call, the tool not run.
+    expect(existsSync(join(ours.project.dir, 'deferred.txt'))).toBe(false);
+    expect((ours.result as { status?: string } | undefined)?.status).toBe('stopped');
   });
 });
