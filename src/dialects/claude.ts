@@ -6,6 +6,7 @@
  */
 import { HookEvent, type AnyHookContext, type HookEventName, type HookNote, type ToolHookContext } from '../core/index.js';
 import { resultText } from '../core/internal/as-text.js';
+import { statusOf } from '../core/model-error-type.js';
 import type { ProcessResult } from './process-result.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 import { writeTranscript } from './claude-transcript.js';
@@ -40,12 +41,15 @@ export function claudeEventFields(ctx: AnyHookContext): Record<string, unknown> 
           return { tool_name: call.name, tool_input: call.args, tool_use_id: call.id, ...(response !== undefined ? { tool_response: response } : {}) };
         }),
       };
-    case 'StopFailure':
+    case 'StopFailure': {
+      // As Claude Code 2.1.332 sends it (test/agents/claude-rules.test.ts): a plain HTTP 400 is `unknown`, and the last
+      // assistant message is the API error as it shows it; no `error_details`.
+      const status = statusOf(ctx.error);
       return {
-        error: ctx.errorType,
-        error_details: ctx.errorMessage,
-        ...(ctx.finalMessage !== undefined ? { last_assistant_message: ctx.finalMessage } : {}),
+        error: status === 400 && ctx.errorType === 'invalid_request' ? 'unknown' : ctx.errorType,
+        last_assistant_message: `API Error: ${status === undefined ? '' : `${status} `}${ctx.errorMessage}`,
       };
+    }
     case 'UserPromptSubmit':
       return { prompt: ctx.prompt };
     case 'Stop':
@@ -89,7 +93,7 @@ export function claudeEventFields(ctx: AnyHookContext): Record<string, unknown> 
 const CLAUDE_END_REASONS: ReadonlySet<string> = new Set(['clear', 'resume', 'logout', 'prompt_input_exit', 'other']);
 
 /** The events on which Claude Code 2.1.332 sends no `permission_mode`. */
-const NO_PERMISSION_MODE: ReadonlySet<HookEventName> = new Set(['SessionStart', 'SessionEnd']);
+const NO_PERMISSION_MODE: ReadonlySet<HookEventName> = new Set(['SessionStart', 'SessionEnd', 'StopFailure']);
 
 /** Events where Claude Code adds a hook's plain (non-JSON) stdout to the model's context. */
 const PLAIN_STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set(['UserPromptSubmit', 'SessionStart']);
@@ -536,7 +540,8 @@ function payload(ctx: AnyHookContext, info: PayloadInfo): object {
  *   (SessionStart), `reason` (SessionEnd: one of Claude Code's, else `other`), `trigger`, `custom_instructions`, `message`, `notification_type`, `duration_ms` (PostToolUse),
  *   `last_assistant_message` (Stop, SubagentStop, StopFailure), `reason` (PermissionDenied), `tool_calls` (PostToolBatch:
  *   each call's `tool_name`, `tool_input`, `tool_use_id` and `tool_response`, what the model was told), `error` (the
- *   kind of error) and `error_details` (StopFailure).
+ *   kind of error, `unknown` for a plain HTTP 400) and `last_assistant_message` (`API Error: <status> <message>`)
+ *   on StopFailure.
  * - any exit code: stdout starting with `{` is JSON, read as Claude Code reads it: `continue: false` +
  *   `stopReason`, `systemMessage`, `decision` (approve | block) + `reason`, `hookSpecificOutput` with its
  *   `hookEventName` (`permissionDecision`, `permissionDecisionReason`, `updatedInput` on PreToolUse, `decision.behavior`

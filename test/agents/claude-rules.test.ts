@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { AgentBuilder, ScriptedModel, defineTool, type AgentWarning } from '../../src/index.js';
 import { claudeDriver } from './drivers/claude.js';
 import { bodyText, makeProject, pinOf, type AgentProject, type AgentRun } from './support/harness.js';
-import { startMockServer, type MockServer, type Turn } from './support/mock-server.js';
+import { sendJson, startMockServer, type MockApi, type MockServer, type Turn } from './support/mock-server.js';
 
 const SETTINGS = new URL('./claude-rules/', import.meta.url).pathname;
 
@@ -331,6 +331,8 @@ describe(`claude ${pinOf('claude').version}: "if" on quoted names, invalid JSON,
       hooks: {
         SessionStart: [{ hooks: [node('record')] }],
         SessionEnd: [{ hooks: [node('record')] }, { matcher: 'other', hooks: [marker('end-other.log')] }],
+        MessageDisplay: [{ hooks: [node('record')] }],
+        UserPromptSubmit: [{ hooks: [node('record')] }],
         PreToolUse: [{ matcher: 'Bash', hooks: [node('if', { if: 'Bash(rm *)' }), node('bad-json', { onFailure: 'block' })] }],
         PostToolUse: [{ matcher: 'Bash', hooks: [node('post')] }],
       },
@@ -407,6 +409,60 @@ describe(`claude ${pinOf('claude').version}: "if" on quoted names, invalid JSON,
     expect(oursStart.source).toBe('startup');
     expect(oursEnd.reason).toBe('other');
     expect(ours.file('end-other.log')).toBe('ran\n');
+  });
+
+  it('MessageDisplay fires in a headless run; UserPromptSubmit carries the prompt', () => {
+    const display = JSON.parse(claude.file('MessageDisplay.json') ?? '{}') as Record<string, unknown>;
+    const prompt = JSON.parse(claude.file('UserPromptSubmit.json') ?? '{}') as Record<string, unknown>;
+    expect(display.hook_event_name, explain()).toBe('MessageDisplay');
+    expect(Object.keys(display).sort()).toEqual(['cwd', 'delta', 'final', 'hook_event_name', 'index', 'message_id', 'prompt_id', 'session_id', 'transcript_path', 'turn_id']);
+    expect(display).toMatchObject({ delta: 'done', final: true, index: 0 });
+    expect(prompt.prompt).toBe('Do as you are told.');
+  });
+});
+
+/** The Messages API failing every request of the main loop with HTTP 400, as an API that refuses the request does. */
+const failingApi = (): MockApi => {
+  const api = claudeDriver.api();
+  return {
+    name: 'Anthropic Messages, failing',
+    handle(request, res, next) {
+      const body = request.body as { tools?: { name?: string }[] } | undefined;
+      if (request.method === 'POST' && request.path.split('?')[0]!.endsWith('/messages') && (body?.tools ?? []).some((t) => t.name === 'Bash')) {
+        sendJson(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'RULE-API-ERROR: this request is refused' } });
+        return { main: true };
+      }
+      return api.handle(request, res, next);
+    },
+  };
+};
+
+describe(`claude ${pinOf('claude').version}: StopFailure on an API error (HTTP 400)`, () => {
+  let project: AgentProject;
+  let mock: MockServer;
+  let run: AgentRun;
+  beforeAll(async () => {
+    // A shell, not node: Claude Code exits right after it fires StopFailure, and a slow hook is cut short.
+    const record = { type: 'command', command: 'cat > "$CLAUDE_PROJECT_DIR"/StopFailure.json', timeout: 30 };
+    project = scenarioProject({ project: { hooks: { StopFailure: [{ hooks: [record] }], Stop: [{ hooks: [marker('stop-ran.log')] }] } }, turns: [] }, placeHook);
+    mock = await startMockServer(failingApi(), [{ text: 'never' }]);
+    run = await claudeDriver.run(project, mock, 'Do as you are told.', 90_000);
+  }, 150_000);
+  afterAll(async () => {
+    await mock?.close();
+    project?.remove();
+  });
+
+  it('fires StopFailure, not Stop, with error "unknown" and the API error text as last_assistant_message', () => {
+    const file = join(project.dir, 'StopFailure.json');
+    expect(existsSync(file), `${run.stderr.slice(-2000)}\n${run.stdout.slice(-3000)}`).toBe(true);
+    const payload = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    console.log('StopFailure payload:', JSON.stringify(payload));
+    expect(payload.error).toBe('unknown');
+    expect(String(payload.last_assistant_message)).toContain('RULE-API-ERROR');
+    expect('error_details' in payload).toBe(false);
+    expect('permission_mode' in payload).toBe(false);
+    expect(existsSync(join(project.dir, 'stop-ran.log'))).toBe(false);
   });
 });
 
