@@ -5,7 +5,7 @@
  * @module
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { ConfigLevel } from '../../script/command-hook.js';
 import { isRecord } from '../../dialects/wire-output.js';
 
@@ -97,4 +97,18 @@ export function claudeHooksSwitchMessage(off: ClaudeHooksSwitch, shown: string =
         ? 'Remove it from that file to run them.'
         : 'Claude Code will not run your guards here: remove "disableAllHooks" from that file (or set it to false) before you run Claude Code in this repository.';
   return `${shown} (${who}) sets "disableAllHooks": true, so Claude Code runs none of the hooks of any of its settings files in this project — the project's, the local file's, and your own user hooks, the agent-hooks bridge among them. ${fix}`;
+}
+
+/**
+ * The warning `list`, `validate` and `bridge --install claude` print when Claude Code runs no hook in `projectDir`:
+ * the file that switched them off (a project file shown relative to the project), and that the user's own hooks do
+ * not run either; `undefined` when they run.
+ *
+ * @internal
+ */
+export async function claudeHooksSwitchedOffWarning(projectDir: string, home: string): Promise<string | undefined> {
+  const off = await claudeHooksSwitchedOffIn(projectDir, home);
+  if (off === undefined) return undefined;
+  const shown = off.level === 'project' || off.level === 'local' ? relative(projectDir, off.file) : off.file;
+  return `WARNING: ${claudeHooksSwitchMessage(off, shown)}`;
 }

@@ -15,7 +15,8 @@ import { hookMdSource, loadProjectHooks } from '../hook-sources.js';
 import type { CliIO } from '../io.js';
 import { printJson } from '../output.js';
 import { bridgeMatchers } from './bridge-matchers.js';
-import { claudeHooksOffLines } from './claude-hooks-off.js';
+import { hooksOffLines } from './hooks-off.js';
+import { agentProfile } from '../../agents/registry.js';
 
 /** `--timeout SECONDS`: a whole number above 0. */
 function timeoutOf(value: string | undefined): number | undefined {
@@ -78,8 +79,8 @@ export async function install(io: CliIO, projectDir: string, agent: string, flag
     throw error;
   }
   if (result.skipped.length > 0) io.err(`Skipped ${result.skipped.join(', ')}: ${target.title} has no such event.`);
-  // Installed or not, Claude Code runs no hook in a project whose settings switch them all off: said loudly.
-  if (agent === 'claude') for (const line of await claudeHooksOffLines(projectDir, io.env)) io.err(line);
+  // Installed or not, an agent runs no hook in a project whose settings switch them all off: said loudly.
+  for (const line of await hooksOffLines(projectDir, io.env, [agentProfile(agent)])) io.err(line);
   if (flags.json) {
     const { agent: name, file, backup, added, updated, present, skipped, command } = result;
     printJson(io, { agent: name, file, backup: backup ?? null, added, updated, present, skipped, command });

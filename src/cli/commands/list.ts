@@ -101,7 +101,7 @@ Exit 1 when a hook definition has an error.`,
     // A bridge line written before it cleared NODE_OPTIONS runs a repository's code first, if the repository sets it.
     for (const line of await (await import('./bridge-lines.js')).unclearedBridgeLines(projectDir, io.env)) io.out(`\n${s.yellow(line)}`);
     // A repository's settings can switch off every hook Claude Code runs, the user's own guards among them.
-    for (const line of await (await import('./claude-hooks-off.js')).claudeHooksOffLines(projectDir, io.env)) io.err(s.red(s.bold(line)));
+    for (const line of await (await import('./hooks-off.js')).hooksOffLines(projectDir, io.env)) io.err(s.red(s.bold(line)));
     return code;
   },
 };

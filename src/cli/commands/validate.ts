@@ -12,7 +12,7 @@ import { parseFlags, projectDirOf } from '../args.js';
 import { ExitCode, type Command } from '../command.js';
 import type { CliIO } from '../io.js';
 import { isScaffoldDescription } from '../scaffold-description.js';
-import { claudeHooksOffLines } from './claude-hooks-off.js';
+import { hooksOffLines } from './hooks-off.js';
 import { displayPath, hasErrors, isInfo, printJson, problemCounts, problemJson, problemLines } from '../output.js';
 
 /** One definition checked. */
@@ -144,7 +144,7 @@ found in an agent's config and skipped) are printed and do not fail.`,
       await validateHooksDir(paths[0]!, result);
       await validateProjectConfigs(projectDirOf(io, values.project), result);
       // A repository's settings can switch off every hook Claude Code runs, the user's own guards among them.
-      for (const line of await claudeHooksOffLines(projectDirOf(io, values.project), io.env)) io.err(io.style.red(io.style.bold(line)));
+      for (const line of await hooksOffLines(projectDirOf(io, values.project), io.env)) io.err(io.style.red(io.style.bold(line)));
     }
     else for (const path of paths) await validatePath(path, result);
     const code = hasErrors(result.problems) ? ExitCode.problems : ExitCode.ok;
