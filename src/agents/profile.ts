@@ -128,4 +128,10 @@ export interface AgentProfile<Id extends AgentId = AgentId> {
   readonly config: AgentConfig | undefined;
   /** The release of its CLI last checked end to end, for the agents whose CLI the suite drives. */
   readonly checkedAgainst: CheckedRelease | undefined;
+  /**
+   * Whether a settings file it reads for `projectDir` (the user's under `home` too) switches off every hook it runs —
+   * Claude Code's `disableAllHooks` — as a warning that names the file, shown as `shown` relative to the project;
+   * absent for an agent that has no such switch.
+   */
+  hooksSwitchedOff?(projectDir: string, home: string): Promise<string | undefined>;
 }

@@ -345,7 +345,7 @@ export class HttpHook implements ConfigHook {
       case 'stop':
         return HookOutcome.stop(reason ?? `Hook '${this.name}' stopped the run.`, extras);
       case 'ask':
-        return HookOutcome.ask(reason ?? `Hook '${this.name}' asks for approval.`, { ...extras, context: decision.ctx });
+        return HookOutcome.ask(reason ?? `Hook '${this.name}' asks for approval.`, { ...extras, context: decision.ctx, defer: decision.deferred === true });
       default:
         return decision.granted
           ? HookOutcome.allow(decision.ctx, { ...extras, ...(reason !== undefined ? { reason } : {}) })

@@ -94,7 +94,9 @@ function specifierTest(rule: PermissionRule, projectDir: string, homeDir: string
       if (typeof command !== 'string') return true;
       const parts = simpleCommands(command);
       // A command that cannot be taken apart with certainty (a substitution, a subshell, a here-document) matches.
-      return parts === undefined || parts.some(pattern);
+      if (parts === undefined || parts.some(pattern)) return true;
+      // Quotes and backslashes taken out, as the shell runs the words: `"rm" -rf x` is `rm -rf x` (Claude Code 2.1.332).
+      return simpleCommands(command, 'bare')!.some(pattern);
     };
   }
   if (rule.tool === 'WebFetch') {
@@ -157,13 +159,16 @@ function commandPattern(spec: string): (command: string) => boolean {
 
 /**
  * The simple commands of a shell command line, as a permission rule sees them: split at `&&`, `||`, `;`, `|`, `&` and
- * newlines, leading `NAME=value` assignments and redirections left out, words joined by single spaces (quotes kept).
+ * newlines, leading `NAME=value` assignments and redirections left out, words joined by single spaces. `form` `raw`
+ * keeps the quotes and backslashes as written; `bare` takes them out, as the shell does before it runs the words (and
+ * as Claude Code 2.1.332 does before it matches a rule: `"rm" -rf x` and `\rm -rf x` are `rm -rf x`).
  * `undefined` when the line holds what cannot be taken apart with certainty: a command substitution (`$(…)`, a
  * backtick), a subshell or group, a here-document, a process substitution, or an unclosed quote.
  *
  * @internal
  */
-export function simpleCommands(line: string): string[] | undefined {
+export function simpleCommands(line: string, form: 'raw' | 'bare' = 'raw'): string[] | undefined {
+  const bare = form === 'bare';
   const commands: string[][] = [[]];
   let word = '';
   let inWord = false;
@@ -180,10 +185,16 @@ export function simpleCommands(line: string): string[] | undefined {
   for (let i = 0; i < line.length; i++) {
     const c = line[i]!;
     if (quote !== undefined) {
-      if (c === quote) quote = undefined;
-      else if (quote === '"' && (c === '`' || (c === '$' && line[i + 1] === '('))) return undefined;
-      else if (quote === '"' && c === '\\' && i + 1 < line.length) {
-        word += c + line[++i]!;
+      if (c === quote) {
+        quote = undefined;
+        if (!bare) word += c;
+        continue;
+      }
+      if (quote === '"' && (c === '`' || (c === '$' && line[i + 1] === '('))) return undefined;
+      if (quote === '"' && c === '\\' && i + 1 < line.length) {
+        const next = line[++i]!;
+        // Inside double quotes a backslash escapes only $, `, ", \ and a newline; before anything else it stays.
+        word += !bare ? c + next : '$`"\\\n'.includes(next) ? next : c + next;
         continue;
       }
       word += c;
@@ -194,13 +205,13 @@ export function simpleCommands(line: string): string[] | undefined {
         i++;
         continue;
       }
-      word += c + line[++i]!;
+      word += bare ? line[++i]! : c + line[++i]!;
       inWord = true;
       continue;
     }
     if (c === "'" || c === '"') {
       quote = c;
-      word += c;
+      if (!bare) word += c;
       inWord = true;
       continue;
     }

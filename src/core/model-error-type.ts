@@ -19,7 +19,12 @@ export type ModelErrorType =
   | 'max_output_tokens'
   | 'unknown';
 
-const statusOf = (error: unknown): number | undefined => {
+/**
+ * The HTTP status a model call's error carries (`status`, `statusCode` or `response.status`), if any.
+ *
+ * @internal
+ */
+export const statusOf = (error: unknown): number | undefined => {
   if (error === null || typeof error !== 'object') return undefined;
   const e = error as { status?: unknown; statusCode?: unknown; response?: { status?: unknown } | null };
   // The Anthropic and OpenAI SDKs put it in `status`, the AI SDK in `statusCode`, fetch wrappers on `response`.

@@ -102,6 +102,7 @@ export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
   readonly #additionalContext: readonly string[];
   readonly #systemMessages: readonly string[];
   readonly #granted: boolean;
+  readonly #deferred: boolean;
 
   static {
     brand(this, OUTCOME);
@@ -114,6 +115,7 @@ export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
     additionalContext: readonly string[],
     systemMessages: readonly string[],
     granted = false,
+    deferred = false,
   ) {
     this.#type = type;
     this.#reason = reason;
@@ -121,6 +123,17 @@ export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
     this.#additionalContext = additionalContext;
     this.#systemMessages = systemMessages;
     this.#granted = granted;
+    this.#deferred = deferred;
+  }
+
+  /**
+   * Whether an ask defers the decision to whoever decides later (Claude Code's `permissionDecision: "defer"`) rather
+   * than asking now: the agent runs no PermissionRequest hook and no approver for it. With
+   * `withApprovalInterrupts()` the run pauses at the call, to be resumed with a decision; without, it ends there and
+   * the tool does not run, as a headless Claude Code ends.
+   */
+  get deferred(): boolean {
+    return this.#deferred;
   }
 
   /**
@@ -190,9 +203,13 @@ export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
     return HookOutcome.create<never>('stop', requireReason('stop', reason), undefined, extras);
   }
 
-  /** The action needs approval: PermissionRequest hooks, then the approver, decide. `reason` is required. */
-  static ask<C extends AnyHookContext>(reason: string, extras: OutcomeExtras & { context?: C } = {}): HookOutcome<C> {
-    return HookOutcome.create<C>('ask', requireReason('ask', reason), extras.context, extras);
+  /**
+   * The action needs approval: PermissionRequest hooks, then the approver, decide. `reason` is required. `defer: true`
+   * leaves the decision to later instead (see {@link HookOutcome.deferred}).
+   */
+  static ask<C extends AnyHookContext>(reason: string, extras: OutcomeExtras & { context?: C; defer?: boolean } = {}): HookOutcome<C> {
+    const ask = HookOutcome.create<C>('ask', requireReason('ask', reason), extras.context, extras);
+    return extras.defer === true ? new HookOutcome<C>('ask', ask.reason, ask.context, ask.additionalContext, ask.systemMessages, false, true) : ask;
   }
 
   private static create<C extends AnyHookContext>(
@@ -233,7 +250,8 @@ export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
     if (!HookOutcome.isOutcome(value)) return undefined;
     const { type, reason, context, additionalContext, systemMessages, granted } = value;
     if (!TYPES.has(type)) return undefined;
-    return new HookOutcome(type, reason, context, list(additionalContext, 'additionalContext'), list(systemMessages, 'systemMessage'), granted === true);
+    const deferred = (value as { deferred?: unknown }).deferred === true;
+    return new HookOutcome(type, reason, context, list(additionalContext, 'additionalContext'), list(systemMessages, 'systemMessage'), granted === true, deferred);
   }
 
   /**
@@ -251,7 +269,11 @@ export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
       return first.with(additionalContext, systemMessages);
     }
     if (first.type === 'ask' && then.type === 'proceed') {
-      return new HookOutcome<C>('ask', first.reason, then.context ?? first.context, additionalContext, systemMessages);
+      return new HookOutcome<C>('ask', first.reason, then.context ?? first.context, additionalContext, systemMessages, false, first.#deferred);
+    }
+    // A defer wins over an ask, as in Claude Code (deny > defer > ask > allow).
+    if (first.type === 'ask' && first.#deferred && then.type === 'ask' && !then.#deferred) {
+      return new HookOutcome<C>('ask', first.reason, then.context ?? first.context, additionalContext, systemMessages, false, true);
     }
     let merged = then.with(additionalContext, systemMessages);
     if (first.granted && merged.type === 'proceed' && !merged.granted) {
@@ -295,7 +317,7 @@ export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
   /** The same decision carrying `context` (ignored for block and stop, which carry none). */
   withContext<D extends AnyHookContext>(context: D): HookOutcome<D> {
     if (this.type === 'block' || this.type === 'stop') return this as unknown as HookOutcome<D>;
-    return new HookOutcome<D>(this.type, this.reason, context, this.additionalContext, this.systemMessages, this.#granted);
+    return new HookOutcome<D>(this.type, this.reason, context, this.additionalContext, this.systemMessages, this.#granted, this.#deferred);
   }
 
   /** The same decision with more additional context appended. */
@@ -339,7 +361,7 @@ export class HookOutcome<C extends AnyHookContext = AnyHookContext> {
 
   private with(additionalContext: readonly string[], systemMessages: readonly string[]): HookOutcome<C> {
     if (additionalContext === this.additionalContext && systemMessages === this.systemMessages) return this;
-    return new HookOutcome<C>(this.type, this.reason, this.context, additionalContext, systemMessages, this.#granted);
+    return new HookOutcome<C>(this.type, this.reason, this.context, additionalContext, systemMessages, this.#granted, this.#deferred);
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import { HookEvent, type AnyHookContext, type HookEventName, type HookNote, type ToolHookContext } from '../core/index.js';
 import { resultText } from '../core/internal/as-text.js';
+import { statusOf } from '../core/model-error-type.js';
 import type { ProcessResult } from './process-result.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 import { writeTranscript } from './claude-transcript.js';
@@ -40,12 +41,15 @@ export function claudeEventFields(ctx: AnyHookContext): Record<string, unknown> 
           return { tool_name: call.name, tool_input: call.args, tool_use_id: call.id, ...(response !== undefined ? { tool_response: response } : {}) };
         }),
       };
-    case 'StopFailure':
+    case 'StopFailure': {
+      // As Claude Code 2.1.332 sends it (test/agents/claude-rules.test.ts): a plain HTTP 400 is `unknown`, and the last
+      // assistant message is the API error as it shows it; no `error_details`.
+      const status = statusOf(ctx.error);
       return {
-        error: ctx.errorType,
-        error_details: ctx.errorMessage,
-        ...(ctx.finalMessage !== undefined ? { last_assistant_message: ctx.finalMessage } : {}),
+        error: status === 400 && ctx.errorType === 'invalid_request' ? 'unknown' : ctx.errorType,
+        last_assistant_message: `API Error: ${status === undefined ? '' : `${status} `}${ctx.errorMessage}`,
       };
+    }
     case 'UserPromptSubmit':
       return { prompt: ctx.prompt };
     case 'Stop':
@@ -60,9 +64,11 @@ export function claudeEventFields(ctx: AnyHookContext): Record<string, unknown> 
     case 'SubagentStart':
       return { agent_id: ctx.name, agent_type: ctx.type };
     case 'SessionStart':
-      return { source: ctx.source, ...(ctx.model !== undefined ? { model: ctx.model } : {}) };
+      // Claude Code 2.1.332 sends no model on SessionStart (test/agents/claude-rules.test.ts).
+      return { source: ctx.source };
     case 'SessionEnd':
-      return { reason: ctx.reason ?? 'other' };
+      // One of Claude Code's reasons, or `other`, as a headless Claude Code ends (a `matcher: "other"` hook runs then).
+      return { reason: ctx.reason !== undefined && CLAUDE_END_REASONS.has(ctx.reason) ? ctx.reason : 'other' };
     case 'PreCompact':
       // Claude Code sends an empty string when a compaction has no instructions.
       return { trigger: ctx.trigger, custom_instructions: ctx.customInstructions ?? '' };
@@ -82,6 +88,12 @@ export function claudeEventFields(ctx: AnyHookContext): Record<string, unknown> 
       return {};
   }
 }
+
+/** The reasons Claude Code 2.1.332 gives on SessionEnd (its settings schema's list); any other is `other`. */
+const CLAUDE_END_REASONS: ReadonlySet<string> = new Set(['clear', 'resume', 'logout', 'prompt_input_exit', 'other']);
+
+/** The events on which Claude Code 2.1.332 sends no `permission_mode`. */
+const NO_PERMISSION_MODE: ReadonlySet<HookEventName> = new Set(['SessionStart', 'SessionEnd', 'StopFailure']);
 
 /** Events where Claude Code adds a hook's plain (non-JSON) stdout to the model's context. */
 const PLAIN_STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set(['UserPromptSubmit', 'SessionStart']);
@@ -249,10 +261,43 @@ export function readClaudeCodeAnswer(result: ProcessResult, ctx: AnyHookContext,
   }
   if (exit === 2) return exit2(result, ctx, hook);
   if (exit !== 0) return exitCodeDecision(result, ctx, hook, { exit2Elsewhere: 'message' }) ?? PROCEED;
-  if (invalid !== undefined) return invalidOutput(invalid, result, ctx, hook);
-  if (text.length === 0) return PROCEED;
   const plain = reading.plainStdoutIsContext ?? PLAIN_STDOUT_IS_CONTEXT;
-  return plain.has(ctx.event) ? { kind: 'proceed', additionalContext: [text], notes: [] } : PROCEED;
+  const asText: Decision = text.length > 0 && plain.has(ctx.event) ? { kind: 'proceed', additionalContext: [text], notes: [] } : PROCEED;
+  // Claude Code 2.1.332 reads output that is not JSON as plain text, so the action goes on even under onFailure "block":
+  // a hook that must refuse has to say so in valid JSON or with exit 2.
+  if (invalid !== undefined) return withNotes(asText, [notJsonNote(invalid, result, ctx, hook)]);
+  return asText;
+}
+
+/**
+ * The text of Bash's output object as a PostToolUse hook gives it in `updatedToolOutput` (`{stdout, stderr,
+ * interrupted, …}`): its stdout, then its stderr; `undefined` for anything else, which Claude Code 2.1.332 ignores.
+ */
+function bashOutputText(value: unknown): string | undefined {
+  if (!isRecord(value) || typeof value.stdout !== 'string') return undefined;
+  const stderr = typeof value.stderr === 'string' ? value.stderr : '';
+  return [value.stdout, stderr].filter((part) => part !== '').join('\n');
+}
+
+/**
+ * What Claude Code 2.1.332 tells the model beside a tool's result when a PostToolUse hook answers
+ * `{"decision": "block", "reason": …}`: `PostToolUse:<tool> hook blocking error from command: "<command>": <reason>`,
+ * the command as its settings wrote it.
+ */
+function claudeBlockingError(ctx: ToolHookContext, hook: WireHookInfo, reason: string): string {
+  return `${ctx.event}:${ctx.toolCall.name} hook blocking error from command: "${hook.command ?? hook.name}": ${reason}`;
+}
+
+/** The warning for exit-0 output that starts with `{` and is not JSON: read as plain text, whatever `onFailure` says. */
+function notJsonNote(cause: string, result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): HookNote {
+  return {
+    level: 'warning',
+    hookName: hook.name,
+    event: ctx.event,
+    code: 'invalid-output',
+    message: `Hook '${hook.name}' ${cause}; Claude Code reads it as plain text, so the action goes on${hook.failClosed ? ' (onFailure "block" does not count for it)' : ''}.`,
+    data: { stdout: tail(result.stdout) },
+  };
 }
 
 /** Exit 2: a block with stderr where the event blocks; on PermissionRequest, nothing (Claude Code reads only `decision`). */
@@ -312,13 +357,22 @@ function readClaudeCodeOutput(output: Record<string, unknown>, ctx: AnyHookConte
   }
   const topLevel = output.decision as 'approve' | 'block' | undefined;
   if (ctx.event === 'PostToolUse' && topLevel === 'block') {
-    // The tool has run: its result stays, and the reason goes beside it for the model.
-    additionalContext.unshift(reason ?? `Hook '${hook.name}' flagged this result.`);
+    // The tool has run: its result stays, and the reason goes beside it for the model, as Claude Code words it.
+    additionalContext.unshift(claudeBlockingError(ctx, hook, reason ?? `Hook '${hook.name}' flagged this result.`));
   }
   let modified: AnyHookContext | undefined;
   if (ctx.event === 'PostToolUse') {
     const isMcp = ctx.toolName.startsWith('mcp__');
-    if (take('updatedToolOutput')) modified = r.toolResult(fields.updatedToolOutput, at('updatedToolOutput'));
+    if (take('updatedToolOutput')) {
+      const value = fields.updatedToolOutput;
+      const bash = ctx.toolName === 'Bash' ? bashOutputText(value) : undefined;
+      if (ctx.toolName !== 'Bash') modified = r.toolResult(value, at('updatedToolOutput'));
+      else if (bash !== undefined) modified = r.toolResult(bash, at('updatedToolOutput'));
+      else {
+        // Claude Code 2.1.332 replaces Bash's output only with Bash's own output object; a string it ignores.
+        notes.push(droppedNote(hook, ctx, 'invalid-output', `Hook '${hook.name}' printed hookSpecificOutput.updatedToolOutput for Bash that is not Bash's output object ({"stdout": …, "stderr": …}); Claude Code ignores it, and so does this.`, { field: at('updatedToolOutput') }));
+      }
+    }
     else if (take('updatedMCPToolOutput') && isMcp) modified = r.toolResult(fields.updatedMCPToolOutput, at('updatedMCPToolOutput'));
     else if (take('updatedMCPToolOutput')) {
       notes.push(droppedNote(hook, ctx, 'invalid-output', `Hook '${hook.name}' printed hookSpecificOutput.updatedMCPToolOutput for ${ctx.toolName}, which is not an MCP tool; it is ignored. Use updatedToolOutput.`, { field: at('updatedMCPToolOutput') }));
@@ -351,10 +405,12 @@ function readClaudeCodeOutput(output: Record<string, unknown>, ctx: AnyHookConte
     const permission = take('permissionDecision') ? (fields.permissionDecision as 'allow' | 'deny' | 'ask' | 'defer') : undefined;
     const permissionReason = take('permissionDecisionReason') ? r.text(fields, 'permissionDecisionReason', at('permissionDecisionReason')) : undefined;
     const args = take('updatedInput') ? r.toolInput(fields.updatedInput, at('updatedInput')) : undefined;
-    // `defer` leaves the call to someone else: an interactive Claude Code session asks the user, as `ask` does here.
+    // `defer` leaves the call to later: a headless Claude Code 2.1.332 runs no tool and ends the session
+    // (`stop_reason: "tool_deferred"`); here it is an ask deferred — a pause with approval interrupts, else the end.
     const verdict = permission === 'defer' ? 'ask' : (permission ?? (topLevel === 'block' ? 'deny' : topLevel === 'approve' ? 'allow' : undefined));
     const why = permissionReason ?? reason;
     if (verdict === 'deny') return { kind: 'block', reason: why ?? `blocked by hook '${hook.name}'`, ...extras() };
+    if (verdict === 'ask' && permission === 'defer') return { kind: 'ask', deferred: true, reason: why ?? `Hook '${hook.name}' deferred the call.`, ctx: args, ...extras() };
     if (verdict === 'ask') return { kind: 'ask', reason: why ?? `Hook '${hook.name}' asks for approval.`, ctx: args, ...extras() };
     return { kind: 'proceed', reason: why, granted: verdict === 'allow', ctx: args, ...extras() };
   }
@@ -464,7 +520,7 @@ function payload(ctx: AnyHookContext, info: PayloadInfo): object {
       // The conversation so far, as Claude Code's JSONL transcript: Stop gates and loop hooks read it.
       transcript_path: writeTranscript(ctx.state, process.cwd()),
       cwd: process.cwd(),
-      permission_mode: 'default',
+      ...(NO_PERMISSION_MODE.has(ctx.event) ? {} : { permission_mode: 'default' }),
       hook_event_name: info.eventName,
       ...fields,
       ...claudeOnlyFields(ctx),
@@ -480,11 +536,12 @@ function payload(ctx: AnyHookContext, info: PayloadInfo): object {
  *   (bridged from Claude Code, VS Code or Codex: the agent's own payload as it sent it, with the event's fields as the
  *   hooks before this one left them),
  *   `hook_event_name`, and the event's fields: `tool_name`, `tool_input`, `tool_use_id`, `tool_response`
- *   (PostToolUse), `error` (PostToolUseFailure), `prompt`, `stop_hook_active`, `agent_id`, `agent_type`, `source`,
- *   `reason`, `model` (SessionStart), `trigger`, `custom_instructions`, `message`, `notification_type`, `duration_ms` (PostToolUse),
+ *   (PostToolUse), `error` (PostToolUseFailure), `prompt`, `stop_hook_active`, `agent_id`, `agent_type`, `source`
+ *   (SessionStart), `reason` (SessionEnd: one of Claude Code's, else `other`), `trigger`, `custom_instructions`, `message`, `notification_type`, `duration_ms` (PostToolUse),
  *   `last_assistant_message` (Stop, SubagentStop, StopFailure), `reason` (PermissionDenied), `tool_calls` (PostToolBatch:
  *   each call's `tool_name`, `tool_input`, `tool_use_id` and `tool_response`, what the model was told), `error` (the
- *   kind of error) and `error_details` (StopFailure).
+ *   kind of error, `unknown` for a plain HTTP 400) and `last_assistant_message` (`API Error: <status> <message>`)
+ *   on StopFailure.
  * - any exit code: stdout starting with `{` is JSON, read as Claude Code reads it: `continue: false` +
  *   `stopReason`, `systemMessage`, `decision` (approve | block) + `reason`, `hookSpecificOutput` with its
  *   `hookEventName` (`permissionDecision`, `permissionDecisionReason`, `updatedInput` on PreToolUse, `decision.behavior`

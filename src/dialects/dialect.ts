@@ -29,6 +29,8 @@ export interface WireHookInfo {
   readonly maxOutputBytes?: number | undefined;
   /** Whether the hook runs in the background, where nothing it decides counts: a failure is then only reported. */
   readonly async?: boolean | undefined;
+  /** The command as its config wrote it, for the messages an agent words with it (Claude Code's blocking errors). */
+  readonly command?: string | undefined;
 }
 
 /** The kinds of decision a script can come to; the same as an outcome's. */
@@ -45,6 +47,8 @@ export interface Decision {
   readonly reason?: string | undefined;
   /** Whether the script explicitly allowed the action (a grant), rather than just letting it go on. */
   readonly granted?: boolean | undefined;
+  /** For an ask: the decision is left to later (Claude Code's `defer`; see `HookOutcome.deferred`). */
+  readonly deferred?: boolean | undefined;
   /** The context to go on with, when the script modified it (a rewritten tool input). */
   readonly ctx?: AnyHookContext | undefined;
   /** Text for the model's next call, in order. */

@@ -139,6 +139,7 @@ export class CommandHook extends ProcessHook {
   constructor(spec: CommandHookSpec) {
     super({
       name: spec.name,
+      command: spec.command,
       event: spec.event,
       matcher: spec.matcher,
       priority: spec.priority ?? 100,

@@ -9,6 +9,8 @@ import { promisify } from 'node:util';
 import type * as Yaml from 'yaml';
 import { lazyModule } from '../core/internal/lazy-module.js';
 import { parseSimpleYaml } from './internal/simple-yaml.js';
+import { assertBodyText, notTextProblem } from './frontmatter-text.js';
+import { readYaml11Scalars } from './frontmatter-yaml11.js';
 import type { HookManifest } from './manifest.js';
 import type { HookProblem } from './problem.js';
 
@@ -16,12 +18,13 @@ import type { HookProblem } from './problem.js';
 const yaml = lazyModule<typeof Yaml>('yaml');
 
 /**
- * The most a frontmatter may take, delimiters included. The spec expects ~100 tokens of metadata; the cap keeps a
- * HOOK.md that forgot its closing `---` from being read to the end, however large its body.
+ * The most a frontmatter may take, delimiters included. The spec expects ~100 tokens of metadata, but the reference
+ * runtime sets no bound, and a frontmatter of 70 KB loads there; the cap keeps a HOOK.md that forgot its closing `---`
+ * from being read to the end, however large its body.
  *
  * @internal
  */
-export const FRONTMATTER_MAX_BYTES = 64 * 1024;
+export const FRONTMATTER_MAX_BYTES = 1024 * 1024;
 
 /**
  * How much is read at a time: one small read covers a typical frontmatter (the spec expects ~100 tokens), and at most
@@ -213,6 +216,8 @@ export async function readFrontmatter(file: string, options: ReadFrontmatterOpti
       const end = await reader.lineEnd(lineStart);
       if (end === undefined) break;
       if (isDelimiter(reader.buf, lineStart, end)) {
+        const notText = notTextProblem(file, reader.buf, 0, lineStart, 1);
+        if (notText !== undefined) return failure(notText, reader.length);
         const text = reader.buf.toString('utf8', textStart, lineStart);
         return {
           ok: true,
@@ -284,7 +289,10 @@ const yamlReason = (message: string): string => message.split('\n')[0]!.replace(
  */
 export function parseFrontmatter(block: FrontmatterBlock, file: string): ParsedFrontmatter | FrontmatterFailure {
   const simple = parseSimpleYaml(block.text);
-  if (simple !== undefined) return { ok: true, data: simple, problems: [], bodyOffset: block.bodyOffset, bytesRead: block.bytesRead };
+  if (simple !== undefined) {
+    const read = readYaml11Scalars(simple, block, file);
+    return { ok: true, data: read.data, problems: read.problems, bodyOffset: block.bodyOffset, bytesRead: block.bytesRead };
+  }
   const doc = yaml().parseDocument(block.text, { uniqueKeys: true, prettyErrors: true });
   const at = (linePos: readonly { line: number }[] | undefined) =>
     linePos?.[0] === undefined ? undefined : linePos[0].line + block.textLine - 1;
@@ -312,16 +320,17 @@ export function parseFrontmatter(block: FrontmatterBlock, file: string): ParsedF
       block.bytesRead,
     );
   }
+  const yaml11 = readYaml11Scalars(data, block, file);
   return {
     ok: true,
-    data,
-    problems: doc.warnings.map((warning) => ({
+    data: yaml11.data,
+    problems: [...yaml11.problems, ...doc.warnings.map((warning) => ({
       file,
       line: at(warning.linePos),
       message: `YAML warning: ${yamlReason(warning.message)}.`,
       severity: 'warning' as const,
       code: 'yaml-warning',
-    })),
+    }))],
     bodyOffset: block.bodyOffset,
     bytesRead: block.bytesRead,
   };
@@ -364,7 +373,8 @@ function wholeNumberProblems(doc: Yaml.Document.Parsed, block: FrontmatterBlock,
  * disclosure. One leading newline — the blank line conventionally left after the closing `---` — is dropped.
  * `bodyOffset` is the one recorded at discovery; a file edited since should be discovered again.
  *
- * @throws the file system's error when the file cannot be read: by now the hook is running, and its runner decides.
+ * @throws the file system's error when the file cannot be read, and an error naming the file when the body is not
+ * UTF-8 text or holds a NUL byte: by now the hook is running, and its runner decides.
  *
  * @internal
  */
@@ -380,6 +390,7 @@ export async function readHookBody(manifest: Pick<HookManifest, 'file' | 'bodyOf
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
+    assertBodyText(manifest.file, buf.subarray(0, filled));
     const body = buf.toString('utf8', 0, filled);
     return body.startsWith('\r\n') ? body.slice(2) : body.startsWith('\n') || body.startsWith('\r') ? body.slice(1) : body;
   } finally {

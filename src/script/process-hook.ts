@@ -70,6 +70,8 @@ export interface ScriptHookEvents {
 export interface ProcessHookSettings {
   /** The hook's name, for listings, notes and reasons. */
   readonly name: string;
+  /** The command as its config wrote it, when it has one: the messages an agent words with it quote it. */
+  readonly command?: string | undefined;
   /** The one event it runs for. */
   readonly event: HookEventName;
   /** Which contexts it applies to; `undefined` for all of its event's. */
@@ -204,6 +206,7 @@ export abstract class ProcessHook implements Hook {
       timeoutMs: settings.timeoutMs,
       maxOutputBytes: settings.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
       async: this.async,
+      command: settings.command,
     };
     this.foregroundWire = { ...this.wire, async: false };
   }
@@ -252,7 +255,7 @@ export abstract class ProcessHook implements Hook {
       case 'stop':
         return HookOutcome.stop(reason ?? `Hook '${this.name}' stopped the run.`, extras);
       case 'ask':
-        return HookOutcome.ask(reason ?? `Hook '${this.name}' asks for approval.`, { ...extras, context: decision.ctx });
+        return HookOutcome.ask(reason ?? `Hook '${this.name}' asks for approval.`, { ...extras, context: decision.ctx, defer: decision.deferred === true });
       default:
         return decision.granted
           ? HookOutcome.allow(decision.ctx, { ...extras, ...(reason !== undefined ? { reason } : {}) })

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentBuilder, HookOutcome, ScriptedModel, type ContextFor } from 'agent-hooks';
 import { callStep, collectWarnings, echoTool, recordEvents, toolMessages } from './support.js';
 
-const RETRY_NOTE = 'The PermissionDenied hook indicated you may retry this tool call.';
+const RETRY_NOTE = 'The refusal above is not final for this call: the PermissionDenied hook set up for this session allows one more try, which goes through the same permission check. If the user asked for what this call does, make it again now. If they did not, leave it, and in your next words to them say that you made this call without being asked and that it was refused before it ran; then go on with what they did ask for.';
 
 /** An agent whose echo calls need approval (a PreToolUse ask), with `approver`. */
 function asking(approver?: Parameters<AgentBuilder['withApprover']>[0]) {

@@ -135,3 +135,17 @@ describe('bridge answers', () => {
     expect(bridgeAnswer('claude', HookOutcome.proceed(), ctx, 'PreToolUse')).toEqual({ exitCode: 0, stdout: '', stderr: '' });
   });
 });
+
+describe('a replaced Bash result, written back to Claude Code', () => {
+  it('goes back as Bash\'s output object, which Claude Code 2.1.332 takes (it ignores a string), the fields it sent kept', () => {
+    const sent = { stdout: 'secret', stderr: '', interrupted: false, isImage: false, noOutputExpected: false };
+    const ctx = ToolHookContext.afterToolUse(ToolExecution.success(ToolCall.create('Bash', { command: 'cat .env' }, 't1'), sent));
+    const outcome = HookOutcome.proceed(ctx.withExecution(ToolExecution.success(ctx.toolCall, '[redacted]')));
+    const answer = JSON.parse(bridgeAnswer('claude', outcome, ctx, 'PostToolUse').stdout) as { hookSpecificOutput: { updatedToolOutput: unknown } };
+    expect(answer.hookSpecificOutput.updatedToolOutput).toEqual({ ...sent, stdout: '[redacted]', stderr: '' });
+    // Another tool's result goes back as it is.
+    const read = ToolHookContext.afterToolUse(ToolExecution.success(ToolCall.create('Read', { file_path: 'a' }, 't2'), 'text'));
+    const other = JSON.parse(bridgeAnswer('claude', HookOutcome.proceed(read.withExecution(ToolExecution.success(read.toolCall, 'x'))), read, 'PostToolUse').stdout) as { hookSpecificOutput: { updatedToolOutput: unknown } };
+    expect(other.hookSpecificOutput.updatedToolOutput).toBe('x');
+  });
+});

@@ -191,7 +191,7 @@ print(json.dumps({"decision": "block", "reason": "lint found 2 problems"}))
     expect(sent).toContain('lint found 2 problems');
   });
 
-  it.runIf(PYTHON)('updatedToolOutput replaces the result of any tool', async () => {
+  it.runIf(PYTHON)('updatedToolOutput replaces the result: on Bash, given as Bash\'s output object', async () => {
     const { project, write, script } = await setup();
     await script(
       '.claude/hooks/redact.py',
@@ -199,7 +199,7 @@ print(json.dumps({"decision": "block", "reason": "lint found 2 problems"}))
 import json, sys
 data = json.load(sys.stdin)
 assert isinstance(data.get("duration_ms"), int)
-print(json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": "[redacted]"}}))
+print(json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": {"stdout": "[redacted]", "stderr": "", "interrupted": False, "isImage": False}}}))
 `,
     );
     await write(project, '.claude/settings.json', settings('PostToolUse', '"$CLAUDE_PROJECT_DIR"/.claude/hooks/redact.py'));

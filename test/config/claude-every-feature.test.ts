@@ -2,18 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { loadClaudeHooks, type CommandHook } from 'agent-hooks';
 import { sandbox } from './support.js';
 
-// A Claude Code settings file that uses every event Claude Code 2.1.330 fires and every handler type and field its
+// A Claude Code settings file that uses every event Claude Code 2.1.332 fires and every handler type and field its
 // schema has: each handler either loads or is named by a problem. Nothing is dropped without a word.
 
 const setup = sandbox();
 
-/** Every event in Claude Code 2.1.330's settings schema. */
+/** Every event in Claude Code 2.1.332's settings schema (the binary's list). */
 const CLAUDE_EVENTS = [
   'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Notification', 'UserPromptSubmit', 'UserPromptExpansion',
   'SessionStart', 'SessionEnd', 'Stop', 'StopFailure', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact',
   'PreModelSwitch', 'PostModelSwitch', 'PermissionRequest', 'PermissionDenied', 'Setup', 'TeammateIdle', 'TaskCreated',
   'TaskCompleted', 'Elicitation', 'ElicitationResult', 'ConfigChange', 'WorktreeCreate', 'WorktreeRemove',
-  'InstructionsLoaded', 'CwdChanged', 'FileChanged', 'DirectoryAdded', 'MessageDisplay',
+  'InstructionsLoaded', 'CwdChanged', 'FileChanged', 'DirectoryAdded', 'MessageDisplay', 'PreSkillShellCommand',
 ];
 
 /** A handler of each type, with every field its schema takes. */
@@ -48,6 +48,8 @@ describe('a Claude Code settings file that uses every feature', () => {
       expect(problem.file).toMatch(/settings\.json$/);
       expect(problem.message.length).toBeGreaterThan(20);
     }
+    // An event Claude Code has and this does not is named as such, never taken for a misspelling.
+    expect(loaded.problems.find((p) => p.field === 'hooks.PreSkillShellCommand')?.code).toBe('event-not-here');
     // The handlers that can run here do, on the events that exist here.
     expect(loaded.hooks.length).toBeGreaterThan(0);
   });

@@ -87,6 +87,16 @@ describe('Claude Code handler fields', () => {
     expect(result.text).toBe('done');
   });
 
+  it('onFailure "block" and a hook that prints invalid JSON: the call runs, as in Claude Code 2.1.332, with a warning', async () => {
+    const { project, write } = await setup();
+    await write(project, '.claude/settings.json', pre({ command: 'cat >/dev/null; printf \'{not json\'', onFailure: 'block' }));
+    const calls: string[] = [];
+    const { agent, warnings } = await agentWith(project, commands('touch bad-json.txt'), calls);
+    await agent.run('go');
+    expect(calls).toEqual(['touch bad-json.txt']);
+    expect(warnings.map((w) => w.message).join('\n')).toMatch(/starts with \{ but is not JSON; Claude Code reads it as plain text, so the action goes on \(onFailure "block" does not count for it\)/);
+  });
+
   it('the exec form starts the executable with its arguments, no shell: ${CLAUDE_PROJECT_DIR} is filled in, $HOME is not', async () => {
     const { project, write } = await setup();
     const out = join(project, 'exec.txt');
@@ -225,5 +235,34 @@ describe('Claude Code handler fields', () => {
     };
     expect(await order(false)).toEqual(['a-end', 'b-start']);
     expect(await order(true)).toEqual(['b-start', 'a-end']);
+  });
+});
+
+describe('Claude Code PostToolUse answers, as Claude Code 2.1.332 gives them to the model', () => {
+  it('decision "block": the result is kept, and the reason beside it in Claude Code\'s words, naming the tool and the command as written', async () => {
+    const { project, write } = await setup();
+    const command = `cat >/dev/null; printf '{"decision":"block","reason":"RULE-POST-BLOCK-REASON"}'`;
+    await write(project, '.claude/settings.json', { hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command, timeout: 20 }] }] } });
+    const calls: string[] = [];
+    const model = commands('echo post-block-output');
+    const { agent } = await agentWith(project, model, calls);
+    await agent.run('go');
+    const told = JSON.stringify(model.requests[1]!.messages);
+    expect(toolMessages(model.requests[1]!)[0]!.content).toContain('ran echo post-block-output');
+    expect(told).toContain(JSON.stringify(`PostToolUse:Bash hook blocking error from command: "${command}": RULE-POST-BLOCK-REASON`).slice(1, -1));
+  });
+
+  it('updatedToolOutput on Bash: a string is ignored with a warning, Bash\'s output object replaces the output', async () => {
+    const { project, write } = await setup();
+    const hook = `node -e 'let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{const c=JSON.parse(d).tool_input.command;const out=c.includes("out-string")?"REPLACED-STRING":{stdout:"REPLACED-OBJECT",stderr:"",interrupted:false,isImage:false};process.stdout.write(JSON.stringify({hookSpecificOutput:{hookEventName:"PostToolUse",updatedToolOutput:out}}))})'`;
+    await write(project, '.claude/settings.json', { hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook, timeout: 20 }] }] } });
+    const calls: string[] = [];
+    const model = commands('echo out-string-original', 'echo out-object-original');
+    const { agent, warnings } = await agentWith(project, model, calls);
+    await agent.run('go');
+    const results = model.requests.slice(1).flatMap((r) => toolMessages(r).map((m) => String(m.content)));
+    expect(results[0]).toBe('ran echo out-string-original');
+    expect(results.at(-1)).toBe('REPLACED-OBJECT');
+    expect(warnings.map((w) => w.message).join('\n')).toMatch(/updatedToolOutput for Bash that is not Bash's output object/);
   });
 });

@@ -85,7 +85,7 @@ describe('Claude Code’s PostToolBatch, PermissionDenied and StopFailure hooks,
     await agent.run('go');
 
     expect(await json(seen)).toMatchObject({ hook_event_name: 'PermissionDenied', tool_name: 'Bash', tool_input: { command: 'rm -rf build' }, tool_use_id: 't1', reason: 'not without a backup' });
-    expect(toolMessages(model.requests[1]!)[0]!.content).toBe('Tool call refused: not without a backup\nThe PermissionDenied hook indicated you may retry this tool call.');
+    expect(toolMessages(model.requests[1]!)[0]!.content).toBe('Tool call refused: not without a backup\nThe refusal above is not final for this call: the PermissionDenied hook set up for this session allows one more try, which goes through the same permission check. If the user asked for what this call does, make it again now. If they did not, leave it, and in your next words to them say that you made this call without being asked and that it was refused before it ran; then go on with what they did ask for.');
   });
 
   it('StopFailure: runs when the model call fails, matched on the kind of error, and what it answers is ignored with a warning', async () => {
@@ -110,7 +110,9 @@ describe('Claude Code’s PostToolBatch, PermissionDenied and StopFailure hooks,
 
     expect(result.status).toBe('failed');
     const payload = await json(seen);
-    expect(payload).toMatchObject({ hook_event_name: 'StopFailure', error: 'rate_limit', error_details: 'Too many requests', last_assistant_message: 'Looking.' });
+    // As Claude Code 2.1.332 sends it: the API error, which it records as the last assistant message, and no error_details.
+    expect(payload).toMatchObject({ hook_event_name: 'StopFailure', error: 'rate_limit', last_assistant_message: 'API Error: 429 Too many requests' });
+    expect('error_details' in payload).toBe(false);
     await expect(readFile(join(project, 'wrong-kind'))).rejects.toThrow();
     expect(warnings).toContainEqual(expect.objectContaining({ code: 'ignored-outcome', event: 'StopFailure' }));
   });

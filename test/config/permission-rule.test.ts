@@ -17,6 +17,7 @@ describe('permission rules as Claude Code 2.1.330 applies them to a hook’s "if
   // Each row was read from Claude Code 2.1.330 itself: a PreToolUse hook per rule, recording the commands it ran on.
   const GIT = ['Bash(git *)', 'Bash(git status)', 'Bash(npm run test:*)', 'Bash(git)', 'Bash(*push*)', 'Bash(git push*)'];
   const ECHO = ['Bash(echo *)', 'Bash(echo hi > out.txt)'];
+  const RM = ['Bash(rm *)'];
   const OBSERVED: readonly [command: string, probed: readonly string[], ran: readonly string[] | 'all'][] = [
     ['git', GIT, ['Bash(git *)', 'Bash(git)']],
     ['git status', GIT, ['Bash(git *)', 'Bash(git status)']],
@@ -40,6 +41,17 @@ describe('permission rules as Claude Code 2.1.330 applies them to a hook’s "if
     ['echo `git push`', GIT, 'all'],
     ['(cd /tmp; git status)', GIT, 'all'],
     ['cat <<EOF\ngit push\nEOF', GIT, 'all'],
+    // Claude Code 2.1.332 takes quotes and backslashes out of the words before it matches (test/agents/claude-rules.test.ts),
+    // and runs no hook behind a wrapper or a path.
+    ['"rm" -rf x', RM, ['Bash(rm *)']],
+    ['\\rm -rf x', RM, ['Bash(rm *)']],
+    ["'rm' -rf x", RM, ['Bash(rm *)']],
+    ['r"m" -rf x', RM, ['Bash(rm *)']],
+    ['ls && "git" status', GIT, ['Bash(git *)', 'Bash(git status)']],
+    ['timeout 5 rm -rf x', RM, []],
+    ['command rm -rf x', RM, []],
+    ['env rm -rf x', RM, []],
+    ['/bin/rm -rf x', RM, []],
   ];
 
   it.each(OBSERVED)('%j runs the hooks of exactly the rules Claude Code ran', (command, probed, expected) => {
@@ -97,6 +109,8 @@ describe('simple commands of a shell line', () => {
     expect(simpleCommands('A=1 B=2 make -j4 2>&1 | tee log && echo ok; rm -f x &> /dev/null || true & wait')).toEqual(['make -j4', 'tee log', 'echo ok', 'rm -f x', 'true', 'wait']);
     expect(simpleCommands("grep 'a|b' file > out")).toEqual(["grep 'a|b' file"]);
     expect(simpleCommands('echo "a && b"')).toEqual(['echo "a && b"']);
+    expect(simpleCommands('echo "a && b"', 'bare')).toEqual(['echo a && b']);
+    expect(simpleCommands('\\rm "-rf" \'x y\' "a\\"b" "c\\d"', 'bare')).toEqual(['rm -rf x y a"b c\\d']);
   });
 
   it('gives up on what it cannot take apart: substitutions, subshells, here-documents, open quotes', () => {

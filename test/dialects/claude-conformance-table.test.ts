@@ -128,6 +128,7 @@ interface Reading {
   readonly kind: Decision['kind'];
   readonly reason?: string | undefined;
   readonly granted?: boolean | undefined;
+  readonly deferred?: boolean | undefined;
   readonly additionalContext?: readonly string[];
   readonly systemMessage?: string | undefined;
   readonly args?: Record<string, unknown> | undefined;
@@ -145,6 +146,7 @@ function read(ctx: AnyHookContext, answer: Record<string, unknown>, exitCode = 0
     kind: decision.kind,
     ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
     ...(decision.granted ? { granted: true } : {}),
+    ...(decision.deferred ? { deferred: true } : {}),
     ...(decision.additionalContext.length > 0 ? { additionalContext: decision.additionalContext } : {}),
     ...(decision.systemMessage !== undefined ? { systemMessage: decision.systemMessage } : {}),
     ...(changed !== undefined && 'toolCall' in changed && changed.toolCall !== (ctx as ToolHookContext).toolCall ? { args: { ...changed.toolCall.args } } : {}),
@@ -164,7 +166,7 @@ function outcomeOf(decision: Decision): HookOutcome {
     case 'stop':
       return HookOutcome.stop(decision.reason!, extras);
     case 'ask':
-      return HookOutcome.ask(decision.reason!, { ...extras, context: decision.ctx });
+      return HookOutcome.ask(decision.reason!, { ...extras, context: decision.ctx, defer: decision.deferred === true });
     default:
       return decision.granted ? HookOutcome.allow(decision.ctx, { ...extras, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) }) : HookOutcome.proceed(decision.ctx, extras);
   }
@@ -199,8 +201,8 @@ const ROWS: readonly Row[] = [
   { event: 'PreToolUse', field: 'hookSpecificOutput.permissionDecision', answer: specific('PreToolUse', { permissionDecision: 'deny', permissionDecisionReason: 'no' }), reads: { kind: 'block', reason: 'no' }, written: 'hookSpecificOutput.permissionDecision' },
   { event: 'PreToolUse', field: 'hookSpecificOutput.permissionDecision', answer: specific('PreToolUse', { permissionDecision: 'allow' }), reads: { kind: 'proceed', granted: true }, written: 'hookSpecificOutput.permissionDecision' },
   { event: 'PreToolUse', field: 'hookSpecificOutput.permissionDecision', answer: specific('PreToolUse', { permissionDecision: 'ask', permissionDecisionReason: 'sure?' }), reads: { kind: 'ask', reason: 'sure?' }, written: 'hookSpecificOutput.permissionDecision' },
-  // `defer` leaves the call to whoever decides next: an interactive Claude Code session asks, and so does this.
-  { event: 'PreToolUse', field: 'hookSpecificOutput.permissionDecision', answer: specific('PreToolUse', { permissionDecision: 'defer', permissionDecisionReason: 'not mine' }), reads: { kind: 'ask', reason: 'not mine' }, written: 'hookSpecificOutput.permissionDecision' },
+  // `defer` leaves the call to later: headless Claude Code 2.1.332 ends with the tool not run; here a deferred ask.
+  { event: 'PreToolUse', field: 'hookSpecificOutput.permissionDecision', answer: specific('PreToolUse', { permissionDecision: 'defer', permissionDecisionReason: 'not mine' }), reads: { kind: 'ask', deferred: true, reason: 'not mine' }, written: 'hookSpecificOutput.permissionDecision' },
   { event: 'PreToolUse', field: 'hookSpecificOutput.permissionDecisionReason', answer: specific('PreToolUse', { permissionDecision: 'deny', permissionDecisionReason: 'rm is off limits' }), reads: { kind: 'block', reason: 'rm is off limits' }, written: 'hookSpecificOutput.permissionDecisionReason' },
   { event: 'PreToolUse', field: 'hookSpecificOutput.updatedInput', answer: specific('PreToolUse', { updatedInput: { command: 'ls -la' } }), reads: { kind: 'proceed', args: { command: 'ls -la' } }, written: 'hookSpecificOutput.updatedInput' },
   { event: 'PreToolUse', field: 'hookSpecificOutput.additionalContext', answer: specific('PreToolUse', { additionalContext: 'use pnpm' }), reads: { kind: 'proceed', additionalContext: ['use pnpm'] }, written: 'hookSpecificOutput.additionalContext' },
@@ -219,9 +221,11 @@ const ROWS: readonly Row[] = [
     written: 'hookSpecificOutput.decision.updatedPermissions',
   },
   // PostToolUse.
-  { event: 'PostToolUse', field: 'decision', answer: { decision: 'block', reason: 'lint failed' }, reads: { kind: 'proceed', additionalContext: ['lint failed'] }, written: 'hookSpecificOutput.additionalContext' },
+  // Beside the kept result, in Claude Code 2.1.332's words (test/agents/claude-rules.test.ts records them from the binary).
+  { event: 'PostToolUse', field: 'decision', answer: { decision: 'block', reason: 'lint failed' }, reads: { kind: 'proceed', additionalContext: ['PostToolUse:Bash hook blocking error from command: "h": lint failed'] }, written: 'hookSpecificOutput.additionalContext' },
   { event: 'PostToolUse', field: 'hookSpecificOutput.additionalContext', answer: specific('PostToolUse', { additionalContext: 'formatted' }), reads: { kind: 'proceed', additionalContext: ['formatted'] }, written: 'hookSpecificOutput.additionalContext' },
-  { event: 'PostToolUse', field: 'hookSpecificOutput.updatedToolOutput', answer: specific('PostToolUse', { updatedToolOutput: 'redacted' }), reads: { kind: 'proceed', result: 'redacted' }, written: 'hookSpecificOutput.updatedToolOutput' },
+  // On Bash only Bash's output object counts, as in Claude Code 2.1.332 (a string there is ignored, with a warning).
+  { event: 'PostToolUse', field: 'hookSpecificOutput.updatedToolOutput', answer: specific('PostToolUse', { updatedToolOutput: { stdout: 'redacted', stderr: '', interrupted: false, isImage: false } }), reads: { kind: 'proceed', result: 'redacted' }, written: 'hookSpecificOutput.updatedToolOutput' },
   {
     event: 'PostToolUse',
     field: 'hookSpecificOutput.updatedMCPToolOutput',

@@ -43,7 +43,8 @@ const PAYLOAD_KEYS: [string, WireDialect, () => AnyHookContext, string[], string
   ['claude PostToolUse', claudeDialect, post, ['cwd', 'hook_event_name', 'permission_mode', 'session_id', 'tool_input', 'tool_name', 'tool_response', 'tool_use_id', 'transcript_path']],
   ['claude Stop', claudeDialect, stop, ['cwd', 'hook_event_name', 'last_assistant_message', 'permission_mode', 'session_id', 'stop_hook_active', 'transcript_path']],
   ['claude UserPromptSubmit', claudeDialect, prompt, ['cwd', 'hook_event_name', 'permission_mode', 'prompt', 'session_id', 'transcript_path']],
-  ['claude SessionStart', claudeDialect, sessionStart, ['cwd', 'hook_event_name', 'permission_mode', 'session_id', 'source', 'transcript_path']],
+  // Claude Code 2.1.332 sends no permission_mode (nor model) on SessionStart.
+  ['claude SessionStart', claudeDialect, sessionStart, ['cwd', 'hook_event_name', 'session_id', 'source', 'transcript_path']],
   ['claude PreCompact', claudeDialect, () => CompactHookContext.before({ trigger: 'auto', messagesBefore: [], state }), ['custom_instructions', 'cwd', 'hook_event_name', 'permission_mode', 'session_id', 'transcript_path', 'trigger']],
   ['claude SubagentStart', claudeDialect, () => SubagentHookContext.onStart({ name: 'r', type: 'Plan', task: 't', state }), ['agent_id', 'agent_type', 'cwd', 'hook_event_name', 'permission_mode', 'session_id', 'transcript_path']],
   ['claude Notification', claudeDialect, () => NotificationHookContext.notify('idle', { notificationType: 'idle_prompt', state }), ['cwd', 'hook_event_name', 'message', 'notification_type', 'permission_mode', 'session_id', 'transcript_path']],
@@ -142,7 +143,8 @@ const OUTPUTS: [string, WireDialect, () => AnyHookContext, ProcessResult, Expect
   ['claude unknown fields are ignored', claudeDialect, pre, exited(0, '{"suppressOutput":true,"whatever":[1]}'), { kind: 'proceed', notes: 0 }],
   ['claude wrong-typed field is ignored, the rest counts', claudeDialect, pre, exited(0, JSON.stringify({ systemMessage: 3, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' } })), { kind: 'block', notes: 1 }],
   ['claude PermissionRequest decision.behavior deny', claudeDialect, () => ToolHookContext.permissionRequest(call, { state }), exited(0, JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'not here' } } })), { kind: 'block', reason: 'not here' }],
-  ['claude updatedToolOutput replaces the result', claudeDialect, post, exited(0, JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: 'redacted' } })), { kind: 'proceed', result: 'redacted' }],
+  // On Bash, as Bash's output object (Claude Code 2.1.332 ignores a string there).
+  ['claude updatedToolOutput replaces the result', claudeDialect, post, exited(0, JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: { stdout: 'redacted', stderr: '' } } })), { kind: 'proceed', result: 'redacted' }],
   // VS Code
   ['vscode Stop decision inside hookSpecificOutput', vscodeDialect, stop, exited(0, JSON.stringify({ hookSpecificOutput: { hookEventName: 'Stop', decision: 'block', reason: 'Run the test suite' } })), { kind: 'block', reason: 'Run the test suite' }],
   ['vscode continue true is a plain proceed', vscodeDialect, pre, exited(0, '{"continue":true}'), { kind: 'proceed', notes: 0 }],

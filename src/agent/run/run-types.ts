@@ -187,8 +187,8 @@ export interface ModelTurn {
 /** The input of a tool a hook offered the model without one of the agent's tools behind it. */
 export const ANY_INPUT = z.record(z.string(), z.unknown());
 
-/** What the model is told beside a refusal when a PermissionDenied hook says it may retry: Claude Code's words. */
-export const RETRY_NOTE = 'The PermissionDenied hook indicated you may retry this tool call.';
+/** What the model is told beside a refusal when a PermissionDenied hook says it may retry: Claude Code 2.1.332's words. */
+export const RETRY_NOTE = 'The refusal above is not final for this call: the PermissionDenied hook set up for this session allows one more try, which goes through the same permission check. If the user asked for what this call does, make it again now. If they did not, leave it, and in your next words to them say that you made this call without being asked and that it was refused before it ran; then go on with what they did ask for.';
 
 /** Thrown inside the loop when a hook halts the run; caught by the run itself. */
 export class Halt {

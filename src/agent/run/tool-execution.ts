@@ -114,6 +114,13 @@ export abstract class RunToolExecution extends RunModelTurns {
     if (pre.type === 'block') return { kind: 'refuse', call: original, message: `Tool call blocked by a hook: ${pre.reason}`, by: 'hook' };
     let call = pre.context?.event === 'PreToolUse' ? pre.context.toolCall : original;
 
+    if (pre.type === 'ask' && pre.deferred) {
+      // Deferred: no PermissionRequest and no approver now. With approval interrupts the run pauses at the call, to be
+      // resumed with a decision; without, it ends here and the tool does not run, as a headless Claude Code ends.
+      const reason = pre.reason ?? 'A hook deferred the call.';
+      if (this.config.approvalInterrupts) return { kind: 'ask', call, reason, ...(call === original ? { checked } : {}), requestId: requestId() };
+      throw new Halt(`A PreToolUse hook deferred the call to ${call.name} (${reason}), and this agent has no approval interrupts to wait for a decision: the run ends, the tool not run.`, 'hook_stop');
+    }
     if (pre.type === 'ask') {
       const reason = pre.reason ?? 'A hook asked for approval.';
       const perm = await this.dispatch('PermissionRequest', () => ToolHookContext.permissionRequest(call, { state: this.state, metadata: this.metadata, reason }));

@@ -10,6 +10,18 @@ import { replacedResult, rewrittenArgs, type BridgeAnswer } from '../../dialects
 import { compact, joined, json, nothing } from '../answer-json.js';
 
 /**
+ * A replaced result as Claude Code 2.1.332 takes it in `updatedToolOutput`: for Bash, only Bash's own output object
+ * (`{stdout, stderr, interrupted, …}`; a string it ignores), so text becomes its `stdout`, the other fields kept from
+ * the output Claude Code sent; any other tool's as it is.
+ */
+function claudeToolOutput(ctx: AnyHookContext, value: unknown): unknown {
+  if (ctx.event !== 'PostToolUse' || ctx.toolCall.name !== 'Bash' || typeof value !== 'string') return value;
+  const sent = ctx.execution?.result;
+  const base = typeof sent === 'object' && sent !== null && !Array.isArray(sent) ? (sent as Record<string, unknown>) : { interrupted: false, isImage: false };
+  return { ...base, stdout: value, stderr: '' };
+}
+
+/**
  * Claude Code's answer for `outcome` (VS Code's, with `vscode`).
  *
  * @internal
@@ -25,8 +37,9 @@ export function claudeShapedAnswer(outcome: HookOutcome, ctx: AnyHookContext, ev
   const tool = ctx.event === 'PreToolUse' || ctx.event === 'PermissionRequest';
   if (tool) {
     const args = rewrittenArgs(outcome, ctx);
+    // A deferred ask goes back as Claude Code's defer (headless, it ends the session with the tool not run).
     const decision =
-      outcome.type === 'block' ? 'deny' : outcome.type === 'ask' ? 'ask' : outcome.granted ? 'allow' : undefined;
+      outcome.type === 'block' ? 'deny' : outcome.type === 'ask' ? (outcome.deferred && !vscode && ctx.event === 'PreToolUse' ? 'defer' : 'ask') : outcome.granted ? 'allow' : undefined;
     if (ctx.event === 'PermissionRequest' && !vscode) {
       const behavior = decision === 'deny' ? 'deny' : decision === 'allow' ? 'allow' : undefined;
       const specific = compact({
@@ -48,7 +61,7 @@ export function claudeShapedAnswer(outcome: HookOutcome, ctx: AnyHookContext, ev
     const specific = compact({
       hookEventName: eventName,
       permissionDecision: decision,
-      permissionDecisionReason: decision === 'deny' || decision === 'ask' ? outcome.reason : undefined,
+      permissionDecisionReason: decision === 'deny' || decision === 'ask' || decision === 'defer' ? outcome.reason : undefined,
       updatedInput: args,
       additionalContext,
     });
@@ -64,7 +77,7 @@ export function claudeShapedAnswer(outcome: HookOutcome, ctx: AnyHookContext, ev
     hookEventName: eventName,
     additionalContext: reads('additionalContext') ? additionalContext : undefined,
     // Claude Code reads updatedToolOutput for every tool (updatedMCPToolOutput for MCP tools only); VS Code the latter.
-    ...(result !== undefined ? { [vscode ? 'updatedMCPToolOutput' : 'updatedToolOutput']: result.value } : {}),
+    ...(result !== undefined ? { [vscode ? 'updatedMCPToolOutput' : 'updatedToolOutput']: vscode ? result.value : claudeToolOutput(ctx, result.value) } : {}),
     retry: retry && reads('retry') ? true : undefined,
   });
   const block = outcome.type === 'block' ? { decision: 'block', reason: outcome.reason } : {};

@@ -25,6 +25,8 @@ import { PromptHook } from '../../config/prompt-hook.js';
 import { AgentHook, CLAUDE_AGENT_HOOK_TIMEOUT_MS } from '../../config/agent-hook.js';
 import { httpHookFromEntry } from '../../config/http-hook.js';
 import { existingFiles, type ConfigLoader } from '../config-loader.js';
+import { claudeHooksSwitchedOff, claudeHooksSwitchMessage, claudeManagedSettingsFile } from './hooks-switch.js';
+import type { ConfigLevel } from '../../script/command-hook.js';
 
 /** The address `bridge --install claude --http` writes: an `agent-hooks serve` endpoint. */
 const SERVED_BRIDGE_URL = /\/hooks\/claude(?:\/[A-Za-z]+)?\/?$/;
@@ -50,7 +52,7 @@ export const CLAUDE_PROMPT_TIMEOUT_MS = 30_000;
 
 const EVENTS = eventNamesIn('claude');
 
-/** Every event Claude Code 2.1.330 fires (its settings schema's list). */
+/** Every event Claude Code 2.1.332 fires (its settings schema's list, read from the binary). */
 const CLAUDE_EVENTS: AgentEvents = {
   agent: 'Claude Code',
   names: new Set([
@@ -58,7 +60,7 @@ const CLAUDE_EVENTS: AgentEvents = {
     'SessionStart', 'SessionEnd', 'Stop', 'StopFailure', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact',
     'PreModelSwitch', 'PostModelSwitch', 'PermissionRequest', 'PermissionDenied', 'Setup', 'TeammateIdle', 'TaskCreated',
     'TaskCompleted', 'Elicitation', 'ElicitationResult', 'ConfigChange', 'WorktreeCreate', 'WorktreeRemove',
-    'InstructionsLoaded', 'CwdChanged', 'FileChanged', 'DirectoryAdded', 'MessageDisplay',
+    'InstructionsLoaded', 'CwdChanged', 'FileChanged', 'DirectoryAdded', 'MessageDisplay', 'PreSkillShellCommand',
   ]),
 };
 
@@ -102,7 +104,9 @@ export function claudeSettingsFiles(options: ConfigLoadOptions = {}): ConfigFile
  * `onFailure: "block"`, which makes a failure of the hook block what it guards. A command that appears more than once for the same event and matcher — in
  * one file or across them — runs once, as in Claude Code. Matchers follow Claude Code's rules: `*`, `""` or none
  * match everything, a value of only letters, digits, `_`, `-` and `|` is an exact name or a `|` list of them, and
- * anything else is an unanchored regex.
+ * anything else is an unanchored regex. `"disableAllHooks": true` in any of the files (the last one that sets it
+ * decides), or in the organisation's managed settings, loads no hook at all, as Claude Code runs none: a
+ * `hooks-disabled` warning names the file.
  *
  * ```ts
  * const { hooks, problems } = await loadClaudeHooks({ projectDir: process.cwd() });
@@ -112,9 +116,21 @@ export async function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<
   const out = new ConfigCollector(options);
   const places = configPlaces(options);
   const seen = new Set<string>();
+  const read: { file: string; level: ConfigLevel; settings: Record<string, unknown> }[] = [];
   for (const { file, level } of claudeSettingsFiles(options)) {
     const settings = await out.readObject(file);
-    if (settings === undefined) continue;
+    if (settings !== undefined) read.push({ file, level, settings });
+  }
+  // Files given by name are read alone; the usual places come with the organisation's managed file, which wins.
+  const managedFile = explicitFiles(options) === undefined ? claudeManagedSettingsFile(options.platform) : undefined;
+  const managed = managedFile === undefined ? undefined : await out.readObject(managedFile);
+  const off = claudeHooksSwitchedOff(read, managed === undefined ? undefined : { file: managedFile!, settings: managed });
+  if (off !== undefined) {
+    // As in Claude Code: one file's switch turns off every file's hooks. Said, never silent.
+    out.problem({ file: off.file, field: 'disableAllHooks', found: 'true', severity: 'warning', code: 'hooks-disabled', message: claudeHooksSwitchMessage(off) });
+    return out.result();
+  }
+  for (const { file, level, settings } of read) {
     for (const { event, eventName, list: groups, field } of out.events(file, settings.hooks, EVENTS, '{matcher, hooks} groups', CLAUDE_EVENTS)) {
       groups.forEach((group: unknown, g) => {
         const groupField = `${field}[${g}]`;

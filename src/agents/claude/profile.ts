@@ -12,6 +12,7 @@ import { claudeLight } from './light.js';
 import { readClaudePayload } from './payload.js';
 import { claudeConfigLoader } from './config.js';
 import { vocabularyOf } from '../tool-names.js';
+import { claudeHooksSwitchedOffWarning } from './hooks-switch.js';
 
 /**
  * Claude Code.
@@ -43,5 +44,6 @@ export const claudeProfile: AgentProfile<'claude'> = {
   httpHooks: true,
   tools: vocabularyOf('claude'),
   config: { loader: claudeConfigLoader, order: 1, sideBySide: true },
-  checkedAgainst: { package: '@anthropic-ai/claude-code', version: '2.1.330' },
+  checkedAgainst: { package: '@anthropic-ai/claude-code', version: '2.1.332' },
+  hooksSwitchedOff: claudeHooksSwitchedOffWarning,
 };

@@ -15,6 +15,8 @@ import { hookMdSource, loadProjectHooks } from '../hook-sources.js';
 import type { CliIO } from '../io.js';
 import { printJson } from '../output.js';
 import { bridgeMatchers } from './bridge-matchers.js';
+import { hooksOffLines } from './hooks-off.js';
+import { agentProfile } from '../../agents/registry.js';
 
 /** `--timeout SECONDS`: a whole number above 0. */
 function timeoutOf(value: string | undefined): number | undefined {
@@ -77,9 +79,11 @@ export async function install(io: CliIO, projectDir: string, agent: string, flag
     throw error;
   }
   if (result.skipped.length > 0) io.err(`Skipped ${result.skipped.join(', ')}: ${target.title} has no such event.`);
+  // Installed or not, an agent runs no hook in a project whose settings switch them all off (Claude Code's
+  // disableAllHooks): said loudly.
+  for (const line of await hooksOffLines(projectDir, io.env, [agentProfile(agent)])) io.err(line);
   // A config file the agent reads (a repository's own among them) can switch its hooks off, the bridge with them
   // (Gemini CLI's hooksConfig): its loader reports that as `bridge-disabled`, and it is said loudly.
-  const { agentProfile } = await import('../../agents/registry.js');
   const { problems } = (await agentProfile(agent).config?.loader.load([agent], { projectDir, trust: 'all' })) ?? { problems: [] };
   for (const problem of problems.filter((p) => p.code === 'bridge-disabled')) io.err(`WARNING: ${problem.file}: ${problem.message}`);
   if (flags.json) {

@@ -100,6 +100,8 @@ Exit 1 when a hook definition has an error.`,
     for (const line of await (await import('./bridge-matchers.js')).staleMatcherLines(projectDir, io.env)) io.out(`\n${s.yellow(line)}`);
     // A bridge line written before it cleared NODE_OPTIONS runs a repository's code first, if the repository sets it.
     for (const line of await (await import('./bridge-lines.js')).unclearedBridgeLines(projectDir, io.env)) io.out(`\n${s.yellow(line)}`);
+    // A repository's settings can switch off every hook Claude Code runs, the user's own guards among them.
+    for (const line of await (await import('./hooks-off.js')).hooksOffLines(projectDir, io.env)) io.err(s.red(s.bold(line)));
     return code;
   },
 };

@@ -12,6 +12,7 @@ import { parseFlags, projectDirOf } from '../args.js';
 import { ExitCode, type Command } from '../command.js';
 import type { CliIO } from '../io.js';
 import { isScaffoldDescription } from '../scaffold-description.js';
+import { hooksOffLines } from './hooks-off.js';
 import { displayPath, hasErrors, isInfo, printJson, problemCounts, problemJson, problemLines } from '../output.js';
 
 /** One definition checked. */
@@ -142,6 +143,8 @@ found in an agent's config and skipped) are printed and do not fail.`,
     if (defaulted) {
       await validateHooksDir(paths[0]!, result);
       await validateProjectConfigs(projectDirOf(io, values.project), result);
+      // A repository's settings can switch off every hook Claude Code runs, the user's own guards among them.
+      for (const line of await hooksOffLines(projectDirOf(io, values.project), io.env)) io.err(io.style.red(io.style.bold(line)));
     }
     else for (const path of paths) await validatePath(path, result);
     const code = hasErrors(result.problems) ? ExitCode.problems : ExitCode.ok;

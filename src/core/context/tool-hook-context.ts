@@ -150,7 +150,7 @@ export class ToolHookContextClass<E extends ToolEventName = ToolEventName> exten
 
   /**
    * A copy that tells the model it may retry the refused call (PermissionDenied): the runtime adds Claude Code's
-   * words for it, "The PermissionDenied hook indicated you may retry this tool call.", to the refusal the model sees.
+   * words for it (2.1.332: "The refusal above is not final for this call: …"), to the refusal the model sees.
    */
   withRetry(retry = true): this {
     return this.copyWith({ retry } as Partial<this>);
