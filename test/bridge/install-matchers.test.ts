@@ -47,7 +47,7 @@ describe('the tool matchers bridge --install writes', () => {
 
   it('writes the exact names for anchored names, the agent’s own syntax for each', () => {
     const hooks: MatchedHook[] = [{ event: 'PreToolUse', tool: '^Bash$' }];
-    expect(installMatcher('claude', 'PreToolUse', hooks)?.split('|').sort()).toEqual(['Bash', 'Shell', 'bash', 'runTerminalCommand', 'run_in_terminal', 'run_shell_command'].sort());
+    expect(installMatcher('claude', 'PreToolUse', hooks)?.split('|').sort()).toEqual(['Bash', 'Execute', 'Shell', 'bash', 'runTerminalCommand', 'run_commands', 'run_in_terminal', 'run_shell_command'].sort());
     expect(installMatcher('gemini', 'PreToolUse', hooks)).toMatch(/^\^\(\?:.*run_shell_command.*\)\$$/);
     expect(new RegExp(`^(?:${installMatcher('copilot', 'PreToolUse', hooks)})$`).test('bash')).toBe(true);
     // Shell, as the HOOK.md spec writes it, matches any name that contains it: a regex, never Claude Code's exact word.

@@ -63,7 +63,7 @@ describe('agent-hooks validate', () => {
       ['unknown-key', { name: 'unknown-key', ...valid, tags: ['x'] }, 'unknown-key', 'tags'],
       ['matcher-key', { name: 'matcher-key', ...valid, matcher: { tools: 'bash' } }, 'unknown-key', 'matcher.tools'],
       ['regex', { name: 'regex', ...valid, matcher: { tool: '(bash' } }, 'invalid-regex', 'matcher.tool'],
-      ['async-type', { name: 'async-type', ...valid, async: 'yes' }, 'invalid-type', 'async'],
+      ['async-type', { name: 'async-type', ...valid, async: 'maybe' }, 'invalid-type', 'async'],
     ];
     for (const [folder, fields] of cases) await rawHook(hooks, folder, frontmatter(fields));
     const { code, json } = await runCliJson<Validation>(['validate', hooks, '--json'], { cwd: dir });

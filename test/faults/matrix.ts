@@ -59,6 +59,11 @@ export interface CarrierFault {
   readonly afterLoad?: AfterLoad;
   /** Whether no process is spawned at all (the entry is not found). */
   readonly spawnsNothing?: boolean;
+  /**
+   * Claude Code entries only: the fault is noted and the action goes on under either fail mode, as Claude Code does
+   * (it reads output that starts with `{` and is not JSON as plain text, `onFailure: "block"` notwithstanding).
+   */
+  readonly goesOn?: boolean;
 }
 
 /** One row of the matrix. */
@@ -226,6 +231,7 @@ export const FAULTS: readonly FaultRow[] = [
       cause: /printed output that (?:starts with \{ but )?is not JSON/,
       script: sh(`cat > /dev/null\necho '{"hookSpecificOutput": {'`),
       command: claudeCommand(),
+      goesOn: true,
     },
   },
   {

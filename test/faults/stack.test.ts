@@ -123,7 +123,11 @@ describe.concurrent('fault matrix: one hook in a HookStack', () => {
         expect(note.message).toMatch(fault.cause);
         expect(note.message.length).toBeLessThan(MAX_MESSAGE_CHARS);
         expect(JSON.stringify(note.data ?? {}).length).toBeLessThan(2 * MAX_MESSAGE_CHARS);
-        if (mode === 'open') {
+        if (fault.goesOn === true) {
+          expect(note.message).toContain('so the action goes on');
+          expect(outcome.type).toBe('proceed');
+          expect(reached).toBe(true);
+        } else if (mode === 'open') {
           expect(note.message).toContain('failing open, so the action goes on');
           expect(outcome.type).toBe('proceed');
           expect(reached).toBe(true);

@@ -305,7 +305,8 @@ describe('the callbacks and canUseTool, called as the SDK calls them', () => {
     expect(await call(preToolUse('deploy prod'))).toMatchObject({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'Deploys need a human' } });
     expect(await call(preToolUse('ls'))).toMatchObject({ hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: { command: 'ls --dry-run' } } });
     expect(await call({ ...base, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'cat .env' }, tool_response: 'SECRET=1', tool_use_id: 'toolu_2' })).toMatchObject({
-      hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: '[yes] redacted' },
+      // On Bash, Claude Code replaces the output only when it is given as Bash's output object (a string is ignored).
+      hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: { stdout: '[yes] redacted', stderr: '', interrupted: false, isImage: false } },
     });
     expect(await call({ ...base, hook_event_name: 'UserPromptSubmit', prompt: 'hi' })).toEqual({ continue: false, stopReason: "Hook 'UserPromptSubmit callback' (priority 0) failed on UserPromptSubmit: prompt checker crashed" });
     expect(Object.keys(hooks).sort()).toEqual([
