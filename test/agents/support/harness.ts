@@ -119,8 +119,20 @@ export function makeProject(hooks: readonly string[]): AgentProject {
       if (!existsSync(file)) return [];
       return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as unknown);
     },
-    // Retried: an agent's detached hooks (Cline's TaskComplete) may still be writing in HOME as the run ends.
-    remove: () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 }),
+    // Retried for up to 60 s: an agent's detached hooks (Cline runs TaskComplete and its shutdown hook detached) may
+    // still be running the bridge, which writes its caches in HOME, after the agent's process has exited.
+    remove: () => {
+      const until = Date.now() + 60_000;
+      for (;;) {
+        try {
+          rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+          return;
+        } catch (error) {
+          if (Date.now() > until) throw error;
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1_000);
+        }
+      }
+    },
   };
   if (hooks.length > 0) project.cli('trust', '--all');
   return project;
