@@ -6,7 +6,7 @@
  * not): both runs must agree, and agree with the rule as written in docs/other-agents.md.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -437,6 +437,16 @@ const failingApi = (): MockApi => {
   };
 };
 
+/** Whether `file` exists and holds a whole JSON document. */
+const isJson = (file: string): boolean => {
+  try {
+    JSON.parse(readFileSync(file, 'utf8'));
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 describe(`claude ${pinOf('claude').version}: StopFailure on an API error (HTTP 400)`, () => {
   let project: AgentProject;
   let mock: MockServer;
@@ -446,8 +456,15 @@ describe(`claude ${pinOf('claude').version}: StopFailure on an API error (HTTP 4
     const record = { type: 'command', command: 'cat > "$CLAUDE_PROJECT_DIR"/StopFailure.json', timeout: 30 };
     project = scenarioProject({ project: { hooks: { StopFailure: [{ hooks: [record] }], Stop: [{ hooks: [marker('stop-ran.log')] }] } }, turns: [] }, placeHook);
     mock = await startMockServer(failingApi(), [{ text: 'never' }]);
-    run = await claudeDriver.run(project, mock, 'Do as you are told.', 90_000);
-  }, 150_000);
+    // Claude Code exits right after it fires StopFailure, and may cut even `cat` short, leaving the file empty or
+    // partial (what the docs tell a StopFailure hook to expect): the run is tried up to three times for a whole payload.
+    const file = join(project.dir, 'StopFailure.json');
+    for (let attempt = 1; ; attempt++) {
+      rmSync(file, { force: true });
+      run = await claudeDriver.run(project, mock, 'Do as you are told.', 90_000);
+      if (attempt === 3 || isJson(file)) break;
+    }
+  }, 300_000);
   afterAll(async () => {
     await mock?.close();
     project?.remove();
