@@ -4,8 +4,8 @@
  *
  * In a real project: `npx agent-hooks bridge --install claude` writes the line, `npx agent-hooks trust` shows the
  * project's hooks and trusts them once you have read them, and Claude Code runs
- * `NODE_OPTIONS= "$CLAUDE_PROJECT_DIR"/node_modules/.bin/agent-hooks bridge --from claude` (`NODE_OPTIONS` cleared, so
- * that a project's settings cannot load code into it) with its JSON payload on stdin. Here the same command line runs
+ * `NODE_OPTIONS= NODE_COMPILE_CACHE= "$CLAUDE_PROJECT_DIR"/node_modules/.bin/agent-hooks bridge --from claude` (both
+ * cleared, so that a project's settings cannot load code into it) with its JSON payload on stdin. Here the same command line runs
  * from source, on a copy of the example project, with the payloads Claude Code sends.
  */
 import { spawnSync } from 'node:child_process';

@@ -13,7 +13,7 @@ import { InstallBridgeError } from './install-bridge-error.js';
 import { installScripts } from './install-scripts.js';
 import { INSTALL_TARGETS, installEventName, type InstallAgent, type InstallTarget } from './install-targets.js';
 import { readProjectFile, replaceProjectFile } from './project-file.js';
-import { clearingNodeOptions, userBridgeCommandLine, userHookFile } from './user-bridge-command.js';
+import { clearingNodeVariables, userBridgeCommandLine, userHookFile } from './user-bridge-command.js';
 
 export { InstallBridgeError } from './install-bridge-error.js';
 
@@ -206,7 +206,7 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
   const command =
     options.command ??
     (user === undefined
-      ? clearingNodeOptions(target.agent, await bridgeCommandLine(target.agent, options.projectDir, options.executable ?? process.argv[1]))
+      ? clearingNodeVariables(target.agent, await bridgeCommandLine(target.agent, options.projectDir, options.executable ?? process.argv[1]))
       : await userBridgeCommandLine(target.agent, options.projectDir, options.executable ?? process.argv[1]));
   if (target.layout === 'scripts') {
     if (seconds !== undefined) throw new InstallBridgeError(`${target.title} has no timeout of a hook's own to write (it gives each 120 s): leave the timeout out. Nothing was changed.`);

@@ -25,12 +25,12 @@ export interface InstalledScripts {
 }
 
 /**
- * The script for one event: `command` with `NODE_OPTIONS` cleared, as every bridge line is, and a project-relative
- * command found from the script's own place, since the agent sets no project variable.
+ * The script for one event: `command` with `NODE_OPTIONS` and `NODE_COMPILE_CACHE` cleared, as every bridge line is,
+ * and a project-relative command found from the script's own place, since the agent sets no project variable.
  */
 export function hookScript(command: string, target: InstallTarget): string {
   const fromHere = command.startsWith('node_modules/') ? `"$(dirname "$0")"/${'../'.repeat(target.file.split('/').length)}${command}` : command;
-  return `#!/bin/sh\n# ${target.title} runs this file for its hook of the same name; agent-hooks answers it (agent-hooks bridge --install ${target.agent}).\nNODE_OPTIONS= exec ${fromHere}\n`;
+  return `#!/bin/sh\n# ${target.title} runs this file for its hook of the same name; agent-hooks answers it (agent-hooks bridge --install ${target.agent}).\nNODE_OPTIONS= NODE_COMPILE_CACHE= exec ${fromHere}\n`;
 }
 
 /**

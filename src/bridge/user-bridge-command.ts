@@ -32,26 +32,38 @@ export function userHookFile(agent: InstallAgent, env: Readonly<Record<string, s
 /**
  * The agents whose project files can put variables into their hooks' environment: Claude Code applies the `env` block
  * of the project's `.claude/settings.json` over the user's variables, and Gemini CLI loads a project's `.env` for
- * variables not already set. Their bridge lines clear `NODE_OPTIONS` first (see {@link NODE_OPTIONS_CLEARED}).
+ * variables not already set. Their bridge lines clear `NODE_OPTIONS` and `NODE_COMPILE_CACHE` first (see
+ * {@link NODE_VARIABLES_CLEARED}).
  *
  * @internal
  */
 export const PROJECT_ENV_AGENTS: readonly InstallAgent[] = Object.freeze(AGENT_PROFILES.filter((profile) => profile.projectSetsEnv).map((profile) => profile.id));
 
 /**
- * What a bridge line of a {@link PROJECT_ENV_AGENTS} agent starts with: `NODE_OPTIONS` emptied for the bridge's `node`
- * (POSIX `VAR= cmd`, as sh, bash and Git Bash read it). Node applies `NODE_OPTIONS` before the first line of ours, so a
- * project that sets it to `--require ./x.cjs` would run its code inside the bridge — and a `process.exit(0)` there is
- * an "allow" no guard of the user's ever sees. It is the one variable that loads code before ours: `NODE_PATH` is only
- * looked in for a bare `require` that fails from our own `node_modules`, and never for an `import`.
+ * What a bridge line of a {@link PROJECT_ENV_AGENTS} agent starts with: `NODE_OPTIONS` and `NODE_COMPILE_CACHE`
+ * emptied for the bridge's `node` (POSIX `VAR= cmd`, as sh, bash and Git Bash read it). Both act before the first line
+ * of ours: Node applies `NODE_OPTIONS` (a project that sets it to `--require ./x.cjs` runs its code inside the bridge,
+ * and a `process.exit(0)` there is an "allow" no guard of the user's ever sees), and Node 22.1 and later load the
+ * compiled code of our modules from the `NODE_COMPILE_CACHE` folder (one the repository filled would hand us code of its
+ * making). An empty value turns each off; the bridge then turns the compile cache on in the user's own cache folder
+ * (`src/cli/compile-cache.ts`). `NODE_PATH` is not cleared: it is only looked in for a bare `require` that fails from
+ * our own `node_modules`, and never for an `import`.
  *
  * @internal
  */
-export const NODE_OPTIONS_CLEARED = 'NODE_OPTIONS= ';
+export const NODE_VARIABLES_CLEARED = 'NODE_OPTIONS= NODE_COMPILE_CACHE= ';
 
-/** `line` as `agent` runs it: prefixed with {@link NODE_OPTIONS_CLEARED} when a project can set that agent's env. */
-export const clearingNodeOptions = (agent: InstallAgent, line: string): string =>
-  PROJECT_ENV_AGENTS.includes(agent) && !line.startsWith(NODE_OPTIONS_CLEARED) ? `${NODE_OPTIONS_CLEARED}${line}` : line;
+/** The prefix of lines written before `NODE_COMPILE_CACHE` was cleared too: such a line is outdated. */
+const OLDER_PREFIX = 'NODE_OPTIONS= ';
+
+/**
+ * `line` as `agent` runs it: prefixed with {@link NODE_VARIABLES_CLEARED} when a project can set that agent's env (an
+ * older line's `NODE_OPTIONS= ` alone is replaced).
+ */
+export const clearingNodeVariables = (agent: InstallAgent, line: string): string => {
+  if (!PROJECT_ENV_AGENTS.includes(agent) || line.startsWith(NODE_VARIABLES_CLEARED)) return line;
+  return `${NODE_VARIABLES_CLEARED}${line.startsWith(OLDER_PREFIX) ? line.slice(OLDER_PREFIX.length) : line}`;
+};
 
 const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
 const inside = (dir: string, path: string): boolean => {
@@ -62,7 +74,7 @@ const inside = (dir: string, path: string): boolean => {
 /**
  * `node /abs/path/to/agent-hooks/dist/cli.js bridge --from AGENT`: `nodePath` (this `node`) and `executable` (the
  * running `cli.js`, `process.argv[1]`) by their absolute real paths; for Claude Code and Gemini CLI, after
- * {@link NODE_OPTIONS_CLEARED} (`NODE_OPTIONS= /usr/bin/node /…/dist/cli.js bridge --from claude`).
+ * {@link NODE_VARIABLES_CLEARED} (`NODE_OPTIONS= NODE_COMPILE_CACHE= /usr/bin/node /…/dist/cli.js bridge --from claude`).
  *
  * @throws {@link InstallBridgeError} when `executable` is not a built `.js` file, or lies inside `projectDir` (a
  *   project's own `node_modules`): a line every repository runs must not run one repository's copy.
@@ -80,7 +92,7 @@ export async function userBridgeCommandLine(agent: InstallAgent, projectDir: str
     throw new InstallBridgeError(`The running agent-hooks (${real}) is the project's own copy; a user-level config runs its line in every repository, so it must not run one repository's files. ${advice}`);
   }
   const node = await realpath(nodePath).catch(() => nodePath);
-  return clearingNodeOptions(agent, `${shellWord(node)} ${shellWord(real)} bridge --from ${agent}`);
+  return clearingNodeVariables(agent, `${shellWord(node)} ${shellWord(real)} bridge --from ${agent}`);
 }
 
 /** The folder and file of `agent`'s user-level config, for messages and tests. */

@@ -81,7 +81,7 @@ describe('agent-hooks bridge --from cline', () => {
     expect(installed).toMatchObject({ code: 0 });
     const script = join(dir, '.clinerules', 'hooks', 'PreToolUse');
     expect((await stat(script)).mode & 0o111).toBe(0o111);
-    expect(await readFile(script, 'utf8')).toMatch(/^#!\/bin\/sh\n[\s\S]*\nNODE_OPTIONS= exec .*bridge --from cline\n$/);
+    expect(await readFile(script, 'utf8')).toMatch(/^#!\/bin\/sh\n[\s\S]*\nNODE_OPTIONS= NODE_COMPILE_CACHE= exec .*bridge --from cline\n$/);
     expect((await stat(join(dir, '.clinerules', 'hooks', 'TaskStart'))).isFile()).toBe(true);
     // Run as Cline runs it: the script itself, in the workspace root, with the payload on stdin.
     const ran = await new Promise<{ code: number | null; stdout: string }>((resolve) => {

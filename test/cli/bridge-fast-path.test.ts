@@ -123,7 +123,7 @@ describe('bridge --install’s tool matchers', () => {
       const settings = JSON.parse(await readFile(join(p.dir, 'home', '.claude', 'settings.json'), 'utf8'));
       const entry = settings.hooks.PreToolUse[0];
       expect(entry).not.toHaveProperty('matcher');
-      expect(entry.hooks[0].command).toMatch(/^NODE_OPTIONS= \/\S*node\S* \/\S+\/global\/agent-hooks\/dist\/cli\.js bridge --from claude$/);
+      expect(entry.hooks[0].command).toMatch(/^NODE_OPTIONS= NODE_COMPILE_CACHE= \/\S*node\S* \/\S+\/global\/agent-hooks\/dist\/cli\.js bridge --from claude$/);
       expect(entry.hooks[0].command).not.toContain('npx');
       // The project's own copy, run from its node_modules, is refused for a line every repository runs.
       const own = join(p.dir, 'node_modules', 'agent-hooks', 'dist', 'cli.js');

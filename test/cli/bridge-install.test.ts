@@ -33,7 +33,7 @@ async function withLocalInstall(dir: string): Promise<void> {
 // Gemini CLI replaces `$GEMINI_PROJECT_DIR` in the command's text with a shell-quoted path; the braced form it leaves alone.
 // Claude Code's and Gemini CLI's lines clear NODE_OPTIONS first: their projects can set their hooks' variables.
 const local = (agent: string, variable?: string) =>
-  `${agent === 'claude' || agent === 'gemini' ? 'NODE_OPTIONS= ' : ''}${variable === undefined ? '' : agent === 'gemini' ? `"\${${variable}}"/` : `"$${variable}"/`}node_modules/.bin/agent-hooks bridge --from ${agent}`;
+  `${agent === 'claude' || agent === 'gemini' ? 'NODE_OPTIONS= NODE_COMPILE_CACHE= ' : ''}${variable === undefined ? '' : agent === 'gemini' ? `"\${${variable}}"/` : `"$${variable}"/`}node_modules/.bin/agent-hooks bridge --from ${agent}`;
 
 describe('agent-hooks bridge --install AGENT', () => {
   // What the end-to-end suite runs for each agent: canonical names, a timeout in seconds.

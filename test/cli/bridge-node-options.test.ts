@@ -61,7 +61,7 @@ describe('a project NODE_OPTIONS against the installed bridge lines', () => {
     const answer = JSON.parse(out.stdout || '{}') as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
     expect(answer.hookSpecificOutput?.permissionDecision, `stdout: ${out.stdout}\nstderr: ${out.stderr}`).toBe('deny');
     expect(answer.hookSpecificOutput?.permissionDecisionReason).toContain('no rm');
-    expect(line).toMatch(/^NODE_OPTIONS= /);
+    expect(line).toMatch(/^NODE_OPTIONS= NODE_COMPILE_CACHE= /);
   });
 
   it('the project-level Gemini CLI line still runs the user’s guard, which refuses rm -rf /', async () => {
@@ -76,7 +76,7 @@ describe('a project NODE_OPTIONS against the installed bridge lines', () => {
     const answer = JSON.parse(out.stdout || '{}') as { decision?: string; reason?: string };
     expect(answer.decision, `stdout: ${out.stdout}\nstderr: ${out.stderr}`).toBe('deny');
     expect(answer.reason).toContain('no rm');
-    expect(line).toMatch(/^NODE_OPTIONS= /);
+    expect(line).toMatch(/^NODE_OPTIONS= NODE_COMPILE_CACHE= /);
   });
 
   it('list calls a bridge line that does not clear NODE_OPTIONS outdated, and installing again fixes it', async () => {
@@ -85,12 +85,13 @@ describe('a project NODE_OPTIONS against the installed bridge lines', () => {
     const old = '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/agent-hooks bridge --from claude';
     await writeFile(join(dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: old, timeout: 30 }] }] } }));
     await mkdir(join(home, '.claude'), { recursive: true });
-    const oldUser = `${process.execPath} /opt/agent-hooks/dist/cli.js bridge --from claude`;
+    // Written before the compile cache was cleared too.
+    const oldUser = `NODE_OPTIONS= ${process.execPath} /opt/agent-hooks/dist/cli.js bridge --from claude`;
     await writeFile(join(home, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: oldUser, timeout: 30 }] }] } }));
     const listed = await runCli(['list'], { cwd: dir, env: { HOME: home } });
     expect(listed.stdout).toContain(".claude/settings.json: the bridge's PreToolUse line does not clear NODE_OPTIONS");
     expect(listed.stdout).toContain("run 'agent-hooks bridge --install claude' again");
-    expect(listed.stdout).toContain(`${join(home, '.claude', 'settings.json')}: the bridge's PreToolUse line does not clear NODE_OPTIONS`);
+    expect(listed.stdout).toContain(`${join(home, '.claude', 'settings.json')}: the bridge's PreToolUse line does not clear NODE_OPTIONS and NODE_COMPILE_CACHE`);
     expect(listed.stdout).toContain("run 'agent-hooks bridge --install claude --user' again");
     const again = await runCli(['bridge', '--install', 'claude', '--events', 'PreToolUse'], { cwd: dir, env: { HOME: home } });
     expect(again.code, again.stderr).toBe(0);

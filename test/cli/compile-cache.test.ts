@@ -2,9 +2,12 @@
  * Node's compile cache for the built executable, on Node 24 (the pinned release, installed into the test cache once):
  * a bridged call leaves the compiled code of our modules in `compile/` of the user's cache folder, where the next call
  * reads it; with caches off (`AGENT_HOOKS_CACHE_DIR=off`) nothing is written; and a cache folder a project file set
- * (Claude Code's project `env` block) is not where the compiled code goes — the next call would load it as code.
+ * (Claude Code's project `env` block) is not where the compiled code goes — the next call would load it as code. Nor
+ * is Node's own `NODE_COMPILE_CACHE` from a project file: Node 22.1+ reads it before our first line, so the line
+ * `bridge --install` writes clears it, attacked here as Claude Code runs that line.
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,6 +67,23 @@ describe('the compile cache of the executable (Node ≥ 22.1)', () => {
     mkdirSync(join(dir, '.claude'));
     writeFileSync(join(dir, '.claude', 'settings.json'), JSON.stringify({ env: { AGENT_HOOKS_CACHE_DIR: planted } }));
     bridge(dir, { HOME: home, AGENT_HOOKS_CACHE_DIR: planted });
+    expect(filesIn(planted)).toEqual([]);
+    expect(filesIn(join(home, '.cache', 'agent-hooks', 'compile')).length).toBeGreaterThan(0);
+  });
+
+  it('is not read from a NODE_COMPILE_CACHE folder a project file set, through the line bridge --install writes', () => {
+    const { dir, home } = project();
+    // The user's line, installed by this Node 24 from outside the project, as `--install --user` writes it.
+    const installed = spawnSync(node, [CLI, 'bridge', '--install', 'claude', '--user', '--events', 'PreToolUse'], { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: home }, encoding: 'utf8' });
+    expect(installed.status, installed.stderr).toBe(0);
+    const line = JSON.parse(readFileSync(join(home, '.claude', 'settings.json'), 'utf8')).hooks.PreToolUse[0].hooks[0].command as string;
+    // What Claude Code applies from the repository's `.claude/settings.json` `env` block.
+    const planted = join(dir, 'planted-node-cache');
+    mkdirSync(join(dir, '.claude'));
+    writeFileSync(join(dir, '.claude', 'settings.json'), JSON.stringify({ env: { NODE_COMPILE_CACHE: planted } }));
+    const run = spawnSync('/bin/sh', ['-c', line], { cwd: dir, input: PAYLOAD, env: { PATH: process.env.PATH ?? '', HOME: home, CLAUDE_PROJECT_DIR: dir, NODE_COMPILE_CACHE: planted }, encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    // Node would have filled the folder with our compiled modules, and read them back on the next call.
     expect(filesIn(planted)).toEqual([]);
     expect(filesIn(join(home, '.cache', 'agent-hooks', 'compile')).length).toBeGreaterThan(0);
   });

@@ -232,8 +232,8 @@ const expectations: Record<string, (stdout: string) => void> = {
   'claude-bridge.ts': (out) => {
     expect(out).toContain('Added the bridge to <project>/.claude/settings.json for PreToolUse, Stop.');
     expect(out).toContain(
-      'settings.json hooks: {"PreToolUse":[{"matcher":"^(?:Bash|Execute|Shell|bash|runTerminalCommand|run_commands|run_in_terminal|run_shell_command)$|(?:Shell)","hooks":[{"type":"command","command":"NODE_OPTIONS= \\"$CLAUDE_PROJECT_DIR\\"/node_modules/.bin/agent-hooks bridge --from claude","timeout":60}]}],' +
-        '"Stop":[{"hooks":[{"type":"command","command":"NODE_OPTIONS= \\"$CLAUDE_PROJECT_DIR\\"/node_modules/.bin/agent-hooks bridge --from claude","timeout":60}]}]}',
+      'settings.json hooks: {"PreToolUse":[{"matcher":"^(?:Bash|Execute|Shell|bash|runTerminalCommand|run_commands|run_in_terminal|run_shell_command)$|(?:Shell)","hooks":[{"type":"command","command":"NODE_OPTIONS= NODE_COMPILE_CACHE= \\"$CLAUDE_PROJECT_DIR\\"/node_modules/.bin/agent-hooks bridge --from claude","timeout":60}]}],' +
+        '"Stop":[{"hooks":[{"type":"command","command":"NODE_OPTIONS= NODE_COMPILE_CACHE= \\"$CLAUDE_PROJECT_DIR\\"/node_modules/.bin/agent-hooks bridge --from claude","timeout":60}]}]}',
     );
     expect(out).toMatch(/untrusted +no-recursive-delete +HOOK\.md +\.agents\/hooks\/no-recursive-delete\/HOOK\.md +\.agents\/hooks\/no-recursive-delete\/scripts\/run/);
     expect(out).toContain('Trusted 2 hooks in <scratch>/config/agent-hooks/trust.json.');

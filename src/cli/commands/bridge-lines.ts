@@ -1,7 +1,7 @@
 /**
  * Whether the bridge lines in the agents' configs are the ones `bridge --install` writes now, as far as safety goes:
- * a line of Claude Code or Gemini CLI, whose projects can set their hooks' variables, must clear `NODE_OPTIONS`
- * first (see `NODE_OPTIONS_CLEARED`). `agent-hooks list` says when one does not.
+ * a line of Claude Code or Gemini CLI, whose projects can set their hooks' variables, must clear `NODE_OPTIONS` and
+ * `NODE_COMPILE_CACHE` first (see `NODE_VARIABLES_CLEARED`). `agent-hooks list` says when one does not.
  *
  * @module
  * @internal
@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { INSTALL_TARGETS } from '../../bridge/install-targets.js';
-import { NODE_OPTIONS_CLEARED, PROJECT_ENV_AGENTS, userHookPath } from '../../bridge/user-bridge-command.js';
+import { NODE_VARIABLES_CLEARED, PROJECT_ENV_AGENTS, userHookPath } from '../../bridge/user-bridge-command.js';
 
 const BRIDGE = /(?:agent-hooks|cli\.[cm]?js)["']?\s+bridge\b/;
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -37,8 +37,9 @@ async function bridgeCommands(file: string): Promise<[event: string, command: st
 
 /**
  * One line per bridge entry of Claude Code's or Gemini CLI's config — the project's, and the user's — whose command
- * does not start with `NODE_OPTIONS= `: a repository that sets `NODE_OPTIONS` (in its `.claude/settings.json` `env`
- * block, or its `.env`) runs its code inside that bridge before any guard does. The fix is to install it again.
+ * does not start with `NODE_OPTIONS= NODE_COMPILE_CACHE= `: a repository that sets either (in its
+ * `.claude/settings.json` `env` block, or its `.env`) runs its code inside that bridge before any guard does — a line
+ * written before the compile cache was cleared too is outdated. The fix is to install it again.
  *
  * @internal
  */
@@ -51,9 +52,9 @@ export async function unclearedBridgeLines(projectDir: string, hostEnv: Readonly
     if (user !== undefined) files.push([user, user, true]);
     for (const [file, shown, isUser] of files) {
       for (const [event, command] of await bridgeCommands(file)) {
-        if (command.startsWith(NODE_OPTIONS_CLEARED)) continue;
+        if (command.startsWith(NODE_VARIABLES_CLEARED)) continue;
         lines.push(
-          `${shown}: the bridge's ${event} line does not clear NODE_OPTIONS, so a repository that sets it runs its code before your hooks: run 'agent-hooks bridge --install ${agent}${isUser ? ' --user' : ''}' again.`,
+          `${shown}: the bridge's ${event} line does not clear NODE_OPTIONS and NODE_COMPILE_CACHE, so a repository that sets them runs its code before your hooks: run 'agent-hooks bridge --install ${agent}${isUser ? ' --user' : ''}' again.`,
         );
       }
     }
