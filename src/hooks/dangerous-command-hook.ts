@@ -98,6 +98,17 @@ const DEFAULT_PATTERNS: readonly DangerousCommandPattern[] = Object.freeze([
     reason: 'find … -delete (or -exec rm) from /, ~, .. or a system directory deletes everything under it',
   },
   {
+    // `find / … | xargs rm`: the paths find lists from a root are fed to rm (normalised, `xargs` is dropped), so it
+    // deletes what `find / -delete` would, filtered on the way or not (`| grep …`; up to four commands between, which
+    // keeps the pattern linear in the length of the line).
+    name: 'find-xargs-rm-root',
+    pattern: new RegExp(
+      String.raw`(?:^|\s\|\s)find(?:\s-[HLP]|\s-D\s\S+|\s-O\d)*(?:\s(?![-(!|])\S+)*?\s${ROOTS}(?=\s|$)[^|]*(?:\|\s(?!rm${END})[^|]*){0,4}\|\srm${END}`,
+    ),
+    reason: 'find from /, ~, .. or a system directory piped into rm (find … | xargs rm) deletes everything it lists',
+    target: 'pipeline',
+  },
+  {
     name: 'rm-no-preserve-root',
     pattern: new RegExp(String.raw`^rm\s(?:.*\s)?--no-preserve-root${END}`),
     reason: 'rm --no-preserve-root turns off the protection of /',
@@ -157,7 +168,8 @@ const strings = (value: unknown): value is readonly string[] => Array.isArray(va
 /**
  * Refuses destructive shell commands on any tool whose input holds a command (`command`, `cmd`, `script`, …; an
  * argv array too): `rm -rf /` and its variants (`rm -fr ~`, `rm -r -f /*`, `rm -rf ../..`,
- * `sudo rm -rf --no-preserve-root /`), `find / -delete` (and `find ~ … -delete`, `find .. -exec rm …`), `mkfs`,
+ * `sudo rm -rf --no-preserve-root /`), `find / -delete` (and `find ~ … -delete`, `find .. -exec rm …`,
+ * `find / -print0 | xargs -0 rm -rf`), `mkfs`,
  * `dd … of=/dev/sda`, `> /dev/sda`, fork bombs, `chmod -R 777 /`, `curl … | sh` — also inside
  * `bash -c "…"`, `$(…)` and `echo '…' | sh`. Rules are regexes with a reason; add your own or replace the defaults.
  *
@@ -178,7 +190,7 @@ const strings = (value: unknown): value is readonly string[] => Array.isArray(va
  * ```
  */
 export class DangerousCommandHook implements Hook {
-  /** The default rules: rm -r of /, ~, * or .., find -delete from them, --no-preserve-root, mkfs, dd and redirections onto disks, fork bombs, chmod -R 777 /, chown -R /, downloads run as scripts. */
+  /** The default rules: rm -r of /, ~, * or .., find -delete from them (or piped into xargs rm), --no-preserve-root, mkfs, dd and redirections onto disks, fork bombs, chmod -R 777 /, chown -R /, downloads run as scripts. */
   static readonly defaultPatterns: readonly DangerousCommandPattern[] = DEFAULT_PATTERNS;
   /** The input fields read by default. */
   static readonly defaultFields: readonly string[] = DEFAULT_FIELDS;
