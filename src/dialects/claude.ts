@@ -9,6 +9,7 @@ import { resultText } from '../core/internal/as-text.js';
 import { statusOf } from '../core/model-error-type.js';
 import type { ProcessResult } from './process-result.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
+import { fromClaudeCode, withClaudeBlockingFeedback, type ClaudeBlockingFeedback } from './claude-blocking-feedback.js';
 import { writeTranscript } from './claude-transcript.js';
 import { exitCodeDecision, failureDecision, processFailure, tail } from './failure.js';
 import { OutputReader, PROCEED, invalidOutput, isRecord, parseJsonObject } from './wire-output.js';
@@ -356,9 +357,12 @@ function readClaudeCodeOutput(output: Record<string, unknown>, ctx: AnyHookConte
     }
   }
   const topLevel = output.decision as 'approve' | 'block' | undefined;
+  let feedback: ClaudeBlockingFeedback | undefined;
   if (ctx.event === 'PostToolUse' && topLevel === 'block') {
     // The tool has run: its result stays, and the reason goes beside it for the model, as Claude Code words it.
-    additionalContext.unshift(claudeBlockingError(ctx, hook, reason ?? `Hook '${hook.name}' flagged this result.`));
+    const why = reason ?? `Hook '${hook.name}' flagged this result.`;
+    feedback = { reason: why, text: claudeBlockingError(ctx, hook, why) };
+    additionalContext.unshift(feedback.text);
   }
   let modified: AnyHookContext | undefined;
   if (ctx.event === 'PostToolUse') {
@@ -377,6 +381,8 @@ function readClaudeCodeOutput(output: Record<string, unknown>, ctx: AnyHookConte
     else if (take('updatedMCPToolOutput')) {
       notes.push(droppedNote(hook, ctx, 'invalid-output', `Hook '${hook.name}' printed hookSpecificOutput.updatedMCPToolOutput for ${ctx.toolName}, which is not an MCP tool; it is ignored. Use updatedToolOutput.`, { field: at('updatedMCPToolOutput') }));
     }
+    // From Claude Code, the block goes back to it as a block (see claude-blocking-feedback.ts).
+    if (feedback !== undefined && fromClaudeCode(ctx)) modified = withClaudeBlockingFeedback(modified ?? ctx, feedback);
     if (topLevel === 'block') return { kind: 'proceed', ctx: modified, ...extras() };
   }
 
