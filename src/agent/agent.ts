@@ -9,6 +9,7 @@ import type { AgentEvents } from './agent-events.js';
 import type { ResolvedConfig } from './agent-builder.js';
 import type { AgentHooksReport } from './hook-loader.js';
 import { formatProblem } from '../script/problem.js';
+import { forgetSessionEnv } from '../dialects/claude-env-file.js';
 import { AgentStream, type StreamOptions } from './agent-stream.js';
 import { streamTextMode } from './internal/stream-text-mode.js';
 import { Run, type AgentConfig, type RunEnvironment, type RunStream } from './run/index.js';
@@ -353,6 +354,11 @@ export class Agent {
   }
 
   private async endSession(state: AgentState, reason: string, durationMs: number | undefined, wakes: WakeInbox): Promise<void> {
-    await Run.endSession(await this.configuration(), this.environment(wakes), state, reason, durationMs);
+    try {
+      await Run.endSession(await this.configuration(), this.environment(wakes), state, reason, durationMs);
+    } finally {
+      // The lines its SessionStart hooks left for its shell commands end with the session.
+      if (state.sessionId !== undefined) forgetSessionEnv(state.sessionId);
+    }
   }
 }

@@ -10,6 +10,7 @@ import { statusOf } from '../core/model-error-type.js';
 import type { ProcessResult } from './process-result.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 import { fromClaudeCode, withClaudeBlockingFeedback, type ClaudeBlockingFeedback } from './claude-blocking-feedback.js';
+import { newSessionEnvFile } from './claude-env-file.js';
 import { writeTranscript } from './claude-transcript.js';
 import { exitCodeDecision, failureDecision, processFailure, tail } from './failure.js';
 import { OutputReader, PROCEED, invalidOutput, isRecord, parseJsonObject } from './wire-output.js';
@@ -518,6 +519,17 @@ function claudeWakeMessage(result: ProcessResult, ctx: AnyHookContext, info: Pay
   return `Stop hook blocking error from command "${label}": ${result.stderr.trim() || result.stdout.trim()}`;
 }
 
+/**
+ * `CLAUDE_ENV_FILE` for a SessionStart hook of a session here: a new file of its own, whose lines the session's shell
+ * tools run ahead of each command (see claude-env-file.ts). None for an event Claude Code sent through the bridge:
+ * there the variable Claude Code gave the bridge reaches the hooks behind it as it is.
+ */
+function claudeRunEnv(ctx: AnyHookContext): Readonly<Record<string, string>> | undefined {
+  if (ctx.event !== 'SessionStart' || ctx.origin !== undefined) return undefined;
+  const file = newSessionEnvFile(ctx.state.sessionId ?? ctx.state.agentId);
+  return file === undefined ? undefined : { CLAUDE_ENV_FILE: file };
+}
+
 function payload(ctx: AnyHookContext, info: PayloadInfo): object {
   const fields = claudeEventFields(ctx);
   return (
@@ -566,4 +578,5 @@ export const claudeDialect: WireDialect = Object.freeze({
   // Claude Code ends the payload with a newline: a `read -r` under `set -e` fails on a last line without one.
   stringify: (payload: object) => `${JSON.stringify(payload)}\n`,
   wakeMessage: claudeWakeMessage,
+  runEnv: claudeRunEnv,
 });

@@ -99,7 +99,7 @@ export interface OurScenarioRun {
 /**
  * Runs `scenario` with an agent built here, in one session as a headless Claude Code run is: Claude Code's settings
  * and the HOOK.md hooks loaded, a Bash tool that runs the command in the project with the environment `bashEnv` gives
- * it (default: the project's).
+ * it (default: the project's), after the session's `shellSetup`.
  */
 export async function runOurScenario(scenario: ClaudeScenario, options: { bashEnv?: (project: AgentProject) => NodeJS.ProcessEnv; maxSteps?: number } = {}): Promise<OurScenarioRun> {
   const project = scenarioProject(scenario);
@@ -108,7 +108,9 @@ export async function runOurScenario(scenario: ClaudeScenario, options: { bashEn
     name: 'Bash',
     description: 'Runs a shell command.',
     input: z.object({ command: z.string() }),
-    execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: project.dir, env: options.bashEnv?.(project) ?? project.env, encoding: 'utf8' }),
+    // The lines the session's SessionStart hooks left in CLAUDE_ENV_FILE run ahead of the command, as Claude Code runs them.
+    execute: (input, context) =>
+      execFileSync('/bin/sh', ['-c', context.shellSetup === undefined ? input.command : `${context.shellSetup}\n${input.command}`], { cwd: project.dir, env: options.bashEnv?.(project) ?? project.env, encoding: 'utf8' }),
   });
   let builder = AgentBuilder.new()
     .withModel(model)
