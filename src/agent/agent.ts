@@ -200,10 +200,11 @@ export class Agent {
     return config;
   }
 
-  private environment(wakes: WakeInbox): RunEnvironment {
+  private environment(wakes: WakeInbox, noLaterTurn = false): RunEnvironment {
     return {
       emitter: this.events,
       wakes,
+      noLaterTurn,
       track: (work) => {
         const tracked = work.then(
           () => undefined,
@@ -227,7 +228,7 @@ export class Agent {
     // A plain run's own inbox: a background hook done after it wakes no model.
     const wakes = sessionWakes ?? new WakeInbox(this.events);
     const config = await this.configuration();
-    const run = new Run(config, this.environment(wakes), {
+    const run = new Run(config, this.environment(wakes, sessionWakes === undefined), {
       prompt,
       state,
       metadata: { ...(options.metadata ?? {}) },
@@ -293,7 +294,7 @@ export class Agent {
             await checkpointer.save(this.snapshot(config, { frame, pending: [], lossy }, snapshot.id, undefined));
             kept = true;
           };
-    const run = Run.resumed(config, this.environment(wakes), { frame: snapshot.run, decisions }, { signal: options.signal, stream, keepStep });
+    const run = Run.resumed(config, this.environment(wakes, sessionWakes === undefined), { frame: snapshot.run, decisions }, { signal: options.signal, stream, keepStep });
     // A run that ended — completed or stopped — needs its step checkpoint no more; a failed one keeps it to go on from.
     const ended = async () => {
       if (kept) await checkpointer!.delete(snapshot.id);

@@ -9,10 +9,10 @@ import { resultText } from '../core/internal/as-text.js';
 import { statusOf } from '../core/model-error-type.js';
 import type { ProcessResult } from './process-result.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
-import { fromClaudeCode, withClaudeBlockingFeedback, type ClaudeBlockingFeedback } from './claude-blocking-feedback.js';
+import { claudeBlockingFeedbackOf, fromClaudeCode, withClaudeBlockingFeedback, type ClaudeBlockingFeedback } from './claude-blocking-feedback.js';
 import { newSessionEnvFile } from './claude-env-file.js';
 import { writeTranscript } from './claude-transcript.js';
-import { exitCodeDecision, failureDecision, processFailure, tail } from './failure.js';
+import { exit2Notes, exitCodeDecision, failureDecision, processFailure, tail } from './failure.js';
 import { OutputReader, PROCEED, invalidOutput, isRecord, parseJsonObject } from './wire-output.js';
 
 /** The event's own fields, in Claude Code's snake_case names. */
@@ -258,6 +258,10 @@ export function readClaudeCodeAnswer(result: ProcessResult, ctx: AnyHookContext,
     if (exit !== 2 || decision.kind === 'block' || decision.kind === 'stop') return decision;
     // The JSON did not block: exit 2 blocks with stderr (nothing on PermissionRequest), the JSON's messages kept.
     const blocked = exit2(result, ctx, hook);
+    if (blocked.kind !== 'block' && ctx.event === 'PostToolUse' && decision.kind === 'proceed') {
+      // The tool has run: its feedback goes beside the JSON's context, and a replaced output stands.
+      return { ...decision, ctx: withFeedbackOf(blocked, decision.ctx) ?? decision.ctx, additionalContext: [...blocked.additionalContext, ...decision.additionalContext], notes: [...decision.notes, ...blocked.notes] };
+    }
     if (blocked.kind !== 'block') return decision.granted === true || decision.kind !== 'proceed' ? decision : withNotes(decision, blocked.notes);
     return { ...blocked, additionalContext: [...decision.additionalContext, ...blocked.additionalContext], systemMessage: decision.systemMessage ?? blocked.systemMessage, notes: [...decision.notes, ...blocked.notes] };
   }
@@ -302,8 +306,29 @@ function notJsonNote(cause: string, result: ProcessResult, ctx: AnyHookContext, 
   };
 }
 
-/** Exit 2: a block with stderr where the event blocks; on PermissionRequest, nothing (Claude Code reads only `decision`). */
+/**
+ * The feedback a PostToolUse exit 2 carried for the bridge (see claude-blocking-feedback.ts), moved onto `onto` when the
+ * JSON's own context (a replaced output) goes on; `undefined` when it carried none.
+ */
+function withFeedbackOf(exit: Decision, onto: AnyHookContext | undefined): AnyHookContext | undefined {
+  const feedback = exit.ctx === undefined ? [] : claudeBlockingFeedbackOf(exit.ctx);
+  if (feedback.length === 0 || onto === undefined) return exit.ctx ?? onto;
+  return feedback.reduce((ctx, f) => withClaudeBlockingFeedback(ctx, f), onto);
+}
+
+/**
+ * Exit 2: a block with stderr where the event blocks; on PermissionRequest, nothing (Claude Code reads only
+ * `decision`). On PostToolUse the tool has run: Claude Code 2.1.332 keeps its result and gives the model
+ * `PostToolUse:<tool> hook blocking error from command: "<command>": [<command>]: <stderr>` beside it (recorded from
+ * the binary, stderr as written, its last newline too).
+ */
 function exit2(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): Decision {
+  if (ctx.event === 'PostToolUse') {
+    const label = hook.command ?? hook.name;
+    const why = `[${label}]: ${result.stderr}`;
+    const feedback = { reason: why, text: claudeBlockingError(ctx, hook, why) };
+    return { kind: 'proceed', additionalContext: [feedback.text], ctx: fromClaudeCode(ctx) ? withClaudeBlockingFeedback(ctx, feedback) : undefined, notes: exit2Notes(result, ctx, hook) };
+  }
   if (ctx.event === 'PermissionRequest') {
     const note = droppedNote(
       hook,

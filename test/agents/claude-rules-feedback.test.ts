@@ -46,3 +46,38 @@ describe(`claude ${VERSION}: a Claude-dialect HOOK.md hook's PostToolUse block, 
     expect(JSON.stringify(ours.requests[1])).toContain('post-block-output');
   });
 });
+
+describe(`claude ${VERSION}: a PostToolUse exit 2, and an asyncRewake hook under claude -p; ours in a plain run`, () => {
+  const PLAIN = 'input=$(cat); case "$input" in *plain-two*) echo "RULE-PLAIN-EXIT2" >&2; exit 2;; esac; exit 0';
+  // Slow on purpose: in the background its message could not be in the request right after the call.
+  const REWAKE = 'input=$(cat); case "$input" in *rewake-me*) sleep 2; echo "RULE-REWAKE" >&2; exit 2;; esac; exit 0';
+  const scenario: ClaudeScenario = {
+    settings: { hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: PLAIN, timeout: 30 }, { type: 'command', command: REWAKE, asyncRewake: true, timeout: 30 }] }] } },
+    turns: [{ shell: 'echo plain-two-out' }, { shell: 'echo rewake-me-out' }, { text: 'done' }],
+  };
+  let claude: ClaudeScenarioRun;
+  let ours: OurScenarioRun;
+  beforeAll(async () => {
+    claude = await runClaudeScenario(scenario);
+    ours = await runOurScenario(scenario, { plainRun: true });
+  }, 240_000);
+  afterAll(async () => {
+    await claude?.mock.close();
+    claude?.project.remove();
+    ours?.project.remove();
+  });
+
+  /** The hooks' feedback among the system messages of request `index` (Claude Code's own environment text left out). */
+  const feedbackIn = (requests: readonly (readonly unknown[])[], index: number): string[] => systemTextsIn(requests[index] ?? []).filter((t) => t.includes('hook blocking error'));
+
+  it('each keeps the result and gives the model its stderr in the request right after the call, in the same words', () => {
+    const plain = `PostToolUse:Bash hook blocking error from command: "${PLAIN}": [${PLAIN}]: RULE-PLAIN-EXIT2\n`;
+    const rewake = `PostToolUse:Bash hook blocking error from command: "${REWAKE}": [${REWAKE}]: RULE-REWAKE\n`;
+    expect(feedbackIn(claude.requests, 1), claude.explain()).toEqual([plain]);
+    expect(feedbackIn(claude.requests, 2)).toEqual([plain, rewake]);
+    expect(feedbackIn(ours.requests, 1)).toEqual([plain]);
+    expect(feedbackIn(ours.requests, 2)).toEqual([plain, rewake]);
+    for (const requests of [claude.requests, ours.requests]) expect(JSON.stringify(requests[2])).toContain('rewake-me-out');
+    expect(ours.warnings).toEqual([]);
+  });
+});

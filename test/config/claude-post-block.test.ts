@@ -60,4 +60,25 @@ describe('a PostToolUse block from a Claude-dialect HOOK.md hook', () => {
       hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'NOTE', updatedToolOutput: { stdout: 'NEW' } },
     });
   });
+
+  it('exit 2 on PostToolUse keeps the result, and gives stderr beside it as Claude Code words it; through the bridge, a block', async () => {
+    const { project, write } = await setup();
+    const command = 'cat >/dev/null; echo "lint failed" >&2; exit 2';
+    await write(project, '.claude/settings.json', { hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command }] }] } });
+    const model = new ScriptedModel([{ toolCalls: [{ name: 'Bash', args: { command: 'echo kept' } }] }, 'done']);
+    const bash = defineTool({ name: 'Bash', input: z.object({ command: z.string() }), execute: () => 'kept-output' });
+    const agent = AgentBuilder.new().withModel(model).withTools(bash).withHooksFrom({ projectDir: project, trust: 'all', homeDir: false, userDir: false, claude: true, hookmd: false }).build();
+    await agent.run('go');
+    const after = model.requests[1]!.messages.slice(-2);
+    expect(after[0]).toMatchObject({ role: 'tool', content: 'kept-output' });
+    expect(after[1]).toEqual({ role: 'system', content: `PostToolUse:Bash hook blocking error from command: "${command}": [${command}]: lint failed\n` });
+
+    const dir = join(project, '.agents', 'hooks', 'lint');
+    await mkdir(join(dir, 'scripts'), { recursive: true });
+    await writeFile(join(dir, 'HOOK.md'), '---\nname: lint\ndescription: d\ntrigger: PostToolUse\nmetadata:\n  dialect: claude\n---\n');
+    await writeFile(join(dir, 'scripts', 'run'), '#!/bin/sh\ncat > /dev/null\necho "lint failed" >&2\nexit 2\n', { mode: 0o755 });
+    const stack = new HookStack().withAll((await discoverHooks({ projectDir: project, userDir: false, trust: 'all' })).hooks);
+    const result = await runBridge({ agent: 'claude', input: JSON.stringify(SENT), stack });
+    expect(JSON.parse(result.stdout)).toEqual({ decision: 'block', reason: '[lint]: lint failed\n' });
+  });
 });

@@ -97,11 +97,15 @@ export interface OurScenarioRun {
 }
 
 /**
- * Runs `scenario` with an agent built here, in one session as a headless Claude Code run is: Claude Code's settings
+ * Runs `scenario` with an agent built here, in one session as a headless Claude Code run is (or, with `plainRun`, in
+ * one plain run): Claude Code's settings
  * and the HOOK.md hooks loaded, a Bash tool that runs the command in the project with the environment `bashEnv` gives
  * it (default: the project's), after the session's `shellSetup`.
  */
-export async function runOurScenario(scenario: ClaudeScenario, options: { bashEnv?: (project: AgentProject) => NodeJS.ProcessEnv; maxSteps?: number } = {}): Promise<OurScenarioRun> {
+export async function runOurScenario(
+  scenario: ClaudeScenario,
+  options: { bashEnv?: (project: AgentProject) => NodeJS.ProcessEnv; maxSteps?: number; plainRun?: boolean } = {},
+): Promise<OurScenarioRun> {
   const project = scenarioProject(scenario);
   const model = new ScriptedModel(scenario.turns.map((t) => ('shell' in t ? { toolCalls: [{ name: 'Bash', args: { command: t.shell } }] } : t.text)));
   const bash = defineTool({
@@ -122,15 +126,17 @@ export async function runOurScenario(scenario: ClaudeScenario, options: { bashEn
   agent.events.on('warning', (w) => warnings.push(w));
   let result: unknown;
   let error: unknown;
-  const session = agent.session();
+  // `plainRun`: one `agent.run`, which no turn follows, as `claude -p` with its prompt given is.
+  const session = options.plainRun === true ? undefined : agent.session();
   const previous = process.cwd();
   process.chdir(project.dir);
   try {
-    result = await session.run(scenario.prompt ?? 'Do as you are told.');
+    result = await (session ?? agent).run(scenario.prompt ?? 'Do as you are told.');
   } catch (e) {
     error = e;
   } finally {
-    await session.close();
+    await session?.close();
+    await agent.drain();
     process.chdir(previous);
   }
   return { project, requests: model.requests.map((r) => r.messages), warnings, result, error, file: fileOf(project) };
