@@ -66,8 +66,9 @@ export function claudeEventFields(ctx: AnyHookContext): Record<string, unknown> 
     case 'SubagentStart':
       return { agent_id: ctx.name, agent_type: ctx.type };
     case 'SessionStart':
-      // Claude Code 2.1.332 sends no model on SessionStart (test/agents/claude-rules.test.ts).
-      return { source: ctx.source };
+      // Claude Code 2.1.332 sends no model on SessionStart (test/agents/claude-rules.test.ts). Its `fork` reads as
+      // `resume` here; a hook behind the bridge gets it back as sent.
+      return { source: ctx.source === 'resume' && ctx.origin?.payload.source === 'fork' ? 'fork' : ctx.source };
     case 'SessionEnd':
       // One of Claude Code's reasons, or `other`, as a headless Claude Code ends (a `matcher: "other"` hook runs then).
       return { reason: ctx.reason !== undefined && CLAUDE_END_REASONS.has(ctx.reason) ? ctx.reason : 'other' };
@@ -180,13 +181,14 @@ function schemaProblem(output: Record<string, unknown>): string | undefined {
 }
 
 /**
- * The fields Claude Code 2.1.330 reads in `hookSpecificOutput`, by event; any other is dropped. An event without an
+ * The fields Claude Code 2.1.330 reads in `hookSpecificOutput`, by event (and `permissionDisplay` on PreToolUse, read
+ * from 2.1.332's schema); any other is dropped. An event without an
  * entry (SessionEnd, PreCompact, PostCompact, StopFailure) has no `hookSpecificOutput` in Claude Code's schema.
  *
  * @internal
  */
 export const CLAUDE_SPECIFIC_FIELDS: Readonly<Partial<Record<HookEventName, readonly string[]>>> = {
-  PreToolUse: ['permissionDecision', 'permissionDecisionReason', 'updatedInput', 'additionalContext'],
+  PreToolUse: ['permissionDecision', 'permissionDecisionReason', 'updatedInput', 'additionalContext', 'permissionDisplay'],
   PermissionRequest: ['decision'],
   PostToolUse: ['additionalContext', 'updatedToolOutput', 'updatedMCPToolOutput', 'classifierContext'],
   PostToolUseFailure: ['additionalContext'],
@@ -208,6 +210,7 @@ export const CLAUDE_SPECIFIC_FIELDS: Readonly<Partial<Record<HookEventName, read
  */
 export const CLAUDE_FIELDS_WITHOUT_EFFECT: Readonly<Record<string, string>> = {
   classifierContext: "it is context for Claude Code's auto-mode classifier, and there is none here",
+  permissionDisplay: "it words the permission card of Claude Code's desktop host, beside an ask; an approver here gets the ask's reason",
   sessionTitle: "it names the session in Claude Code's list of sessions",
   suppressOriginalPrompt: "it hides the user's prompt in Claude Code's view of the conversation",
   initialUserMessage: 'it gives an interactive Claude Code session its first prompt, where a run here starts from its own',
@@ -525,6 +528,10 @@ function claudeOnlyFields(ctx: AnyHookContext): Record<string, unknown> {
   switch (ctx.event) {
     case 'PostToolUse':
       return ctx.execution?.durationMs === undefined ? {} : { duration_ms: Math.round(ctx.execution.durationMs) };
+    case 'PostToolUseFailure':
+      // As Claude Code 2.1.332 sends them (test/agents/claude-rules-fields.test.ts). A failure here is never an
+      // interrupt: a cancelled run ends without PostToolUseFailure.
+      return { is_interrupt: false, ...(ctx.execution?.durationMs === undefined ? {} : { duration_ms: Math.round(ctx.execution.durationMs) }) };
     case 'Stop':
     case 'SubagentStop':
       return ctx.finalMessage === undefined ? {} : { last_assistant_message: ctx.finalMessage };

@@ -234,7 +234,7 @@ export abstract class RunToolExecution extends RunModelTurns {
 
   protected async toolFailed(call: ToolCall, error: unknown, durationMs?: number): Promise<ToolExecution> {
     const failure = await this.answering(call, () => `Error: ${messageOf(error)}`, () =>
-      this.dispatch('PostToolUseFailure', () => ToolHookContext.toolFailure(call, error, this.ctxInit())),
+      this.dispatch('PostToolUseFailure', () => ToolHookContext.toolFailure(call, error, this.ctxInit(), durationMs)),
     );
     const execution =
       failure.context?.event === 'PostToolUseFailure' && failure.context.execution ? failure.context.execution : ToolExecution.failure(call, error, durationMs);

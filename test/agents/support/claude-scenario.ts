@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { AgentBuilder, ScriptedModel, defineTool, type AgentWarning, type Message } from '../../../src/index.js';
 import { claudeDriver } from '../drivers/claude.js';
-import { makeProject, type AgentProject, type AgentRun } from './harness.js';
+import { agentBin, makeProject, runBounded, type AgentProject, type AgentRun } from './harness.js';
 import { startMockServer, type MockServer, type Turn } from './mock-server.js';
 
 /** A HOOK.md hook folder: its trigger, its script (`scripts/run`), and its frontmatter's metadata. */
@@ -69,6 +69,20 @@ export interface ClaudeScenarioRun {
   file(name: string): string | undefined;
   /** The run's end, for failure messages. */
   explain(): string;
+}
+
+/**
+ * Runs Claude Code headless in `project` with `args` after `-p` (a prompt, `--resume …`), against `mock`, as the
+ * driver runs it otherwise.
+ */
+export function runClaudeWith(project: AgentProject, mock: MockServer, args: readonly string[], timeoutMs = 120_000): Promise<AgentRun> {
+  const scratch = join(project.root, 'claude-tmp');
+  mkdirSync(scratch, { recursive: true, mode: 0o700 });
+  return runBounded(agentBin('claude'), ['-p', ...args, '--output-format', 'stream-json', '--verbose'], {
+    cwd: project.dir,
+    env: { ...project.env, ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: 'mock', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', CLAUDE_CODE_TMPDIR: scratch },
+    timeoutMs,
+  });
 }
 
 /** Runs `scenario` with Claude Code headless; its HOOK.md hooks through the real bridge. */
