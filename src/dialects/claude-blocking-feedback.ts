@@ -31,7 +31,7 @@ export const fromClaudeCode = (ctx: AnyHookContext): boolean => ctx.origin?.agen
  * @internal
  */
 export function withClaudeBlockingFeedback<C extends AnyHookContext>(ctx: C, feedback: ClaudeBlockingFeedback): C {
-  return ctx.withMetadata(KEY, Object.freeze([...claudeBlockingFeedbackOf(ctx), Object.freeze({ ...feedback })]));
+  return ctx.withMetadata(KEY, Object.freeze([...claudeBlockingFeedbackOf(ctx), Object.freeze({ ...feedback })])) as C;
 }
 
 /**
