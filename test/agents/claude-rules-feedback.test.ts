@@ -4,8 +4,10 @@
  * Claude-dialect HOOK.md hook that Claude Code runs through the bridge.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { pinOf } from './support/harness.js';
-import { runClaudeScenario, runOurScenario, systemTextsIn, type ClaudeScenario, type ClaudeScenarioRun, type OurScenarioRun } from './support/claude-scenario.js';
+import { AgentBuilder, ScriptedModel, defineTool } from '../../src/index.js';
+import { judgingApi, runClaudeScenario, runOurScenario, scenarioProject, systemTextsIn, type ClaudeScenario, type ClaudeScenarioRun, type OurScenarioRun } from './support/claude-scenario.js';
 
 const VERSION = pinOf('claude').version;
 
@@ -79,5 +81,72 @@ describe(`claude ${VERSION}: a PostToolUse exit 2, and an asyncRewake hook under
     expect(feedbackIn(ours.requests, 2)).toEqual([plain, rewake]);
     for (const requests of [claude.requests, ours.requests]) expect(JSON.stringify(requests[2])).toContain('rewake-me-out');
     expect(ours.warnings).toEqual([]);
+  });
+});
+
+describe(`claude ${VERSION}: a prompt hook's refusal on PreToolUse and PostToolUse, with and without continueOnBlock; ours`, () => {
+  const PROMPT = 'RULE-JUDGE: refuse every command. $ARGUMENTS';
+  const VERDICT = { ok: false, reason: 'RULE-JUDGE-REASON' };
+  const CASES = [
+    ['PreToolUse', false],
+    ['PreToolUse', true],
+    ['PostToolUse', false],
+    ['PostToolUse', true],
+  ] as const;
+  const scenarioOf = (event: string, continueOnBlock: boolean): ClaudeScenario => ({
+    settings: { hooks: { [event]: [{ matcher: 'Bash', hooks: [{ type: 'prompt', prompt: PROMPT, timeout: 30, ...(continueOnBlock ? { continueOnBlock } : {}) }] }] } },
+    turns: [{ shell: 'touch judged.txt' }, { text: 'first answer' }, { text: 'second answer' }],
+  });
+  const runs = new Map<string, { claude: ClaudeScenarioRun; ours: { requests: number; ran: boolean; told: string; status: string } }>();
+
+  /** Ours: the same settings, the agent's own model judging as the mock's judge does. */
+  async function ours(scenario: ClaudeScenario) {
+    const project = scenarioProject(scenario);
+    let main = 0;
+    const told: string[] = [];
+    const model = new ScriptedModel((request) => {
+      if (request.tools.length === 0) return JSON.stringify(VERDICT);
+      told.push(JSON.stringify(request.messages));
+      return ++main === 1 ? { toolCalls: [{ name: 'Bash', args: { command: 'touch judged.txt' } }] } : 'first answer';
+    });
+    let ran = false;
+    const bash = defineTool({ name: 'Bash', input: z.object({ command: z.string() }), execute: () => ((ran = true), '') });
+    const agent = AgentBuilder.new().withModel(model).withTools(bash).withHooksFrom({ projectDir: project.dir, trust: 'all', homeDir: false, userDir: false, claude: true, hookmd: false }).build();
+    const result = await agent.run('Do as you are told.');
+    project.remove();
+    return { requests: main, ran, told: told.join('\n'), status: result.status };
+  }
+
+  beforeAll(async () => {
+    for (const [event, cont] of CASES) {
+      const scenario = scenarioOf(event, cont);
+      runs.set(`${event} ${cont}`, { claude: await runClaudeScenario(scenario, 120_000, judgingApi('RULE-JUDGE', VERDICT)), ours: await ours(scenario) });
+    }
+  }, 400_000);
+  afterAll(async () => {
+    for (const { claude } of runs.values()) {
+      await claude.mock.close();
+      claude.project.remove();
+    }
+  });
+
+  it.each(CASES)('%s, continueOnBlock %s', (event, cont) => {
+    const { claude, ours: mine } = runs.get(`${event} ${cont}`)!;
+    const ran = claude.file('judged.txt') !== undefined;
+    // Without continueOnBlock the turn ends at the refusal; with it, the turn goes on to the model's next answer.
+    expect(claude.requests.length, claude.explain()).toBe(cont ? 2 : 1);
+    expect(mine.requests).toBe(claude.requests.length);
+    expect(ran).toBe(event === 'PostToolUse');
+    expect(mine.ran).toBe(ran);
+    expect(mine.status).toBe(cont ? 'completed' : 'stopped');
+    if (event === 'PostToolUse' && cont) {
+      const feedback = `PostToolUse:Bash hook blocking error from command: "${PROMPT}": [${PROMPT}]: RULE-JUDGE-REASON`;
+      expect(systemTextsIn(claude.requests[1] ?? [])).toContain(feedback);
+      expect(mine.told).toContain(JSON.stringify(feedback).slice(1, -1));
+    }
+    if (event === 'PreToolUse' && cont) {
+      expect(JSON.stringify(claude.requests[1])).toContain('RULE-JUDGE-REASON');
+      expect(mine.told).toContain('RULE-JUDGE-REASON');
+    }
   });
 });

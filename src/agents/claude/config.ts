@@ -193,6 +193,7 @@ export async function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<
               new PromptHook({
                 name: `prompt: ${commandName(handler.prompt)}`,
                 prompt: handler.prompt,
+                continueOnBlock: handler.continueOnBlock === true,
                 event,
                 matcher: fields.matcher,
                 judge: options.judge,

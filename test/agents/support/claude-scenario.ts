@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { AgentBuilder, ScriptedModel, defineTool, type AgentWarning, type Message } from '../../../src/index.js';
 import { claudeDriver } from '../drivers/claude.js';
 import { agentBin, makeProject, runBounded, type AgentProject, type AgentRun } from './harness.js';
-import { startMockServer, type MockServer, type Turn } from './mock-server.js';
+import { startMockServer, type MockApi, type MockServer, type Turn } from './mock-server.js';
 
 /** A HOOK.md hook folder: its trigger, its script (`scripts/run`), and its frontmatter's metadata. */
 export interface HookMd {
@@ -85,10 +85,30 @@ export function runClaudeWith(project: AgentProject, mock: MockServer, args: rea
   });
 }
 
+/**
+ * The Messages API, where a request that offers no tools and names `marker` (a prompt hook's question, which Claude
+ * Code asks with a JSON schema for `{ok, reason}`) is answered with `verdict`.
+ */
+export function judgingApi(marker: string, verdict: object): MockApi {
+  const api = claudeDriver.api();
+  return {
+    name: 'Anthropic Messages, with a judge',
+    handle(request, res, next) {
+      const body = request.body as { tools?: unknown[] } | undefined;
+      if ((body?.tools ?? []).length === 0 && JSON.stringify(body ?? '').includes(marker)) {
+        // Answered as a turn of text: the adapter plays a turn only for a request that offers the shell tool.
+        void api.handle({ ...request, body: { ...body, tools: [{ name: 'Bash' }] } }, res, () => ({ text: JSON.stringify(verdict) }));
+        return { main: false };
+      }
+      return api.handle(request, res, next);
+    },
+  };
+}
+
 /** Runs `scenario` with Claude Code headless; its HOOK.md hooks through the real bridge. */
-export async function runClaudeScenario(scenario: ClaudeScenario, timeoutMs = 120_000): Promise<ClaudeScenarioRun> {
+export async function runClaudeScenario(scenario: ClaudeScenario, timeoutMs = 120_000, api: MockApi = claudeDriver.api()): Promise<ClaudeScenarioRun> {
   const project = scenarioProject(scenario);
-  const mock = await startMockServer(claudeDriver.api(), scenario.turns);
+  const mock = await startMockServer(api, scenario.turns);
   if (scenario.bridged !== undefined) await claudeDriver.configure(project, mock, { events: scenario.bridged, timeoutSec: 60 });
   const run = await claudeDriver.run(project, mock, scenario.prompt ?? 'Do as you are told.', timeoutMs);
   return {
