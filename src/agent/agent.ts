@@ -9,6 +9,7 @@ import type { AgentEvents } from './agent-events.js';
 import type { ResolvedConfig } from './agent-builder.js';
 import type { AgentHooksReport } from './hook-loader.js';
 import { formatProblem } from '../script/problem.js';
+import { forgetSessionEnv } from '../dialects/claude-env-file.js';
 import { AgentStream, type StreamOptions } from './agent-stream.js';
 import { streamTextMode } from './internal/stream-text-mode.js';
 import { Run, type AgentConfig, type RunEnvironment, type RunStream } from './run/index.js';
@@ -199,10 +200,11 @@ export class Agent {
     return config;
   }
 
-  private environment(wakes: WakeInbox): RunEnvironment {
+  private environment(wakes: WakeInbox, noLaterTurn = false): RunEnvironment {
     return {
       emitter: this.events,
       wakes,
+      noLaterTurn,
       track: (work) => {
         const tracked = work.then(
           () => undefined,
@@ -226,7 +228,7 @@ export class Agent {
     // A plain run's own inbox: a background hook done after it wakes no model.
     const wakes = sessionWakes ?? new WakeInbox(this.events);
     const config = await this.configuration();
-    const run = new Run(config, this.environment(wakes), {
+    const run = new Run(config, this.environment(wakes, sessionWakes === undefined), {
       prompt,
       state,
       metadata: { ...(options.metadata ?? {}) },
@@ -292,7 +294,7 @@ export class Agent {
             await checkpointer.save(this.snapshot(config, { frame, pending: [], lossy }, snapshot.id, undefined));
             kept = true;
           };
-    const run = Run.resumed(config, this.environment(wakes), { frame: snapshot.run, decisions }, { signal: options.signal, stream, keepStep });
+    const run = Run.resumed(config, this.environment(wakes, sessionWakes === undefined), { frame: snapshot.run, decisions }, { signal: options.signal, stream, keepStep });
     // A run that ended — completed or stopped — needs its step checkpoint no more; a failed one keeps it to go on from.
     const ended = async () => {
       if (kept) await checkpointer!.delete(snapshot.id);
@@ -353,6 +355,11 @@ export class Agent {
   }
 
   private async endSession(state: AgentState, reason: string, durationMs: number | undefined, wakes: WakeInbox): Promise<void> {
-    await Run.endSession(await this.configuration(), this.environment(wakes), state, reason, durationMs);
+    try {
+      await Run.endSession(await this.configuration(), this.environment(wakes), state, reason, durationMs);
+    } finally {
+      // The lines its SessionStart hooks left for its shell commands end with the session.
+      if (state.sessionId !== undefined) forgetSessionEnv(state.sessionId);
+    }
   }
 }

@@ -16,6 +16,13 @@ export interface ToolRunContext {
   readonly state: AgentState;
   /** Aborts when the run is cancelled. */
   readonly signal: AbortSignal | undefined;
+  /**
+   * Shell lines to run ahead of a command, for a tool that runs shell commands: what the session's Claude Code
+   * SessionStart hooks wrote to their `CLAUDE_ENV_FILE` (`export FOO=bar`), in the order they ran; `undefined` when
+   * they wrote nothing. Claude Code runs them ahead of every Bash command, so a shell tool that honours them runs
+   * `sh -c "<shellSetup>\n<command>"`. They reach no hook and not this process's environment.
+   */
+  readonly shellSetup?: string | undefined;
 }
 
 /** A tool as a model sees it: a name, a description and the JSON Schema of its input. */

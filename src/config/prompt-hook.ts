@@ -40,7 +40,16 @@ export interface PromptHookSpec {
   readonly projectDir: string;
   /** Where it was defined. */
   readonly origin: CommandHookOrigin;
+  /**
+   * Claude Code's `continueOnBlock`: whether a refusal lets the turn go on, on PreToolUse and PostToolUse. Without it
+   * (the default) `{"ok": false}` there ends the run, as it ends Claude Code 2.1.332's turn; with it, PreToolUse refuses
+   * the call and PostToolUse gives the reason beside the kept result, as Claude Code's blocking error.
+   */
+  readonly continueOnBlock?: boolean | undefined;
 }
+
+/** The events whose refusal ends the turn unless the hook says `continueOnBlock` (checked with Claude Code 2.1.332). */
+const ENDS_THE_TURN: ReadonlySet<HookEventName> = new Set(['PreToolUse', 'PostToolUse']);
 
 /**
  * The model's verdict: Claude Code's `{ "ok": false, "reason": … }`, or the older `{ "decision": "block", … }`.
@@ -52,6 +61,8 @@ export interface PromptVerdict {
   readonly ok: boolean;
   /** Why not, for the agent. */
   readonly reason: string | undefined;
+  /** Set when the hook refused because it could not ask (a cancelled run, an input it could not send), not the model. */
+  readonly failed?: boolean | undefined;
 }
 
 /**
@@ -82,8 +93,9 @@ const ANSWER_FORMAT =
 
 /**
  * A hook that asks a model (the agent's own, through a {@link JudgeFn}) to judge the event. `{ "ok": false }` blocks
- * with the model's reason — on Stop that keeps the agent working, on PreToolUse it refuses the call. A model that
- * fails, times out or answers something unreadable lets the action go on, with a warning note.
+ * with the model's reason — on Stop that keeps the agent working. On PreToolUse and PostToolUse it ends the run, as it
+ * ends Claude Code's turn, unless the hook says `continueOnBlock` (see {@link PromptHookSpec.continueOnBlock}). A model
+ * that fails, times out or answers something unreadable lets the action go on, with a warning note.
  */
 export class PromptHook implements ConfigHook {
   /** The hook's name. */
@@ -125,11 +137,14 @@ export class PromptHook implements ConfigHook {
   /** Asks the model and turns its verdict into the outcome. */
   async handle(ctx: AnyHookContext, next: NextFn, scope: HookScope): Promise<HookOutcome> {
     const verdict = await this.ask(ctx, scope);
-    const outcome =
-      verdict !== undefined && !verdict.ok
-        ? HookOutcome.block(verdict.reason ?? `Refused by prompt hook '${this.name}'.`)
-        : HookOutcome.proceed();
-    return continueChain(outcome, ctx, next);
+    if (verdict === undefined || verdict.ok) return continueChain(HookOutcome.proceed(), ctx, next);
+    const reason = verdict.reason ?? `Refused by prompt hook '${this.name}'.`;
+    if (verdict.failed === true || !ENDS_THE_TURN.has(ctx.event)) return continueChain(HookOutcome.block(reason), ctx, next);
+    if (this.spec.continueOnBlock !== true) return HookOutcome.stop(reason);
+    if (ctx.event !== 'PostToolUse') return continueChain(HookOutcome.block(reason), ctx, next);
+    // The tool has run: the result stays, and the reason goes beside it, in Claude Code 2.1.332's words.
+    const feedback = `PostToolUse:${ctx.toolCall.name} hook blocking error from command: "${this.prompt}": [${this.prompt}]: ${reason}`;
+    return continueChain(HookOutcome.proceed(undefined, { additionalContext: feedback }), ctx, next);
   }
 
   private async ask(ctx: AnyHookContext, scope: HookScope): Promise<PromptVerdict | undefined> {
@@ -144,7 +159,7 @@ export class PromptHook implements ConfigHook {
     const refuse = (code: string, cause: string): PromptVerdict => {
       const reason = `Prompt hook '${this.name}' ${cause}, so the action is refused.`;
       warn(code, reason);
-      return { ok: false, reason };
+      return { ok: false, reason, failed: true };
     };
     let prompt: string;
     try {

@@ -23,8 +23,21 @@ interface Written {
 
 const written = new Map<string, Written>();
 
-/** A session id safe as a file name. */
-const fileName = (id: string): string => `${id.replace(/[^A-Za-z0-9_.-]/g, '_') || 'session'}.jsonl`;
+/**
+ * The file name of session `id`'s transcript in this process: a UUID of its own, as Claude Code names a session's
+ * transcript. Session ids here (`session_1`, `agent_1`) repeat from one process to the next, and two processes
+ * writing one file would each read the other's lines as their last answer (a Stop gate that looks for a marker
+ * there would never see its own).
+ */
+const names = new Map<string, string>();
+const fileName = (id: string): string => {
+  let name = names.get(id);
+  if (name === undefined) {
+    name = `${randomUUID()}.jsonl`;
+    names.set(id, name);
+  }
+  return name;
+};
 
 /**
  * The folder transcripts go to: `$AGENT_HOOKS_TRANSCRIPT_DIR`, else `agent-hooks/transcripts` in the temporary
@@ -46,7 +59,9 @@ function line(message: Message, sessionId: string, cwd: string, parentUuid: stri
       const content: Record<string, unknown>[] = [];
       if (message.content.length > 0) content.push({ type: 'text', text: message.content });
       for (const call of message.toolCalls ?? []) content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.args });
-      return { ...base, type: 'assistant', message: { role: 'assistant', type: 'message', content }, uuid, timestamp };
+      // The message's fields in Claude Code 2.1.332's order (test/agents/fixtures/claude/2.1.332/transcript.jsonl).
+      const stop = (message.toolCalls ?? []).length > 0 ? 'tool_use' : 'end_turn';
+      return { parentUuid, isSidechain: false, message: { id: `msg_${uuid.replaceAll('-', '')}`, type: 'message', role: 'assistant', content, stop_reason: stop, stop_sequence: null }, type: 'assistant', uuid, timestamp, userType: 'external', cwd, sessionId, version: 'agent-hooks' };
     }
     case 'tool':
       return {
@@ -80,8 +95,10 @@ export function writeTranscript(state: AgentState, cwd: string): string | null {
     // A conversation that no longer starts with what was written (compacted, or another run's) is written afresh.
     if (known !== undefined && (messages.length < known.count || (known.count > 0 && messages[0] !== known.first))) known = undefined;
     if (known === undefined) {
-      mkdirSync(transcriptDir(), { recursive: true });
-      writeFileSync(path, '');
+      // Private to the user: the conversation is no other account's to read. A new name is made with `wx`, so a file
+      // or link someone put there first is never written through; a conversation replaced here starts its file again.
+      mkdirSync(transcriptDir(), { recursive: true, mode: 0o700 });
+      writeFileSync(path, '', { mode: 0o600, flag: written.has(path) ? 'w' : 'wx' });
       known = { count: 0, lastUuid: null, first: messages[0] };
       written.set(path, known);
     }

@@ -9,8 +9,10 @@ import { resultText } from '../core/internal/as-text.js';
 import { statusOf } from '../core/model-error-type.js';
 import type { ProcessResult } from './process-result.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
+import { claudeBlockingFeedbackOf, fromClaudeCode, withClaudeBlockingFeedback, type ClaudeBlockingFeedback } from './claude-blocking-feedback.js';
+import { newSessionEnvFile } from './claude-env-file.js';
 import { writeTranscript } from './claude-transcript.js';
-import { exitCodeDecision, failureDecision, processFailure, tail } from './failure.js';
+import { exit2Notes, exitCodeDecision, failureDecision, processFailure, tail } from './failure.js';
 import { OutputReader, PROCEED, invalidOutput, isRecord, parseJsonObject } from './wire-output.js';
 
 /** The event's own fields, in Claude Code's snake_case names. */
@@ -64,8 +66,9 @@ export function claudeEventFields(ctx: AnyHookContext): Record<string, unknown> 
     case 'SubagentStart':
       return { agent_id: ctx.name, agent_type: ctx.type };
     case 'SessionStart':
-      // Claude Code 2.1.332 sends no model on SessionStart (test/agents/claude-rules.test.ts).
-      return { source: ctx.source };
+      // Claude Code 2.1.332 sends no model on SessionStart (test/agents/claude-rules.test.ts). Its `fork` reads as
+      // `resume` here; a hook behind the bridge gets it back as sent.
+      return { source: ctx.source === 'resume' && ctx.origin?.payload.source === 'fork' ? 'fork' : ctx.source };
     case 'SessionEnd':
       // One of Claude Code's reasons, or `other`, as a headless Claude Code ends (a `matcher: "other"` hook runs then).
       return { reason: ctx.reason !== undefined && CLAUDE_END_REASONS.has(ctx.reason) ? ctx.reason : 'other' };
@@ -178,13 +181,14 @@ function schemaProblem(output: Record<string, unknown>): string | undefined {
 }
 
 /**
- * The fields Claude Code 2.1.330 reads in `hookSpecificOutput`, by event; any other is dropped. An event without an
+ * The fields Claude Code 2.1.330 reads in `hookSpecificOutput`, by event (and `permissionDisplay` on PreToolUse, read
+ * from 2.1.332's schema); any other is dropped. An event without an
  * entry (SessionEnd, PreCompact, PostCompact, StopFailure) has no `hookSpecificOutput` in Claude Code's schema.
  *
  * @internal
  */
 export const CLAUDE_SPECIFIC_FIELDS: Readonly<Partial<Record<HookEventName, readonly string[]>>> = {
-  PreToolUse: ['permissionDecision', 'permissionDecisionReason', 'updatedInput', 'additionalContext'],
+  PreToolUse: ['permissionDecision', 'permissionDecisionReason', 'updatedInput', 'additionalContext', 'permissionDisplay'],
   PermissionRequest: ['decision'],
   PostToolUse: ['additionalContext', 'updatedToolOutput', 'updatedMCPToolOutput', 'classifierContext'],
   PostToolUseFailure: ['additionalContext'],
@@ -206,6 +210,7 @@ export const CLAUDE_SPECIFIC_FIELDS: Readonly<Partial<Record<HookEventName, read
  */
 export const CLAUDE_FIELDS_WITHOUT_EFFECT: Readonly<Record<string, string>> = {
   classifierContext: "it is context for Claude Code's auto-mode classifier, and there is none here",
+  permissionDisplay: "it words the permission card of Claude Code's desktop host, beside an ask; an approver here gets the ask's reason",
   sessionTitle: "it names the session in Claude Code's list of sessions",
   suppressOriginalPrompt: "it hides the user's prompt in Claude Code's view of the conversation",
   initialUserMessage: 'it gives an interactive Claude Code session its first prompt, where a run here starts from its own',
@@ -256,6 +261,10 @@ export function readClaudeCodeAnswer(result: ProcessResult, ctx: AnyHookContext,
     if (exit !== 2 || decision.kind === 'block' || decision.kind === 'stop') return decision;
     // The JSON did not block: exit 2 blocks with stderr (nothing on PermissionRequest), the JSON's messages kept.
     const blocked = exit2(result, ctx, hook);
+    if (blocked.kind !== 'block' && ctx.event === 'PostToolUse' && decision.kind === 'proceed') {
+      // The tool has run: its feedback goes beside the JSON's context, and a replaced output stands.
+      return { ...decision, ctx: withFeedbackOf(blocked, decision.ctx) ?? decision.ctx, additionalContext: [...blocked.additionalContext, ...decision.additionalContext], notes: [...decision.notes, ...blocked.notes] };
+    }
     if (blocked.kind !== 'block') return decision.granted === true || decision.kind !== 'proceed' ? decision : withNotes(decision, blocked.notes);
     return { ...blocked, additionalContext: [...decision.additionalContext, ...blocked.additionalContext], systemMessage: decision.systemMessage ?? blocked.systemMessage, notes: [...decision.notes, ...blocked.notes] };
   }
@@ -300,8 +309,29 @@ function notJsonNote(cause: string, result: ProcessResult, ctx: AnyHookContext, 
   };
 }
 
-/** Exit 2: a block with stderr where the event blocks; on PermissionRequest, nothing (Claude Code reads only `decision`). */
+/**
+ * The feedback a PostToolUse exit 2 carried for the bridge (see claude-blocking-feedback.ts), moved onto `onto` when the
+ * JSON's own context (a replaced output) goes on; `undefined` when it carried none.
+ */
+function withFeedbackOf(exit: Decision, onto: AnyHookContext | undefined): AnyHookContext | undefined {
+  const feedback = exit.ctx === undefined ? [] : claudeBlockingFeedbackOf(exit.ctx);
+  if (feedback.length === 0 || onto === undefined) return exit.ctx ?? onto;
+  return feedback.reduce((ctx, f) => withClaudeBlockingFeedback(ctx, f), onto);
+}
+
+/**
+ * Exit 2: a block with stderr where the event blocks; on PermissionRequest, nothing (Claude Code reads only
+ * `decision`). On PostToolUse the tool has run: Claude Code 2.1.332 keeps its result and gives the model
+ * `PostToolUse:<tool> hook blocking error from command: "<command>": [<command>]: <stderr>` beside it (recorded from
+ * the binary, stderr as written, its last newline too).
+ */
 function exit2(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): Decision {
+  if (ctx.event === 'PostToolUse') {
+    const label = hook.command ?? hook.name;
+    const why = `[${label}]: ${result.stderr}`;
+    const feedback = { reason: why, text: claudeBlockingError(ctx, hook, why) };
+    return { kind: 'proceed', additionalContext: [feedback.text], ctx: fromClaudeCode(ctx) ? withClaudeBlockingFeedback(ctx, feedback) : undefined, notes: exit2Notes(result, ctx, hook) };
+  }
   if (ctx.event === 'PermissionRequest') {
     const note = droppedNote(
       hook,
@@ -356,9 +386,12 @@ function readClaudeCodeOutput(output: Record<string, unknown>, ctx: AnyHookConte
     }
   }
   const topLevel = output.decision as 'approve' | 'block' | undefined;
+  let feedback: ClaudeBlockingFeedback | undefined;
   if (ctx.event === 'PostToolUse' && topLevel === 'block') {
     // The tool has run: its result stays, and the reason goes beside it for the model, as Claude Code words it.
-    additionalContext.unshift(claudeBlockingError(ctx, hook, reason ?? `Hook '${hook.name}' flagged this result.`));
+    const why = reason ?? `Hook '${hook.name}' flagged this result.`;
+    feedback = { reason: why, text: claudeBlockingError(ctx, hook, why) };
+    additionalContext.unshift(feedback.text);
   }
   let modified: AnyHookContext | undefined;
   if (ctx.event === 'PostToolUse') {
@@ -377,6 +410,8 @@ function readClaudeCodeOutput(output: Record<string, unknown>, ctx: AnyHookConte
     else if (take('updatedMCPToolOutput')) {
       notes.push(droppedNote(hook, ctx, 'invalid-output', `Hook '${hook.name}' printed hookSpecificOutput.updatedMCPToolOutput for ${ctx.toolName}, which is not an MCP tool; it is ignored. Use updatedToolOutput.`, { field: at('updatedMCPToolOutput') }));
     }
+    // From Claude Code, the block goes back to it as a block (see claude-blocking-feedback.ts).
+    if (feedback !== undefined && fromClaudeCode(ctx)) modified = withClaudeBlockingFeedback(modified ?? ctx, feedback);
     if (topLevel === 'block') return { kind: 'proceed', ctx: modified, ...extras() };
   }
 
@@ -493,6 +528,10 @@ function claudeOnlyFields(ctx: AnyHookContext): Record<string, unknown> {
   switch (ctx.event) {
     case 'PostToolUse':
       return ctx.execution?.durationMs === undefined ? {} : { duration_ms: Math.round(ctx.execution.durationMs) };
+    case 'PostToolUseFailure':
+      // As Claude Code 2.1.332 sends them (test/agents/claude-rules-fields.test.ts). A failure here is never an
+      // interrupt: a cancelled run ends without PostToolUseFailure.
+      return { is_interrupt: false, ...(ctx.execution?.durationMs === undefined ? {} : { duration_ms: Math.round(ctx.execution.durationMs) }) };
     case 'Stop':
     case 'SubagentStop':
       return ctx.finalMessage === undefined ? {} : { last_assistant_message: ctx.finalMessage };
@@ -510,6 +549,17 @@ function claudeWakeMessage(result: ProcessResult, ctx: AnyHookContext, info: Pay
   if (result.exitCode !== 2) return undefined;
   const label = 'toolCall' in ctx ? `${info.eventName}:${ctx.toolCall.name}` : info.eventName;
   return `Stop hook blocking error from command "${label}": ${result.stderr.trim() || result.stdout.trim()}`;
+}
+
+/**
+ * `CLAUDE_ENV_FILE` for a SessionStart hook of a session here: a new file of its own, whose lines the session's shell
+ * tools run ahead of each command (see claude-env-file.ts). None for an event Claude Code sent through the bridge:
+ * there the variable Claude Code gave the bridge reaches the hooks behind it as it is.
+ */
+function claudeRunEnv(ctx: AnyHookContext): Readonly<Record<string, string>> | undefined {
+  if (ctx.event !== 'SessionStart' || ctx.origin !== undefined) return undefined;
+  const file = newSessionEnvFile(ctx.state.sessionId ?? ctx.state.agentId);
+  return file === undefined ? undefined : { CLAUDE_ENV_FILE: file };
 }
 
 function payload(ctx: AnyHookContext, info: PayloadInfo): object {
@@ -560,4 +610,5 @@ export const claudeDialect: WireDialect = Object.freeze({
   // Claude Code ends the payload with a newline: a `read -r` under `set -e` fails on a last line without one.
   stringify: (payload: object) => `${JSON.stringify(payload)}\n`,
   wakeMessage: claudeWakeMessage,
+  runEnv: claudeRunEnv,
 });

@@ -86,4 +86,9 @@ export interface WireDialect {
    * protocol has no such hooks.
    */
   wakeMessage?(result: ProcessResult, ctx: AnyHookContext, info: PayloadInfo): string | undefined;
+  /**
+   * Variables the agent gives the process of this one run beside its usual ones (Claude Code's `CLAUDE_ENV_FILE` on
+   * SessionStart), or `undefined` for none. Absent: the protocol has none.
+   */
+  runEnv?(ctx: AnyHookContext, info: PayloadInfo): Readonly<Record<string, string>> | undefined;
 }

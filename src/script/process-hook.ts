@@ -296,7 +296,8 @@ export abstract class ProcessHook implements Hook {
     } catch (error) {
       unsendable = messageOf(error);
     }
-    const env = this.environment.compose(this.settings.env, this.runEnv());
+    const dialectEnv = this.dialect.runEnv?.(ctx, { eventName: this.eventName, workDir: this.projectDir, hookName: this.name });
+    const env = this.environment.compose(this.settings.env, dialectEnv === undefined ? this.runEnv() : { ...this.runEnv(), ...dialectEnv });
     const command = await lookup;
     if (!command.ok) {
       return failureDecision({ code: command.code, cause: command.cause }, undefined, ctx, hook);

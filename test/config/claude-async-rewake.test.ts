@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { AgentBuilder, HookStack, ScriptedModel, ToolCall, ToolExecution, ToolHookContext, defineTool, loadClaudeHooks, type AgentWarning, type Message } from 'agent-hooks';
 import { sandbox } from './support.js';
 
-// Claude Code's asyncRewake hooks, as real processes: in the background, and when one exits 2 its output wakes the
-// model — here at the next model call of the run, or at the session's next turn.
+// Claude Code's asyncRewake hooks, as real processes: in a session, in the background, and when one exits 2 its output
+// wakes the model — at the next model call of the run, or at the session's next turn; in a plain run, which no turn
+// follows, in the foreground, as Claude Code runs them under `claude -p`.
 
 const setup = sandbox();
 
@@ -31,7 +32,7 @@ async function agentWith(project: string, model: ScriptedModel) {
 }
 
 describe('asyncRewake: a background hook whose exit 2 wakes the model', () => {
-  it('does not hold the call up, and its stderr reaches the model at the run’s next model call, in Claude Code’s words', async () => {
+  it('in a session, does not hold the call up, and its stderr reaches the model at the run’s next model call, in Claude Code’s words', async () => {
     const { project, write } = await setup();
     await write(project, '.claude/settings.json', rewake('PostToolUse', 'cat >/dev/null; sleep 0.3; echo "lint found 2 errors" >&2; exit 2', 'Bash'));
     const model = new ScriptedModel([
@@ -40,8 +41,9 @@ describe('asyncRewake: a background hook whose exit 2 wakes the model', () => {
       'Done.',
     ]);
     const { agent, warnings } = await agentWith(project, model);
-    await agent.run('go');
-    await agent.drain();
+    const session = agent.session();
+    await session.run('go');
+    await session.close();
 
     // The hook's 0.3 s did not delay the second model call: it was not there yet.
     expect(systemTexts(model.requests[1]!.messages)).toEqual([]);
@@ -67,7 +69,7 @@ describe('asyncRewake: a background hook whose exit 2 wakes the model', () => {
     expect(warnings.map((w) => w.code)).toEqual(['wake-undelivered']);
   });
 
-  it('wakes nothing on exit 0 or 1, nor when it is done after a plain run (a warning says the message reached no model)', async () => {
+  it('wakes nothing on exit 0 or 1, nor when it is done after the session’s last turn (a warning says the message reached no model)', async () => {
     const { project, write } = await setup();
     await write(project, '.claude/settings.json', {
       hooks: {
@@ -79,8 +81,9 @@ describe('asyncRewake: a background hook whose exit 2 wakes the model', () => {
       },
     });
     const { agent, warnings } = await agentWith(project, new ScriptedModel(['Done.']));
-    await agent.run('go');
-    await agent.drain();
+    const session = agent.session();
+    await session.run('go');
+    await session.close();
     // Exit 1 is a failed hook, reported as Claude Code reports it; exit 0 says nothing.
     expect(warnings.map((w) => w.code).sort()).toEqual(['exit-code', 'wake-undelivered']);
     expect(warnings.find((w) => w.code === 'wake-undelivered')!.message).toContain('Stop hook blocking error from command "Stop": too late');
@@ -93,7 +96,23 @@ describe('asyncRewake: a background hook whose exit 2 wakes the model', () => {
     const stack = new HookStack().withAll(hooks);
     const call = ToolCall.create('Bash', { command: 'ls' });
     const outcome = await stack.process(ToolHookContext.afterToolUse(ToolExecution.success(call, 'out')));
-    expect(outcome.type).toBe('block');
-    expect(outcome.reason).toBe('lint failed');
+    // The result stands, and the hook's stderr goes beside it as Claude Code words a PostToolUse exit 2.
+    const command = 'cat >/dev/null; echo "lint failed" >&2; exit 2';
+    expect(outcome.type).toBe('proceed');
+    expect(outcome.additionalContext).toEqual([`PostToolUse:Bash hook blocking error from command: "${command}": [${command}]: lint failed\n`]);
+  });
+
+  it('in a plain run, which no turn follows, runs in the foreground as under claude -p: the model gets it beside the result', async () => {
+    const { project, write } = await setup();
+    const command = 'cat >/dev/null; sleep 0.5; echo "lint found 2 errors" >&2; exit 2';
+    await write(project, '.claude/settings.json', rewake('PostToolUse', command, 'Bash'));
+    const model = new ScriptedModel([{ toolCalls: [{ name: 'Bash', args: { command: 'npm run build' } }] }, 'Done.']);
+    const { agent, warnings } = await agentWith(project, model);
+    await agent.run('go');
+    await agent.drain();
+    const after = model.requests[1]!.messages.slice(-2);
+    expect(after[0]).toMatchObject({ role: 'tool', content: 'ran npm run build' });
+    expect(after[1]).toEqual({ role: 'system', content: `PostToolUse:Bash hook blocking error from command: "${command}": [${command}]: lint found 2 errors\n` });
+    expect(warnings).toEqual([]);
   });
 });

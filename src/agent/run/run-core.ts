@@ -76,7 +76,8 @@ export abstract class RunCore {
         stream?.emit({ type: 'warning', warning });
       },
       waitUntil: env.track,
-      onWake: (message, from) => env.wakes.push(message, from),
+      // Without a wake to hand it (a plain run), a hook that would wake the model runs in the foreground.
+      onWake: env.noLaterTurn === true ? undefined : (message, from) => env.wakes.push(message, from),
     };
   }
 

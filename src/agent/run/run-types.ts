@@ -80,6 +80,12 @@ export interface RunEnvironment {
   readonly track: (work: Promise<unknown>) => void;
   /** The messages background hooks hand the model, waiting for its next call (this run's, or the session's next turn's). */
   readonly wakes: WakeInbox;
+  /**
+   * Set for a plain run, which no turn follows: a hook that would wake the model once it is done (Claude Code's
+   * `asyncRewake`) runs in the foreground instead, as Claude Code runs it under `claude -p`, so what it says reaches
+   * the model beside the call's result rather than no model at all.
+   */
+  readonly noLaterTurn?: boolean;
 }
 
 /** How a run starts. */

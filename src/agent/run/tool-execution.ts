@@ -7,6 +7,7 @@ import { ToolCall, ToolExecution, ToolHookContext } from '../../core/index.js';
 import { resultText } from '../../core/internal/as-text.js';
 import { SUBAGENT_INPUT } from '../internal/subagent-input.js';
 import { messageOf } from '../../core/internal/message-of.js';
+import { sessionShellSetup } from '../../dialects/claude-env-file.js';
 import { ToolInputError, ToolNotOfferedError, UnknownToolError, type Tool } from '../tool.js';
 import { type ResolvedSubagent, type ResumePoint, type CheckedCall, type ModelTurn, type LoopPosition, type Review, type Decision, Halt, Interrupt, requestId, epochNow } from './run-types.js';
 import { RunModelTurns } from './model-turns.js';
@@ -190,7 +191,7 @@ export abstract class RunToolExecution extends RunModelTurns {
         if (ToolExecution.isToolExecution(outcome)) return outcome;
         result = outcome;
       } else {
-        result = await tool!.execute(input, { toolCall: call, state: this.state, signal: this.signal });
+        result = await tool!.execute(input, { toolCall: call, state: this.state, signal: this.signal, shellSetup: sessionShellSetup(this.state.sessionId) });
       }
     } catch (error) {
       if (error instanceof Halt || error instanceof Interrupt) throw error;
@@ -233,7 +234,7 @@ export abstract class RunToolExecution extends RunModelTurns {
 
   protected async toolFailed(call: ToolCall, error: unknown, durationMs?: number): Promise<ToolExecution> {
     const failure = await this.answering(call, () => `Error: ${messageOf(error)}`, () =>
-      this.dispatch('PostToolUseFailure', () => ToolHookContext.toolFailure(call, error, this.ctxInit())),
+      this.dispatch('PostToolUseFailure', () => ToolHookContext.toolFailure(call, error, this.ctxInit(), durationMs)),
     );
     const execution =
       failure.context?.event === 'PostToolUseFailure' && failure.context.execution ? failure.context.execution : ToolExecution.failure(call, error, durationMs);

@@ -5,6 +5,7 @@
  * @internal
  */
 import type { AnyHookContext, HookOutcome } from '../../core/index.js';
+import { claudeBlockingFeedbackOf } from '../../dialects/claude-blocking-feedback.js';
 import { CLAUDE_SPECIFIC_FIELDS } from '../../dialects/claude.js';
 import { replacedResult, rewrittenArgs, type BridgeAnswer } from '../../dialects/outcome-changes.js';
 import { compact, joined, json, nothing } from '../answer-json.js';
@@ -73,14 +74,20 @@ export function claudeShapedAnswer(outcome: HookOutcome, ctx: AnyHookContext, ev
   const reads = (field: string): boolean =>
     vscode || ((CLAUDE_SPECIFIC_FIELDS[ctx.event] ?? []).includes(field) && !(field === 'additionalContext' && (ctx.event === 'Stop' || ctx.event === 'SubagentStop')));
   const retry = outcome.context?.event === 'PermissionDenied' && outcome.context.retry;
+  // A Claude-dialect hook's PostToolUse block goes back to Claude Code as a block: it then gives the model the reason
+  // as that hook's blocking error, as it does for its own hooks, and not as additional context around our wording.
+  const feedback = vscode || outcome.type !== 'proceed' ? [] : claudeBlockingFeedbackOf(outcome.context);
+  const worded = new Set(feedback.map((f) => f.text));
+  const context = feedback.length === 0 ? additionalContext : joined(outcome.additionalContext.filter((text) => !worded.has(text)));
   const specific = compact({
     hookEventName: eventName,
-    additionalContext: reads('additionalContext') ? additionalContext : undefined,
+    additionalContext: reads('additionalContext') ? context : undefined,
     // Claude Code reads updatedToolOutput for every tool (updatedMCPToolOutput for MCP tools only); VS Code the latter.
     ...(result !== undefined ? { [vscode ? 'updatedMCPToolOutput' : 'updatedToolOutput']: vscode ? result.value : claudeToolOutput(ctx, result.value) } : {}),
     retry: retry && reads('retry') ? true : undefined,
   });
-  const block = outcome.type === 'block' ? { decision: 'block', reason: outcome.reason } : {};
+  const block =
+    outcome.type === 'block' ? { decision: 'block', reason: outcome.reason } : feedback.length > 0 ? { decision: 'block', reason: feedback.map((f) => f.reason).join('\n') } : {};
   const body = compact({ ...block, systemMessage, hookSpecificOutput: Object.keys(specific).length > 1 ? specific : undefined });
   return Object.keys(body).length === 0 ? nothing : json(body);
 }

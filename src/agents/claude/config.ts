@@ -3,8 +3,6 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { claudeDialect } from '../../dialects/claude.js';
 import { isRecord } from '../../dialects/wire-output.js';
@@ -63,16 +61,6 @@ const CLAUDE_EVENTS: AgentEvents = {
     'InstructionsLoaded', 'CwdChanged', 'FileChanged', 'DirectoryAdded', 'MessageDisplay', 'PreSkillShellCommand',
   ]),
 };
-
-/**
- * The file a SessionStart hook may append `export` lines to (`$CLAUDE_ENV_FILE`): one per project, in the temporary
- * directory. Claude Code sources it before its Bash commands; here it is only written, so a hook that appends to it
- * succeeds instead of failing on an unset variable.
- */
-function claudeEnvFile(projectDir: string): string {
-  const id = createHash('sha256').update(projectDir).digest('hex').slice(0, 16);
-  return join(tmpdir(), `agent-hooks-claude-env-${id}.sh`);
-}
 
 /**
  * The settings files Claude Code reads, in the order they merge: user, project, local.
@@ -180,7 +168,6 @@ export async function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<
                 env: {
                   CLAUDE_PROJECT_DIR: places.projectDir,
                   CLAUDECODE: '1',
-                  ...(event === 'SessionStart' ? { CLAUDE_ENV_FILE: claudeEnvFile(places.projectDir) } : {}),
                 },
                 origin,
               }),
@@ -206,6 +193,7 @@ export async function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<
               new PromptHook({
                 name: `prompt: ${commandName(handler.prompt)}`,
                 prompt: handler.prompt,
+                continueOnBlock: handler.continueOnBlock === true,
                 event,
                 matcher: fields.matcher,
                 judge: options.judge,

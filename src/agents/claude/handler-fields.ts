@@ -54,7 +54,7 @@ export function claudeHandlerFields(handler: Readonly<Record<string, unknown>>, 
     problem({ file, field: `${field}.${name}`, found: text(handler[name]), allowed, severity: 'error', code: 'invalid-config', message });
     return null;
   };
-  for (const flag of ['async', 'asyncRewake', 'once'] as const) {
+  for (const flag of ['async', 'asyncRewake', 'once', 'continueOnBlock'] as const) {
     if (handler[flag] !== undefined && typeof handler[flag] !== 'boolean') {
       return refuse(flag, 'true or false', `"${flag}" must be true or false; Claude Code does not load this hook as written.`);
     }

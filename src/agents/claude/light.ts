@@ -46,6 +46,15 @@ export const claudeLight: LightAgentProfile<'claude'> = {
   id: 'claude',
   projectVariables: ['CLAUDE_PROJECT_DIR'],
   writtenEvent: (payload, given) => claudeShapedEvent(payload, given, 'claude', 'claude'),
-  fields: (payload) => claudeShapedFields(payload),
+  fields: (payload) => claudeShapedFields(payload, claudeOwnFields(payload)),
   learnEvent: (_rule, written) => learnByDialect('claude', written),
 };
+
+/**
+ * What Claude Code sends that our contexts name otherwise: its SessionStart `source: "fork"` (a session forked from an
+ * earlier one, with `--fork-session`; seen from 2.1.332) reads as `resume`, since it goes on with an earlier
+ * conversation. A Claude-dialect hook behind the bridge still gets `fork`, as sent.
+ *
+ * @internal
+ */
+export const claudeOwnFields = (payload: Json): Json => (payload.source === 'fork' ? { source: 'resume' } : {});

@@ -8,7 +8,7 @@
 import { HookEvent, type EventDialect, type HookEventName } from '../../core/index.js';
 import type { Json } from '../light-profile.js';
 import type { ReadPayload } from '../profile.js';
-import { claudeShapedFields } from './light.js';
+import { claudeOwnFields, claudeShapedFields } from './light.js';
 
 /**
  * Reads a Claude-shaped payload: its event (`given`, else `hook_event_name` or `hookEventName`) by `dialect`'s names
@@ -36,4 +36,4 @@ export function readClaudeShapedPayload(
  * @internal
  */
 export const readClaudePayload = (payload: Json, given: string | undefined, fail: (message: string) => Error): ReadPayload =>
-  readClaudeShapedPayload(payload, given, 'claude', fail);
+  readClaudeShapedPayload(payload, given, 'claude', fail, () => claudeOwnFields(payload));

@@ -106,14 +106,14 @@ export class ToolHookContextClass<E extends ToolEventName = ToolEventName> exten
     return new ToolHookContextClass('PostToolUse', { state: init.state, metadata: init.metadata, toolCall: execution.toolCall, execution });
   }
 
-  /** A PostToolUseFailure context. */
-  static toolFailure(toolCall: ToolCall, error: unknown, init: HookContextInit = {}): ToolHookContext<'PostToolUseFailure'> {
+  /** A PostToolUseFailure context; `durationMs`, how long the tool ran before it failed, when known. */
+  static toolFailure(toolCall: ToolCall, error: unknown, init: HookContextInit = {}, durationMs?: number): ToolHookContext<'PostToolUseFailure'> {
     return new ToolHookContextClass('PostToolUseFailure', {
       state: init.state,
       metadata: init.metadata,
       toolCall,
       error,
-      execution: ToolExecution.failure(toolCall, error),
+      execution: ToolExecution.failure(toolCall, error, durationMs),
     });
   }
 
