@@ -38,7 +38,7 @@ export interface InstallShape {
   /**
    * `grouped`: an event holds matcher groups, `{ hooks: [handler] }` (Claude Code, Codex, Gemini CLI); `flat`: an
    * event holds the handlers themselves (Copilot, VS Code, Cursor); `scripts`: {@link file} is a folder of one
-   * executable per event, named after it (Cline), and the entry fields below are not written.
+   * executable per event, named after it, and the entry fields below are not written.
    */
   readonly layout: 'grouped' | 'flat' | 'scripts';
   /** The top-level `version` the file must carry, if any. */
@@ -53,6 +53,11 @@ export interface InstallShape {
   readonly eventArgument: boolean;
   /** The agent's name for each canonical event it has (the one written for a canonical name). */
   readonly names: Readonly<Partial<Record<HookEventName, string>>>;
+  /**
+   * The seconds the agent gives each hook when a hook cannot say its own (an agent of the `scripts` layout), for the
+   * message that refuses a timeout.
+   */
+  readonly fixedTimeoutSeconds?: number;
   /** Names of the agent's own that are not written for a canonical name (Cursor's `beforeShellExecution`), each with its event. */
   readonly extraEvents?: Readonly<Record<string, HookEventName>>;
 }

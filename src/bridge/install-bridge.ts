@@ -176,18 +176,11 @@ function eventNames(target: InstallTarget, events: readonly string[]): { names: 
  * installing twice changes nothing. The old file is first copied to `FILE.bak`; the new one is written to a temporary
  * file and renamed over it. The config file, its folders and its backup are never followed when they are links.
  *
- * | agent | file | entry | timeout |
- * |---|---|---|---|
- * | `claude` | `.claude/settings.json` | `{ hooks: [{ type: "command", command, timeout }] }` | seconds |
- * | `codex` | `.codex/hooks.json` | `{ hooks: [{ type: "command", command, timeout }] }` | seconds |
- * | `gemini` | `.gemini/settings.json` | `{ hooks: [{ type: "command", command, timeout }] }` | milliseconds |
- * | `copilot` | `.github/hooks/agent-hooks.json` (`version: 1`) | `{ type: "command", bash, timeoutSec }` | seconds |
- * | `vscode` | `.github/hooks/agent-hooks-vscode.json` | `{ type: "command", command, timeout }` | seconds |
- * | `cursor` | `.cursor/hooks.json` (`version: 1`) | `{ command, timeout }` | seconds |
- * | `cline` | `.clinerules/hooks/` | one executable script per event (`PreToolUse`, `TaskStart`, …) | — (Cline's 120) |
- *
- * For Cline, {@link InstallBridgeResult.file} is the folder, and a script already there that does not run the bridge
- * is the project's own hook: nothing is written then. Cline has no per-hook timeout to write.
+ * Each agent's file and entry shape is its profile's install shape (`src/agents/<id>/profile.ts`); docs/bridge.md
+ * lists them. An entry is a matcher group `{ hooks: [{ type: "command", command, timeout }] }` (the `grouped` layout),
+ * a handler itself (`flat`), or, for an agent that runs one executable per event from a folder (`scripts`), a script
+ * named after the event: {@link InstallBridgeResult.file} is then the folder, a script already there that does not run
+ * the bridge is the project's own hook (nothing is written then), and there is no per-hook timeout to write.
  *
  * @throws {@link InstallBridgeError} when the file is not valid JSON or not of the agent's shape, when it (or a
  *   folder on the way, or its backup's name) is a symbolic link, when no event is left to bridge, or when no command
@@ -209,7 +202,7 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
       ? clearingNodeOptions(target.agent, await bridgeCommandLine(target.agent, options.projectDir, options.executable ?? process.argv[1]))
       : await userBridgeCommandLine(target.agent, options.projectDir, options.executable ?? process.argv[1]));
   if (target.layout === 'scripts') {
-    if (seconds !== undefined) throw new InstallBridgeError(`${target.title} has no timeout of a hook's own to write (it gives each 120 s): leave the timeout out. Nothing was changed.`);
+    if (seconds !== undefined) throw new InstallBridgeError(`${target.title} has no timeout of a hook's own to write${target.fixedTimeoutSeconds === undefined ? '' : ` (it gives each ${target.fixedTimeoutSeconds} s)`}: leave the timeout out. Nothing was changed.`);
     const scripts = await installScripts(target, options.projectDir, names, command);
     return { agent: target.agent, backup: undefined, skipped, command, ...scripts };
   }

@@ -1,0 +1,22 @@
+/**
+ * Factory Droid's names for the tools of the shared vocabulary, as its hook payloads name them. It imports nothing:
+ * core's vocabulary, which every tool-name matcher reads, is built from it.
+ *
+ * @module
+ * @internal
+ */
+
+/**
+ * Factory Droid's tool names, by the tool's canonical name.
+ *
+ * @internal
+ */
+export const droidTools = {
+  Shell: ['Execute'],
+  ReadFile: ['Read'],
+  WriteFile: ['Create'],
+  StrReplaceFile: ['Edit'],
+  Glob: ['Glob'],
+  Grep: ['Grep'],
+  Task: ['Task'],
+} as const;
