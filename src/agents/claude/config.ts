@@ -27,6 +27,7 @@ import { httpHookFromEntry } from '../../config/http-hook.js';
 import { existingFiles, type ConfigLoader } from '../config-loader.js';
 import { claudeHooksSwitchedOff, claudeHooksSwitchMessage, claudeManagedSettingsFile } from './hooks-switch.js';
 import type { ConfigLevel } from '../../script/command-hook.js';
+import type { HookEventName } from '../../core/index.js';
 
 /** The address `bridge --install claude --http` writes: an `agent-hooks serve` endpoint. */
 const SERVED_BRIDGE_URL = /\/hooks\/claude(?:\/[A-Za-z]+)?\/?$/;
@@ -93,6 +94,43 @@ export function claudeSettingsFiles(options: ConfigLoadOptions = {}): ConfigFile
 }
 
 /**
+ * An agent that keeps its hooks in Claude Code's format (matcher groups of `command`, `http`, `prompt` and `agent`
+ * handlers), in files and with variables of its own.
+ *
+ * @internal
+ */
+export interface ClaudeShapedFormat {
+  /** Every event the agent fires, for the message on one of them that has no counterpart here. */
+  readonly events: AgentEvents;
+  /** Its files, in the order they merge (the user's first). */
+  files(options: ConfigLoadOptions): ConfigFileLocation[];
+  /**
+   * Where a file holds the events: under `hooks` (Claude Code's settings), or at its top level (`top`), where a
+   * `hooks` key is not read — it is reported, since the agent runs none of what it holds.
+   */
+  readonly hooksAt: 'hooks' | 'top';
+  /** The variables the agent sets for a command hook of `event` (its project variables among them). */
+  env(projectDir: string, event: HookEventName): Record<string, string>;
+  /** A command hook's timeout when its entry gives none, by event, in milliseconds. */
+  commandTimeoutMs(event: HookEventName): number;
+  /** Whether a `disableAllHooks` in its files (or Claude Code's managed settings) switches every hook off. */
+  readonly hooksSwitch: boolean;
+}
+
+const CLAUDE_FORMAT: ClaudeShapedFormat = {
+  events: CLAUDE_EVENTS,
+  files: claudeSettingsFiles,
+  hooksAt: 'hooks',
+  env: (projectDir, event) => ({
+    CLAUDE_PROJECT_DIR: projectDir,
+    CLAUDECODE: '1',
+    ...(event === 'SessionStart' ? { CLAUDE_ENV_FILE: claudeEnvFile(projectDir) } : {}),
+  }),
+  commandTimeoutMs: (event) => (event === 'UserPromptSubmit' ? CLAUDE_PROMPT_SUBMIT_TIMEOUT_MS : CLAUDE_COMMAND_TIMEOUT_MS),
+  hooksSwitch: true,
+};
+
+/**
  * Loads the hooks of Claude Code's settings files, merged in Claude Code's order (user, project, local): each event's
  * matcher groups, each group's handlers. `type: "command"` handlers run through the shell with `CLAUDE_PROJECT_DIR`
  * set, and `CLAUDECODE=1` (timeout in seconds, default 600, 30 on UserPromptSubmit; `async: true` runs it in
@@ -112,26 +150,44 @@ export function claudeSettingsFiles(options: ConfigLoadOptions = {}): ConfigFile
  * const { hooks, problems } = await loadClaudeHooks({ projectDir: process.cwd() });
  * ```
  */
-export async function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<LoadedConfigHooks> {
+export function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<LoadedConfigHooks> {
+  return loadClaudeShapedHooks(CLAUDE_FORMAT, options);
+}
+
+/**
+ * Loads the hooks of the files of an agent that speaks Claude Code's format (see {@link loadClaudeHooks}), with the
+ * files, variables and defaults `format` gives.
+ *
+ * @internal
+ */
+export async function loadClaudeShapedHooks(format: ClaudeShapedFormat, options: ConfigLoadOptions = {}): Promise<LoadedConfigHooks> {
   const out = new ConfigCollector(options);
   const places = configPlaces(options);
   const seen = new Set<string>();
   const read: { file: string; level: ConfigLevel; settings: Record<string, unknown> }[] = [];
-  for (const { file, level } of claudeSettingsFiles(options)) {
+  for (const { file, level } of format.files(options)) {
     const settings = await out.readObject(file);
     if (settings !== undefined) read.push({ file, level, settings });
   }
   // Files given by name are read alone; the usual places come with the organisation's managed file, which wins.
-  const managedFile = explicitFiles(options) === undefined ? claudeManagedSettingsFile(options.platform) : undefined;
+  const managedFile = explicitFiles(options) === undefined && format.hooksSwitch ? claudeManagedSettingsFile(options.platform) : undefined;
   const managed = managedFile === undefined ? undefined : await out.readObject(managedFile);
-  const off = claudeHooksSwitchedOff(read, managed === undefined ? undefined : { file: managedFile!, settings: managed });
+  const off = format.hooksSwitch ? claudeHooksSwitchedOff(read, managed === undefined ? undefined : { file: managedFile!, settings: managed }) : undefined;
   if (off !== undefined) {
     // As in Claude Code: one file's switch turns off every file's hooks. Said, never silent.
     out.problem({ file: off.file, field: 'disableAllHooks', found: 'true', severity: 'warning', code: 'hooks-disabled', message: claudeHooksSwitchMessage(off) });
     return out.result();
   }
   for (const { file, level, settings } of read) {
-    for (const { event, eventName, list: groups, field } of out.events(file, settings.hooks, EVENTS, '{matcher, hooks} groups', CLAUDE_EVENTS)) {
+    let events: unknown = settings.hooks;
+    if (format.hooksAt === 'top') {
+      const { hooks, ...top } = settings;
+      if (hooks !== undefined) {
+        out.problem({ file, field: 'hooks', severity: 'warning', code: 'invalid-config', message: `${format.events.agent} reads the events at the top level of this file and runs none of the hooks under "hooks": they are not loaded here either. Move each event up a level.` });
+      }
+      events = top;
+    }
+    for (const { event, eventName, list: groups, field } of out.events(file, events, EVENTS, '{matcher, hooks} groups', format.events, format.hooksAt === 'top' ? '' : 'hooks')) {
       groups.forEach((group: unknown, g) => {
         const groupField = `${field}[${g}]`;
         if (!isRecord(group) || !Array.isArray(group.hooks)) {
@@ -171,17 +227,13 @@ export async function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<
                 matcher: fields.matcher,
                 failClosed: fields.failClosed,
                 dialect: claudeDialect,
-                timeoutMs: out.timeout(handler.timeout, 's', event === 'UserPromptSubmit' ? CLAUDE_PROMPT_SUBMIT_TIMEOUT_MS : CLAUDE_COMMAND_TIMEOUT_MS, file, `${at}.timeout`),
+                timeoutMs: out.timeout(handler.timeout, 's', format.commandTimeoutMs(event), file, `${at}.timeout`),
                 projectDir: places.projectDir,
                 // A background hook answers nothing: it cannot block, modify or add context, as in Claude Code.
                 async: fields.async,
                 // asyncRewake: its exit 2 wakes the model, as Claude Code wakes it (see ProcessHookSettings.rewake).
                 rewake: handler.asyncRewake === true,
-                env: {
-                  CLAUDE_PROJECT_DIR: places.projectDir,
-                  CLAUDECODE: '1',
-                  ...(event === 'SessionStart' ? { CLAUDE_ENV_FILE: claudeEnvFile(places.projectDir) } : {}),
-                },
+                env: format.env(places.projectDir, event),
                 origin,
               }),
             );
