@@ -234,7 +234,7 @@ export function prioritized(hooks: readonly ProjectHook[], options: { readonly p
  *
  * @internal
  */
-export function configKindOf(file: string): 'claude' | 'github' | 'gemini' | 'cursor' | 'codex' | undefined {
+export function configKindOf(file: string): AgentId | 'github' | undefined {
   return configLoaderOf(file)?.kind as ReturnType<typeof configKindOf>;
 }
 
@@ -251,7 +251,7 @@ function configLoaderOf(file: string): ConfigLoader | undefined {
 /** Options of {@link loadHookConfigFile}. */
 export interface ConfigFileOptions extends Omit<ConfigLoadOptions, 'files'> {
   /** The file's format, when its path does not tell (`.claude/settings.json`, `.github/hooks/x.json`, …). */
-  readonly kind?: 'claude' | 'copilot' | 'vscode' | 'gemini' | 'cursor' | 'codex' | undefined;
+  readonly kind?: AgentId | undefined;
 }
 
 /**
