@@ -14,6 +14,7 @@ import { copilotLight } from './copilot/light.js';
 import { cursorLight } from './cursor/light.js';
 import { geminiLight } from './gemini/light.js';
 import type { LightAgentProfile } from './light-profile.js';
+import { qwenLight } from './qwen/light.js';
 import { vscodeLight } from './vscode/light.js';
 
 /**
@@ -29,6 +30,7 @@ export const LIGHT_PROFILES = {
   vscode: vscodeLight,
   cursor: cursorLight,
   cline: clineLight,
+  qwen: qwenLight,
 } as const;
 
 /**

@@ -13,6 +13,7 @@ import { copilotProfile } from './copilot/profile.js';
 import { cursorProfile } from './cursor/profile.js';
 import { geminiProfile } from './gemini/profile.js';
 import type { AgentProfile } from './profile.js';
+import { qwenProfile } from './qwen/profile.js';
 import { vscodeProfile } from './vscode/profile.js';
 
 // The order help texts and docs list them in.
@@ -24,6 +25,7 @@ const PROFILES: { readonly [Id in AgentId]: AgentProfile<Id> } = {
   vscode: vscodeProfile,
   cursor: cursorProfile,
   cline: clineProfile,
+  qwen: qwenProfile,
 };
 
 /**

@@ -13,6 +13,7 @@ import { copilotTools } from './copilot/tools.js';
 import { cursorTools } from './cursor/tools.js';
 import { droidTools } from './droid/tools.js';
 import { geminiTools } from './gemini/tools.js';
+import { qwenTools } from './qwen/tools.js';
 import { vscodeTools } from './vscode/tools.js';
 
 /**
@@ -29,4 +30,5 @@ export const AGENT_TOOL_NAMES = {
   vscode: vscodeTools,
   droid: droidTools,
   cline: clineTools,
+  qwen: qwenTools,
 } as const satisfies Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
