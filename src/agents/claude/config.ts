@@ -28,6 +28,7 @@ import { existingFiles, type ConfigLoader } from '../config-loader.js';
 import { claudeHooksSwitchedOff, claudeHooksSwitchMessage, claudeManagedSettingsFile } from './hooks-switch.js';
 import type { ConfigLevel } from '../../script/command-hook.js';
 import type { HookEventName } from '../../core/index.js';
+import type { MatcherRule } from '../../config/config-matcher.js';
 
 /** The address `bridge --install claude --http` writes: an `agent-hooks serve` endpoint. */
 const SERVED_BRIDGE_URL = /\/hooks\/claude(?:\/[A-Za-z]+)?\/?$/;
@@ -102,13 +103,22 @@ export function claudeSettingsFiles(options: ConfigLoadOptions = {}): ConfigFile
 export interface ClaudeShapedFormat {
   /** Every event the agent fires, for the message on one of them that has no counterpart here. */
   readonly events: AgentEvents;
-  /** Its files, in the order they merge (the user's first). */
-  files(options: ConfigLoadOptions): ConfigFileLocation[];
+  /** Its files, in the order they merge (the user's first), each with where it holds the events when not {@link hooksAt}. */
+  files(options: ConfigLoadOptions): (ConfigFileLocation & { readonly hooksAt?: 'hooks' | 'top' })[];
   /**
    * Where a file holds the events: under `hooks` (Claude Code's settings), or at its top level (`top`), where a
    * `hooks` key is not read — it is reported, since the agent runs none of what it holds.
    */
   readonly hooksAt: 'hooks' | 'top';
+  /** Keys beside the events that are settings, not events. */
+  readonly settingKeys?: readonly string[];
+  /**
+   * A key beside the events whose `true` switches off every hook the agent runs (the last file that sets it decides):
+   * nothing loads then, and a `hooks-disabled` warning names the file.
+   */
+  readonly offSwitch?: string;
+  /** How its matchers read (Claude Code's rule by default). */
+  readonly matcherRule?: MatcherRule;
   /** The variables the agent sets for a command hook of `event` (its project variables among them). */
   env(projectDir: string, event: HookEventName): Record<string, string>;
   /** A command hook's timeout when its entry gives none, by event, in milliseconds. */
@@ -164,10 +174,28 @@ export async function loadClaudeShapedHooks(format: ClaudeShapedFormat, options:
   const out = new ConfigCollector(options);
   const places = configPlaces(options);
   const seen = new Set<string>();
-  const read: { file: string; level: ConfigLevel; settings: Record<string, unknown> }[] = [];
-  for (const { file, level } of format.files(options)) {
+  const read: { file: string; level: ConfigLevel; settings: Record<string, unknown>; hooksAt: 'hooks' | 'top' }[] = [];
+  for (const { file, level, hooksAt = format.hooksAt } of format.files(options)) {
     const settings = await out.readObject(file);
-    if (settings !== undefined) read.push({ file, level, settings });
+    if (settings !== undefined) read.push({ file, level, settings, hooksAt });
+  }
+  // The events of each file, where it holds them.
+  const eventsOf = (settings: Record<string, unknown>, hooksAt: 'hooks' | 'top'): unknown => {
+    if (hooksAt === 'hooks') return settings.hooks;
+    const { hooks: _wrapper, ...top } = settings;
+    return top;
+  };
+  if (format.offSwitch !== undefined) {
+    const key = format.offSwitch;
+    const setting = read
+      .map(({ file, settings, hooksAt }) => ({ file, hooksAt, events: eventsOf(settings, hooksAt) }))
+      .filter((r) => isRecord(r.events) && typeof r.events[key] === 'boolean')
+      .at(-1);
+    if (setting !== undefined && (setting.events as Record<string, unknown>)[key] === true) {
+      const field = setting.hooksAt === 'top' ? key : `hooks.${key}`;
+      out.problem({ file: setting.file, field, found: 'true', severity: 'warning', code: 'hooks-disabled', message: `${format.events.agent} runs no hook while ${field} is true here: none is loaded either.` });
+      return out.result();
+    }
   }
   // Files given by name are read alone; the usual places come with the organisation's managed file, which wins.
   const managedFile = explicitFiles(options) === undefined && format.hooksSwitch ? claudeManagedSettingsFile(options.platform) : undefined;
@@ -178,23 +206,22 @@ export async function loadClaudeShapedHooks(format: ClaudeShapedFormat, options:
     out.problem({ file: off.file, field: 'disableAllHooks', found: 'true', severity: 'warning', code: 'hooks-disabled', message: claudeHooksSwitchMessage(off) });
     return out.result();
   }
-  for (const { file, level, settings } of read) {
-    let events: unknown = settings.hooks;
-    if (format.hooksAt === 'top') {
-      const { hooks, ...top } = settings;
-      if (hooks !== undefined) {
-        out.problem({ file, field: 'hooks', severity: 'warning', code: 'invalid-config', message: `${format.events.agent} reads the events at the top level of this file and runs none of the hooks under "hooks": they are not loaded here either. Move each event up a level.` });
-      }
-      events = top;
+  for (const { file, level, settings, hooksAt } of read) {
+    if (hooksAt === 'top' && settings.hooks !== undefined) {
+      out.problem({ file, field: 'hooks', severity: 'warning', code: 'invalid-config', message: `${format.events.agent} reads the events at the top level of this file and runs none of the hooks under "hooks": they are not loaded here either. Move each event up a level.` });
     }
-    for (const { event, eventName, list: groups, field } of out.events(file, events, EVENTS, '{matcher, hooks} groups', format.events, format.hooksAt === 'top' ? '' : 'hooks')) {
+    let events = eventsOf(settings, hooksAt);
+    if (format.settingKeys !== undefined && isRecord(events)) {
+      events = Object.fromEntries(Object.entries(events).filter(([key]) => !format.settingKeys!.includes(key)));
+    }
+    for (const { event, eventName, list: groups, field } of out.events(file, events, EVENTS, '{matcher, hooks} groups', format.events, hooksAt === 'top' ? '' : 'hooks')) {
       groups.forEach((group: unknown, g) => {
         const groupField = `${field}[${g}]`;
         if (!isRecord(group) || !Array.isArray(group.hooks)) {
           out.problem({ file, field: groupField, severity: 'error', code: 'invalid-config', allowed: '{"matcher": "…", "hooks": [ … ]}', message: 'A matcher group needs a "hooks" list.' });
           return;
         }
-        const matcher = out.matcher(group.matcher, event, 'claude', file, `${groupField}.matcher`);
+        const matcher = out.matcher(group.matcher, event, format.matcherRule ?? 'claude', file, `${groupField}.matcher`);
         if (matcher === null) return;
         const matcherText = typeof group.matcher === 'string' ? group.matcher : undefined;
         group.hooks.forEach((handler: unknown, h) => {
