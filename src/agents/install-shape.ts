@@ -41,6 +41,11 @@ export interface InstallShape {
    * executable per event, named after it, and the entry fields below are not written.
    */
   readonly layout: 'grouped' | 'flat' | 'scripts';
+  /**
+   * Where the file holds its events: under `hooks` (the default), or at its top level (`top`), the whole file being
+   * the map of events.
+   */
+  readonly eventsAt?: 'hooks' | 'top';
   /** The top-level `version` the file must carry, if any. */
   readonly version: number | undefined;
   /** Whether a handler says `"type": "command"`. */

@@ -99,7 +99,7 @@ const argument = (command: string, flag: string): string | undefined => new RegE
  *
  * @internal
  */
-export function readHookSettings(text: string | undefined, file: string): { settings: Record<string, unknown>; hooks: Record<string, unknown> } {
+export function readHookSettings(text: string | undefined, file: string, eventsAt: 'hooks' | 'top' = 'hooks'): { settings: Record<string, unknown>; hooks: Record<string, unknown> } {
   let settings: Record<string, unknown> = {};
   if (text !== undefined) {
     const read = parseConfigJson(text, file);
@@ -107,6 +107,8 @@ export function readHookSettings(text: string | undefined, file: string): { sett
     if (read.status === 'ok' && !isRecord(read.value)) throw new InstallBridgeError(`${file} does not hold a JSON object; nothing was changed.`);
     settings = read.status === 'ok' ? (read.value as Record<string, unknown>) : {};
   }
+  // A file that is the map of events itself has no other settings to keep beside them.
+  if (eventsAt === 'top') return { settings: {}, hooks: settings };
   const hooks = settings.hooks ?? {};
   if (!isRecord(hooks)) throw new InstallBridgeError(`${file}: "hooks" is not an object; nothing was changed.`);
   return { settings, hooks };
@@ -210,7 +212,7 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
 
   const previous = user === undefined ? await readProjectFile(options.projectDir, target.file) : await readProjectFile(user.dir, user.file);
   const { file } = previous;
-  const { settings, hooks } = readHookSettings(previous.text, file);
+  const { settings, hooks } = readHookSettings(previous.text, file, target.eventsAt);
 
   const added: string[] = [];
   const updated: string[] = [];
@@ -244,7 +246,8 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
   }
   if (added.length === 0 && updated.length === 0) return { agent: target.agent, file, backup: undefined, added, updated, present, skipped, command };
   const versioned = target.version !== undefined && settings.version === undefined ? { version: target.version } : {};
-  const backup = await replaceProjectFile(previous, `${JSON.stringify({ ...versioned, ...settings, hooks }, null, 2)}\n`);
+  const body = target.eventsAt === 'top' ? hooks : { ...versioned, ...settings, hooks };
+  const backup = await replaceProjectFile(previous, `${JSON.stringify(body, null, 2)}\n`);
   return { agent: target.agent, file, backup, added, updated, present, skipped, command };
 }
 
