@@ -71,11 +71,11 @@ describe('the agent registry', () => {
 
   it('keeps the orders the agents were listed and loaded in before they had rooms', async () => {
     // At equal priority the hooks of the sources run in this order; `--from` and `--install` list the agents so.
-    // Qwen Code, added with a room of its own, comes after them as a source.
-    expect(HOOK_SOURCES).toEqual(['hookmd', 'claude', 'copilot', 'vscode', 'gemini', 'cursor', 'codex', 'qwen']);
+    // Qwen Code and Factory Droid, added with rooms of their own, come after them as sources.
+    expect(HOOK_SOURCES).toEqual(['hookmd', 'claude', 'copilot', 'vscode', 'gemini', 'cursor', 'codex', 'qwen', 'droid']);
     // Cline, the first agent added with a room of its own, has no config files: it comes after the sources.
-    expect(BRIDGE_AGENTS).toEqual(['claude', 'copilot', 'vscode', 'gemini', 'cursor', 'codex', 'qwen', 'cline']);
-    expect(INSTALL_AGENTS).toEqual(['claude', 'codex', 'gemini', 'copilot', 'vscode', 'cursor', 'cline', 'qwen']);
+    expect(BRIDGE_AGENTS).toEqual(['claude', 'copilot', 'vscode', 'gemini', 'cursor', 'codex', 'qwen', 'droid', 'cline']);
+    expect(INSTALL_AGENTS).toEqual(['claude', 'codex', 'gemini', 'copilot', 'vscode', 'cursor', 'cline', 'qwen', 'droid']);
     const dir = mkdtempSync(join(tmpdir(), 'agent-rooms-'));
     try {
       const files = ['.codex/hooks.json', '.cursor/hooks.json', '.gemini/settings.json', '.github/hooks/b.json', '.github/hooks/a.json', '.claude/settings.local.json', '.claude/settings.json'];
@@ -96,11 +96,11 @@ describe('the agent registry', () => {
     for (const profile of AGENT_PROFILES) expect(profile.tools['Shell']?.length, profile.id).toBeGreaterThan(0);
   });
 
-  const WITHOUT_A_ROOM = ['droid', 'opencode', 'kilo'];
+  const WITHOUT_A_ROOM = ['opencode', 'kilo'];
   it('records, for each agent whose CLI the end-to-end suite drives, the version it pins', () => {
     const pinned = Object.entries(agentsJson).filter(([key]) => key !== '//') as [string, { package: string; version: string }][];
     for (const [id, pin] of pinned) {
-      // Driven end to end, but without a room yet: Factory Droid through Claude Code's line, OpenCode
+      // Driven end to end, but without a room yet: OpenCode
       // through the prototype plugin, Kilo installed for its payloads. Each is named, so a new pin without a room fails.
       if (WITHOUT_A_ROOM.includes(id)) {
         expect(isAgentId(id), `${id} has a room now: take it out of WITHOUT_A_ROOM`).toBe(false);

@@ -12,6 +12,7 @@ import { clineLight } from './cline/light.js';
 import { codexLight } from './codex/light.js';
 import { copilotLight } from './copilot/light.js';
 import { cursorLight } from './cursor/light.js';
+import { droidLight } from './droid/light.js';
 import { geminiLight } from './gemini/light.js';
 import type { LightAgentProfile } from './light-profile.js';
 import { qwenLight } from './qwen/light.js';
@@ -31,6 +32,7 @@ export const LIGHT_PROFILES = {
   cursor: cursorLight,
   cline: clineLight,
   qwen: qwenLight,
+  droid: droidLight,
 } as const;
 
 /**

@@ -11,6 +11,7 @@ import { clineProfile } from './cline/profile.js';
 import { codexProfile } from './codex/profile.js';
 import { copilotProfile } from './copilot/profile.js';
 import { cursorProfile } from './cursor/profile.js';
+import { droidProfile } from './droid/profile.js';
 import { geminiProfile } from './gemini/profile.js';
 import type { AgentProfile } from './profile.js';
 import { qwenProfile } from './qwen/profile.js';
@@ -26,6 +27,7 @@ const PROFILES: { readonly [Id in AgentId]: AgentProfile<Id> } = {
   cursor: cursorProfile,
   cline: clineProfile,
   qwen: qwenProfile,
+  droid: droidProfile,
 };
 
 /**

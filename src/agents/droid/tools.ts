@@ -7,7 +7,8 @@
  */
 
 /**
- * Factory Droid's tool names, by the tool's canonical name.
+ * Factory Droid's tool names, by the tool's canonical name. Its shell tool, `Execute`, takes `summary`, `riskLevel`
+ * and `riskLevelReason` beside the `command` every agent's shell shares.
  *
  * @internal
  */
@@ -15,8 +16,10 @@ export const droidTools = {
   Shell: ['Execute'],
   ReadFile: ['Read'],
   WriteFile: ['Create'],
-  StrReplaceFile: ['Edit'],
+  StrReplaceFile: ['Edit', 'ApplyPatch'],
   Glob: ['Glob'],
   Grep: ['Grep'],
+  FetchURL: ['FetchUrl'],
+  SearchWeb: ['WebSearch'],
   Task: ['Task'],
 } as const;

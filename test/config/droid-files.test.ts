@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { loadAllHookConfigs } from '../../src/agents/load-all.js';
+import { sandbox } from './support.js';
+
+// Factory Droid's files, read as Factory Droid 0.215.0 reads them: in each of ~/.factory and .factory, hooks.json with
+// the events at its top level and the `hooks` of settings.json; a `hooks` wrapper in hooks.json and a
+// `hooksDisabled: true` are what Droid makes of them, and said.
+
+const setup = sandbox();
+const group = (command: string) => [{ matcher: 'Execute', hooks: [{ type: 'command', command }] }];
+const load = (project: string, home: string) => loadAllHookConfigs(project, { homeDir: home, userDir: false, trust: 'all', droid: true });
+
+describe("Factory Droid's hook files", () => {
+  it('load the events at the top level of hooks.json and under settings.json’s hooks, the user’s and the project’s', async () => {
+    const { home, project, write } = await setup();
+    await write(home, '.factory/hooks.json', { PreToolUse: group('echo user'), showHookOutput: true });
+    await write(project, '.factory/settings.json', { model: 'x', hooks: { PostToolUse: group('echo settings') } });
+    await write(project, '.factory/hooks.json', { PostToolUse: group('echo project') });
+    const { hooks, problems } = await load(project, home);
+    expect(problems).toEqual([]);
+    expect(hooks.map((h) => h.name)).toEqual(['echo user', 'echo settings', 'echo project']);
+  });
+
+  it('read nothing under a "hooks" wrapper in hooks.json, as Factory Droid runs nothing there, and say so', async () => {
+    const { home, project, write } = await setup();
+    await write(project, '.factory/hooks.json', { hooks: { PreToolUse: group('echo wrapped') } });
+    const { hooks, problems } = await load(project, home);
+    expect(hooks).toEqual([]);
+    expect(problems).toMatchObject([{ field: 'hooks', severity: 'warning', message: expect.stringContaining('Factory Droid reads the events at the top level') }]);
+  });
+
+  it('load no hook while hooksDisabled is true, with a warning naming the file', async () => {
+    const { home, project, write } = await setup();
+    const file = await write(project, '.factory/hooks.json', { PreToolUse: group('echo guard'), hooksDisabled: true });
+    const { hooks, problems } = await load(project, home);
+    expect(hooks).toEqual([]);
+    expect(problems).toMatchObject([{ file, field: 'hooksDisabled', code: 'hooks-disabled', severity: 'warning' }]);
+  });
+
+  it('match a tool as Factory Droid names it: Execute, not Claude Code’s Bash', async () => {
+    const { home, project, write } = await setup();
+    await write(project, '.factory/hooks.json', { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo bash' }] }, ...group('echo execute')] });
+    const { hooks } = await load(project, home);
+    const ctx = { event: 'PreToolUse', toolCall: { name: 'Execute' } } as never;
+    expect(hooks.filter((h) => h.matcher?.matches(ctx) ?? true).map((h) => h.name)).toEqual(['echo execute']);
+  });
+});
