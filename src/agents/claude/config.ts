@@ -113,10 +113,11 @@ export interface ClaudeShapedFormat {
   /** Keys beside the events that are settings, not events. */
   readonly settingKeys?: readonly string[];
   /**
-   * A key beside the events whose `true` switches off every hook the agent runs (the last file that sets it decides):
-   * nothing loads then, and a `hooks-disabled` warning names the file.
+   * A key whose `true` switches off every hook the agent runs (the last file that sets it decides) — beside the events
+   * (`events`), or at the top level of the file (`file`): nothing loads then, and a `hooks-disabled` warning names the
+   * file.
    */
-  readonly offSwitch?: string;
+  readonly offSwitch?: { readonly key: string; readonly at: 'events' | 'file' };
   /** How its matchers read (Claude Code's rule by default). */
   readonly matcherRule?: MatcherRule;
   /** The variables the agent sets for a command hook of `event` (its project variables among them). */
@@ -186,13 +187,13 @@ export async function loadClaudeShapedHooks(format: ClaudeShapedFormat, options:
     return top;
   };
   if (format.offSwitch !== undefined) {
-    const key = format.offSwitch;
+    const { key, at } = format.offSwitch;
     const setting = read
-      .map(({ file, settings, hooksAt }) => ({ file, hooksAt, events: eventsOf(settings, hooksAt) }))
-      .filter((r) => isRecord(r.events) && typeof r.events[key] === 'boolean')
+      .map(({ file, settings, hooksAt }) => ({ file, hooksAt, holder: at === 'file' ? settings : eventsOf(settings, hooksAt) }))
+      .filter((r) => isRecord(r.holder) && typeof r.holder[key] === 'boolean')
       .at(-1);
-    if (setting !== undefined && (setting.events as Record<string, unknown>)[key] === true) {
-      const field = setting.hooksAt === 'top' ? key : `hooks.${key}`;
+    if (setting !== undefined && (setting.holder as Record<string, unknown>)[key] === true) {
+      const field = at === 'file' || setting.hooksAt === 'top' ? key : `hooks.${key}`;
       out.problem({ file: setting.file, field, found: 'true', severity: 'warning', code: 'hooks-disabled', message: `${format.events.agent} runs no hook while ${field} is true here: none is loaded either.` });
       return out.result();
     }

@@ -36,7 +36,7 @@ const DROID_FORMAT: ClaudeShapedFormat = {
   files: droidHookFiles,
   hooksAt: 'top',
   settingKeys: ['hooksDisabled', 'showHookOutput'],
-  offSwitch: 'hooksDisabled',
+  offSwitch: { key: 'hooksDisabled', at: 'events' },
   // `*`, `""` or none match every tool, else the very name, else an unanchored regex over the name as Factory Droid
   // calls the tool: `Bash` does not match `Execute`.
   matcherRule: 'gemini',

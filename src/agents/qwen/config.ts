@@ -37,6 +37,8 @@ const QWEN_FORMAT: ClaudeShapedFormat = {
   // As Qwen Code runs its command hooks: each of the three variables is the project.
   env: (projectDir) => ({ QWEN_PROJECT_DIR: projectDir, CLAUDE_PROJECT_DIR: projectDir, GEMINI_PROJECT_DIR: projectDir }),
   commandTimeoutMs: () => QWEN_COMMAND_TIMEOUT_MS,
+  // Qwen Code runs no hook while its merged settings say `disableAllHooks: true` (the project's over the user's).
+  offSwitch: { key: 'disableAllHooks', at: 'file' },
   hooksSwitch: false,
 };
 

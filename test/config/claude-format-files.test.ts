@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadAllHookConfigs } from '../../src/agents/load-all.js';
 import { sandbox } from './support.js';
 
-// Factory Droid's files, read as Factory Droid 0.215.0 reads them: in each of ~/.factory and .factory, hooks.json with
+// The files of the agents that speak Claude Code's format, read as they read them. Factory Droid's, as Factory Droid 0.215.0 reads them: in each of ~/.factory and .factory, hooks.json with
 // the events at its top level and the `hooks` of settings.json; a `hooks` wrapper in hooks.json and a
 // `hooksDisabled: true` are what Droid makes of them, and said.
 
@@ -43,5 +43,16 @@ describe("Factory Droid's hook files", () => {
     const { hooks } = await load(project, home);
     const ctx = { event: 'PreToolUse', toolCall: { name: 'Execute' } } as never;
     expect(hooks.filter((h) => h.matcher?.matches(ctx) ?? true).map((h) => h.name)).toEqual(['echo execute']);
+  });
+});
+
+describe("Qwen Code's settings files", () => {
+  it('load no hook while disableAllHooks is true in the project’s file, over the user’s', async () => {
+    const { home, project, write } = await setup();
+    await write(home, '.qwen/settings.json', { disableAllHooks: false, hooks: { PreToolUse: [{ matcher: 'run_shell_command', hooks: [{ type: 'command', command: 'echo user' }] }] } });
+    const file = await write(project, '.qwen/settings.json', { disableAllHooks: true });
+    const { hooks, problems } = await loadAllHookConfigs(project, { homeDir: home, userDir: false, trust: 'all', qwen: true });
+    expect(hooks).toEqual([]);
+    expect(problems).toMatchObject([{ file, field: 'disableAllHooks', code: 'hooks-disabled', severity: 'warning' }]);
   });
 });
