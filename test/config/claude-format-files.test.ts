@@ -46,6 +46,25 @@ describe("Factory Droid's hook files", () => {
   });
 });
 
+describe("Factory Droid's commandRegex", () => {
+  it('runs a group’s hooks only on a call whose command the regex matches, and leaves out a group whose regex does not compile', async () => {
+    const { home, project, write } = await setup();
+    await write(project, '.factory/hooks.json', {
+      PreToolUse: [
+        { matcher: 'Execute', commandRegex: '^git push', hooks: [{ type: 'command', command: 'echo push' }] },
+        { matcher: 'Execute', commandRegex: '(', hooks: [{ type: 'command', command: 'echo broken' }] },
+      ],
+    });
+    const { hooks, problems } = await load(project, home);
+    expect(hooks.map((h) => h.name)).toEqual(['echo push']);
+    expect(problems).toMatchObject([{ field: 'PreToolUse[1].commandRegex', code: 'invalid-matcher', severity: 'error' }]);
+    const call = (name: string, command?: string) => ({ event: 'PreToolUse', toolCall: { name, args: command === undefined ? {} : { command } } }) as never;
+    expect(hooks[0]!.matcher!.matches(call('Execute', 'git push origin main'))).toBe(true);
+    expect(hooks[0]!.matcher!.matches(call('Execute', 'ls'))).toBe(false);
+    expect(hooks[0]!.matcher!.matches(call('Read'))).toBe(false);
+  });
+});
+
 describe("Qwen Code's settings files", () => {
   it('load no hook while disableAllHooks is true in the project’s file, over the user’s', async () => {
     const { home, project, write } = await setup();

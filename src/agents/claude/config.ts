@@ -27,7 +27,9 @@ import { httpHookFromEntry } from '../../config/http-hook.js';
 import { existingFiles, type ConfigLoader } from '../config-loader.js';
 import { claudeHooksSwitchedOff, claudeHooksSwitchMessage, claudeManagedSettingsFile } from './hooks-switch.js';
 import type { ConfigLevel } from '../../script/command-hook.js';
-import type { HookEventName } from '../../core/index.js';
+import { boundedTest, CallableMatcher, CompositeMatcher, type AnyHookContext, type HookEventName, type HookMatcher } from '../../core/index.js';
+import { compileManifestRegex } from '../../script/manifest-regex.js';
+import { messageOf } from '../../core/internal/message-of.js';
 import type { MatcherRule } from '../../config/config-matcher.js';
 
 /** The address `bridge --install claude --http` writes: an `agent-hooks serve` endpoint. */
@@ -120,6 +122,11 @@ export interface ClaudeShapedFormat {
   readonly offSwitch?: { readonly key: string; readonly at: 'events' | 'file' };
   /** How its matchers read (Claude Code's rule by default). */
   readonly matcherRule?: MatcherRule;
+  /**
+   * Whether a matcher group's `commandRegex` narrows its hooks to the calls whose `command` it matches (an unanchored
+   * regex; a call without a command runs none of them), as Factory Droid reads it.
+   */
+  readonly commandRegex?: boolean;
   /** The variables the agent sets for a command hook of `event` (its project variables among them). */
   env(projectDir: string, event: HookEventName): Record<string, string>;
   /** A command hook's timeout when its entry gives none, by event, in milliseconds. */
@@ -140,6 +147,28 @@ const CLAUDE_FORMAT: ClaudeShapedFormat = {
   commandTimeoutMs: (event) => (event === 'UserPromptSubmit' ? CLAUDE_PROMPT_SUBMIT_TIMEOUT_MS : CLAUDE_COMMAND_TIMEOUT_MS),
   hooksSwitch: true,
 };
+
+/**
+ * A group's `commandRegex`: its hooks run only on a call whose `command` the regex matches; `undefined` (after `fail`
+ * with why) when it is no string or does not compile safely.
+ */
+function commandRegexMatcher(pattern: unknown, fail: (message: string) => void): HookMatcher | undefined {
+  if (typeof pattern !== 'string') {
+    fail('"commandRegex" must be a string: a regex over the command of the call. This group\'s hooks are not loaded.');
+    return undefined;
+  }
+  let re: RegExp;
+  try {
+    re = compileManifestRegex(pattern, 'javascript');
+  } catch (error) {
+    fail(`"commandRegex" is not a regex this can run: ${messageOf(error)} This group's hooks are not loaded.`);
+    return undefined;
+  }
+  return new CallableMatcher(function commandRegex(ctx: AnyHookContext) {
+    const command = 'toolCall' in ctx ? ctx.toolCall.args['command'] : undefined;
+    return typeof command === 'string' && boundedTest(re, command);
+  });
+}
 
 /**
  * Loads the hooks of Claude Code's settings files, merged in Claude Code's order (user, project, local): each event's
@@ -222,8 +251,14 @@ export async function loadClaudeShapedHooks(format: ClaudeShapedFormat, options:
           out.problem({ file, field: groupField, severity: 'error', code: 'invalid-config', allowed: '{"matcher": "…", "hooks": [ … ]}', message: 'A matcher group needs a "hooks" list.' });
           return;
         }
-        const matcher = out.matcher(group.matcher, event, format.matcherRule ?? 'claude', file, `${groupField}.matcher`);
+        let matcher = out.matcher(group.matcher, event, format.matcherRule ?? 'claude', file, `${groupField}.matcher`);
         if (matcher === null) return;
+        if (format.commandRegex === true && group.commandRegex !== undefined) {
+          const byCommand = commandRegexMatcher(group.commandRegex, (message) => out.problem({ file, field: `${groupField}.commandRegex`, found: JSON.stringify(group.commandRegex), severity: 'error', code: 'invalid-matcher', message }));
+          // As the agent does with a regex it cannot compile, the group's hooks are left out (and that is said).
+          if (byCommand === undefined) return;
+          matcher = matcher === undefined ? byCommand : CompositeMatcher.and(matcher, byCommand);
+        }
         const matcherText = typeof group.matcher === 'string' ? group.matcher : undefined;
         group.hooks.forEach((handler: unknown, h) => {
           const at = `${groupField}.hooks[${h}]`;

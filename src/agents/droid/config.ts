@@ -40,6 +40,7 @@ const DROID_FORMAT: ClaudeShapedFormat = {
   // `*`, `""` or none match every tool, else the very name, else an unanchored regex over the name as Factory Droid
   // calls the tool: `Bash` does not match `Execute`.
   matcherRule: 'gemini',
+  commandRegex: true,
   // As Factory Droid runs its command hooks: each of the three variables is the project.
   env: (projectDir) => ({ FACTORY_PROJECT_DIR: projectDir, DROID_PROJECT_DIR: projectDir, CLAUDE_PROJECT_DIR: projectDir }),
   commandTimeoutMs: () => DROID_COMMAND_TIMEOUT_MS,
