@@ -124,7 +124,7 @@ export interface ClaudeShapedFormat {
   readonly matcherRule?: MatcherRule;
   /**
    * Whether a matcher group's `commandRegex` narrows its hooks to the calls whose `command` it matches (an unanchored
-   * regex; a call without a command runs none of them), as Factory Droid reads it.
+   * regex; a call without a command runs none of them).
    */
   readonly commandRegex?: boolean;
   /** The variables the agent sets for a command hook of `event` (its project variables among them). */
