@@ -74,4 +74,15 @@ describe("Qwen Code's settings files", () => {
     expect(hooks).toEqual([]);
     expect(problems).toMatchObject([{ file, field: 'disableAllHooks', code: 'hooks-disabled', severity: 'warning' }]);
   });
+
+  it('match a tool as Qwen Code does: its own name or one of its other names, else a regex over the name it calls', async () => {
+    const { home, project, write } = await setup();
+    const entry = (matcher: string) => ({ matcher, hooks: [{ type: 'command', command: `echo ${matcher}` }] });
+    // Bash and Shell are Qwen Code's other names for run_shell_command; bash and Execute are other agents' names.
+    await write(project, '.qwen/settings.json', { hooks: { PreToolUse: ['Bash', 'Shell', 'Edit|Bash', 'bash', 'Execute', 'run_.*', 'Ba.h'].map(entry) } });
+    const { hooks, problems } = await loadAllHookConfigs(project, { homeDir: home, userDir: false, trust: 'all', qwen: true });
+    expect(problems).toEqual([]);
+    const ctx = { event: 'PreToolUse', toolCall: { name: 'run_shell_command', args: {} } } as never;
+    expect(hooks.filter((h) => h.matcher?.matches(ctx) ?? true).map((h) => h.name)).toEqual(['echo Bash', 'echo Shell', 'echo Edit|Bash', 'echo run_.*']);
+  });
 });

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { configPlaces, explicitFiles, type ConfigFileLocation, type ConfigLoadOptions, type LoadedConfigHooks } from '../../config/config-source.js';
 import { loadClaudeShapedHooks, type ClaudeShapedFormat } from '../claude/config.js';
 import { existingFiles, type ConfigLoader } from '../config-loader.js';
+import { qwenToolAliases } from './tool-aliases.js';
 
 /** Qwen Code's default timeout for a command hook: 60 seconds (`DEFAULT_COMMAND_HOOK_TIMEOUT_SECONDS`, 0.24). */
 const QWEN_COMMAND_TIMEOUT_MS = 60_000;
@@ -37,6 +38,9 @@ const QWEN_FORMAT: ClaudeShapedFormat = {
   // As Qwen Code runs its command hooks: each of the three variables is the project.
   env: (projectDir) => ({ QWEN_PROJECT_DIR: projectDir, CLAUDE_PROJECT_DIR: projectDir, GEMINI_PROJECT_DIR: projectDir }),
   commandTimeoutMs: () => QWEN_COMMAND_TIMEOUT_MS,
+  // A name matches the tool's own or one of Qwen Code's other names for it (`Bash` is `run_shell_command`); anything
+  // else is an unanchored regex over the name as Qwen Code calls the tool.
+  matcherRule: { aliases: qwenToolAliases },
   // Qwen Code runs no hook while its merged settings say `disableAllHooks: true` (the project's over the user's).
   offSwitch: { key: 'disableAllHooks', at: 'file' },
   hooksSwitch: false,
@@ -44,8 +48,8 @@ const QWEN_FORMAT: ClaudeShapedFormat = {
 
 /**
  * Loads the hooks of Qwen Code's settings files (user, then project): Claude Code's format, where a matcher names a
- * tool by Qwen Code's name or by another of its names (`Bash`, `Shell` for `run_shell_command`), as the shared
- * vocabulary does here.
+ * tool by Qwen Code's name or by another of its names (`Bash`, `Shell` for `run_shell_command`), as Qwen Code reads
+ * it.
  *
  * @internal
  */

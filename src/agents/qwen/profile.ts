@@ -52,8 +52,7 @@ export const qwenProfile: AgentProfile<'qwen'> = {
   projectSetsEnv: true,
   // Under bash, Qwen Code leaves `$QWEN_PROJECT_DIR` to the shell, which it gives the variable.
   projectReference: 'plain',
-  // Claude Code's rule, where a name also matches the tool's other names (`Bash` and `Shell` match
-  // `run_shell_command`), as the shared vocabulary does here.
+  // A name or a `|` list of names (each the tool's or one of Qwen Code's other names for it), else an unanchored regex.
   matcherSyntax: 'exact-or-regex',
   userHookFile: (home) => ({ dir: home, file: '.qwen/settings.json' }),
   httpHooks: false,
