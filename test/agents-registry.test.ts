@@ -16,7 +16,8 @@ import agentsJson from './agents/agents.json' with { type: 'json' };
 // Every agent is one room and one line in each registry: a room that forgets a part, or a light reader that drifts
 // from its full reader, fails here rather than in a user's bridged call.
 
-const FIXTURES = join(import.meta.dirname, 'bridge', 'fixtures');
+// The bridge's recorded payloads, and those the end-to-end suite recorded from each agent's CLI (by version).
+const FIXTURES = [join(import.meta.dirname, 'bridge', 'fixtures'), join(import.meta.dirname, 'agents', 'fixtures')];
 
 /** The recorded payloads of `dir` (one folder deep), each with the event its file name starts with. */
 function recorded(dir: string): { file: string; event: string; payload: unknown }[] {
@@ -70,10 +71,11 @@ describe('the agent registry', () => {
 
   it('keeps the orders the agents were listed and loaded in before they had rooms', async () => {
     // At equal priority the hooks of the sources run in this order; `--from` and `--install` list the agents so.
-    expect(HOOK_SOURCES).toEqual(['hookmd', 'claude', 'copilot', 'vscode', 'gemini', 'cursor', 'codex']);
-    // Cline, the first agent added with a room of its own, comes after them.
-    expect(BRIDGE_AGENTS).toEqual(['claude', 'copilot', 'vscode', 'gemini', 'cursor', 'codex', 'cline']);
-    expect(INSTALL_AGENTS).toEqual(['claude', 'codex', 'gemini', 'copilot', 'vscode', 'cursor', 'cline']);
+    // Qwen Code and Factory Droid, added with rooms of their own, come after them as sources.
+    expect(HOOK_SOURCES).toEqual(['hookmd', 'claude', 'copilot', 'vscode', 'gemini', 'cursor', 'codex', 'qwen', 'droid']);
+    // Cline, the first agent added with a room of its own, has no config files: it comes after the sources.
+    expect(BRIDGE_AGENTS).toEqual(['claude', 'copilot', 'vscode', 'gemini', 'cursor', 'codex', 'qwen', 'droid', 'cline']);
+    expect(INSTALL_AGENTS).toEqual(['claude', 'codex', 'gemini', 'copilot', 'vscode', 'cursor', 'cline', 'qwen', 'droid']);
     const dir = mkdtempSync(join(tmpdir(), 'agent-rooms-'));
     try {
       const files = ['.codex/hooks.json', '.cursor/hooks.json', '.gemini/settings.json', '.github/hooks/b.json', '.github/hooks/a.json', '.claude/settings.local.json', '.claude/settings.json'];
@@ -94,11 +96,11 @@ describe('the agent registry', () => {
     for (const profile of AGENT_PROFILES) expect(profile.tools['Shell']?.length, profile.id).toBeGreaterThan(0);
   });
 
-  const WITHOUT_A_ROOM = ['qwen', 'droid', 'opencode', 'kilo'];
+  const WITHOUT_A_ROOM = ['opencode', 'kilo'];
   it('records, for each agent whose CLI the end-to-end suite drives, the version it pins', () => {
     const pinned = Object.entries(agentsJson).filter(([key]) => key !== '//') as [string, { package: string; version: string }][];
     for (const [id, pin] of pinned) {
-      // Driven end to end, but without a room yet: Qwen Code and Factory Droid through Claude Code's line, OpenCode
+      // Driven end to end, but without a room yet: OpenCode
       // through the prototype plugin, Kilo installed for its payloads. Each is named, so a new pin without a room fails.
       if (WITHOUT_A_ROOM.includes(id)) {
         expect(isAgentId(id), `${id} has a room now: take it out of WITHOUT_A_ROOM`).toBe(false);
@@ -115,9 +117,8 @@ describe('the agent registry', () => {
   it('has a light reader that comes to what the full reader does on every recorded payload', async () => {
     let compared = 0;
     for (const profile of AGENT_PROFILES) {
-      const dir = join(FIXTURES, profile.id);
-      if (statSync(dir, { throwIfNoEntry: false }) === undefined) continue;
-      for (const { file, event: fileEvent, payload } of recorded(dir)) {
+      const dirs = FIXTURES.map((root) => join(root, profile.id)).filter((dir) => statSync(dir, { throwIfNoEntry: false }) !== undefined);
+      for (const { file, event: fileEvent, payload } of dirs.flatMap(recorded)) {
         // An agent whose payloads name no event is given it on the command line, as its installed entry does.
         const given = profile.install.eventArgument ? fileEvent : undefined;
         let full: ReturnType<typeof readBridgePayload> | undefined;

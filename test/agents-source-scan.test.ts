@@ -54,3 +54,42 @@ describe('the agent rooms', () => {
     }
   });
 });
+
+/**
+ * The agents whose wire protocols were dialects (`src/dialects/<id>.ts`) before there were rooms: HOOK.md's
+ * `metadata.dialect`, the event alias table and the config matcher rules name them in the layers below the rooms. No
+ * agent is added here: a new one speaks through its room.
+ */
+const NAMED_BY_A_DIALECT: ReadonlySet<string> = new Set(['claude', 'codex', 'gemini', 'copilot', 'vscode', 'cursor']);
+
+/**
+ * The registries: one line per room each. No file is allowed beyond them: the help and the messages that list agents
+ * read their profiles.
+ */
+const REGISTRIES: ReadonlySet<string> = new Set(['agents/registry.ts', 'agents/light-registry.ts', 'agents/tool-registry.ts']);
+
+describe('adding an agent', () => {
+  const others = AGENT_IDS.filter((id) => !NAMED_BY_A_DIALECT.has(id));
+
+  it('touches its room and the registries only: its id appears nowhere else in src/', () => {
+    expect(others.length).toBeGreaterThan(0);
+    const found: string[] = [];
+    for (const file of sources(SRC)) {
+      const path = relative(SRC, file).split('\\').join('/');
+      const text = readFileSync(file, 'utf8');
+      for (const id of others) {
+        if (path.startsWith(`agents/${id}/`) || REGISTRIES.has(path)) continue;
+        // Case-insensitive: a comment that says "Cline" ties the file to the agent as much as code does.
+        for (const match of text.matchAll(new RegExp(`\\b${id}\\b`, 'gi'))) {
+          const line = text.slice(0, match.index).split('\n').length;
+          found.push(`src/${path}:${line}: ${match[0]}`);
+        }
+      }
+    }
+    expect(found, 'move what names the agent into its room (src/agents/<id>/) and read it from its profile').toEqual([]);
+  });
+
+  it('lists in NAMED_BY_A_DIALECT only agents that have a dialect file', () => {
+    for (const id of NAMED_BY_A_DIALECT) expect(readdirSync(join(SRC, 'dialects')), id).toContain(`${id}.ts`);
+  });
+});

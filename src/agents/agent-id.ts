@@ -3,11 +3,11 @@
  *
  * @module
  */
+import type { LightAgentId } from './light-registry.js';
 
 /**
- * The id of an agent the bridge answers and `bridge --install` writes for: `claude` (Claude Code), `codex` (Codex
- * CLI), `gemini` (Gemini CLI), `copilot` (GitHub Copilot CLI), `vscode` (VS Code's agent hooks), `cursor` (Cursor), `cline` (Cline's CLI).
- * Each has a room, `src/agents/<id>/`, and a line in the registries (`src/agents/registry.ts`,
- * `src/agents/light-registry.ts`).
+ * The id of an agent the bridge answers and `bridge --install` writes for: each has a room, `src/agents/<id>/`, and a
+ * line in the registries (`src/agents/light-registry.ts`, whose keys the ids are, and `src/agents/registry.ts`).
+ * `agent-hooks bridge --help` lists them, with each agent's name and files.
  */
-export type AgentId = 'claude' | 'codex' | 'gemini' | 'copilot' | 'vscode' | 'cursor' | 'cline';
+export type AgentId = LightAgentId;

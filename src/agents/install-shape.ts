@@ -38,9 +38,14 @@ export interface InstallShape {
   /**
    * `grouped`: an event holds matcher groups, `{ hooks: [handler] }` (Claude Code, Codex, Gemini CLI); `flat`: an
    * event holds the handlers themselves (Copilot, VS Code, Cursor); `scripts`: {@link file} is a folder of one
-   * executable per event, named after it (Cline), and the entry fields below are not written.
+   * executable per event, named after it, and the entry fields below are not written.
    */
   readonly layout: 'grouped' | 'flat' | 'scripts';
+  /**
+   * Where the file holds its events: under `hooks` (the default), or at its top level (`top`), the whole file being
+   * the map of events.
+   */
+  readonly eventsAt?: 'hooks' | 'top';
   /** The top-level `version` the file must carry, if any. */
   readonly version: number | undefined;
   /** Whether a handler says `"type": "command"`. */
@@ -53,6 +58,11 @@ export interface InstallShape {
   readonly eventArgument: boolean;
   /** The agent's name for each canonical event it has (the one written for a canonical name). */
   readonly names: Readonly<Partial<Record<HookEventName, string>>>;
+  /**
+   * The seconds the agent gives each hook when a hook cannot say its own (an agent of the `scripts` layout), for the
+   * message that refuses a timeout.
+   */
+  readonly fixedTimeoutSeconds?: number;
   /** Names of the agent's own that are not written for a canonical name (Cursor's `beforeShellExecution`), each with its event. */
   readonly extraEvents?: Readonly<Record<string, HookEventName>>;
 }

@@ -45,7 +45,7 @@ export interface WrittenEvent {
  *
  * @internal
  */
-export interface LightAgentProfile<Id extends AgentId = AgentId> {
+export interface LightAgentProfile<Id extends string = AgentId> {
   /** The agent. */
   readonly id: Id;
   /** The variables the agent sets to the project directory when it runs a hook, in the order the bridge reads them. */

@@ -23,7 +23,7 @@ import { AGENT_PROFILES, agentProfile, isAgentId } from './registry.js';
 
 /** The profiles in the order their hooks run at equal priority. */
 function bySourceOrder(profiles: readonly AgentProfile[]): (AgentProfile & { readonly config: AgentConfig })[] {
-  // An agent without config files of its own (Cline) is no source.
+  // An agent without config files of its own (one whose hook files speak a protocol we only bridge) is no source.
   return profiles.filter((p): p is AgentProfile & { readonly config: AgentConfig } => p.config !== undefined).sort((a, b) => a.config.order - b.config.order);
 }
 
@@ -41,8 +41,8 @@ function loadersOf(agents: readonly AgentId[]): { loader: ConfigLoader; agents: 
   return groups;
 }
 
-/** The sources a project's hooks come from. */
-export type HookSourceName = 'hookmd' | 'claude' | 'copilot' | 'vscode' | 'gemini' | 'cursor' | 'codex';
+/** The sources a project's hooks come from: HOOK.md folders, and the agents whose config files hold hooks. */
+export type HookSourceName = 'hookmd' | AgentId;
 
 /**
  * Every source, in the order their hooks run at equal priority.
@@ -64,6 +64,8 @@ export const HOOK_SOURCES: readonly HookSourceName[] = Object.freeze(['hookmd', 
  */
 export interface HookSourcesOptions
   extends ConfigLoadOptions,
+    // Every agent's config files, by its id; the first agents' are documented one by one below.
+    Readonly<Partial<Record<AgentId, boolean | undefined>>>,
     Omit<DiscoverHooksOptions, 'projectDir' | 'strict' | 'maxOutputBytes' | 'killGraceMs' | 'processPool' | 'envPolicy' | 'envDeny' | 'environment' | 'trust'> {
   /**
    * Whether the project's hooks — its `.agents/hooks` folders and the hooks of its agent config files — must be
@@ -232,7 +234,7 @@ export function prioritized(hooks: readonly ProjectHook[], options: { readonly p
  *
  * @internal
  */
-export function configKindOf(file: string): 'claude' | 'github' | 'gemini' | 'cursor' | 'codex' | undefined {
+export function configKindOf(file: string): AgentId | 'github' | undefined {
   return configLoaderOf(file)?.kind as ReturnType<typeof configKindOf>;
 }
 
@@ -249,7 +251,7 @@ function configLoaderOf(file: string): ConfigLoader | undefined {
 /** Options of {@link loadHookConfigFile}. */
 export interface ConfigFileOptions extends Omit<ConfigLoadOptions, 'files'> {
   /** The file's format, when its path does not tell (`.claude/settings.json`, `.github/hooks/x.json`, …). */
-  readonly kind?: 'claude' | 'copilot' | 'vscode' | 'gemini' | 'cursor' | 'codex' | undefined;
+  readonly kind?: AgentId | undefined;
 }
 
 /**

@@ -84,7 +84,7 @@ export interface AgentProfile<Id extends AgentId = AgentId> {
   readonly light: LightAgentProfile<Id>;
   /**
    * The wire protocol of its command hooks: the payload we write them and how we read their answers; `undefined` for
-   * an agent whose hooks the project bridges but does not run itself (Cline).
+   * an agent whose hooks the project bridges but does not run itself.
    */
   readonly dialect: WireDialect | undefined;
   /**
@@ -122,8 +122,8 @@ export interface AgentProfile<Id extends AgentId = AgentId> {
   /** Its names for the tools of the shared vocabulary, by canonical name (`Shell: ['Bash']`). */
   readonly tools: Readonly<Record<string, readonly string[]>>;
   /**
-   * Its own config files, as a source of a project's hooks; `undefined` when they are not one (Cline's hook files are
-   * executables that speak Cline's protocol, which the project bridges to but does not run).
+   * Its own config files, as a source of a project's hooks; `undefined` when they are not one (hook files that are
+   * executables speaking the agent's own protocol, which the project bridges to but does not run).
    */
   readonly config: AgentConfig | undefined;
   /** The release of its CLI last checked end to end, for the agents whose CLI the suite drives. */

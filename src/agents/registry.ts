@@ -11,8 +11,10 @@ import { clineProfile } from './cline/profile.js';
 import { codexProfile } from './codex/profile.js';
 import { copilotProfile } from './copilot/profile.js';
 import { cursorProfile } from './cursor/profile.js';
+import { droidProfile } from './droid/profile.js';
 import { geminiProfile } from './gemini/profile.js';
 import type { AgentProfile } from './profile.js';
+import { qwenProfile } from './qwen/profile.js';
 import { vscodeProfile } from './vscode/profile.js';
 
 // The order help texts and docs list them in.
@@ -24,6 +26,8 @@ const PROFILES: { readonly [Id in AgentId]: AgentProfile<Id> } = {
   vscode: vscodeProfile,
   cursor: cursorProfile,
   cline: clineProfile,
+  qwen: qwenProfile,
+  droid: droidProfile,
 };
 
 /**

@@ -22,7 +22,7 @@ export type BridgeAgent = AgentId;
  * @internal
  */
 export const BRIDGE_AGENTS: readonly BridgeAgent[] = Object.freeze(
-  // An agent with no config files of its own (Cline) comes after those that have them, as it was added after them.
+  // An agent with no config files of its own comes after those that have them, as the first such was added after them.
   [...AGENT_PROFILES].sort((a, b) => (a.config?.order ?? Number.MAX_SAFE_INTEGER) - (b.config?.order ?? Number.MAX_SAFE_INTEGER)).map((profile) => profile.id),
 );
 

@@ -99,7 +99,7 @@ const argument = (command: string, flag: string): string | undefined => new RegE
  *
  * @internal
  */
-export function readHookSettings(text: string | undefined, file: string): { settings: Record<string, unknown>; hooks: Record<string, unknown> } {
+export function readHookSettings(text: string | undefined, file: string, eventsAt: 'hooks' | 'top' = 'hooks'): { settings: Record<string, unknown>; hooks: Record<string, unknown> } {
   let settings: Record<string, unknown> = {};
   if (text !== undefined) {
     const read = parseConfigJson(text, file);
@@ -107,6 +107,8 @@ export function readHookSettings(text: string | undefined, file: string): { sett
     if (read.status === 'ok' && !isRecord(read.value)) throw new InstallBridgeError(`${file} does not hold a JSON object; nothing was changed.`);
     settings = read.status === 'ok' ? (read.value as Record<string, unknown>) : {};
   }
+  // A file that is the map of events itself has no other settings to keep beside them.
+  if (eventsAt === 'top') return { settings: {}, hooks: settings };
   const hooks = settings.hooks ?? {};
   if (!isRecord(hooks)) throw new InstallBridgeError(`${file}: "hooks" is not an object; nothing was changed.`);
   return { settings, hooks };
@@ -176,18 +178,11 @@ function eventNames(target: InstallTarget, events: readonly string[]): { names: 
  * installing twice changes nothing. The old file is first copied to `FILE.bak`; the new one is written to a temporary
  * file and renamed over it. The config file, its folders and its backup are never followed when they are links.
  *
- * | agent | file | entry | timeout |
- * |---|---|---|---|
- * | `claude` | `.claude/settings.json` | `{ hooks: [{ type: "command", command, timeout }] }` | seconds |
- * | `codex` | `.codex/hooks.json` | `{ hooks: [{ type: "command", command, timeout }] }` | seconds |
- * | `gemini` | `.gemini/settings.json` | `{ hooks: [{ type: "command", command, timeout }] }` | milliseconds |
- * | `copilot` | `.github/hooks/agent-hooks.json` (`version: 1`) | `{ type: "command", bash, timeoutSec }` | seconds |
- * | `vscode` | `.github/hooks/agent-hooks-vscode.json` | `{ type: "command", command, timeout }` | seconds |
- * | `cursor` | `.cursor/hooks.json` (`version: 1`) | `{ command, timeout }` | seconds |
- * | `cline` | `.clinerules/hooks/` | one executable script per event (`PreToolUse`, `TaskStart`, …) | — (Cline's 120) |
- *
- * For Cline, {@link InstallBridgeResult.file} is the folder, and a script already there that does not run the bridge
- * is the project's own hook: nothing is written then. Cline has no per-hook timeout to write.
+ * Each agent's file and entry shape is its profile's install shape (`src/agents/<id>/profile.ts`); docs/bridge.md
+ * lists them. An entry is a matcher group `{ hooks: [{ type: "command", command, timeout }] }` (the `grouped` layout),
+ * a handler itself (`flat`), or, for an agent that runs one executable per event from a folder (`scripts`), a script
+ * named after the event: {@link InstallBridgeResult.file} is then the folder, a script already there that does not run
+ * the bridge is the project's own hook (nothing is written then), and there is no per-hook timeout to write.
  *
  * @throws {@link InstallBridgeError} when the file is not valid JSON or not of the agent's shape, when it (or a
  *   folder on the way, or its backup's name) is a symbolic link, when no event is left to bridge, or when no command
@@ -209,7 +204,7 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
       ? clearingNodeVariables(target.agent, await bridgeCommandLine(target.agent, options.projectDir, options.executable ?? process.argv[1]))
       : await userBridgeCommandLine(target.agent, options.projectDir, options.executable ?? process.argv[1]));
   if (target.layout === 'scripts') {
-    if (seconds !== undefined) throw new InstallBridgeError(`${target.title} has no timeout of a hook's own to write (it gives each 120 s): leave the timeout out. Nothing was changed.`);
+    if (seconds !== undefined) throw new InstallBridgeError(`${target.title} has no timeout of a hook's own to write${target.fixedTimeoutSeconds === undefined ? '' : ` (it gives each ${target.fixedTimeoutSeconds} s)`}: leave the timeout out. Nothing was changed.`);
     const scripts = await installScripts(target, options.projectDir, names, command);
     return { agent: target.agent, backup: undefined, skipped, command, ...scripts };
   }
@@ -217,7 +212,7 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
 
   const previous = user === undefined ? await readProjectFile(options.projectDir, target.file) : await readProjectFile(user.dir, user.file);
   const { file } = previous;
-  const { settings, hooks } = readHookSettings(previous.text, file);
+  const { settings, hooks } = readHookSettings(previous.text, file, target.eventsAt);
 
   const added: string[] = [];
   const updated: string[] = [];
@@ -251,7 +246,8 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
   }
   if (added.length === 0 && updated.length === 0) return { agent: target.agent, file, backup: undefined, added, updated, present, skipped, command };
   const versioned = target.version !== undefined && settings.version === undefined ? { version: target.version } : {};
-  const backup = await replaceProjectFile(previous, `${JSON.stringify({ ...versioned, ...settings, hooks }, null, 2)}\n`);
+  const body = target.eventsAt === 'top' ? hooks : { ...versioned, ...settings, hooks };
+  const backup = await replaceProjectFile(previous, `${JSON.stringify(body, null, 2)}\n`);
   return { agent: target.agent, file, backup, added, updated, present, skipped, command };
 }
 

@@ -1,6 +1,6 @@
 /**
- * Writing the bridge into an agent whose hooks are one executable per event in a folder (Cline's
- * `.clinerules/hooks/`), rather than entries of a config file.
+ * Writing the bridge into an agent whose hooks are one executable per event in a folder (the `scripts` layout of an
+ * agent's install shape), rather than entries of a config file.
  *
  * @module
  * @internal

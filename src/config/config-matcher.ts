@@ -34,7 +34,20 @@ import { UnsafeRegexError } from '../script/unsafe-regex-error.js';
  *
  * @internal
  */
-export type MatcherRule = 'claude' | 'anchored' | 'regex' | 'gemini' | 'codex';
+export type MatcherRule = 'claude' | 'anchored' | 'regex' | 'gemini' | 'codex' | AliasedNamesRule;
+
+/**
+ * A matcher rule where, over a tool name, the pattern as written (or, for a `|` list not starting with `^` or `(`, one
+ * of its names) matches when it is the called name or one of the agent's own other names for that tool; else the
+ * pattern (the list joined back with `|`) is an unanchored regex over the called name only. On other events it reads
+ * as `regex`.
+ *
+ * @internal
+ */
+export interface AliasedNamesRule {
+  /** The agent's other names for the tool it calls `name` (none for a tool it does not know). */
+  readonly aliases: (name: string) => readonly string[];
+}
 
 /**
  * Whether a rule's tool names also match the called tool's other names in the shared vocabulary. Copilot's, Gemini
@@ -129,8 +142,26 @@ export function configMatcher(pattern: string | undefined, event: HookEventName,
   });
 }
 
+/** A tool-name matcher under an {@link AliasedNamesRule}. */
+function aliasedToolMatcher(pattern: string, rule: AliasedNamesRule): HookMatcher {
+  const alternatives = pattern.includes('|') && !pattern.startsWith('^') && !pattern.startsWith('(') ? pattern.split('|').map((name) => name.trim()).filter((name) => name !== '') : [pattern];
+  if (alternatives.some((name) => name === '*' || name === '.*')) return new CallableMatcher(() => true);
+  if (alternatives.length === 0) throw new MatcherSyntaxError(pattern, 'a | list with no name in it.');
+  const regex = compileManifestRegex(alternatives.join('|'), 'javascript');
+  return new CallableMatcher(function aliasedToolName(ctx: AnyHookContext) {
+    if (!('toolCall' in ctx)) return false;
+    const name = ctx.toolCall.name;
+    const targets = [name, ...rule.aliases(name)];
+    return alternatives.some((alternative) => targets.includes(alternative)) || boundedTest(regex, name);
+  });
+}
+
 function sourceMatcher(pattern: string | undefined, event: HookEventName, rule: MatcherRule): HookMatcher | undefined {
   if (pattern === undefined || matchesEverything(pattern)) return undefined;
+  if (typeof rule === 'object') {
+    if (HookEvent.isToolEvent(event)) return aliasedToolMatcher(pattern.trim(), rule);
+    return sourceMatcher(pattern, event, 'regex');
+  }
   const test = nameTest(pattern.trim(), rule);
   if (HookEvent.isToolEvent(event)) {
     return new ToolNameMatcher(test, { aliases: VOCABULARY_RULES.has(rule) });

@@ -345,7 +345,8 @@ export class ConfigCollector {
 
   /**
    * The events of a `hooks` object, each with its list of entries (`what` names them for messages): unknown events
-   * and entries that are not lists are reported and left out.
+   * and entries that are not lists are reported and left out. `at` is the object's field in the file (`hooks`), or
+   * `''` for a file that holds the events at its top level.
    */
   events(
     file: string,
@@ -353,15 +354,16 @@ export class ConfigCollector {
     known: Readonly<Record<string, HookEventName>>,
     what: string,
     agentEvents?: AgentEvents,
+    at = 'hooks',
   ): { event: HookEventName; eventName: string; list: unknown[]; field: string }[] {
     if (hooks === undefined) return [];
     if (!isRecord(hooks)) {
-      this.problem({ file, field: 'hooks', severity: 'error', code: 'invalid-config', allowed: 'an object of event names', message: `"hooks" must map event names to lists of ${what}.` });
+      this.problem({ file, field: at, severity: 'error', code: 'invalid-config', allowed: 'an object of event names', message: `"${at}" must map event names to lists of ${what}.` });
       return [];
     }
     const out: { event: HookEventName; eventName: string; list: unknown[]; field: string }[] = [];
     for (const [eventName, list] of Object.entries(hooks)) {
-      const field = `hooks.${eventName}`;
+      const field = at === '' ? eventName : `${at}.${eventName}`;
       const event = this.event(eventName, known, file, field, agentEvents);
       if (event === undefined) continue;
       if (!Array.isArray(list)) {

@@ -7,11 +7,14 @@
  * @module
  */
 
+// Each agent's names live in its room (`src/agents/<id>/tools.ts`), files that import nothing, gathered in one table.
+import { AGENT_TOOL_NAMES } from '../agents/tool-registry.js';
+
 /** The agents whose tool names the vocabulary knows. */
-export type ToolVocabularyAgent = 'claude' | 'codex' | 'gemini' | 'copilot' | 'cursor' | 'vscode' | 'droid' | 'cline';
+export type ToolVocabularyAgent = keyof typeof AGENT_TOOL_NAMES;
 
 /** Every agent of the vocabulary, in the order the docs list them. */
-export const TOOL_VOCABULARY_AGENTS: readonly ToolVocabularyAgent[] = Object.freeze(['claude', 'codex', 'gemini', 'copilot', 'cursor', 'vscode', 'droid', 'cline']);
+export const TOOL_VOCABULARY_AGENTS: readonly ToolVocabularyAgent[] = Object.freeze(Object.keys(AGENT_TOOL_NAMES) as ToolVocabularyAgent[]);
 
 /** One tool, under its canonical name and each agent's names for it. */
 export interface ToolVocabularyEntry {
@@ -25,8 +28,15 @@ export interface ToolVocabularyEntry {
   readonly sharedArgument?: string | undefined;
 }
 
-const entry = (value: ToolVocabularyEntry): ToolVocabularyEntry =>
-  Object.freeze({ ...value, names: Object.freeze(Object.fromEntries(Object.entries(value.names).map(([k, v]) => [k, Object.freeze([...v])]))) });
+/** A tool of the vocabulary, with each agent's names for it. */
+function entry(value: Omit<ToolVocabularyEntry, 'names'>): ToolVocabularyEntry {
+  const names: Partial<Record<ToolVocabularyAgent, readonly string[]>> = {};
+  for (const agent of TOOL_VOCABULARY_AGENTS) {
+    const own = (AGENT_TOOL_NAMES[agent] as Readonly<Record<string, readonly string[]>>)[value.canonical];
+    if (own !== undefined) names[agent] = Object.freeze([...own]);
+  }
+  return Object.freeze({ ...value, names: Object.freeze(names) });
+}
 
 /**
  * The vocabulary. Names are those each agent puts in its hook payloads' tool name (which can differ from what it
@@ -34,52 +44,15 @@ const entry = (value: ToolVocabularyEntry): ToolVocabularyEntry =>
  * after their server (`mcp__server__tool` in Claude Code and Codex), and a matcher names them as that agent does.
  */
 export const TOOL_VOCABULARY: readonly ToolVocabularyEntry[] = Object.freeze([
-  entry({
-    canonical: 'Shell',
-    description: 'runs a shell command',
-    sharedArgument: 'command',
-    names: { claude: ['Bash'], codex: ['Bash'], gemini: ['run_shell_command'], copilot: ['bash'], cursor: ['Shell'], vscode: ['run_in_terminal', 'runTerminalCommand'], droid: ['Execute'], cline: ['run_commands'] },
-  }),
-  entry({
-    canonical: 'ReadFile',
-    description: 'reads a file',
-    names: { claude: ['Read'], gemini: ['read_file', 'read_many_files'], copilot: ['view'], cursor: ['Read'], vscode: ['read_file', 'readFile'], droid: ['Read'], cline: ['read_files'] },
-  }),
-  entry({
-    canonical: 'WriteFile',
-    description: 'writes a whole file',
-    names: { claude: ['Write'], gemini: ['write_file'], copilot: ['create'], cursor: ['Write'], vscode: ['create_file', 'createFile'], droid: ['Create'] },
-  }),
-  entry({
-    canonical: 'StrReplaceFile',
-    description: 'edits part of a file',
-    names: { claude: ['Edit', 'MultiEdit'], codex: ['apply_patch'], gemini: ['replace'], copilot: ['edit'], vscode: ['replace_string_in_file', 'editFiles'], droid: ['Edit'], cline: ['editor', 'apply_patch'] },
-  }),
-  entry({
-    canonical: 'Glob',
-    description: 'finds files by name',
-    names: { claude: ['Glob'], gemini: ['glob'], copilot: ['glob'], cursor: ['Glob'], vscode: ['file_search'], droid: ['Glob'] },
-  }),
-  entry({
-    canonical: 'Grep',
-    description: 'searches file contents',
-    names: { claude: ['Grep'], gemini: ['search_file_content', 'grep_search'], copilot: ['grep'], cursor: ['Grep'], vscode: ['grep_search'], droid: ['Grep'] },
-  }),
-  entry({
-    canonical: 'FetchURL',
-    description: 'fetches a web page',
-    names: { claude: ['WebFetch'], gemini: ['web_fetch'], copilot: ['web_fetch'], vscode: ['fetch_webpage'], cline: ['fetch_web_content'] },
-  }),
-  entry({
-    canonical: 'SearchWeb',
-    description: 'searches the web',
-    names: { claude: ['WebSearch'], codex: ['web_search'], gemini: ['google_web_search'] },
-  }),
-  entry({
-    canonical: 'Task',
-    description: 'starts a subagent',
-    names: { claude: ['Task', 'Agent'], copilot: ['task'], cursor: ['Task'], vscode: ['runSubagent'], droid: ['Task'] },
-  }),
+  entry({ canonical: 'Shell', description: 'runs a shell command', sharedArgument: 'command' }),
+  entry({ canonical: 'ReadFile', description: 'reads a file' }),
+  entry({ canonical: 'WriteFile', description: 'writes a whole file' }),
+  entry({ canonical: 'StrReplaceFile', description: 'edits part of a file' }),
+  entry({ canonical: 'Glob', description: 'finds files by name' }),
+  entry({ canonical: 'Grep', description: 'searches file contents' }),
+  entry({ canonical: 'FetchURL', description: 'fetches a web page' }),
+  entry({ canonical: 'SearchWeb', description: 'searches the web' }),
+  entry({ canonical: 'Task', description: 'starts a subagent' }),
 ]);
 
 const CANONICAL = new Map<string, string>();

@@ -29,6 +29,9 @@ const DIALECT: Record<Exclude<BridgeAgent, 'cline'>, WireDialect> = {
   gemini: geminiDialect,
   cursor: cursorDialect,
   codex: codexDialect,
+  // Both answer in Claude Code's way.
+  qwen: claudeDialect,
+  droid: claudeDialect,
 };
 const state = AgentState.create({ sessionId: 's' });
 const call = ToolCall.create('bash', { command: 'rm -rf /' }, 'c1');

@@ -25,6 +25,10 @@ import { httpHookFromEntry } from '../../config/http-hook.js';
 import { existingFiles, type ConfigLoader } from '../config-loader.js';
 import { claudeHooksSwitchedOff, claudeHooksSwitchMessage, claudeManagedSettingsFile } from './hooks-switch.js';
 import type { ConfigLevel } from '../../script/command-hook.js';
+import { boundedTest, CallableMatcher, CompositeMatcher, type AnyHookContext, type HookEventName, type HookMatcher } from '../../core/index.js';
+import { compileManifestRegex } from '../../script/manifest-regex.js';
+import { messageOf } from '../../core/internal/message-of.js';
+import type { MatcherRule } from '../../config/config-matcher.js';
 
 /** The address `bridge --install claude --http` writes: an `agent-hooks serve` endpoint. */
 const SERVED_BRIDGE_URL = /\/hooks\/claude(?:\/[A-Za-z]+)?\/?$/;
@@ -81,6 +85,79 @@ export function claudeSettingsFiles(options: ConfigLoadOptions = {}): ConfigFile
 }
 
 /**
+ * An agent that keeps its hooks in Claude Code's format (matcher groups of `command`, `http`, `prompt` and `agent`
+ * handlers), in files and with variables of its own.
+ *
+ * @internal
+ */
+export interface ClaudeShapedFormat {
+  /** Every event the agent fires, for the message on one of them that has no counterpart here. */
+  readonly events: AgentEvents;
+  /** Its files, in the order they merge (the user's first), each with where it holds the events when not {@link hooksAt}. */
+  files(options: ConfigLoadOptions): (ConfigFileLocation & { readonly hooksAt?: 'hooks' | 'top' })[];
+  /**
+   * Where a file holds the events: under `hooks` (Claude Code's settings), or at its top level (`top`), where a
+   * `hooks` key is not read — it is reported, since the agent runs none of what it holds.
+   */
+  readonly hooksAt: 'hooks' | 'top';
+  /** Keys beside the events that are settings, not events. */
+  readonly settingKeys?: readonly string[];
+  /**
+   * A key whose `true` switches off every hook the agent runs (the last file that sets it decides) — beside the events
+   * (`events`), or at the top level of the file (`file`): nothing loads then, and a `hooks-disabled` warning names the
+   * file.
+   */
+  readonly offSwitch?: { readonly key: string; readonly at: 'events' | 'file' };
+  /** How its matchers read (Claude Code's rule by default). */
+  readonly matcherRule?: MatcherRule;
+  /**
+   * Whether a matcher group's `commandRegex` narrows its hooks to the calls whose `command` it matches (an unanchored
+   * regex; a call without a command runs none of them).
+   */
+  readonly commandRegex?: boolean;
+  /** The variables the agent sets for a command hook of `event` (its project variables among them). */
+  env(projectDir: string, event: HookEventName): Record<string, string>;
+  /** A command hook's timeout when its entry gives none, by event, in milliseconds. */
+  commandTimeoutMs(event: HookEventName): number;
+  /** Whether a `disableAllHooks` in its files (or Claude Code's managed settings) switches every hook off. */
+  readonly hooksSwitch: boolean;
+}
+
+const CLAUDE_FORMAT: ClaudeShapedFormat = {
+  events: CLAUDE_EVENTS,
+  files: claudeSettingsFiles,
+  hooksAt: 'hooks',
+  env: (projectDir) => ({
+    CLAUDE_PROJECT_DIR: projectDir,
+    CLAUDECODE: '1',
+  }),
+  commandTimeoutMs: (event) => (event === 'UserPromptSubmit' ? CLAUDE_PROMPT_SUBMIT_TIMEOUT_MS : CLAUDE_COMMAND_TIMEOUT_MS),
+  hooksSwitch: true,
+};
+
+/**
+ * A group's `commandRegex`: its hooks run only on a call whose `command` the regex matches; `undefined` (after `fail`
+ * with why) when it is no string or does not compile safely.
+ */
+function commandRegexMatcher(pattern: unknown, fail: (message: string) => void): HookMatcher | undefined {
+  if (typeof pattern !== 'string') {
+    fail('"commandRegex" must be a string: a regex over the command of the call. This group\'s hooks are not loaded.');
+    return undefined;
+  }
+  let re: RegExp;
+  try {
+    re = compileManifestRegex(pattern, 'javascript');
+  } catch (error) {
+    fail(`"commandRegex" is not a regex this can run: ${messageOf(error)} This group's hooks are not loaded.`);
+    return undefined;
+  }
+  return new CallableMatcher(function commandRegex(ctx: AnyHookContext) {
+    const command = 'toolCall' in ctx ? ctx.toolCall.args['command'] : undefined;
+    return typeof command === 'string' && boundedTest(re, command);
+  });
+}
+
+/**
  * Loads the hooks of Claude Code's settings files, merged in Claude Code's order (user, project, local): each event's
  * matcher groups, each group's handlers. `type: "command"` handlers run through the shell with `CLAUDE_PROJECT_DIR`
  * set, and `CLAUDECODE=1` (timeout in seconds, default 600, 30 on UserPromptSubmit; `async: true` runs it in
@@ -100,34 +177,75 @@ export function claudeSettingsFiles(options: ConfigLoadOptions = {}): ConfigFile
  * const { hooks, problems } = await loadClaudeHooks({ projectDir: process.cwd() });
  * ```
  */
-export async function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<LoadedConfigHooks> {
+export function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<LoadedConfigHooks> {
+  return loadClaudeShapedHooks(CLAUDE_FORMAT, options);
+}
+
+/**
+ * Loads the hooks of the files of an agent that speaks Claude Code's format (see {@link loadClaudeHooks}), with the
+ * files, variables and defaults `format` gives.
+ *
+ * @internal
+ */
+export async function loadClaudeShapedHooks(format: ClaudeShapedFormat, options: ConfigLoadOptions = {}): Promise<LoadedConfigHooks> {
   const out = new ConfigCollector(options);
   const places = configPlaces(options);
   const seen = new Set<string>();
-  const read: { file: string; level: ConfigLevel; settings: Record<string, unknown> }[] = [];
-  for (const { file, level } of claudeSettingsFiles(options)) {
+  const read: { file: string; level: ConfigLevel; settings: Record<string, unknown>; hooksAt: 'hooks' | 'top' }[] = [];
+  for (const { file, level, hooksAt = format.hooksAt } of format.files(options)) {
     const settings = await out.readObject(file);
-    if (settings !== undefined) read.push({ file, level, settings });
+    if (settings !== undefined) read.push({ file, level, settings, hooksAt });
+  }
+  // The events of each file, where it holds them.
+  const eventsOf = (settings: Record<string, unknown>, hooksAt: 'hooks' | 'top'): unknown => {
+    if (hooksAt === 'hooks') return settings.hooks;
+    const { hooks: _wrapper, ...top } = settings;
+    return top;
+  };
+  if (format.offSwitch !== undefined) {
+    const { key, at } = format.offSwitch;
+    const setting = read
+      .map(({ file, settings, hooksAt }) => ({ file, hooksAt, holder: at === 'file' ? settings : eventsOf(settings, hooksAt) }))
+      .filter((r) => isRecord(r.holder) && typeof r.holder[key] === 'boolean')
+      .at(-1);
+    if (setting !== undefined && (setting.holder as Record<string, unknown>)[key] === true) {
+      const field = at === 'file' || setting.hooksAt === 'top' ? key : `hooks.${key}`;
+      out.problem({ file: setting.file, field, found: 'true', severity: 'warning', code: 'hooks-disabled', message: `${format.events.agent} runs no hook while ${field} is true here: none is loaded either.` });
+      return out.result();
+    }
   }
   // Files given by name are read alone; the usual places come with the organisation's managed file, which wins.
-  const managedFile = explicitFiles(options) === undefined ? claudeManagedSettingsFile(options.platform) : undefined;
+  const managedFile = explicitFiles(options) === undefined && format.hooksSwitch ? claudeManagedSettingsFile(options.platform) : undefined;
   const managed = managedFile === undefined ? undefined : await out.readObject(managedFile);
-  const off = claudeHooksSwitchedOff(read, managed === undefined ? undefined : { file: managedFile!, settings: managed });
+  const off = format.hooksSwitch ? claudeHooksSwitchedOff(read, managed === undefined ? undefined : { file: managedFile!, settings: managed }) : undefined;
   if (off !== undefined) {
     // As in Claude Code: one file's switch turns off every file's hooks. Said, never silent.
     out.problem({ file: off.file, field: 'disableAllHooks', found: 'true', severity: 'warning', code: 'hooks-disabled', message: claudeHooksSwitchMessage(off) });
     return out.result();
   }
-  for (const { file, level, settings } of read) {
-    for (const { event, eventName, list: groups, field } of out.events(file, settings.hooks, EVENTS, '{matcher, hooks} groups', CLAUDE_EVENTS)) {
+  for (const { file, level, settings, hooksAt } of read) {
+    if (hooksAt === 'top' && settings.hooks !== undefined) {
+      out.problem({ file, field: 'hooks', severity: 'warning', code: 'invalid-config', message: `${format.events.agent} reads the events at the top level of this file and runs none of the hooks under "hooks": they are not loaded here either. Move each event up a level.` });
+    }
+    let events = eventsOf(settings, hooksAt);
+    if (format.settingKeys !== undefined && isRecord(events)) {
+      events = Object.fromEntries(Object.entries(events).filter(([key]) => !format.settingKeys!.includes(key)));
+    }
+    for (const { event, eventName, list: groups, field } of out.events(file, events, EVENTS, '{matcher, hooks} groups', format.events, hooksAt === 'top' ? '' : 'hooks')) {
       groups.forEach((group: unknown, g) => {
         const groupField = `${field}[${g}]`;
         if (!isRecord(group) || !Array.isArray(group.hooks)) {
           out.problem({ file, field: groupField, severity: 'error', code: 'invalid-config', allowed: '{"matcher": "…", "hooks": [ … ]}', message: 'A matcher group needs a "hooks" list.' });
           return;
         }
-        const matcher = out.matcher(group.matcher, event, 'claude', file, `${groupField}.matcher`);
+        let matcher = out.matcher(group.matcher, event, format.matcherRule ?? 'claude', file, `${groupField}.matcher`);
         if (matcher === null) return;
+        if (format.commandRegex === true && group.commandRegex !== undefined) {
+          const byCommand = commandRegexMatcher(group.commandRegex, (message) => out.problem({ file, field: `${groupField}.commandRegex`, found: JSON.stringify(group.commandRegex), severity: 'error', code: 'invalid-matcher', message }));
+          // As the agent does with a regex it cannot compile, the group's hooks are left out (and that is said).
+          if (byCommand === undefined) return;
+          matcher = matcher === undefined ? byCommand : CompositeMatcher.and(matcher, byCommand);
+        }
         const matcherText = typeof group.matcher === 'string' ? group.matcher : undefined;
         group.hooks.forEach((handler: unknown, h) => {
           const at = `${groupField}.hooks[${h}]`;
@@ -159,16 +277,13 @@ export async function loadClaudeHooks(options: ConfigLoadOptions = {}): Promise<
                 matcher: fields.matcher,
                 failClosed: fields.failClosed,
                 dialect: claudeDialect,
-                timeoutMs: out.timeout(handler.timeout, 's', event === 'UserPromptSubmit' ? CLAUDE_PROMPT_SUBMIT_TIMEOUT_MS : CLAUDE_COMMAND_TIMEOUT_MS, file, `${at}.timeout`),
+                timeoutMs: out.timeout(handler.timeout, 's', format.commandTimeoutMs(event), file, `${at}.timeout`),
                 projectDir: places.projectDir,
                 // A background hook answers nothing: it cannot block, modify or add context, as in Claude Code.
                 async: fields.async,
                 // asyncRewake: its exit 2 wakes the model, as Claude Code wakes it (see ProcessHookSettings.rewake).
                 rewake: handler.asyncRewake === true,
-                env: {
-                  CLAUDE_PROJECT_DIR: places.projectDir,
-                  CLAUDECODE: '1',
-                },
+                env: format.env(places.projectDir, event),
                 origin,
               }),
             );

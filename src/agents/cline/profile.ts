@@ -39,6 +39,7 @@ export const clineProfile: AgentProfile<'cline'> = {
     typed: false,
     commandField: 'command',
     timeout: { field: 'timeout', unit: 's' },
+    fixedTimeoutSeconds: 120,
     eventArgument: false,
     names: {
       SessionStart: 'TaskStart',

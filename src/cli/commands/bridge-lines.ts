@@ -14,15 +14,18 @@ import { NODE_VARIABLES_CLEARED, PROJECT_ENV_AGENTS, userHookPath } from '../../
 const BRIDGE = /(?:agent-hooks|cli\.[cm]?js)["']?\s+bridge\b/;
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The bridge commands of `file` (an agent's grouped hook settings), by event; none when it cannot be read. */
-async function bridgeCommands(file: string): Promise<[event: string, command: string][]> {
+/**
+ * The bridge commands of `file` (an agent's grouped hook settings, the events under `hooks` or, `top`, at the top
+ * level), by event; none when it cannot be read.
+ */
+async function bridgeCommands(file: string, eventsAt: 'hooks' | 'top' = 'hooks'): Promise<[event: string, command: string][]> {
   let settings: unknown;
   try {
     settings = JSON.parse(await readFile(file, 'utf8'));
   } catch {
     return [];
   }
-  const hooks = isRecord(settings) ? settings['hooks'] : undefined;
+  const hooks = eventsAt === 'top' ? settings : isRecord(settings) ? settings['hooks'] : undefined;
   if (!isRecord(hooks)) return [];
   const found: [string, string][] = [];
   for (const [event, list] of Object.entries(hooks)) {
@@ -51,7 +54,7 @@ export async function unclearedBridgeLines(projectDir: string, hostEnv: Readonly
     const user = userHookPath(agent, hostEnv);
     if (user !== undefined) files.push([user, user, true]);
     for (const [file, shown, isUser] of files) {
-      for (const [event, command] of await bridgeCommands(file)) {
+      for (const [event, command] of await bridgeCommands(file, target.eventsAt)) {
         if (command.startsWith(NODE_VARIABLES_CLEARED)) continue;
         lines.push(
           `${shown}: the bridge's ${event} line does not clear NODE_OPTIONS and NODE_COMPILE_CACHE, so a repository that sets them runs its code before your hooks: run 'agent-hooks bridge --install ${agent}${isUser ? ' --user' : ''}' again.`,

@@ -68,7 +68,7 @@ export async function staleBridgeMatchers(projectDir: string, loadStack: () => P
     } catch {
       continue;
     }
-    const hooks = isRecord(settings) ? settings['hooks'] : undefined;
+    const hooks = target.eventsAt === 'top' ? settings : isRecord(settings) ? settings['hooks'] : undefined;
     if (!isRecord(hooks)) continue;
     let matchers: ((event: string) => string | undefined) | undefined;
     for (const [name, list] of Object.entries(hooks)) {

@@ -25,6 +25,7 @@ import { hookMdSource, loadProjectHooks } from '../hook-sources.js';
 import type { CliIO } from '../io.js';
 import { isTrustProblem } from '../output.js';
 import { skippedHooksNotice } from '../skipped-hooks-notice.js';
+import { BRIDGE_HELP, option, paragraph } from './bridge-help.js';
 
 /** The event and tool of the payload, or `undefined` when it cannot be read (the dispatch then says why). */
 function callOf(agent: BridgeAgent, input: string, event: string | undefined): HookCall | undefined {
@@ -43,7 +44,7 @@ function callOf(agent: BridgeAgent, input: string, event: string | undefined): H
  */
 export const bridgeCommand: Command = {
   name: 'bridge',
-  synopsis: 'bridge --from claude|copilot|vscode|gemini|cursor|codex|cline [--event E] [--project DIR] [--config FILE] | bridge --install claude|codex|gemini|copilot|vscode|cursor|cline [--events E,…] [--timeout S] [--command CMD] [--user] | bridge --install claude --http [--port N] [--host H]',
+  synopsis: `bridge --from ${BRIDGE_HELP.from} [--event E] [--project DIR] [--config FILE] | bridge --install ${BRIDGE_HELP.install} [--events E,…] [--timeout S] [--command CMD] [--user] | bridge --install ${BRIDGE_HELP.http} --http [--port N] [--host H]`,
   summary: 'run the project’s HOOK.md hooks as another agent’s hook, answering in its own format',
   usageExitCode: ExitCode.problems,
   help: `Reads the agent's hook payload on stdin, dispatches it through the project's HOOK.md hooks (user and project)
@@ -51,10 +52,9 @@ and the in-process hooks of agent-hooks.config.mjs / .js / .mts / .ts (or --conf
 hook would: JSON on stdout, a reason on stderr, an exit code.
 
 Options:
-  --from AGENT       claude, copilot, vscode, gemini, cursor, codex or cline
-  --event E          the event, for Copilot's payloads, which name none (e.g. --event preToolUse)
-  --project DIR      the project (default: the agent's project variable, e.g. CLAUDE_PROJECT_DIR, else the
-                     current directory)
+${option('--from AGENT', BRIDGE_HELP.fromList)}
+${option('--event E', `the event, for the payloads of ${BRIDGE_HELP.eventArgument}, which name none (e.g. --event preToolUse)`)}
+${option('--project DIR', `the project (default: the agent's project variable, e.g. ${BRIDGE_HELP.exampleVariable}, else the current directory)`)}
   --hooks-dir DIR    another folder of HOOK.md hook folders (repeatable). A relative DIR is the project's
                      folder, and its hooks need trust like .agents/hooks (agent-hooks trust --hooks-dir DIR);
                      an absolute one names a folder you chose, and loads without trust
@@ -63,36 +63,15 @@ ${ENV_POLICY_HELP}
   --config FILE      the module of in-process hooks (default: agent-hooks.config.mjs, .js, .mts or .ts in the
                      project, once trusted; TypeScript needs tsx). An absolute FILE loads without trust: naming
                      it is your consent; a relative one is the project's file, and needs trust like the default
-  --install AGENT    add the bridge to the agent's project config, merged into what is there (the old file kept
-                     as FILE.bak): claude .claude/settings.json, codex .codex/hooks.json, gemini
-                     .gemini/settings.json, copilot .github/hooks/agent-hooks.json, vscode
-                     .github/hooks/agent-hooks-vscode.json, cursor .cursor/hooks.json, cline one executable
-                     script per event in .clinerules/hooks/ (never over a script of the project's own). It runs the project's
-                     node_modules/.bin/agent-hooks (through CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR or
-                     CURSOR_PROJECT_DIR where the agent sets one), else this agent-hooks by its full path
-  --events E,…       with --install: the events to bridge, in any dialect's names (default: those the project's
-                     HOOK.md hooks use); events the agent does not have are skipped, with a line on stderr
-  --timeout S        with --install: how long the agent gives the bridge, in seconds, written in the agent's
-                     own unit (milliseconds for Gemini CLI); without it a new entry gets 60 and one already there
-                     keeps its own
-  --command CMD      with --install: the command the agent runs (Copilot's entries add --event NAME)
+${option('--install AGENT', `add the bridge to the agent's project config, merged into what is there (the old file kept as FILE.bak): ${BRIDGE_HELP.installPlaces}. It runs the project's node_modules/.bin/agent-hooks (through ${BRIDGE_HELP.variables} where the agent sets one), else this agent-hooks by its full path`)}
+${option('--events E,…', "with --install: the events to bridge, in any dialect's names (default: those the project's HOOK.md hooks use); events the agent does not have are skipped, with a line on stderr")}
+${option('--timeout S', `with --install: how long the agent gives the bridge, in seconds, written in the agent's own unit (milliseconds for ${BRIDGE_HELP.milliseconds}); without it a new entry gets 60 and one already there keeps its own`)}
+${option('--command CMD', `with --install: the command the agent runs (the entries of ${BRIDGE_HELP.eventArgument} add --event NAME)`)}
   --json             with --install: print { agent, file, backup, added, updated, present, skipped, command }
-  --user             with --install: write the agent's user-level config (~/.claude/settings.json, ~/.codex/hooks.json,
-                     ~/.gemini/settings.json, ~/.copilot/hooks/agent-hooks.json, ~/.cursor/hooks.json), which runs
-                     in every repository: the line is this node and this agent-hooks's cli.js by their absolute
-                     paths, never the project's own copy or npx (a project's .npmrc could run its code), and it
-                     has no tool matcher
-  --http             with --install claude: write type "http" entries that POST to 'agent-hooks serve'
-                     (http://127.0.0.1:PORT/hooks/claude, the token from $AGENT_HOOKS_TOKEN), replacing the
-                     command bridge's; --port N (default 7391), --host H
+${option('--user', `with --install: write the agent's user-level config (${BRIDGE_HELP.userPlaces}), which runs in every repository: the line is this node and this agent-hooks's cli.js by their absolute paths, never the project's own copy or npx (a project's .npmrc could run its code), and it has no tool matcher`)}
+${option('--http', `with --install ${BRIDGE_HELP.httpList}: write type "http" entries that POST to 'agent-hooks serve' (http://127.0.0.1:PORT/hooks/AGENT, the token from $AGENT_HOOKS_TOKEN), replacing the command bridge's; --port N (default 7391), --host H`)}
 
-The project's own HOOK.md hooks and its agent-hooks.config.* module run once trusted (agent-hooks trust); an
-untrusted or changed one is skipped — the module is not even imported — with a line on stderr, and the agent
-still gets its answer. Only the module's own file is pinned, not the files it imports. The user is told which
-hooks were skipped, and how to trust them, once per agent session: in the answer's message for the user
-(systemMessage; Cursor's user_message), or on stderr for Copilot, whose answers have none. The sessions already
-told are kept in bridge-notices.json in the cache folder (AGENT_HOOKS_CACHE_DIR, else ~/.cache/agent-hooks);
-with AGENT_HOOKS_CACHE_DIR=off the user is told on every call.
+${paragraph(`The project's own HOOK.md hooks and its agent-hooks.config.* module run once trusted (agent-hooks trust); an untrusted or changed one is skipped — the module is not even imported — with a line on stderr, and the agent still gets its answer. Only the module's own file is pinned, not the files it imports. The user is told which hooks were skipped, and how to trust them, once per agent session: in the answer's message for the user (systemMessage; ${BRIDGE_HELP.otherUserFields}), or on stderr for ${BRIDGE_HELP.noUserField}, whose answers have none. The sessions already told are kept in bridge-notices.json in the cache folder (AGENT_HOOKS_CACHE_DIR, else ~/.cache/agent-hooks); with AGENT_HOOKS_CACHE_DIR=off the user is told on every call.`)}
 
 When the agent gives up on the bridge — SIGTERM, SIGINT or SIGHUP at its own hook timeout, or the agent gone — the
 bridge kills every hook process it started (their whole process groups) and exits 1; a hook still running after a
@@ -134,7 +113,7 @@ way to it), no event left to bridge — and nothing is written.`,
       return install(io, resolve(io.cwd, values.project ?? '.'), values.install, values);
     }
     const agent = values.from as BridgeAgent | undefined;
-    if (agent === undefined) throw new UsageError('bridge needs --from AGENT (claude, copilot, vscode, gemini, cursor or codex), or --install AGENT');
+    if (agent === undefined) throw new UsageError(`bridge needs --from AGENT (${BRIDGE_HELP.fromList}), or --install AGENT`);
     if (!BRIDGE_AGENTS.includes(agent)) throw new UsageError(`--from must be one of ${BRIDGE_AGENTS.join(', ')}, not ${JSON.stringify(agent)}`);
     const fromEnv = agentProfile(agent).light.projectVariables.map((name) => io.env[name]).find((v) => v !== undefined && v !== '');
     const projectDir = resolve(io.cwd, values.project ?? fromEnv ?? '.');

@@ -2,8 +2,8 @@
  * Factory Droid, headless (`droid exec --auto high -m custom:Mock-0 -o json`), against the mock Anthropic Messages API
  * as a custom model in the temporary HOME's `~/.factory/settings.json`, in air-gap mode (`FACTORY_AIRGAP_ENABLED`:
  * no organisation settings are fetched). It reads the project's `.factory/hooks.json` with no trust dialog: Claude
- * Code's format with the events at the top level (a `{"hooks": …}` wrapper is not read). The entries are the
- * bridge's Claude Code lines (`agent-hooks bridge --from claude`) under `$FACTORY_PROJECT_DIR`.
+ * Code's format with the events at the top level (a `{"hooks": …}` wrapper is not read). The entries are those
+ * `agent-hooks bridge --install droid` writes (`agent-hooks bridge --from droid` under `$FACTORY_PROJECT_DIR`).
  *
  * What this version does with its command hooks (read from runs with hooks that record what they get): it runs each
  * with `FACTORY_PROJECT_DIR`, `DROID_PROJECT_DIR` and `CLAUDE_PROJECT_DIR` set to the project; its payloads are
@@ -15,9 +15,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { agentBin, runBounded, type AgentDriver, type AgentProject, type AgentRun } from '../support/harness.js';
+import { agentBin, installBridge, runBounded, type AgentDriver, type AgentProject, type AgentRun } from '../support/harness.js';
 import type { MockServer } from '../support/mock-server.js';
-import { claudeBridgeHooks } from '../support/claude-lines.js';
 import { anthropicApi } from '../mock/anthropic.js';
 
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
@@ -25,7 +24,8 @@ const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 /** The custom model's id: `custom:` and its display name, then its index in `customModels`. */
 const MODEL = 'custom:Mock-0';
 
-function writeUserSettings(project: AgentProject, mock: MockServer): void {
+/** The user's settings: the mock as a custom model. */
+export function writeUserSettings(project: AgentProject, mock: MockServer): void {
   const dir = join(project.home, '.factory');
   mkdirSync(dir, { recursive: true });
   writeFileSync(
@@ -34,16 +34,15 @@ function writeUserSettings(project: AgentProject, mock: MockServer): void {
   );
 }
 
-/** Factory Droid 0.215, through `agent-hooks bridge --from claude`. */
+/** Factory Droid 0.215, through the entries `agent-hooks bridge --install droid` writes. */
 export const droidDriver: AgentDriver = {
   name: 'droid',
   shellTool: 'Execute',
   api: anthropicApi,
   configure(project, mock, { events, timeoutSec }) {
     writeUserSettings(project, mock);
-    const hooks = claudeBridgeHooks(project, events, timeoutSec, 'FACTORY_PROJECT_DIR');
-    mkdirSync(join(project.dir, '.factory'), { recursive: true });
-    writeFileSync(join(project.dir, '.factory', 'hooks.json'), json(hooks));
+    // The file as a user gets it: the bridge's entries, written by the CLI.
+    installBridge(project, 'droid', events, timeoutSec);
   },
   run(project: AgentProject, _mock: MockServer, prompt: string, timeoutMs: number): Promise<AgentRun> {
     // --auto high: a headless run has nobody to approve a command, and a hook's deny must be the only thing refusing one.

@@ -1,8 +1,8 @@
 /**
  * Qwen Code, headless (`qwen -p … --auth-type openai --yolo --output-format stream-json`), against the mock OpenAI
  * Chat Completions API (`OPENAI_BASE_URL`, `OPENAI_API_KEY`, `OPENAI_MODEL`). It reads the project's
- * `.qwen/settings.json` hooks, in Claude Code's format, with no trust dialog; the entries are the bridge's Claude Code
- * lines (`agent-hooks bridge --from claude`) under `$QWEN_PROJECT_DIR`.
+ * `.qwen/settings.json` hooks, in Claude Code's format, with no trust dialog; the entries are those
+ * `agent-hooks bridge --install qwen` writes (`agent-hooks bridge --from qwen` under `$QWEN_PROJECT_DIR`).
  *
  * What this version does with its command hooks (read from runs with hooks that record what they get): it runs each
  * with `QWEN_PROJECT_DIR`, `CLAUDE_PROJECT_DIR` and `GEMINI_PROJECT_DIR` set to the project; its payloads are Claude
@@ -15,14 +15,14 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { agentBin, runBounded, type AgentDriver, type AgentProject, type AgentRun } from '../support/harness.js';
+import { agentBin, installBridge, runBounded, type AgentDriver, type AgentProject, type AgentRun } from '../support/harness.js';
 import type { MockServer } from '../support/mock-server.js';
-import { claudeBridgeHooks } from '../support/claude-lines.js';
 import { MOCK_MODEL, openAiChatApi } from '../mock/openai-chat.js';
 
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
-function writeUserSettings(project: AgentProject): void {
+/** The user's settings: the mock as the model, and nothing reaching out. */
+export function writeUserSettings(project: AgentProject): void {
   const dir = join(project.home, '.qwen');
   mkdirSync(dir, { recursive: true });
   writeFileSync(
@@ -38,16 +38,15 @@ function writeUserSettings(project: AgentProject): void {
   );
 }
 
-/** Qwen Code 0.24, through `agent-hooks bridge --from claude`. */
+/** Qwen Code 0.24, through the entries `agent-hooks bridge --install qwen` writes. */
 export const qwenDriver: AgentDriver = {
   name: 'qwen',
   shellTool: 'run_shell_command',
   api: openAiChatApi,
   configure(project, _mock, { events, timeoutSec }) {
     writeUserSettings(project);
-    const hooks = claudeBridgeHooks(project, events, timeoutSec, 'QWEN_PROJECT_DIR');
-    mkdirSync(join(project.dir, '.qwen'), { recursive: true });
-    writeFileSync(join(project.dir, '.qwen', 'settings.json'), json({ hooks }));
+    // The file as a user gets it: the bridge's entries, written by the CLI.
+    installBridge(project, 'qwen', events, timeoutSec);
   },
   run(project: AgentProject, mock: MockServer, prompt: string, timeoutMs: number): Promise<AgentRun> {
     // yolo: a headless run has nobody to approve a command, and a hook's deny must be the only thing refusing one.
