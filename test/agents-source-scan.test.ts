@@ -16,6 +16,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
   // The wire dialects: each is one agent's command-hook protocol, which script/ (HOOK.md `metadata.dialect`) and
   // config/ load by name, below the rooms.
   'dialects/gemini.ts': "Gemini CLI's dialect reads a context that came from Gemini CLI itself",
+  'dialects/claude-blocking-feedback.ts': "Claude's dialect keeps a PostToolUse block apart only for a context that came from Claude Code itself",
   // A matcher rule is named after the agent whose syntax it is; config/ sits below the rooms, which pass the rule.
   'config/config-matcher.ts': "compares a matcher rule (Claude Code's, Codex's), not an agent",
 };
