@@ -1,6 +1,6 @@
 /**
  * GitHub Copilot's command-hook protocol (CLI and coding agent), for hooks configured under its lowerCamelCase event
- * names. PascalCase names switch Copilot to VS Code's format: see `vscodeDialect`.
+ * names. PascalCase names switch Copilot to its Claude-compatible payload: see `copilotClaudeDialect`.
  *
  * @module
  */
@@ -21,8 +21,10 @@ function argsOf(args: unknown): unknown {
 function eventFields(ctx: AnyHookContext): Record<string, unknown> {
   switch (ctx.event) {
     case 'PreToolUse':
-    case 'PermissionRequest':
       return { toolName: ctx.toolCall.name, toolArgs: argsOf(ctx.toolCall.args) };
+    case 'PermissionRequest':
+      // Copilot CLI 1.0.102 names this event in its payload, and the arguments `toolInput`; we suggest no rules.
+      return { toolName: ctx.toolCall.name, toolInput: argsOf(ctx.toolCall.args), permissionSuggestions: [] };
     case 'PostToolUse': {
       const result = ctx.execution?.result;
       return {
@@ -40,7 +42,7 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> {
     case 'UserPromptSubmit':
       return { prompt: ctx.prompt };
     case 'SessionStart':
-      return { source: ctx.source === 'startup' ? 'new' : ctx.source };
+      return { source: ctx.source === 'startup' ? 'new' : ctx.source, ...(ctx.initialPrompt !== undefined ? { initialPrompt: ctx.initialPrompt } : {}) };
     case 'SessionEnd':
       // Copilot CLI ends a session that closed normally with `complete` (one that failed, with `error`).
       return { reason: ctx.reason === undefined || ctx.reason === 'close' ? 'complete' : ctx.reason };
@@ -69,13 +71,22 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> {
 }
 
 function payload(ctx: AnyHookContext, info: PayloadInfo): object {
+  const named = ctx.event === 'PermissionRequest' ? { hookName: 'permissionRequest' } : {};
   return {
+    ...named,
     sessionId: ctx.state.sessionId ?? ctx.state.agentId,
     timestamp: Date.now(),
     cwd: info.workDir,
     ...eventFields(ctx),
   };
 }
+
+/**
+ * Copilot's payload of `ctx`, for the Claude-compatible dialect, which sends permissionRequest's as the camelCase one.
+ *
+ * @internal
+ */
+export const copilotPayload = payload;
 
 const PERMISSION = ['allow', 'deny', 'ask'] as const;
 const STOP_DECISIONS = ['block', 'allow'] as const;
@@ -147,8 +158,9 @@ function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInf
  *
  * - stdin: `sessionId`, `timestamp` (epoch milliseconds), `cwd`, and the event's fields in camelCase: `toolName`,
  *   `toolArgs` (the arguments as an object, as Copilot CLI 1.0 sends them), `toolResult` (`resultType`,
- *   `textResultForLlm`), `prompt`, `source`, `reason`, `stopReason` and `stop_hook_active` (with the older
- *   `stopHookActive` beside it), `error`, …
+ *   `textResultForLlm`), `prompt`, `source` and `initialPrompt`, `reason`, `stopReason` and `stop_hook_active`
+ *   (with the older `stopHookActive` beside it), `error`, …; permissionRequest's payload starts with `hookName` and
+ *   holds `toolInput` (not `toolArgs`) and `permissionSuggestions`, as Copilot CLI 1.0.102 sends it.
  * - output, as Copilot CLI 1.0.102 reads it: `permissionDecision` allow | deny | ask + `permissionDecisionReason` and
  *   `modifiedArgs` (an object, or a JSON string of one) on preToolUse; `decision` block | allow + `reason` on agentStop
  *   and subagentStop only (a block without a reason is not acted on); `modifiedResult` as a result object (its

@@ -77,6 +77,7 @@ export function copilotFields(payload: Json, toolInput: unknown): Json {
     tool_response: result?.textResultForLlm,
     ...(result?.resultType === 'failure' ? { error: result.textResultForLlm } : {}),
     prompt: payload.prompt,
+    initial_prompt: payload.initialPrompt,
     source: payload.source === 'new' ? 'startup' : payload.source,
     reason: payload.reason,
     stop_hook_active: payload.stop_hook_active ?? payload.stopHookActive,

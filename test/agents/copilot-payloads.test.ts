@@ -1,0 +1,126 @@
+/**
+ * What GitHub Copilot CLI sends the hooks of its own `.github/hooks/*.json`, under camelCase and under PascalCase
+ * event names, and what an agent-hooks agent loading the same file (`withHooksFrom({ copilot: true })`) sends them:
+ * the same keys, in the same order, on every event both fire. And the bridge, run by Copilot on its
+ * Claude-compatible SessionStart (`source: "new"`), runs the project's hooks.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AgentBuilder, ScriptedModel, defineTool } from '../../src/index.js';
+import { copilotDriver } from './drivers/copilot.js';
+import { makeProject, pinOf, type AgentProject, type AgentRun } from './support/harness.js';
+import { startMockServer, type MockServer, type Turn } from './support/mock-server.js';
+
+const CAMEL = ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'permissionRequest', 'postToolUse', 'agentStop', 'sessionEnd'];
+const PASCAL = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop', 'SessionEnd'];
+/**
+ * What one side sends and the other does not: Copilot's file of its own session record, which our agent has not; the
+ * camelCase stop flag we send beside the snake_case one, for hooks written against Copilot's earlier payloads.
+ */
+const ONE_SIDE_ONLY = new Set(['transcriptPath', 'transcript_path', 'stopHookActive']);
+
+/** A hook command that keeps its payload as `<tag>-<event>-<ns>.json` in the evidence folder. */
+const keep = (tag: string, event: string): string => `cat > "$AGENT_HOOKS_EVIDENCE/${tag}-${event}-$(date +%s%N).json"`;
+
+function withFile(): AgentProject {
+  const project = makeProject(['context-session']);
+  execFileSync('git', ['init', '-q'], { cwd: project.dir, env: project.env });
+  mkdirSync(join(project.dir, '.github', 'hooks'), { recursive: true });
+  const hooks: Record<string, unknown[]> = {};
+  for (const e of CAMEL) hooks[e] = [{ bash: keep('c', e) }];
+  for (const e of PASCAL) hooks[e] = [{ bash: keep('p', e) }];
+  // The bridge on Copilot's Claude-compatible SessionStart: the project's pre-session hook must run.
+  hooks.SessionStart!.push({ bash: `"${join(project.dir, 'node_modules', '.bin', 'agent-hooks')}" bridge --from copilot --event SessionStart` });
+  writeFileSync(join(project.dir, '.github', 'hooks', 'payloads.json'), `${JSON.stringify({ version: 1, hooks }, null, 2)}\n`);
+  return project;
+}
+
+/** The first payload each hook kept, by `<tag>-<event>`, and how many times each fired. */
+function kept(project: AgentProject): { first: Map<string, Record<string, unknown>>; count: Map<string, number> } {
+  const first = new Map<string, Record<string, unknown>>();
+  const count = new Map<string, number>();
+  const files = readdirSync(project.evidence).filter((f) => /^[cp]-\w+-\d+\.json$/.test(f));
+  for (const file of files.sort((a, b) => Number(BigInt(a.split('-')[2]!.slice(0, -5)) - BigInt(b.split('-')[2]!.slice(0, -5))))) {
+    const key = file.split('-').slice(0, 2).join('-');
+    count.set(key, (count.get(key) ?? 0) + 1);
+    if (!first.has(key)) first.set(key, JSON.parse(readFileSync(join(project.evidence, file), 'utf8')) as Record<string, unknown>);
+  }
+  return { first, count };
+}
+
+const TURNS: readonly Turn[] = [{ shell: 'touch one.txt' }, { shell: 'touch two.txt' }, { text: 'Done.' }];
+
+describe(`copilot ${pinOf('copilot').version}: the payloads it sends its hooks, and ours`, () => {
+  let copilot: { project: AgentProject; mock: MockServer; run: AgentRun };
+  let ours: AgentProject;
+  beforeAll(async () => {
+    const project = withFile();
+    const mock = await startMockServer(copilotDriver.api(), TURNS);
+    copilot = { project, mock, run: await copilotDriver.run(project, mock, 'Touch the files.', 120_000) };
+    ours = withFile();
+    const model = new ScriptedModel(TURNS.map((t) => ('shell' in t ? { toolCalls: [{ name: 'bash', args: { command: t.shell } }] } : t.text)));
+    const bash = defineTool({
+      name: 'bash',
+      description: 'Runs a shell command.',
+      input: z.object({ command: z.string() }),
+      execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: ours.dir, env: ours.env, encoding: 'utf8' }),
+    });
+    const agent = AgentBuilder.new()
+      .withModel(model)
+      .withTools(bash)
+      .withHooksFrom({ projectDir: ours.dir, trust: 'all', homeDir: false, userDir: false, copilot: true, hookmd: false })
+      .build();
+    const previous = process.cwd();
+    const evidence = process.env.AGENT_HOOKS_EVIDENCE;
+    process.env.AGENT_HOOKS_EVIDENCE = ours.evidence;
+    process.chdir(ours.dir);
+    try {
+      const session = agent.session();
+      await session.run('Touch the files.');
+      await session.close();
+    } finally {
+      process.chdir(previous);
+      if (evidence === undefined) delete process.env.AGENT_HOOKS_EVIDENCE;
+      else process.env.AGENT_HOOKS_EVIDENCE = evidence;
+    }
+  }, 300_000);
+  afterAll(async () => {
+    await copilot?.mock.close();
+    copilot?.project.remove();
+    ours?.remove();
+  });
+
+  const explain = (): string => `copilot: exit ${copilot.run.exitCode}\n--- log\n${copilotDriver.log?.(copilot.project).slice(-4000)}`;
+
+  it('Copilot ran the whole script', () => {
+    expect(copilot.run.timedOut, explain()).toBe(false);
+    expect(copilot.mock.remaining(), explain()).toBe(0);
+  });
+
+  it('runs the bridge on its Claude-compatible SessionStart (source "new"): the project’s pre-session hook runs', () => {
+    expect(copilot.project.evidenceOf('context-session'), explain()).toHaveLength(1);
+    expect(copilot.project.evidenceOf('context-session')[0], explain()).toMatchObject({ source: 'startup' });
+  });
+
+  it.each([...CAMEL.map((e) => `c-${e}`), ...PASCAL.map((e) => `p-${e}`)])('%s: the same keys, in the same order, with values of the same types', (key) => {
+    const theirs = kept(copilot.project).first.get(key);
+    const mine = kept(ours).first.get(key);
+    expect(theirs, `Copilot sent no ${key}\n${explain()}`).toBeDefined();
+    expect(mine, `our agent sent no ${key}`).toBeDefined();
+    const shape = (p: Record<string, unknown>) => Object.entries(p).filter(([k]) => !ONE_SIDE_ONLY.has(k)).map(([k, v]) => `${k}:${v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v}`);
+    expect(shape(mine!), JSON.stringify({ theirs, mine })).toEqual(shape(theirs!));
+    for (const field of ['tool_name', 'toolName', 'source', 'hookName', 'initialPrompt', 'initial_prompt', 'stop_reason', 'stopReason']) {
+      if (field in theirs!) expect(mine![field], field).toEqual(theirs![field]);
+    }
+    if (typeof theirs!.timestamp === 'string') expect(mine!.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+
+  it('fires permissionRequest on every tool call a preToolUse hook let through, though every tool is allowed', () => {
+    expect(kept(copilot.project).count.get('c-permissionRequest'), explain()).toBe(2);
+    expect(kept(ours).count.get('c-permissionRequest')).toBe(2);
+  });
+
+});
