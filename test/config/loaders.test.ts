@@ -167,6 +167,13 @@ describe('GitHub Copilot and VS Code hook files', () => {
     expect(hooks.map((h) => (h as CommandHook).dialect.name)).toEqual(['copilot-claude', 'copilot']);
   });
 
+  it('runs the project’s Copilot files last name first, as Copilot CLI does, each file’s hooks in their order', async () => {
+    const { project, write } = await setup();
+    for (const name of ['b', 'a', 'c']) await write(project, `.github/hooks/${name}.json`, { version: 1, hooks: { preToolUse: [{ bash: `${name}1` }, { bash: `${name}2` }] } });
+    const { hooks } = await loadCopilotHooks({ projectDir: project, trust: 'all', homeDir: false });
+    expect(hooks.map((h) => (h as CommandHook).command)).toEqual(['c1', 'c2', 'b1', 'b2', 'a1', 'a2']);
+  });
+
   it('runs a Copilot permissionRequest hook on every call the preToolUse hooks let through, and once when one asked', async () => {
     const { project, write } = await setup();
     const log = join(project, 'permission.log');

@@ -9,6 +9,7 @@ import { HookEvent, type HookEventName } from '../../core/index.js';
 import type { ConfigKind, ConfigLevel } from '../../script/command-hook.js';
 import { copilotDialect } from '../../dialects/copilot.js';
 import { copilotClaudeDialect } from '../../dialects/copilot-claude.js';
+import { inCopilotFileOrder } from './file-order.js';
 import { permissionOnEveryCall } from './permission-every-call.js';
 import { vscodeDialect } from '../../dialects/vscode.js';
 import { isRecord } from '../../dialects/wire-output.js';
@@ -64,8 +65,8 @@ function vscodeCommandFor(entry: Record<string, unknown>, platform: NodeJS.Platf
  * Code-style group (`{ matcher, hooks: [...] }`) is read as its hooks, each under the group's matcher; `bash` (or
  * `powershell` on Windows, or `command`), `cwd` relative to the project, `env`, `timeoutSec` (or `timeout`; default
  * 30), and `matcher`, a regex anchored at both ends, on tool events only. A file of a version other than 1 is not
- * read. A preToolUse hook that crashes denies the call, as in Copilot. A permissionRequest hook runs on every call its
- * preToolUse hooks let through, as Copilot CLI 1.0.102 runs it.
+ * read. A preToolUse hook that crashes denies the call, as in Copilot. The project's files run last name first, and a
+ * permissionRequest hook on every call its preToolUse hooks let through, as Copilot CLI 1.0.102 runs them.
  *
  * VS Code files: flat entries under PascalCase events with `command` and the OS-specific `windows`/`linux`/`osx`
  * (the OS's own wins), `cwd` relative to the project, `env`, `timeout` in seconds (default 30). VS Code parses
@@ -121,7 +122,7 @@ export async function loadGithubHooks(
     }
   }
   const loaded = await out.result();
-  const hooks = loaded.hooks;
+  const hooks = inCopilotFileOrder(loaded.hooks);
   // Copilot CLI fires permissionRequest on every call its preToolUse hooks let through, not only when one asked.
   const permission = hooks.filter((h) => h.origin.kind === 'copilot' && h.events.includes('PermissionRequest'));
   return { ...loaded, hooks: [...hooks, ...permission.map(permissionOnEveryCall)] };
