@@ -104,6 +104,27 @@ function argsValue(value: unknown): unknown {
   }
 }
 
+/**
+ * A preToolUse denial by a failing exit, with the reason Copilot CLI 1.0.102 gives the model: `hook exited with code
+ * 2`, or `hook errored` — never the hook's stderr, which Copilot only logs. The stderr is kept for the user in a
+ * note.
+ */
+function deniedAsCopilotSays(decision: Decision, result: ProcessResult, hook: WireHookInfo): Decision {
+  const exit2 = result.exitCode === 2 && processFailure(result, hook) === undefined;
+  // Copilot names the hook's file; here the name is often the command itself, which the model is not told either.
+  const reason = exit2 ? 'hook exited with code 2' : 'hook errored';
+  const stderr = result.stderr.trim();
+  const note = {
+    level: 'info' as const,
+    hookName: hook.name,
+    event: 'PreToolUse' as const,
+    code: 'stderr-not-for-model',
+    message: `Hook '${hook.name}' denied the call; as in Copilot CLI, the model is told "${reason}", not the hook's stderr (${stderr.slice(0, 200)}).`,
+    data: { exitCode: result.exitCode },
+  };
+  return { ...decision, reason, notes: [...(decision.notes ?? []), ...(stderr === '' ? [] : [note])] };
+}
+
 function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): Decision {
   if (result.exitCode === 2 && EXIT_2_LOGGED.has(ctx.event) && processFailure(result, hook) === undefined) {
     const stderr = result.stderr.trim();
@@ -119,7 +140,7 @@ function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInf
   }
   // Copilot denies a tool call whose preToolUse hook errored: it fails closed there, and open elsewhere.
   const exit = exitCodeDecision(result, ctx, hook, { failsClosed: (c) => c.event === 'PreToolUse' });
-  if (exit !== undefined) return exit;
+  if (exit !== undefined) return exit.kind === 'block' && ctx.event === 'PreToolUse' ? deniedAsCopilotSays(exit, result, hook) : exit;
   const text = result.stdout.trim();
   if (text.length === 0) return PROCEED;
   const parsed = parseJsonObject(text, result, ctx, hook);
@@ -166,9 +187,11 @@ function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInf
  *   and subagentStop only (a block without a reason is not acted on); `modifiedResult` as a result object (its
  *   `textResultForLlm`; a bare string is ignored) and `additionalContext` on postToolUse; `modifiedPrompt` on
  *   userPromptSubmitted.
- * - exit 2: block with stderr — except on postToolUse, agentStop and userPromptSubmitted, where Copilot only logs it
- *   (a warning here). Any other failing exit of a preToolUse hook, or one that cannot start, DENIES the call (Copilot
- *   fails closed there); elsewhere it is a warning. Timeouts fail open.
+ * - exit 2: block — except on postToolUse, agentStop and userPromptSubmitted, where Copilot only logs it (a warning
+ *   here). Any other failing exit of a preToolUse hook, or one that cannot start, DENIES the call (Copilot fails closed
+ *   there); elsewhere it is a warning. Timeouts fail open. The model is told of a preToolUse denial by exit as Copilot
+ *   CLI 1.0.102 tells it: "hook exited with code 2", or "hook errored" — not the hook's stderr (an `info` note
+ *   keeps it for the user).
  */
 export const copilotDialect: WireDialect = Object.freeze({
   name: 'copilot',

@@ -155,7 +155,7 @@ const OUTPUTS: [string, WireDialect, () => AnyHookContext, ProcessResult, Expect
   ['copilot postToolUse modifiedResult + additionalContext', copilotDialect, post, exited(0, '{"modifiedResult":{"textResultForLlm":"short","resultType":"success"},"additionalContext":"trimmed"}'), { kind: 'proceed', result: 'short', context: ['trimmed'] }],
   ['copilot preToolUse exit 1 fails CLOSED', copilotDialect, pre, exited(1, '', 'crash'), { kind: 'block' }],
   ['copilot postToolUse exit 1 fails open', copilotDialect, post, exited(1, '', 'crash'), { kind: 'proceed', notes: 1 }],
-  ['copilot exit 2 blocks', copilotDialect, pre, exited(2, '', 'denied'), { kind: 'block', reason: 'denied' }],
+  ['copilot exit 2 blocks, the model told what Copilot CLI tells it', copilotDialect, pre, exited(2, '', 'denied'), { kind: 'block', reason: 'hook exited with code 2' }],
   ['copilot preToolUse command not found (127) fails CLOSED', copilotDialect, pre, exited(127, '', 'sh: guard.sh: not found'), { kind: 'block' }],
   ['copilot preToolUse interpreter missing fails CLOSED', copilotDialect, pre, exited(null, '', '', { spawnError: { code: 'ENOENT', message: 'spawn pwsh ENOENT' } }), { kind: 'block' }],
   ['copilot preToolUse timeout fails open', copilotDialect, pre, exited(null, '', '', { timedOut: true, signal: 'SIGKILL' }), { kind: 'proceed', notes: 1 }],
