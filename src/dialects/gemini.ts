@@ -208,8 +208,10 @@ function readGeminiOutput(output: Record<string, unknown>, ctx: AnyHookContext, 
   }
   const modified = honoured.toolInput ? r.toolInput(specific.tool_input, 'hookSpecificOutput.tool_input') : undefined;
   if (honoured.ask && decision === 'ask') {
-    // Gemini CLI shows the system message, not the reason, in the confirmation it asks for.
-    return { kind: 'ask', reason: systemMessage ?? reason ?? `Hook '${hook.name}' asks for approval.`, ctx: modified, ...extras };
+    // Gemini CLI shows the system message, not the reason, in the confirmation it asks for. Headless (yolo), Gemini CLI
+    // 0.61.0 has nobody to ask: the run ends there, the tool not run. So it is an ask left for later: a pause with
+    // approval interrupts, else the end of the run — not a refusal the model hears of and works around.
+    return { kind: 'ask', deferred: ctx.event === 'PreToolUse', reason: systemMessage ?? reason ?? `Hook '${hook.name}' asks for approval.`, ctx: modified, ...extras };
   }
   return { kind: 'proceed', reason, granted: decision === 'allow', ctx: modified, ...extras };
 }
@@ -337,8 +339,9 @@ function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInf
  * - fields: `continue: false` + `stopReason` ends the run (BeforeTool, AfterTool, BeforeAgent, AfterAgent,
  *   BeforeModel, AfterModel); `decision: "deny"` or `"block"` + `reason` (or `stopReason`) refuses a tool call,
  *   replaces a tool result with the reason (a failed one too), rejects a prompt, keeps the agent working past
- *   AfterAgent with the reason as feedback; `decision: "ask"` on BeforeTool asks for approval, with the
- *   `systemMessage` as the question; `hookSpecificOutput.tool_input` on BeforeTool REPLACES the tool's arguments (a
+ *   AfterAgent with the reason as feedback; `decision: "ask"` on BeforeTool leaves the call for later, with the
+ *   `systemMessage` as the question: as headless Gemini CLI 0.61.0 does, the run ends there, the tool not run — or,
+ *   with approval interrupts, pauses at the call; `hookSpecificOutput.tool_input` on BeforeTool REPLACES the tool's arguments (a
  *   field it leaves out is dropped, though Gemini's docs say merged); `hookSpecificOutput.additionalContext` (a
  *   string) reaches the model from AfterTool, BeforeAgent and SessionStart only; `systemMessage` is shown everywhere.
  * - the model events, as Gemini CLI acts on them rather than as its docs say: on BeforeModel,

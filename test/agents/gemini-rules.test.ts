@@ -131,3 +131,64 @@ describe(`gemini ${pinOf('gemini').version}: hooksConfig switches hooks off, the
     });
   });
 });
+
+describe(`gemini ${pinOf('gemini').version}: a BeforeTool decision "ask" headless, there and here`, () => {
+  const ASK_SETTINGS = {
+    hooks: {
+      BeforeTool: [
+        {
+          matcher: SHELL_TOOL_NAME,
+          hooks: [{ type: 'command', name: 'asker', command: `if grep -q ask-me; then echo '{"decision":"ask","reason":"RULE-ASK","systemMessage":"RULE-ASK-MSG"}'; fi` }],
+        },
+      ],
+    },
+  };
+  const ASK_TURNS: readonly Turn[] = [{ shell: 'touch first.txt' }, { shell: 'touch ask-me.txt' }, { shell: 'touch after.txt' }, { text: 'done' }];
+  const present = (dir: string) => ['first.txt', 'ask-me.txt', 'after.txt'].filter((f) => existsSync(join(dir, f)));
+  let gemini: { project: AgentProject; mock: MockServer; run: AgentRun; files: string[] };
+  let ours: { project: AgentProject; files: string[]; requests: number; status: string; reason: string | undefined };
+  beforeAll(async () => {
+    const project = projectWith(ASK_SETTINGS);
+    writeUserSettings(project);
+    const mock = await startMockServer(geminiDriver.api(), ASK_TURNS);
+    const run = await geminiDriver.run(project, mock, 'Touch the files.', 90_000);
+    gemini = { project, mock, run, files: present(project.dir) };
+    const mine = projectWith(ASK_SETTINGS);
+    const model = new ScriptedModel(ASK_TURNS.map((t) => ('shell' in t ? { toolCalls: [{ name: SHELL_TOOL_NAME, args: { command: t.shell } }] } : t.text)));
+    const shell = defineTool({
+      name: SHELL_TOOL_NAME,
+      description: 'Runs a shell command.',
+      input: z.object({ command: z.string() }),
+      execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: mine.dir, env: mine.env, encoding: 'utf8' }),
+    });
+    const agent = AgentBuilder.new()
+      .withModel(model)
+      .withTools(shell)
+      .withHooksFrom({ projectDir: mine.dir, trust: 'all', homeDir: false, userDir: false, gemini: true, hookmd: false })
+      .build();
+    const result = await agent.run('Touch the files.');
+    ours = { project: mine, files: present(mine.dir), requests: model.requests.length, status: result.status, reason: result.reason };
+  }, 200_000);
+  afterAll(async () => {
+    await gemini?.mock.close();
+    gemini?.project.remove();
+    ours?.project.remove();
+  });
+
+  const explain = (): string =>
+    `gemini: exit ${gemini.run.exitCode}, files ${JSON.stringify(gemini.files)}, ${gemini.mock.remaining()} turns left\n--- stderr\n${gemini.run.stderr.slice(-2000)}\nours: ${JSON.stringify({ ...ours, project: undefined })}`;
+
+  it('the run ends at the call: the tool is not run, and the model is not called again', () => {
+    expect(gemini.run.timedOut, explain()).toBe(false);
+    expect(gemini.files, explain()).toEqual(['first.txt']);
+    expect(gemini.mock.remaining(), explain()).toBe(2);
+    expect(ours.files, explain()).toEqual(['first.txt']);
+    expect(ours.requests, explain()).toBe(2);
+    expect(ours.status, explain()).toBe('stopped');
+  });
+
+  it('the user is shown the hook’s systemMessage', () => {
+    expect(gemini.run.stderr, explain()).toContain('RULE-ASK-MSG');
+    expect(ours.reason, explain()).toContain('RULE-ASK-MSG');
+  });
+});
