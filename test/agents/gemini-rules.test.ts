@@ -5,7 +5,7 @@
  * does not): both runs must agree, and agree with the rule as written in docs/other-agents.md.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -190,5 +190,59 @@ describe(`gemini ${pinOf('gemini').version}: a BeforeTool decision "ask" headles
   it('the user is shown the hook’s systemMessage', () => {
     expect(gemini.run.stderr, explain()).toContain('RULE-ASK-MSG');
     expect(ours.reason, explain()).toContain('RULE-ASK-MSG');
+  });
+});
+
+describe(`gemini ${pinOf('gemini').version}: when PreCompress fires, there and here`, () => {
+  const log = (event: string) => ({ type: 'command', name: `log-${event}`, command: `cat > /dev/null; echo ${event} >> events.log` });
+  const SETTINGS = { hooks: { PreCompress: [{ hooks: [log('PreCompress')] }], BeforeModel: [{ hooks: [log('BeforeModel')] }] } };
+  const COMPRESS_TURNS: readonly Turn[] = [{ shell: 'touch one.txt' }, { shell: 'touch two.txt' }, { text: 'done' }];
+  const eventsIn = (dir: string): string[] => (existsSync(join(dir, 'events.log')) ? readFileSync(join(dir, 'events.log'), 'utf8').trim().split('\n') : []);
+  let gemini: { project: AgentProject; mock: MockServer; run: AgentRun; events: string[] };
+  let ours: { project: AgentProject; events: string[] };
+  beforeAll(async () => {
+    const project = projectWith(SETTINGS);
+    writeUserSettings(project);
+    const mock = await startMockServer(geminiDriver.api(), COMPRESS_TURNS);
+    const run = await geminiDriver.run(project, mock, 'Touch the files.', 90_000);
+    gemini = { project, mock, run, events: eventsIn(project.dir) };
+    const mine = projectWith(SETTINGS);
+    const model = new ScriptedModel(COMPRESS_TURNS.map((t) => ('shell' in t ? { toolCalls: [{ name: SHELL_TOOL_NAME, args: { command: t.shell } }] } : t.text)));
+    const shell = defineTool({
+      name: SHELL_TOOL_NAME,
+      description: 'Runs a shell command.',
+      input: z.object({ command: z.string() }),
+      execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: mine.dir, env: mine.env, encoding: 'utf8' }),
+    });
+    const agent = AgentBuilder.new()
+      .withModel(model)
+      .withTools(shell)
+      .withHooksFrom({ projectDir: mine.dir, trust: 'all', homeDir: false, userDir: false, gemini: true, hookmd: false })
+      .build();
+    const previous = process.cwd();
+    process.chdir(mine.dir);
+    try {
+      await agent.run('Touch the files.');
+    } finally {
+      process.chdir(previous);
+    }
+    ours = { project: mine, events: eventsIn(mine.dir) };
+  }, 200_000);
+  afterAll(async () => {
+    await gemini?.mock.close();
+    gemini?.project.remove();
+    ours?.project.remove();
+  });
+
+  const explain = (): string => `gemini: exit ${gemini.run.exitCode}, ${JSON.stringify(gemini.events)}\n--- stderr\n${gemini.run.stderr.slice(-2000)}\nours: ${JSON.stringify(ours.events)}`;
+
+  it('Gemini CLI ran the whole script', () => {
+    expect(gemini.run.timedOut, explain()).toBe(false);
+    expect(gemini.mock.remaining(), explain()).toBe(0);
+  });
+
+  it('fires before every model call, before BeforeModel, though nothing is compressed', () => {
+    expect(gemini.events, explain()).toEqual(['PreCompress', 'BeforeModel', 'PreCompress', 'BeforeModel', 'PreCompress', 'BeforeModel']);
+    expect(ours.events, explain()).toEqual(gemini.events);
   });
 });

@@ -317,6 +317,26 @@ describe('Gemini CLI payloads', () => {
     expect((byEvent('BeforeModel')[0]!.llm_request as { messages: unknown }).messages).toEqual([{ role: 'user', content: 'Run the command.' }]);
   });
 
+  it('PreCompress fires before every model call, trigger "auto", with no compaction — before the BeforeModel hooks, as Gemini CLI 0.61.0 fires it', async () => {
+    calls = [];
+    const { project, write } = await setup();
+    await write(project, '.gemini/settings.json', settings({ PreCompress: capture, BeforeModel: capture }));
+    const model = new ScriptedModel([
+      { toolCalls: [{ name: 'run_shell_command', args: { command: 'ls' } }] },
+      { toolCalls: [{ name: 'run_shell_command', args: { command: 'pwd' } }] },
+      'done',
+    ]);
+    const agent = AgentBuilder.new()
+      .withModel(model)
+      .withTools(shell(calls))
+      .withHooksFrom({ projectDir: project, trust: 'all', homeDir: false, userDir: false, gemini: true })
+      .build();
+    await agent.run('list');
+    const events = (await captured(project)).map((p) => p.hook_event_name);
+    expect(events).toEqual(['PreCompress', 'BeforeModel', 'PreCompress', 'BeforeModel', 'PreCompress', 'BeforeModel']);
+    expect((await captured(project)).filter((p) => p.hook_event_name === 'PreCompress').map((p) => p.trigger)).toEqual(['auto', 'auto', 'auto']);
+  });
+
   it('PreCompress has only its trigger; Notification names a tool approval as Gemini CLI does', async () => {
     calls = [];
     const { project, write } = await setup();
