@@ -26,7 +26,7 @@ export function copilotEventOf(payload: Json): string | undefined {
 }
 
 /**
- * Whether Copilot's event `written` is a PascalCase one, which switches Copilot to VS Code's payload.
+ * Whether Copilot's event `written` is a PascalCase one, which switches Copilot to its Claude-compatible payload.
  *
  * @internal
  */
