@@ -10,6 +10,7 @@ import { claudeEventFields } from './claude.js';
 import { resultText } from '../core/internal/as-text.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 import { failureDecision, processFailure, withStderr } from './failure.js';
+import { writeGeminiTranscript } from './gemini-transcript.js';
 import { NONE, OutputReader, PROCEED, invalidOutput, isRecord } from './wire-output.js';
 import {
   applyGeminiLlmRequest,
@@ -131,8 +132,8 @@ function payload(ctx: AnyHookContext, info: PayloadInfo): object {
   return (
     bridgedPayload(ctx, info.eventName) ?? {
       session_id: ctx.state.sessionId ?? ctx.state.agentId,
-      // Gemini CLI sends "" when it records no transcript; there is none here.
-      transcript_path: '',
+      // The conversation so far, as Gemini's chat file: hooks read the last answer from it ("" when it cannot be written).
+      transcript_path: writeGeminiTranscript(ctx.state, info.workDir, 'modelName' in ctx && typeof ctx.modelName === 'string' ? ctx.modelName : '') ?? '',
       cwd: info.workDir,
       hook_event_name: info.eventName,
       timestamp: new Date().toISOString(),
@@ -316,7 +317,8 @@ function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInf
 /**
  * Gemini CLI's dialect, as Gemini CLI 0.61 applies it (its source is the authority where its docs differ).
  *
- * - stdin: `session_id`, `transcript_path` (`""`: there is no transcript file), `cwd`, `hook_event_name` (BeforeTool,
+ * - stdin: `session_id`, `transcript_path` (the conversation so far, written as Gemini CLI's chat file; `""` when it
+ *   cannot be written), `cwd`, `hook_event_name` (BeforeTool,
  *   AfterTool, BeforeAgent, AfterAgent, BeforeModel, BeforeToolSelection, AfterModel, PreCompress, SessionStart,
  *   SessionEnd, Notification), `timestamp` (ISO 8601), and the event's fields: `tool_name` and `tool_input` (no
  *   tool-use id); AfterTool's `tool_response` `{llmContent, returnDisplay}` — plus `error: {message, type}` when the
