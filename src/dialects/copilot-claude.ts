@@ -8,7 +8,7 @@ import { HookEvent, type AnyHookContext, type HookEventName } from '../core/inde
 import { TOOL_VOCABULARY } from '../core/tool-vocabulary.js';
 import type { ProcessResult } from './process-result.js';
 import { claudeEventFields, interpretClaudeFamily } from './claude.js';
-import { copilotPayload } from './copilot.js';
+import { copilotErrorOf, copilotPayload } from './copilot.js';
 import type { PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 
 /** Claude Code's name for a tool of Copilot's (`bash` is `Bash`), as Copilot writes it here; else the name as it is. */
@@ -49,6 +49,8 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> | undefined {
       return { stop_reason: ctx.stopReason === 'no_tool_calls' ? 'end_turn' : ctx.stopReason, stop_hook_active: ctx.stopHookActive };
     case 'SessionEnd':
       return { reason: ctx.reason === undefined || ctx.reason === 'close' ? 'complete' : ctx.reason };
+    case 'AgentFailed':
+      return { error: copilotErrorOf(ctx), error_context: ctx.duringModelCall ? 'model_call' : 'agent', recoverable: ctx.duringModelCall };
     default:
       return undefined;
   }

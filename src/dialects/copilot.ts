@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { HookEvent, type AnyHookContext, type HookEventName } from '../core/index.js';
+import { HookEvent, type AnyHookContext, type FailureHookContext, type HookEventName } from '../core/index.js';
 import type { ProcessResult } from './process-result.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 import { exitCodeDecision, processFailure } from './failure.js';
@@ -16,6 +16,12 @@ import { OutputReader, PROCEED, isRecord, parseJsonObject } from './wire-output.
  */
 function argsOf(args: unknown): unknown {
   return JSON.parse(JSON.stringify(args) ?? '{}') as unknown;
+}
+
+/** The error as Copilot CLI sends it: its message, its class's name and its stack. */
+function errorOf(ctx: Pick<FailureHookContext, 'error' | 'errorMessage' | 'errorClass'>): { message: string; name: string | undefined; stack: string | undefined } {
+  const stack = ctx.error instanceof Error ? ctx.error.stack : undefined;
+  return { message: ctx.errorMessage, name: ctx.errorClass, stack };
 }
 
 function eventFields(ctx: AnyHookContext): Record<string, unknown> {
@@ -62,7 +68,8 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> {
     case 'PreCompact':
       return { trigger: ctx.trigger };
     case 'AgentFailed':
-      return { error: { message: ctx.errorMessage, name: ctx.errorClass } };
+      // As Copilot CLI 1.0.102 reports a failed model call; a run of ours that failed anywhere else is over.
+      return { errorContext: ctx.duringModelCall ? 'model_call' : 'agent', recoverable: ctx.duringModelCall, error: errorOf(ctx) };
     case 'Notification':
       return { message: ctx.message, notificationType: ctx.notificationType };
     default:
@@ -87,6 +94,13 @@ function payload(ctx: AnyHookContext, info: PayloadInfo): object {
  * @internal
  */
 export const copilotPayload = payload;
+
+/**
+ * The error fields of Copilot's payload of a failure, for the Claude-compatible dialect.
+ *
+ * @internal
+ */
+export const copilotErrorOf = errorOf;
 
 const PERMISSION = ['allow', 'deny', 'ask'] as const;
 const STOP_DECISIONS = ['block', 'allow'] as const;

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { AgentBuilder, ScriptedModel, defineTool } from '../../src/index.js';
 import { copilotDriver } from './drivers/copilot.js';
 import { makeProject, pinOf, type AgentProject, type AgentRun } from './support/harness.js';
-import { startMockServer, type MockServer, type Turn } from './support/mock-server.js';
+import { startMockServer, type MockApi, type MockServer, type Turn } from './support/mock-server.js';
 
 const CAMEL = ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'permissionRequest', 'postToolUse', 'agentStop', 'sessionEnd'];
 const PASCAL = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop', 'SessionEnd'];
@@ -123,4 +123,65 @@ describe(`copilot ${pinOf('copilot').version}: the payloads it sends its hooks, 
     expect(kept(ours).count.get('c-permissionRequest')).toBe(2);
   });
 
+});
+
+describe(`copilot ${pinOf('copilot').version}: errorOccurred on a failed model call, and ours`, () => {
+  let copilot: { project: AgentProject; mock: MockServer; run: AgentRun };
+  let ours: AgentProject;
+  const withErrorHook = (): AgentProject => {
+    const project = makeProject([]);
+    execFileSync('git', ['init', '-q'], { cwd: project.dir, env: project.env });
+    mkdirSync(join(project.dir, '.github', 'hooks'), { recursive: true });
+    writeFileSync(join(project.dir, '.github', 'hooks', 'error.json'), `${JSON.stringify({ version: 1, hooks: { errorOccurred: [{ bash: keep('c', 'errorOccurred') }] } }, null, 2)}\n`);
+    return project;
+  };
+  beforeAll(async () => {
+    const project = withErrorHook();
+    const base = copilotDriver.api();
+    // Every model call is refused as a bad request, which Copilot does not retry.
+    const refusing: MockApi = {
+      ...base,
+      handle: (request, res, next) => {
+        if (request.method !== 'POST' || !/messages/.test(request.path)) return base.handle(request, res, next);
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'RULE-BAD-REQUEST' } }));
+        return { main: true };
+      },
+    };
+    const mock = await startMockServer(refusing, [{ text: 'never' }]);
+    copilot = { project, mock, run: await copilotDriver.run(project, mock, 'Say hi.', 120_000) };
+    ours = withErrorHook();
+    const failing = new ScriptedModel(() => {
+      throw Object.assign(new Error('RULE-BAD-REQUEST'), { status: 400 });
+    });
+    const agent = AgentBuilder.new().withModel(failing).withHooksFrom({ projectDir: ours.dir, trust: 'all', homeDir: false, userDir: false, copilot: true, hookmd: false }).build();
+    const previous = process.cwd();
+    const evidence = process.env.AGENT_HOOKS_EVIDENCE;
+    process.env.AGENT_HOOKS_EVIDENCE = ours.evidence;
+    process.chdir(ours.dir);
+    try {
+      await agent.run('Say hi.').catch(() => undefined);
+    } finally {
+      process.chdir(previous);
+      if (evidence === undefined) delete process.env.AGENT_HOOKS_EVIDENCE;
+      else process.env.AGENT_HOOKS_EVIDENCE = evidence;
+    }
+  }, 300_000);
+  afterAll(async () => {
+    await copilot?.mock.close();
+    copilot?.project.remove();
+    ours?.remove();
+  });
+
+  it('the same keys in the same order — errorContext "model_call", recoverable, the error’s message, name and stack', () => {
+    const theirs = kept(copilot.project).first.get('c-errorOccurred');
+    const mine = kept(ours).first.get('c-errorOccurred');
+    const explain = JSON.stringify({ theirs, mine, exit: copilot.run.exitCode });
+    expect(theirs, explain).toBeDefined();
+    expect(mine, explain).toBeDefined();
+    expect(Object.keys(mine!), explain).toEqual(Object.keys(theirs!));
+    expect(mine!.errorContext, explain).toBe(theirs!.errorContext);
+    expect(mine!.recoverable, explain).toBe(theirs!.recoverable);
+    expect(Object.keys(mine!.error as object), explain).toEqual(Object.keys(theirs!.error as object));
+  });
 });

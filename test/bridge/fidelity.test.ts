@@ -92,7 +92,7 @@ describe('our Copilot dialect writes what Copilot CLI 1.0 sends', () => {
   // What Copilot knows and we cannot: its transcript file.
   const theirsOnly = new Set(['transcriptPath']);
 
-  it.each(['preToolUse', 'postToolUse', 'agentStop', 'agentStop-continued', 'userPromptSubmitted', 'sessionStart', 'sessionEnd', 'permissionRequest'])('%s: the same keys, with values of the same types', async (name) => {
+  it.each(['preToolUse', 'postToolUse', 'agentStop', 'agentStop-continued', 'userPromptSubmitted', 'sessionStart', 'sessionEnd', 'permissionRequest', 'errorOccurred'])('%s: the same keys, with values of the same types', async (name) => {
     const sent = await fixture(name);
     const { ctx } = readBridgePayload('copilot', sent, name.replace(/-.*/, ''));
     const written = copilotDialect.payload(ctx, { eventName: name.replace(/-.*/, ''), workDir: '/tmp/PROJECT', hookName: 'h' }) as Record<string, unknown>;

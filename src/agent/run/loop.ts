@@ -223,7 +223,8 @@ export class Run extends RunSubagents {
     this.reason = messageOf(error);
     if (this.modelFailure?.error === error) await this.stopFailure(error);
     try {
-      await this.dispatch('AgentFailed', () => FailureHookContext.onFailure(error, this.ctxInit()));
+      const duringModelCall = this.modelFailure?.error === error;
+      await this.dispatch('AgentFailed', () => FailureHookContext.onFailure(error, { ...this.ctxInit(), duringModelCall }));
     } catch (hookError) {
       // The run already failed; a failing AgentFailed hook must not replace the original error.
       this.warn('hook-error', `An AgentFailed hook failed too: ${messageOf(hookError)}`, 'AgentFailed');
