@@ -9,6 +9,7 @@ import { TOOL_VOCABULARY } from '../core/tool-vocabulary.js';
 import type { ProcessResult } from './process-result.js';
 import { claudeEventFields, interpretClaudeFamily } from './claude.js';
 import { copilotErrorOf, copilotPayload } from './copilot.js';
+import { writeCopilotTranscript } from './copilot-transcript.js';
 import type { PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 
 /** Claude Code's name for a tool of Copilot's (`bash` is `Bash`), as Copilot writes it here; else the name as it is. */
@@ -46,7 +47,11 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> | undefined {
       return { prompt: ctx.prompt };
     case 'Stop':
       // Copilot's name for a turn the model ended is end_turn, our no_tool_calls.
-      return { stop_reason: ctx.stopReason === 'no_tool_calls' ? 'end_turn' : ctx.stopReason, stop_hook_active: ctx.stopHookActive };
+      return {
+        transcript_path: writeCopilotTranscript(ctx.state, process.cwd()),
+        stop_reason: ctx.stopReason === 'no_tool_calls' ? 'end_turn' : ctx.stopReason,
+        stop_hook_active: ctx.stopHookActive,
+      };
     case 'SessionEnd':
       return { reason: ctx.reason === undefined || ctx.reason === 'close' ? 'complete' : ctx.reason };
     case 'AgentFailed':
@@ -71,8 +76,8 @@ function payload(ctx: AnyHookContext, info: PayloadInfo): object {
  * - stdin, as Copilot CLI 1.0.102 sends it: `hook_event_name`, `session_id`, `timestamp` (ISO 8601), `cwd`, and the
  *   event's fields in snake_case: `tool_name` in Claude Code's words (`Bash`), `tool_input`, `tool_result`
  *   (`result_type`, `text_result_for_llm`), `source` (`new`) and `initial_prompt`, `prompt`, `stop_reason`
- *   (`end_turn`) and `stop_hook_active`, `reason` — and nothing else (no `transcript_path` we could fill, no
- *   `permission_mode`, no `tool_use_id`). PermissionRequest gets Copilot's camelCase payload (`hookName`,
+ *   (`end_turn`) and `stop_hook_active` with `transcript_path` (the conversation so far, as Copilot's session events),
+ *   `reason` — and nothing else (no `permission_mode`, no `tool_use_id`). PermissionRequest gets Copilot's camelCase payload (`hookName`,
  *   `toolName`, `toolInput`).
  * - output: as VS Code's (Claude Code's answers).
  */

@@ -8,6 +8,7 @@ import { HookEvent, type AnyHookContext, type FailureHookContext, type HookEvent
 import type { ProcessResult } from './process-result.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 import { exitCodeDecision, processFailure } from './failure.js';
+import { writeCopilotTranscript } from './copilot-transcript.js';
 import { OutputReader, PROCEED, isRecord, parseJsonObject } from './wire-output.js';
 
 /**
@@ -55,6 +56,8 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> {
     case 'Stop':
     case 'SubagentStop':
       return {
+        // The conversation so far, as Copilot's session events: hooks read the last answer from it.
+        ...(ctx.event === 'Stop' ? { transcriptPath: writeCopilotTranscript(ctx.state, process.cwd()) } : {}),
         // Copilot's name for a turn the model ended, which is our no_tool_calls; any other reason as we name it.
         stopReason: ctx.event !== 'Stop' ? undefined : ctx.stopReason === 'no_tool_calls' ? 'end_turn' : ctx.stopReason,
         // Copilot CLI 1.0 sends the snake_case name; the camelCase one is what its earlier hooks read.
@@ -193,7 +196,8 @@ function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInf
  *
  * - stdin: `sessionId`, `timestamp` (epoch milliseconds), `cwd`, and the event's fields in camelCase: `toolName`,
  *   `toolArgs` (the arguments as an object, as Copilot CLI 1.0 sends them), `toolResult` (`resultType`,
- *   `textResultForLlm`), `prompt`, `source` and `initialPrompt`, `reason`, `stopReason` and `stop_hook_active`
+ *   `textResultForLlm`), `prompt`, `source` and `initialPrompt`, `reason`, `transcriptPath` (the conversation so far, as Copilot's session
+ *   events), `stopReason` and `stop_hook_active`
  *   (with the older `stopHookActive` beside it), `error`, …; permissionRequest's payload starts with `hookName` and
  *   holds `toolInput` (not `toolArgs`) and `permissionSuggestions`, as Copilot CLI 1.0.102 sends it.
  * - output, as Copilot CLI 1.0.102 reads it: `permissionDecision` allow | deny | ask + `permissionDecisionReason` and

@@ -16,11 +16,8 @@ import { startMockServer, type MockApi, type MockServer, type Turn } from './sup
 
 const CAMEL = ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'permissionRequest', 'postToolUse', 'agentStop', 'sessionEnd'];
 const PASCAL = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop', 'SessionEnd'];
-/**
- * What one side sends and the other does not: Copilot's file of its own session record, which our agent has not; the
- * camelCase stop flag we send beside the snake_case one, for hooks written against Copilot's earlier payloads.
- */
-const ONE_SIDE_ONLY = new Set(['transcriptPath', 'transcript_path', 'stopHookActive']);
+/** What we send and Copilot does not: the camelCase stop flag beside the snake_case one, for hooks written against its earlier payloads. */
+const ONE_SIDE_ONLY = new Set(['stopHookActive']);
 
 /** A hook command that keeps its payload as `<tag>-<event>-<ns>.json` in the evidence folder. */
 const keep = (tag: string, event: string): string => `cat > "$AGENT_HOOKS_EVIDENCE/${tag}-${event}-$(date +%s%N).json"`;

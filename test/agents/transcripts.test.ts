@@ -1,5 +1,5 @@
 /**
- * `transcript_path`, as Gemini CLI and Codex CLI fill it and as an agent-hooks agent loading the same file does: a hook
+ * `transcript_path`, as Gemini CLI and Codex CLI fill it (and Copilot CLI its agentStop's `transcriptPath`), and as an agent-hooks agent loading the same file does: a hook
  * that reads the transcript as a hook of that agent would (support/last-answer.cjs) finds the last answer, there and
  * here.
  */
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentBuilder, ScriptedModel, defineTool } from '../../src/index.js';
 import { codexDriver, writeConfig } from './drivers/codex.js';
+import { copilotDriver } from './drivers/copilot.js';
 import { geminiDriver, writeUserSettings } from './drivers/gemini.js';
 import { makeProject, pinOf, type AgentDriver, type AgentName, type AgentProject, type AgentRun } from './support/harness.js';
 import { startMockServer, type MockServer, type Turn } from './support/mock-server.js';
@@ -24,7 +25,9 @@ interface Case {
   readonly event: string;
   readonly timeout: number;
   readonly tool: string;
-  readonly sources: { readonly gemini?: true; readonly codex?: true };
+  readonly sources: { readonly gemini?: true; readonly codex?: true; readonly copilot?: true };
+  /** The hook file's content for `command`. */
+  readonly config?: (command: string) => object;
   readonly prepare: (project: AgentProject, mock: MockServer) => void;
 }
 
@@ -32,6 +35,16 @@ const CASES: readonly Case[] = [
   // Gemini's timeout is in milliseconds, Codex's in seconds.
   { driver: geminiDriver, file: '.gemini/settings.json', event: 'AfterAgent', timeout: 30_000, tool: 'run_shell_command', sources: { gemini: true }, prepare: (p) => writeUserSettings(p) },
   { driver: codexDriver, file: '.codex/hooks.json', event: 'Stop', timeout: 30, tool: 'Bash', sources: { codex: true }, prepare: (p, mock) => writeConfig(p, mock) },
+  {
+    driver: copilotDriver,
+    file: '.github/hooks/stop.json',
+    event: 'agentStop',
+    timeout: 30,
+    tool: 'bash',
+    sources: { copilot: true },
+    config: (command) => ({ version: 1, hooks: { agentStop: [{ bash: command, timeoutSec: 30 }] } }),
+    prepare: (p) => execFileSync('git', ['init', '-q'], { cwd: p.dir, env: p.env }),
+  },
 ];
 
 const answersIn = (dir: string): string[] =>
@@ -44,7 +57,7 @@ for (const c of CASES) {
       const project = makeProject([]);
       mkdirSync(join(project.dir, c.file, '..'), { recursive: true });
       const hook = { type: 'command', command: `node '${READER}'`, timeout: c.timeout };
-      writeFileSync(join(project.dir, c.file), `${JSON.stringify({ hooks: { [c.event]: [{ hooks: [hook] }] } }, null, 2)}\n`);
+      writeFileSync(join(project.dir, c.file), `${JSON.stringify(c.config?.(hook.command) ?? { hooks: { [c.event]: [{ hooks: [hook] }] } }, null, 2)}\n`);
       return project;
     };
     let theirs: { project: AgentProject; mock: MockServer; run: AgentRun; answers: string[] };

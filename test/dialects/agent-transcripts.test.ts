@@ -1,5 +1,5 @@
 /**
- * `transcript_path` as Gemini CLI and Codex CLI send it: a file of the conversation in the agent's own format, which a
+ * `transcript_path` as Gemini CLI and Codex CLI send it (Copilot CLI's agentStop: `transcriptPath`): a file of the conversation in the agent's own format, which a
  * hook reads the last answer from. The reading is checked first on the transcripts the binaries wrote
  * (fixtures/<agent>/transcript.jsonl), then on the ones an agent built here writes for the same agent's hooks.
  */
@@ -36,6 +36,8 @@ function keysByType(path: string): Map<string, Set<string>> {
     const key = `${String(line.type)}${payload?.type !== undefined ? `:${String(payload.type)}` : ''}`;
     const keys = out.get(key) ?? new Set<string>();
     for (const k of Object.keys(payload ?? line)) keys.add(k);
+    // Copilot's events hold their fields in `data`.
+    if (typeof line.data === 'object' && line.data !== null) for (const k of Object.keys(line.data)) keys.add(`data.${k}`);
     out.set(key, keys);
   }
   return out;
@@ -45,6 +47,7 @@ const CASES = [
   // Gemini's timeout is in milliseconds, Codex's in seconds.
   { agent: 'gemini', file: '.gemini/settings.json', event: 'AfterAgent', tool: 'run_shell_command', source: { gemini: true }, timeout: 30_000 },
   { agent: 'codex', file: '.codex/hooks.json', event: 'Stop', tool: 'Bash', source: { codex: true }, timeout: 30 },
+  { agent: 'copilot', file: '.github/hooks/stop.json', event: 'agentStop', tool: 'bash', source: { copilot: true }, timeout: 30 },
 ] as const;
 
 describe.each(CASES)('$agent: transcript_path', ({ agent, file, event, tool, source, timeout }) => {
@@ -55,7 +58,8 @@ describe.each(CASES)('$agent: transcript_path', ({ agent, file, event, tool, sou
   it(`names a transcript in ${agent}'s format, from which a ${event} hook reads the last answer as in ${agent}`, async () => {
     const { project, write } = await setup();
     const hook = { type: 'command', command: `tee payload.json | node '${READER}'`, timeout };
-    await write(project, file, { hooks: { [event]: [{ hooks: [hook] }] } });
+    // Copilot's files are flat (version 1, a `bash` command); the others group hooks under a matcher.
+    await write(project, file, agent === 'copilot' ? { version: 1, hooks: { [event]: [{ bash: hook.command, timeoutSec: timeout }] } } : { hooks: { [event]: [{ hooks: [hook] }] } });
     const shell = defineTool({ name: tool, description: 'Runs a command.', input: z.object({ command: z.string() }), execute: () => 'hello' });
     const agentHere = AgentBuilder.new()
       .withModel(new ScriptedModel([{ toolCalls: [{ name: tool, args: { command: 'echo hello' } }] }, 'All done here.']))
@@ -69,12 +73,13 @@ describe.each(CASES)('$agent: transcript_path', ({ agent, file, event, tool, sou
     } finally {
       process.chdir(previous);
     }
-    const payload = JSON.parse(readFileSync(join(project, 'payload.json'), 'utf8')) as { transcript_path: unknown };
-    expect(typeof payload.transcript_path).toBe('string');
+    const payload = JSON.parse(readFileSync(join(project, 'payload.json'), 'utf8')) as { transcript_path?: unknown; transcriptPath?: unknown };
+    const path = payload.transcript_path ?? payload.transcriptPath;
+    expect(typeof path).toBe('string');
     expect(JSON.parse(readFileSync(join(project, 'last-answer.log'), 'utf8').trim())).toBe('All done here.');
     // Every line of ours is a line the agent writes, with no key it does not have.
     const theirs = keysByType(join(FIXTURES, agent, 'transcript.jsonl'));
-    for (const [type, keys] of keysByType(payload.transcript_path as string)) {
+    for (const [type, keys] of keysByType(path as string)) {
       expect(theirs.has(type), `${type} is not a line ${agent} writes`).toBe(true);
       for (const key of keys) expect(theirs.get(type)!.has(key), `${type}.${key}`).toBe(true);
     }

@@ -52,7 +52,7 @@ const PAYLOAD_KEYS: [string, WireDialect, () => AnyHookContext, string[], string
   ['vscode Stop', vscodeDialect, stop, ['cwd', 'hookEventName', 'hook_event_name', 'sessionId', 'session_id', 'stop_hook_active', 'timestamp', 'transcript_path']],
   ['copilot preToolUse', copilotDialect, pre, ['cwd', 'sessionId', 'timestamp', 'toolArgs', 'toolName']],
   ['copilot postToolUse', copilotDialect, post, ['cwd', 'sessionId', 'timestamp', 'toolArgs', 'toolName', 'toolResult']],
-  ['copilot agentStop', copilotDialect, stop, ['cwd', 'sessionId', 'stopHookActive', 'stopReason', 'stop_hook_active', 'timestamp']],
+  ['copilot agentStop', copilotDialect, stop, ['cwd', 'sessionId', 'stopHookActive', 'stopReason', 'stop_hook_active', 'timestamp', 'transcriptPath']],
   ['copilot userPromptSubmitted', copilotDialect, prompt, ['cwd', 'prompt', 'sessionId', 'timestamp']],
   ['copilot sessionStart', copilotDialect, sessionStart, ['cwd', 'sessionId', 'source', 'timestamp']],
   ['gemini BeforeTool', geminiDialect, pre, ['cwd', 'hook_event_name', 'session_id', 'timestamp', 'tool_input', 'tool_name', 'transcript_path']],
