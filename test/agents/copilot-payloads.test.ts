@@ -182,3 +182,27 @@ describe(`copilot ${pinOf('copilot').version}: errorOccurred on a failed model c
     expect(Object.keys(mine!.error as object), explain).toEqual(Object.keys(theirs!.error as object));
   });
 });
+
+describe(`copilot ${pinOf('copilot').version}: the bridge installed for VS Code, run by Copilot`, () => {
+  let copilot: { project: AgentProject; mock: MockServer; run: AgentRun };
+  beforeAll(async () => {
+    // The pre-session hook records what it got; Copilot CLI runs VS Code's file, with its Claude-compatible payloads.
+    const project = makeProject(['context-session']);
+    execFileSync('git', ['init', '-q'], { cwd: project.dir, env: project.env });
+    project.cli('bridge', '--install', 'vscode', '--events', 'SessionStart,Stop', '--timeout', '30');
+    const mock = await startMockServer(copilotDriver.api(), TURNS);
+    copilot = { project, mock, run: await copilotDriver.run(project, mock, 'Touch the files.', 120_000) };
+  }, 300_000);
+  afterAll(async () => {
+    await copilot?.mock.close();
+    copilot?.project.remove();
+  });
+
+  it('`--from vscode` reads its SessionStart (source "new") and Stop (stop_reason "end_turn"): the hooks run, no bridge fails', () => {
+    const explain = `exit ${copilot.run.exitCode}\n${copilotDriver.log?.(copilot.project).slice(-4000)}`;
+    expect(copilot.mock.remaining(), explain).toBe(0);
+    expect(copilot.project.evidenceOf('context-session'), explain).toHaveLength(1);
+    expect(copilot.project.evidenceOf('context-session')[0], explain).toMatchObject({ source: 'startup' });
+    expect(copilotDriver.log?.(copilot.project) ?? '', explain).not.toMatch(/Hook command failed|must be one of/);
+  });
+});

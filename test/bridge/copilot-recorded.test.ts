@@ -1,7 +1,7 @@
 /**
  * Every payload Copilot CLI 1.0.102 was recorded sending (fixtures/copilot/: its camelCase payloads, and under
  * claude-compatible/ what it sends a hook configured under a PascalCase name) through the built `agent-hooks bridge
- * --from copilot`: each is read, its hooks run, and the context holds Copilot's values in our words. A payload the
+ * --from copilot` (and `--from vscode`, whose file Copilot CLI runs too): each is read, its hooks run, and the context holds Copilot's values in our words. A payload the
  * bridge refuses is a guard that never runs.
  */
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,10 +33,10 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The bridge's run on one recorded payload, `event` as the hook file names it, and what its hook saw. */
-async function bridge(file: string, event: string | undefined): Promise<{ code: number | null; stderr: string; seen: Record<string, unknown> | undefined }> {
+async function bridge(file: string, event: string | undefined, from = 'copilot'): Promise<{ code: number | null; stderr: string; seen: Record<string, unknown> | undefined }> {
   const log = join(dir, `${event ?? 'none'}-${Math.random().toString(36).slice(2)}.jsonl`);
   appendFileSync(log, '');
-  const args = ['bridge', '--from', 'copilot', ...(event === undefined ? [] : ['--event', event]), '--config', join(dir, 'hooks.mjs')];
+  const args = ['bridge', '--from', from, ...(event === undefined ? [] : ['--event', event]), '--config', join(dir, 'hooks.mjs')];
   const out = await runCli(args, { cwd: dir, input: readFileSync(file, 'utf8'), env: { SEEN_LOG: log } });
   const line = readFileSync(log, 'utf8').trim().split('\n')[0];
   return { code: out.code, stderr: out.stderr, seen: line ? (JSON.parse(line) as Record<string, unknown>) : undefined };
@@ -52,6 +52,12 @@ describe('Copilot CLI 1.0.102’s recorded payloads through the built bridge', (
 
   it.each(jsonIn(PASCAL))('Claude-compatible %s (a PascalCase hook): read, and its hook runs', async (file) => {
     const run = await bridge(join(PASCAL, file), file.replace(/\.json$/, ''));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.seen, run.stderr).toBeDefined();
+  }, 60_000);
+
+  it.each(jsonIn(PASCAL).filter((f) => f !== 'PermissionRequest.json'))('Claude-compatible %s through `--from vscode` (Copilot CLI runs VS Code’s file too): read, and its hook runs', async (file) => {
+    const run = await bridge(join(PASCAL, file), undefined, 'vscode');
     expect(run.code, run.stderr).toBe(0);
     expect(run.seen, run.stderr).toBeDefined();
   }, 60_000);
