@@ -169,6 +169,7 @@ export function payloadCallOf(written: WrittenEvent, payload: unknown, event: st
       break;
     case 'SessionStart':
       check.oneOf(SESSION_SOURCES, 'source');
+      check.string('initial_prompt');
       break;
     case 'SessionEnd':
       check.string('reason', 'exit_reason');

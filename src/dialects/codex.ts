@@ -17,6 +17,7 @@ import { bridgedClaudePayload, claudeEventFields } from './claude.js';
 import { exit2Notes, failureDecision, processFailure, withStderr } from './failure.js';
 import { isRecord, NONE, PROCEED } from './wire-output.js';
 import { replacedResult, rewrittenArgs, type BridgeAnswer } from './outcome-changes.js';
+import { writeCodexTranscript } from './codex-transcript.js';
 
 /**
  * Codex's name for each canonical event it has (`PreModelRequest` is BeforeStep; see the alias table).
@@ -89,15 +90,17 @@ function commonFields(ctx: AnyHookContext, info: PayloadInfo): Record<string, un
   const sessionId = ctx.state.sessionId ?? ctx.state.agentId;
   // A run of ours is what Codex calls a turn; the agent's id names it (runs of one agent share it).
   const turnId = ctx.state.agentId;
-  // There is no transcript file and no model slug to report: null and '' read as "none" rather than as a wrong value.
+  // The conversation so far, as Codex's rollout file: hooks read the last answer from it. No model slug to report:
+  // '' reads as "none" rather than as a wrong value.
+  const transcript = writeCodexTranscript(ctx.state, info.workDir);
   switch (ctx.event) {
     case 'SessionStart':
-      return { session_id: sessionId, transcript_path: null, cwd: info.workDir, hook_event_name: info.eventName, model: '', permission_mode: 'default' };
+      return { session_id: sessionId, transcript_path: transcript, cwd: info.workDir, hook_event_name: info.eventName, model: '', permission_mode: 'default' };
     case 'SessionEnd':
-      return { session_id: sessionId, transcript_path: null, cwd: info.workDir, hook_event_name: info.eventName };
+      return { session_id: sessionId, transcript_path: transcript, cwd: info.workDir, hook_event_name: info.eventName };
     case 'PreCompact':
     case 'PostCompact':
-      return { session_id: sessionId, turn_id: turnId, transcript_path: null, cwd: info.workDir, hook_event_name: info.eventName, model: '' };
+      return { session_id: sessionId, turn_id: turnId, transcript_path: transcript, cwd: info.workDir, hook_event_name: info.eventName, model: '' };
     case 'BeforeStep':
       // Codex 0.171 names each model request: `kind` "sampling" for the agent's own, a request id, the attempt (a step
       // here is requested once), and the thread, which is the session.
@@ -109,7 +112,7 @@ function commonFields(ctx: AnyHookContext, info: PayloadInfo): Record<string, un
         thread_id: sessionId,
         turn_id: turnId,
         cwd: info.workDir,
-        transcript_path: null,
+        transcript_path: transcript,
         model: '',
         hook_event_name: info.eventName,
       };
@@ -117,7 +120,7 @@ function commonFields(ctx: AnyHookContext, info: PayloadInfo): Record<string, un
       return {
         session_id: sessionId,
         turn_id: turnId,
-        transcript_path: null,
+        transcript_path: transcript,
         cwd: info.workDir,
         hook_event_name: info.eventName,
         model: '',
@@ -400,7 +403,8 @@ export function interpretCodex(result: ProcessResult, ctx: AnyHookContext, hook:
 /**
  * Codex CLI's dialect (`.codex/hooks.json`, `$CODEX_HOME/hooks.json`), as Codex 0.169 speaks it.
  *
- * - stdin: `session_id`, `turn_id` (the run's agent id), `transcript_path` (null: there is no transcript file), `cwd`,
+ * - stdin: `session_id`, `turn_id` (the run's agent id), `transcript_path` (the conversation so far, written as Codex's
+ *   rollout file; null when it cannot be written), `cwd`,
  *   `hook_event_name`, `model` (''), `permission_mode` (`default`), and the event's fields: `tool_name`, `tool_input`,
  *   `tool_use_id` (not on PermissionRequest), `tool_response` (PostToolUse), `prompt`, `stop_hook_active`,
  *   `last_assistant_message` (Stop, SubagentStop), `agent_id`, `agent_type`, `agent_transcript_path`, `source`,

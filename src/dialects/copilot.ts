@@ -1,13 +1,14 @@
 /**
  * GitHub Copilot's command-hook protocol (CLI and coding agent), for hooks configured under its lowerCamelCase event
- * names. PascalCase names switch Copilot to VS Code's format: see `vscodeDialect`.
+ * names. PascalCase names switch Copilot to its Claude-compatible payload: see `copilotClaudeDialect`.
  *
  * @module
  */
-import { HookEvent, type AnyHookContext, type HookEventName } from '../core/index.js';
+import { HookEvent, type AnyHookContext, type FailureHookContext, type HookEventName } from '../core/index.js';
 import type { ProcessResult } from './process-result.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 import { exitCodeDecision, processFailure } from './failure.js';
+import { writeCopilotTranscript } from './copilot-transcript.js';
 import { OutputReader, PROCEED, isRecord, parseJsonObject } from './wire-output.js';
 
 /**
@@ -18,11 +19,19 @@ function argsOf(args: unknown): unknown {
   return JSON.parse(JSON.stringify(args) ?? '{}') as unknown;
 }
 
+/** The error as Copilot CLI sends it: its message, its class's name and its stack. */
+function errorOf(ctx: Pick<FailureHookContext, 'error' | 'errorMessage' | 'errorClass'>): { message: string; name: string | undefined; stack: string | undefined } {
+  const stack = ctx.error instanceof Error ? ctx.error.stack : undefined;
+  return { message: ctx.errorMessage, name: ctx.errorClass, stack };
+}
+
 function eventFields(ctx: AnyHookContext): Record<string, unknown> {
   switch (ctx.event) {
     case 'PreToolUse':
-    case 'PermissionRequest':
       return { toolName: ctx.toolCall.name, toolArgs: argsOf(ctx.toolCall.args) };
+    case 'PermissionRequest':
+      // Copilot CLI 1.0.102 names this event in its payload, and the arguments `toolInput`; we suggest no rules.
+      return { toolName: ctx.toolCall.name, toolInput: argsOf(ctx.toolCall.args), permissionSuggestions: [] };
     case 'PostToolUse': {
       const result = ctx.execution?.result;
       return {
@@ -40,13 +49,15 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> {
     case 'UserPromptSubmit':
       return { prompt: ctx.prompt };
     case 'SessionStart':
-      return { source: ctx.source === 'startup' ? 'new' : ctx.source };
+      return { source: ctx.source === 'startup' ? 'new' : ctx.source, ...(ctx.initialPrompt !== undefined ? { initialPrompt: ctx.initialPrompt } : {}) };
     case 'SessionEnd':
       // Copilot CLI ends a session that closed normally with `complete` (one that failed, with `error`).
       return { reason: ctx.reason === undefined || ctx.reason === 'close' ? 'complete' : ctx.reason };
     case 'Stop':
     case 'SubagentStop':
       return {
+        // The conversation so far, as Copilot's session events: hooks read the last answer from it.
+        ...(ctx.event === 'Stop' ? { transcriptPath: writeCopilotTranscript(ctx.state, process.cwd()) } : {}),
         // Copilot's name for a turn the model ended, which is our no_tool_calls; any other reason as we name it.
         stopReason: ctx.event !== 'Stop' ? undefined : ctx.stopReason === 'no_tool_calls' ? 'end_turn' : ctx.stopReason,
         // Copilot CLI 1.0 sends the snake_case name; the camelCase one is what its earlier hooks read.
@@ -60,7 +71,8 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> {
     case 'PreCompact':
       return { trigger: ctx.trigger };
     case 'AgentFailed':
-      return { error: { message: ctx.errorMessage, name: ctx.errorClass } };
+      // As Copilot CLI 1.0.102 reports a failed model call; a run of ours that failed anywhere else is over.
+      return { errorContext: ctx.duringModelCall ? 'model_call' : 'agent', recoverable: ctx.duringModelCall, error: errorOf(ctx) };
     case 'Notification':
       return { message: ctx.message, notificationType: ctx.notificationType };
     default:
@@ -69,13 +81,29 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> {
 }
 
 function payload(ctx: AnyHookContext, info: PayloadInfo): object {
+  const named = ctx.event === 'PermissionRequest' ? { hookName: 'permissionRequest' } : {};
   return {
+    ...named,
     sessionId: ctx.state.sessionId ?? ctx.state.agentId,
     timestamp: Date.now(),
     cwd: info.workDir,
     ...eventFields(ctx),
   };
 }
+
+/**
+ * Copilot's payload of `ctx`, for the Claude-compatible dialect, which sends permissionRequest's as the camelCase one.
+ *
+ * @internal
+ */
+export const copilotPayload = payload;
+
+/**
+ * The error fields of Copilot's payload of a failure, for the Claude-compatible dialect.
+ *
+ * @internal
+ */
+export const copilotErrorOf = errorOf;
 
 const PERMISSION = ['allow', 'deny', 'ask'] as const;
 const STOP_DECISIONS = ['block', 'allow'] as const;
@@ -93,6 +121,27 @@ function argsValue(value: unknown): unknown {
   }
 }
 
+/**
+ * A preToolUse denial by a failing exit, with the reason Copilot CLI 1.0.102 gives the model: `hook exited with code
+ * 2`, or `hook errored` — never the hook's stderr, which Copilot only logs. The stderr is kept for the user in a
+ * note.
+ */
+function deniedAsCopilotSays(decision: Decision, result: ProcessResult, hook: WireHookInfo): Decision {
+  const exit2 = result.exitCode === 2 && processFailure(result, hook) === undefined;
+  // Copilot names the hook's file; here the name is often the command itself, which the model is not told either.
+  const reason = exit2 ? 'hook exited with code 2' : 'hook errored';
+  const stderr = result.stderr.trim();
+  const note = {
+    level: 'info' as const,
+    hookName: hook.name,
+    event: 'PreToolUse' as const,
+    code: 'stderr-not-for-model',
+    message: `Hook '${hook.name}' denied the call; as in Copilot CLI, the model is told "${reason}", not the hook's stderr (${stderr.slice(0, 200)}).`,
+    data: { exitCode: result.exitCode },
+  };
+  return { ...decision, reason, notes: [...(decision.notes ?? []), ...(stderr === '' ? [] : [note])] };
+}
+
 function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): Decision {
   if (result.exitCode === 2 && EXIT_2_LOGGED.has(ctx.event) && processFailure(result, hook) === undefined) {
     const stderr = result.stderr.trim();
@@ -108,7 +157,7 @@ function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInf
   }
   // Copilot denies a tool call whose preToolUse hook errored: it fails closed there, and open elsewhere.
   const exit = exitCodeDecision(result, ctx, hook, { failsClosed: (c) => c.event === 'PreToolUse' });
-  if (exit !== undefined) return exit;
+  if (exit !== undefined) return exit.kind === 'block' && ctx.event === 'PreToolUse' ? deniedAsCopilotSays(exit, result, hook) : exit;
   const text = result.stdout.trim();
   if (text.length === 0) return PROCEED;
   const parsed = parseJsonObject(text, result, ctx, hook);
@@ -147,16 +196,20 @@ function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInf
  *
  * - stdin: `sessionId`, `timestamp` (epoch milliseconds), `cwd`, and the event's fields in camelCase: `toolName`,
  *   `toolArgs` (the arguments as an object, as Copilot CLI 1.0 sends them), `toolResult` (`resultType`,
- *   `textResultForLlm`), `prompt`, `source`, `reason`, `stopReason` and `stop_hook_active` (with the older
- *   `stopHookActive` beside it), `error`, …
+ *   `textResultForLlm`), `prompt`, `source` and `initialPrompt`, `reason`, `transcriptPath` (the conversation so far, as Copilot's session
+ *   events), `stopReason` and `stop_hook_active`
+ *   (with the older `stopHookActive` beside it), `error`, …; permissionRequest's payload starts with `hookName` and
+ *   holds `toolInput` (not `toolArgs`) and `permissionSuggestions`, as Copilot CLI 1.0.102 sends it.
  * - output, as Copilot CLI 1.0.102 reads it: `permissionDecision` allow | deny | ask + `permissionDecisionReason` and
  *   `modifiedArgs` (an object, or a JSON string of one) on preToolUse; `decision` block | allow + `reason` on agentStop
  *   and subagentStop only (a block without a reason is not acted on); `modifiedResult` as a result object (its
  *   `textResultForLlm`; a bare string is ignored) and `additionalContext` on postToolUse; `modifiedPrompt` on
  *   userPromptSubmitted.
- * - exit 2: block with stderr — except on postToolUse, agentStop and userPromptSubmitted, where Copilot only logs it
- *   (a warning here). Any other failing exit of a preToolUse hook, or one that cannot start, DENIES the call (Copilot
- *   fails closed there); elsewhere it is a warning. Timeouts fail open.
+ * - exit 2: block — except on postToolUse, agentStop and userPromptSubmitted, where Copilot only logs it (a warning
+ *   here). Any other failing exit of a preToolUse hook, or one that cannot start, DENIES the call (Copilot fails closed
+ *   there); elsewhere it is a warning. Timeouts fail open. The model is told of a preToolUse denial by exit as Copilot
+ *   CLI 1.0.102 tells it: "hook exited with code 2", or "hook errored" — not the hook's stderr (an `info` note
+ *   keeps it for the user).
  */
 export const copilotDialect: WireDialect = Object.freeze({
   name: 'copilot',

@@ -10,6 +10,7 @@ import { claudeEventFields } from './claude.js';
 import { resultText } from '../core/internal/as-text.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 import { failureDecision, processFailure, withStderr } from './failure.js';
+import { writeGeminiTranscript } from './gemini-transcript.js';
 import { NONE, OutputReader, PROCEED, invalidOutput, isRecord } from './wire-output.js';
 import {
   applyGeminiLlmRequest,
@@ -131,8 +132,8 @@ function payload(ctx: AnyHookContext, info: PayloadInfo): object {
   return (
     bridgedPayload(ctx, info.eventName) ?? {
       session_id: ctx.state.sessionId ?? ctx.state.agentId,
-      // Gemini CLI sends "" when it records no transcript; there is none here.
-      transcript_path: '',
+      // The conversation so far, as Gemini's chat file: hooks read the last answer from it ("" when it cannot be written).
+      transcript_path: writeGeminiTranscript(ctx.state, info.workDir, 'modelName' in ctx && typeof ctx.modelName === 'string' ? ctx.modelName : '') ?? '',
       cwd: info.workDir,
       hook_event_name: info.eventName,
       timestamp: new Date().toISOString(),
@@ -208,8 +209,10 @@ function readGeminiOutput(output: Record<string, unknown>, ctx: AnyHookContext, 
   }
   const modified = honoured.toolInput ? r.toolInput(specific.tool_input, 'hookSpecificOutput.tool_input') : undefined;
   if (honoured.ask && decision === 'ask') {
-    // Gemini CLI shows the system message, not the reason, in the confirmation it asks for.
-    return { kind: 'ask', reason: systemMessage ?? reason ?? `Hook '${hook.name}' asks for approval.`, ctx: modified, ...extras };
+    // Gemini CLI shows the system message, not the reason, in the confirmation it asks for. Headless (yolo), Gemini CLI
+    // 0.61.0 has nobody to ask: the run ends there, the tool not run. So it is an ask left for later: a pause with
+    // approval interrupts, else the end of the run — not a refusal the model hears of and works around.
+    return { kind: 'ask', deferred: ctx.event === 'PreToolUse', reason: systemMessage ?? reason ?? `Hook '${hook.name}' asks for approval.`, ctx: modified, ...extras };
   }
   return { kind: 'proceed', reason, granted: decision === 'allow', ctx: modified, ...extras };
 }
@@ -314,7 +317,8 @@ function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInf
 /**
  * Gemini CLI's dialect, as Gemini CLI 0.61 applies it (its source is the authority where its docs differ).
  *
- * - stdin: `session_id`, `transcript_path` (`""`: there is no transcript file), `cwd`, `hook_event_name` (BeforeTool,
+ * - stdin: `session_id`, `transcript_path` (the conversation so far, written as Gemini CLI's chat file; `""` when it
+ *   cannot be written), `cwd`, `hook_event_name` (BeforeTool,
  *   AfterTool, BeforeAgent, AfterAgent, BeforeModel, BeforeToolSelection, AfterModel, PreCompress, SessionStart,
  *   SessionEnd, Notification), `timestamp` (ISO 8601), and the event's fields: `tool_name` and `tool_input` (no
  *   tool-use id); AfterTool's `tool_response` `{llmContent, returnDisplay}` — plus `error: {message, type}` when the
@@ -337,8 +341,9 @@ function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInf
  * - fields: `continue: false` + `stopReason` ends the run (BeforeTool, AfterTool, BeforeAgent, AfterAgent,
  *   BeforeModel, AfterModel); `decision: "deny"` or `"block"` + `reason` (or `stopReason`) refuses a tool call,
  *   replaces a tool result with the reason (a failed one too), rejects a prompt, keeps the agent working past
- *   AfterAgent with the reason as feedback; `decision: "ask"` on BeforeTool asks for approval, with the
- *   `systemMessage` as the question; `hookSpecificOutput.tool_input` on BeforeTool REPLACES the tool's arguments (a
+ *   AfterAgent with the reason as feedback; `decision: "ask"` on BeforeTool leaves the call for later, with the
+ *   `systemMessage` as the question: as headless Gemini CLI 0.61.0 does, the run ends there, the tool not run — or,
+ *   with approval interrupts, pauses at the call; `hookSpecificOutput.tool_input` on BeforeTool REPLACES the tool's arguments (a
  *   field it leaves out is dropped, though Gemini's docs say merged); `hookSpecificOutput.additionalContext` (a
  *   string) reaches the model from AfterTool, BeforeAgent and SessionStart only; `systemMessage` is shown everywhere.
  * - the model events, as Gemini CLI acts on them rather than as its docs say: on BeforeModel,

@@ -317,7 +317,7 @@ export function sampleContext(event?: string, payload: unknown = {}, options: Sa
         task: read.string('task_description', 'task') ?? d.task,
       });
     case 'SessionStart':
-      return SessionHookContext.onStart({ ...init, source: read.oneOf(SESSION_SOURCES, 'source') ?? 'startup' });
+      return SessionHookContext.onStart({ ...init, source: read.oneOf(SESSION_SOURCES, 'source') ?? 'startup', initialPrompt: read.string('initial_prompt') });
     case 'SessionEnd':
       return SessionHookContext.onEnd({ ...init, reason: read.string('reason', 'exit_reason') ?? (strict ? undefined : 'close') });
     case 'UserPromptSubmit':

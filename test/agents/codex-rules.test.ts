@@ -135,3 +135,52 @@ describe(`codex ${pinOf('codex').version}: how it reads its PreToolUse hooks' an
     expect(ours.audited, explain()).toBe(5);
   });
 });
+
+describe(`codex ${pinOf('codex').version}: a Stop hook that always blocks`, () => {
+  const ALWAYS_BLOCKS = { hooks: { Stop: [{ hooks: [{ type: 'command', command: `cat > /dev/null; echo stop >> stops.log; echo '{"decision":"block","reason":"keep going"}'` }] }] } };
+  const stopsIn = (dir: string): number => (existsSync(join(dir, 'stops.log')) ? readFileSync(join(dir, 'stops.log'), 'utf8').trim().split('\n').length : 0);
+  const withStopHook = (): AgentProject => {
+    const project = makeProject([]);
+    mkdirSync(join(project.dir, '.codex'), { recursive: true });
+    writeFileSync(join(project.dir, '.codex', 'hooks.json'), `${JSON.stringify(ALWAYS_BLOCKS, null, 2)}\n`);
+    return project;
+  };
+  let codex: { project: AgentProject; mock: MockServer; run: AgentRun; stops: number };
+  let ours: { project: AgentProject; stops: number; status: string; warnings: AgentWarning[] };
+  beforeAll(async () => {
+    const project = withStopHook();
+    const mock = await startMockServer(codexDriver.api(), Array.from({ length: 200 }, (_, i) => ({ text: `answer ${i}` })));
+    writeConfig(project, mock);
+    // Bounded here: Codex would go on for as long as it is let.
+    const run = await codexDriver.run(project, mock, 'Say hi.', 30_000);
+    codex = { project, mock, run, stops: stopsIn(project.dir) };
+    const mine = withStopHook();
+    const model = new ScriptedModel(Array.from({ length: 200 }, (_, i) => `answer ${i}`));
+    const agent = AgentBuilder.new().withModel(model).withHooksFrom({ projectDir: mine.dir, trust: 'all', homeDir: false, userDir: false, codex: true, hookmd: false }).build();
+    const warnings: AgentWarning[] = [];
+    agent.events.on('warning', (w) => warnings.push(w));
+    const previous = process.cwd();
+    process.chdir(mine.dir);
+    try {
+      const result = await agent.run('Say hi.');
+      ours = { project: mine, stops: stopsIn(mine.dir), status: result.status, warnings };
+    } finally {
+      process.chdir(previous);
+    }
+  }, 200_000);
+  afterAll(async () => {
+    await codex?.mock.close();
+    codex?.project.remove();
+    ours?.project.remove();
+  });
+
+  it('keeps Codex working with no limit of its own; here the run ends after the stop-loop limit, with a warning', () => {
+    const explain = `codex: exit ${codex.run.exitCode}, timed out ${codex.run.timedOut}, ${codex.stops} stops; ours: ${JSON.stringify({ ...ours, project: undefined })}`;
+    // Still running when it was cut off, far past any limit of ours.
+    expect(codex.run.timedOut, explain).toBe(true);
+    expect(codex.stops, explain).toBeGreaterThan(20);
+    // Ours: the default stop-loop limit of 8 continuations, then the run ends anyway.
+    expect(ours.stops, explain).toBe(9);
+    expect(ours.warnings.map((w) => w.message).join('\n'), explain).toMatch(/Stop/);
+  });
+});

@@ -348,3 +348,91 @@ describe(`copilot ${pinOf('copilot').version}: its rules for preToolUse guards, 
     });
   });
 });
+
+/**
+ * The fifth run: three files on preToolUse (written b, a, c), each logging its name; in a.json, after its log, a
+ * guard that exits 2 and one that exits 1, each with a stderr the model must not see.
+ */
+const ORDER_FILES: Readonly<Record<string, object>> = {
+  'b.json': { version: 1, hooks: { preToolUse: [{ bash: 'cat > /dev/null; echo b >> order.log' }] } },
+  'a.json': {
+    version: 1,
+    hooks: {
+      preToolUse: [
+        { bash: 'cat > /dev/null; echo a >> order.log' },
+        { bash: 'if grep -q exit-two-guard; then echo RULE-STDERR-EXIT2 >&2; exit 2; fi' },
+        { bash: 'if grep -q exit-one-guard; then echo RULE-STDERR-EXIT1 >&2; exit 1; fi' },
+      ],
+    },
+  },
+  'c.json': { version: 1, hooks: { preToolUse: [{ bash: 'cat > /dev/null; echo c >> order.log' }] } },
+};
+const ORDER_TURNS: readonly Turn[] = [{ shell: 'touch exit-two-guard.txt' }, { shell: 'touch exit-one-guard.txt' }, { text: 'done' }];
+
+describe(`copilot ${pinOf('copilot').version}: several files on one event, and what the model is told of a failing guard`, () => {
+  let copilot: { project: AgentProject; mock: MockServer; run: AgentRun; told: string; order: string[] };
+  let ours: { project: AgentProject; told: string; order: string[] };
+  const orderIn = (dir: string): string[] => (existsSync(join(dir, 'order.log')) ? readFileSync(join(dir, 'order.log'), 'utf8').trim().split('\n') : []);
+  const withFiles = (): AgentProject => {
+    const project = makeProject([]);
+    execFileSync('git', ['init', '-q'], { cwd: project.dir, env: project.env });
+    mkdirSync(join(project.dir, '.github', 'hooks'), { recursive: true });
+    for (const [name, config] of Object.entries(ORDER_FILES)) writeFileSync(join(project.dir, '.github', 'hooks', name), `${JSON.stringify(config, null, 2)}\n`);
+    return project;
+  };
+  beforeAll(async () => {
+    const project = withFiles();
+    const mock = await startMockServer(copilotDriver.api(), ORDER_TURNS);
+    const run = await copilotDriver.run(project, mock, 'Touch the files.', 90_000);
+    copilot = { project, mock, run, told: mock.mainRequests().map((r) => bodyText(r.body)).join('\n'), order: orderIn(project.dir) };
+    const mine = withFiles();
+    const model = new ScriptedModel(ORDER_TURNS.map((t) => ('shell' in t ? { toolCalls: [{ name: 'bash', args: { command: t.shell } }] } : t.text)));
+    const bash = defineTool({
+      name: 'bash',
+      description: 'Runs a shell command.',
+      input: z.object({ command: z.string() }),
+      execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: mine.dir, env: mine.env, encoding: 'utf8' }),
+    });
+    const agent = AgentBuilder.new()
+      .withModel(model)
+      .withTools(bash)
+      .withHooksFrom({ projectDir: mine.dir, trust: 'all', homeDir: false, userDir: false, copilot: true, hookmd: false })
+      .build();
+    const previous = process.cwd();
+    process.chdir(mine.dir);
+    try {
+      await agent.run('Touch the files.');
+    } finally {
+      process.chdir(previous);
+    }
+    ours = { project: mine, told: model.requests.map((r) => JSON.stringify(r.messages)).join('\n'), order: orderIn(mine.dir) };
+  }, 200_000);
+  afterAll(async () => {
+    await copilot?.mock.close();
+    copilot?.project.remove();
+    ours?.project.remove();
+  });
+
+  const explain = (): string => `copilot: exit ${copilot.run.exitCode}, order ${JSON.stringify(copilot.order)}\n--- log\n${copilotDriver.log?.(copilot.project).slice(-4000)}\nours: order ${JSON.stringify(ours.order)}`;
+
+  it('Copilot ran the whole script', () => {
+    expect(copilot.run.timedOut, explain()).toBe(false);
+    expect(copilot.mock.remaining(), explain()).toBe(0);
+  });
+
+  it('runs the files last name first (c, b, a), on every call', () => {
+    expect(copilot.order, explain()).toEqual(['c', 'b', 'a', 'c', 'b', 'a']);
+    expect(ours.order, explain()).toEqual(copilot.order);
+  });
+
+  it('tells the model "hook exited with code 2" for an exit 2, and that the hook errored for an exit 1 — not their stderr', () => {
+    expect(copilot.told, explain()).toContain('hook exited with code 2');
+    expect(copilot.told, explain()).toContain('(hook errored)');
+    expect(ours.told, explain()).toContain('hook exited with code 2');
+    expect(ours.told, explain()).toContain('hook errored');
+    for (const told of [copilot.told, ours.told]) {
+      expect(told, explain()).not.toContain('RULE-STDERR-EXIT2');
+      expect(told, explain()).not.toContain('RULE-STDERR-EXIT1');
+    }
+  });
+});

@@ -5,7 +5,7 @@
  * does not): both runs must agree, and agree with the rule as written in docs/other-agents.md.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -129,5 +129,120 @@ describe(`gemini ${pinOf('gemini').version}: hooksConfig switches hooks off, the
     it('here, the user is told the settings file switched its hooks off', () => {
       expect(both.ours.warnings.map((w) => w.message).join('\n'), explain(both)).toMatch(/hooksConfig\.enabled/);
     });
+  });
+});
+
+describe(`gemini ${pinOf('gemini').version}: a BeforeTool decision "ask" headless, there and here`, () => {
+  const ASK_SETTINGS = {
+    hooks: {
+      BeforeTool: [
+        {
+          matcher: SHELL_TOOL_NAME,
+          hooks: [{ type: 'command', name: 'asker', command: `if grep -q ask-me; then echo '{"decision":"ask","reason":"RULE-ASK","systemMessage":"RULE-ASK-MSG"}'; fi` }],
+        },
+      ],
+    },
+  };
+  const ASK_TURNS: readonly Turn[] = [{ shell: 'touch first.txt' }, { shell: 'touch ask-me.txt' }, { shell: 'touch after.txt' }, { text: 'done' }];
+  const present = (dir: string) => ['first.txt', 'ask-me.txt', 'after.txt'].filter((f) => existsSync(join(dir, f)));
+  let gemini: { project: AgentProject; mock: MockServer; run: AgentRun; files: string[] };
+  let ours: { project: AgentProject; files: string[]; requests: number; status: string; reason: string | undefined };
+  beforeAll(async () => {
+    const project = projectWith(ASK_SETTINGS);
+    writeUserSettings(project);
+    const mock = await startMockServer(geminiDriver.api(), ASK_TURNS);
+    const run = await geminiDriver.run(project, mock, 'Touch the files.', 90_000);
+    gemini = { project, mock, run, files: present(project.dir) };
+    const mine = projectWith(ASK_SETTINGS);
+    const model = new ScriptedModel(ASK_TURNS.map((t) => ('shell' in t ? { toolCalls: [{ name: SHELL_TOOL_NAME, args: { command: t.shell } }] } : t.text)));
+    const shell = defineTool({
+      name: SHELL_TOOL_NAME,
+      description: 'Runs a shell command.',
+      input: z.object({ command: z.string() }),
+      execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: mine.dir, env: mine.env, encoding: 'utf8' }),
+    });
+    const agent = AgentBuilder.new()
+      .withModel(model)
+      .withTools(shell)
+      .withHooksFrom({ projectDir: mine.dir, trust: 'all', homeDir: false, userDir: false, gemini: true, hookmd: false })
+      .build();
+    const result = await agent.run('Touch the files.');
+    ours = { project: mine, files: present(mine.dir), requests: model.requests.length, status: result.status, reason: result.reason };
+  }, 200_000);
+  afterAll(async () => {
+    await gemini?.mock.close();
+    gemini?.project.remove();
+    ours?.project.remove();
+  });
+
+  const explain = (): string =>
+    `gemini: exit ${gemini.run.exitCode}, files ${JSON.stringify(gemini.files)}, ${gemini.mock.remaining()} turns left\n--- stderr\n${gemini.run.stderr.slice(-2000)}\nours: ${JSON.stringify({ ...ours, project: undefined })}`;
+
+  it('the run ends at the call: the tool is not run, and the model is not called again', () => {
+    expect(gemini.run.timedOut, explain()).toBe(false);
+    expect(gemini.files, explain()).toEqual(['first.txt']);
+    expect(gemini.mock.remaining(), explain()).toBe(2);
+    expect(ours.files, explain()).toEqual(['first.txt']);
+    expect(ours.requests, explain()).toBe(2);
+    expect(ours.status, explain()).toBe('stopped');
+  });
+
+  it('the user is shown the hook’s systemMessage', () => {
+    expect(gemini.run.stderr, explain()).toContain('RULE-ASK-MSG');
+    expect(ours.reason, explain()).toContain('RULE-ASK-MSG');
+  });
+});
+
+describe(`gemini ${pinOf('gemini').version}: when PreCompress fires, there and here`, () => {
+  const log = (event: string) => ({ type: 'command', name: `log-${event}`, command: `cat > /dev/null; echo ${event} >> events.log` });
+  const SETTINGS = { hooks: { PreCompress: [{ hooks: [log('PreCompress')] }], BeforeModel: [{ hooks: [log('BeforeModel')] }] } };
+  const COMPRESS_TURNS: readonly Turn[] = [{ shell: 'touch one.txt' }, { shell: 'touch two.txt' }, { text: 'done' }];
+  const eventsIn = (dir: string): string[] => (existsSync(join(dir, 'events.log')) ? readFileSync(join(dir, 'events.log'), 'utf8').trim().split('\n') : []);
+  let gemini: { project: AgentProject; mock: MockServer; run: AgentRun; events: string[] };
+  let ours: { project: AgentProject; events: string[] };
+  beforeAll(async () => {
+    const project = projectWith(SETTINGS);
+    writeUserSettings(project);
+    const mock = await startMockServer(geminiDriver.api(), COMPRESS_TURNS);
+    const run = await geminiDriver.run(project, mock, 'Touch the files.', 90_000);
+    gemini = { project, mock, run, events: eventsIn(project.dir) };
+    const mine = projectWith(SETTINGS);
+    const model = new ScriptedModel(COMPRESS_TURNS.map((t) => ('shell' in t ? { toolCalls: [{ name: SHELL_TOOL_NAME, args: { command: t.shell } }] } : t.text)));
+    const shell = defineTool({
+      name: SHELL_TOOL_NAME,
+      description: 'Runs a shell command.',
+      input: z.object({ command: z.string() }),
+      execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: mine.dir, env: mine.env, encoding: 'utf8' }),
+    });
+    const agent = AgentBuilder.new()
+      .withModel(model)
+      .withTools(shell)
+      .withHooksFrom({ projectDir: mine.dir, trust: 'all', homeDir: false, userDir: false, gemini: true, hookmd: false })
+      .build();
+    const previous = process.cwd();
+    process.chdir(mine.dir);
+    try {
+      await agent.run('Touch the files.');
+    } finally {
+      process.chdir(previous);
+    }
+    ours = { project: mine, events: eventsIn(mine.dir) };
+  }, 200_000);
+  afterAll(async () => {
+    await gemini?.mock.close();
+    gemini?.project.remove();
+    ours?.project.remove();
+  });
+
+  const explain = (): string => `gemini: exit ${gemini.run.exitCode}, ${JSON.stringify(gemini.events)}\n--- stderr\n${gemini.run.stderr.slice(-2000)}\nours: ${JSON.stringify(ours.events)}`;
+
+  it('Gemini CLI ran the whole script', () => {
+    expect(gemini.run.timedOut, explain()).toBe(false);
+    expect(gemini.mock.remaining(), explain()).toBe(0);
+  });
+
+  it('fires before every model call, before BeforeModel, though nothing is compressed', () => {
+    expect(gemini.events, explain()).toEqual(['PreCompress', 'BeforeModel', 'PreCompress', 'BeforeModel', 'PreCompress', 'BeforeModel']);
+    expect(ours.events, explain()).toEqual(gemini.events);
   });
 });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BridgeInputError, copilotDialect, discoverHooks, HookStack, hookMdDialect, readBridgePayload, runBridge, type StopHookContext, type ToolHookContext } from 'agent-hooks';
 import { catchError } from '../support/catch-error.js';
 import { tempDir, writeHook } from '../support/script-fixture.js';
+import { copilotClaudeDialect } from '../../src/dialects/copilot-claude.js';
 
 // A bridged context carries what the agent sent, mapped, and nothing else: no sample default, no invented field.
 
@@ -88,10 +89,10 @@ describe('our Copilot dialect writes what Copilot CLI 1.0 sends', () => {
   const fixture = async (name: string) => JSON.parse(await readFile(join(import.meta.dirname, 'fixtures', 'copilot', `${name}.json`), 'utf8')) as Record<string, unknown>;
   /** Each key with the JSON type of its value. */
   const shape = (payload: Record<string, unknown>) => Object.fromEntries(Object.entries(payload).map(([k, v]) => [k, v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v]));
-  // What Copilot knows and we cannot: its transcript file, and the first prompt of a session at its start.
-  const theirsOnly = new Set(['transcriptPath', 'initialPrompt']);
+  // Nothing Copilot sends is left out.
+  const theirsOnly = new Set<string>();
 
-  it.each(['preToolUse', 'postToolUse', 'agentStop', 'agentStop-continued', 'userPromptSubmitted', 'sessionStart', 'sessionEnd'])('%s: the same keys, with values of the same types', async (name) => {
+  it.each(['preToolUse', 'postToolUse', 'agentStop', 'agentStop-continued', 'userPromptSubmitted', 'sessionStart', 'sessionEnd', 'permissionRequest', 'errorOccurred'])('%s: the same keys, with values of the same types', async (name) => {
     const sent = await fixture(name);
     const { ctx } = readBridgePayload('copilot', sent, name.replace(/-.*/, ''));
     const written = copilotDialect.payload(ctx, { eventName: name.replace(/-.*/, ''), workDir: '/tmp/PROJECT', hookName: 'h' }) as Record<string, unknown>;
@@ -99,5 +100,20 @@ describe('our Copilot dialect writes what Copilot CLI 1.0 sends', () => {
     // The camelCase stop flag is ours alone, for hooks written against Copilot's earlier payloads.
     const { stopHookActive: _older, ...ours } = shape(written);
     expect(ours).toEqual(expected);
+    // In Copilot's order, so that a hook reading the raw text sees what it would.
+    expect(Object.keys(written).filter((k) => k !== 'stopHookActive')).toEqual(Object.keys(sent).filter((k) => !theirsOnly.has(k)));
   });
+
+  it.each(['PreToolUse', 'PostToolUse', 'SessionStart', 'UserPromptSubmit', 'Stop', 'SessionEnd', 'PermissionRequest'])(
+    'a PascalCase %s in a Copilot file: Copilot’s Claude-compatible payload, the same keys in the same order with values of the same types',
+    async (name) => {
+      const sent = JSON.parse(await readFile(join(import.meta.dirname, 'fixtures', 'copilot', 'claude-compatible', `${name}.json`), 'utf8')) as Record<string, unknown>;
+      const { ctx } = readBridgePayload('copilot', sent, name);
+      const written = copilotClaudeDialect.payload(ctx, { eventName: name, workDir: '/tmp/PROJECT', hookName: 'h' }) as Record<string, unknown>;
+      const expected = sent;
+      expect(Object.keys(written)).toEqual(Object.keys(expected));
+      expect(shape(written)).toEqual(shape(expected));
+      for (const key of ['tool_name', 'source', 'stop_reason', 'reason', 'hookName', 'toolName', 'initial_prompt', 'prompt']) if (key in expected) expect(written[key], key).toEqual(expected[key]);
+    },
+  );
 });

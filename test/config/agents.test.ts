@@ -62,7 +62,24 @@ describe('hooks written for other agents, in our agent', () => {
     agent.events.on('warning', (w) => warnings.push(w));
     await agent.run('list');
     expect(calls).toEqual([]);
-    expect(toolMessages(model.requests[1]!)[0]!.content).toMatch(/exited with code 1: jq: error \(it fails closed\)/);
+    // As Copilot CLI tells its model: that the hook errored, not its stderr, which the user is told.
+    const told = toolMessages(model.requests[1]!)[0]!.content;
+    expect(told).toContain('hook errored');
+    expect(told).not.toContain('jq: error');
+    expect(warnings.map((w) => w.message).join('\n')).toMatch(/exited with code 1: jq: error/);
+  });
+
+  it('a Copilot preToolUse hook that exits 2 denies the call, and the model is told "hook exited with code 2", not its stderr', async () => {
+    const { project, write } = await setup();
+    await write(project, '.github/hooks/policy.json', { version: 1, hooks: { preToolUse: [{ bash: 'cat > /dev/null; echo SECRET-REASON >&2; exit 2' }] } });
+    const calls: unknown[] = [];
+    const model = commands('ls');
+    const agent = AgentBuilder.new().withModel(model).withTools(bash(calls)).withHooksFrom({ projectDir: project, trust: 'all', homeDir: false, userDir: false, copilot: true }).build();
+    await agent.run('list');
+    expect(calls).toEqual([]);
+    const told = toolMessages(model.requests[1]!)[0]!.content;
+    expect(told).toMatch(/hook exited with code 2/);
+    expect(told).not.toContain('SECRET-REASON');
   });
 
   it('a Copilot hook runs in its cwd, relative to the project, with its env', async () => {

@@ -243,7 +243,7 @@ exit 0
     const payloads = (await readFile(log, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(payloads.map((p) => p.hook_event_name)).toEqual(['PreToolUse', 'PreToolUse', 'PostToolUse', 'Stop', 'Stop']);
     expect(Object.keys(payloads[0]!).sort()).toEqual(['cwd', 'hook_event_name', 'model', 'permission_mode', 'session_id', 'tool_input', 'tool_name', 'tool_use_id', 'transcript_path', 'turn_id']);
-    expect(payloads[0]).toMatchObject({ cwd: project, tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, tool_use_id: 'call_1', transcript_path: null });
+    expect(payloads[0]).toMatchObject({ cwd: project, tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, tool_use_id: 'call_1', transcript_path: expect.stringMatching(/codex-rollout-.*\.jsonl$/) });
     expect(payloads[3]).toMatchObject({ stop_hook_active: false, last_assistant_message: 'done' });
     expect(payloads[4]).toMatchObject({ stop_hook_active: true, last_assistant_message: null });
   });

@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   CommandHook,
+  HookOutcome,
+  HookStack,
   HookLoadError,
   loadAllHookConfigs,
   loadClaudeHooks,
@@ -156,11 +160,41 @@ describe('GitHub Copilot and VS Code hook files', () => {
     expect((windows.hooks[0] as CommandHook).command).toBe('./guard.ps1');
   });
 
-  it('switches a Copilot hook under a PascalCase event to the VS Code payload', async () => {
+  it('switches a Copilot hook under a PascalCase event to Copilot’s Claude-compatible payload', async () => {
     const { project, write } = await setup();
     await write(project, '.github/hooks/a.json', { version: 1, hooks: { PreToolUse: [{ type: 'command', bash: 'x' }], preToolUse: [{ type: 'command', bash: 'y' }] } });
     const { hooks } = await loadCopilotHooks({ projectDir: project, trust: 'all', homeDir: false });
-    expect(hooks.map((h) => (h as CommandHook).dialect.name)).toEqual(['vscode', 'copilot']);
+    expect(hooks.map((h) => (h as CommandHook).dialect.name)).toEqual(['copilot-claude', 'copilot']);
+  });
+
+  it('runs the project’s Copilot files last name first, as Copilot CLI does, each file’s hooks in their order', async () => {
+    const { project, write } = await setup();
+    for (const name of ['b', 'a', 'c']) await write(project, `.github/hooks/${name}.json`, { version: 1, hooks: { preToolUse: [{ bash: `${name}1` }, { bash: `${name}2` }] } });
+    const { hooks } = await loadCopilotHooks({ projectDir: project, trust: 'all', homeDir: false });
+    expect(hooks.map((h) => (h as CommandHook).command)).toEqual(['c1', 'c2', 'b1', 'b2', 'a1', 'a2']);
+  });
+
+  it('runs a Copilot permissionRequest hook on every call the preToolUse hooks let through, and once when one asked', async () => {
+    const { project, write } = await setup();
+    const log = join(project, 'permission.log');
+    await write(project, '.github/hooks/a.json', {
+      version: 1,
+      hooks: {
+        preToolUse: [{ bash: 'if grep -q ask-me; then echo \'{"permissionDecision":"ask","permissionDecisionReason":"why"}\'; fi' }],
+        permissionRequest: [{ bash: `cat >> '${log}'; echo >> '${log}'; if grep -q deny-me '${log}'; then echo '{"permissionDecision":"deny","permissionDecisionReason":"PERMISSION-DENIED"}'; fi` }],
+      },
+    });
+    const { hooks } = await loadCopilotHooks({ projectDir: project, trust: 'all', homeDir: false });
+    const stack = new HookStack().withAll(hooks);
+    const call = (command: string) => ToolHookContext.beforeToolUse(ToolCall.create('bash', { command }, 't'));
+    expect((await stack.process(call('ls'), (c) => HookOutcome.proceed(c))).type).toBe('proceed');
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(readFileSync(log, 'utf8').trim().split('\n')[0]!)).toMatchObject({ hookName: 'permissionRequest', toolName: 'bash', toolInput: { command: 'ls' } });
+    // Asked by a preToolUse hook: left to the PermissionRequest the run loop fires, so it does not run here.
+    expect((await stack.process(call('ask-me'), (c) => HookOutcome.proceed(c))).type).toBe('ask');
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(1);
+    const denied = await stack.process(call('deny-me'), (c) => HookOutcome.proceed(c));
+    expect(denied).toMatchObject({ type: 'block', reason: 'PERMISSION-DENIED' });
   });
 
   it('reads VS Code files: the OS’s own command wins, timeout in seconds (default 30), matchers reported as not applied', async () => {

@@ -97,7 +97,7 @@ describe('the Codex dialect’s payload', () => {
 
   it('writes the values Codex writes: Bash’s command, null for what it does not have, its own names', () => {
     const pre = payloadOf(CONTEXTS.PreToolUse!());
-    expect(pre).toMatchObject({ session_id: 'sess-1', turn_id: 'agent-1', transcript_path: null, cwd: '/project', tool_name: 'Bash', tool_input: { command: 'rm -rf build' }, tool_use_id: 'call_1' });
+    expect(pre).toMatchObject({ session_id: 'sess-1', turn_id: 'agent-1', transcript_path: expect.stringMatching(/codex-rollout-sess-1\.jsonl$/), cwd: '/project', tool_name: 'Bash', tool_input: { command: 'rm -rf build' }, tool_use_id: 'call_1' });
     expect(payloadOf(CONTEXTS.Stop!())).toMatchObject({ stop_hook_active: false, last_assistant_message: 'Done.' });
     expect(payloadOf(StopHookContext.stop({ stopReason: 'no_tool_calls', stepCount: 0, state }))).toMatchObject({ last_assistant_message: null });
     expect(payloadOf(CONTEXTS.SessionEnd!())).toMatchObject({ reason: 'other' });

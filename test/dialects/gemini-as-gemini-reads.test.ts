@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentBuilder, HookStack, ScriptedModel, defineTool, discoverHooks, runBridge, type AgentWarning, type ApprovalRequest, type ScriptedStep } from 'agent-hooks';
+import { AgentBuilder, HookOutcome, HookStack, ScriptedModel, defineTool, discoverHooks, runBridge, type AgentWarning, type ApprovalRequest, type ScriptedStep } from 'agent-hooks';
 import { toolMessages } from '../agent/support.js';
 import { sandbox } from '../config/support.js';
 
@@ -179,15 +179,17 @@ describe('Gemini CLI hooks decide what Gemini CLI 0.61 decides', () => {
     expect(told(model)).toMatch(/timed out after 300 ms.*fails closed/);
   });
 
-  it('decision "ask" on BeforeTool asks for approval, with the system message and the new arguments', async () => {
+  it('decision "ask" on BeforeTool leaves the call for later, as headless Gemini CLI does: no approver is asked, the run ends there', async () => {
     calls = [];
     const { project, write } = await setup();
     await write(project, '.gemini/settings.json', settings({ BeforeTool: `cat > /dev/null; echo '{"decision":"ask","systemMessage":"Run it for real?","hookSpecificOutput":{"tool_input":{"command":"ls -l"}}}'` }));
     const asked: ApprovalRequest[] = [];
     const { agent } = agentFor(project, runs({ command: 'ls', dir_path: 'src' }), { approver: (request) => (asked.push(request), true) });
-    await agent.run('list');
-    expect(asked.map((a) => [a.reason, a.toolCall.args])).toEqual([['Run it for real?', { command: 'ls -l' }]]);
-    expect(calls).toEqual([{ command: 'ls -l' }]);
+    const result = await agent.run('list');
+    expect(asked).toEqual([]);
+    expect(calls).toEqual([]);
+    expect(result.status).toBe('stopped');
+    expect(result.reason).toContain('Run it for real?');
   });
 
   it('what Gemini CLI ignores changes nothing: continue false on SessionStart and PreCompress, context from BeforeTool', async () => {
@@ -315,10 +317,30 @@ describe('Gemini CLI payloads', () => {
     expect((byEvent('BeforeModel')[0]!.llm_request as { messages: unknown }).messages).toEqual([{ role: 'user', content: 'Run the command.' }]);
   });
 
+  it('PreCompress fires before every model call, trigger "auto", with no compaction — before the BeforeModel hooks, as Gemini CLI 0.61.0 fires it', async () => {
+    calls = [];
+    const { project, write } = await setup();
+    await write(project, '.gemini/settings.json', settings({ PreCompress: capture, BeforeModel: capture }));
+    const model = new ScriptedModel([
+      { toolCalls: [{ name: 'run_shell_command', args: { command: 'ls' } }] },
+      { toolCalls: [{ name: 'run_shell_command', args: { command: 'pwd' } }] },
+      'done',
+    ]);
+    const agent = AgentBuilder.new()
+      .withModel(model)
+      .withTools(shell(calls))
+      .withHooksFrom({ projectDir: project, trust: 'all', homeDir: false, userDir: false, gemini: true })
+      .build();
+    await agent.run('list');
+    const events = (await captured(project)).map((p) => p.hook_event_name);
+    expect(events).toEqual(['PreCompress', 'BeforeModel', 'PreCompress', 'BeforeModel', 'PreCompress', 'BeforeModel']);
+    expect((await captured(project)).filter((p) => p.hook_event_name === 'PreCompress').map((p) => p.trigger)).toEqual(['auto', 'auto', 'auto']);
+  });
+
   it('PreCompress has only its trigger; Notification names a tool approval as Gemini CLI does', async () => {
     calls = [];
     const { project, write } = await setup();
-    await write(project, '.gemini/settings.json', settings({ PreCompress: capture, Notification: capture, BeforeTool: `cat > /dev/null; echo '{"decision":"ask"}'` }));
+    await write(project, '.gemini/settings.json', settings({ PreCompress: capture, Notification: capture }));
     const model = new ScriptedModel([
       { toolCalls: [{ name: 'run_shell_command', args: { command: 'ls' } }] },
       { toolCalls: [{ name: 'run_shell_command', args: { command: 'pwd' } }] },
@@ -328,6 +350,8 @@ describe('Gemini CLI payloads', () => {
       .withModel(model)
       .withTools(shell(calls))
       .withApprover(() => true)
+      // An ask the approver answers: the approval Gemini CLI notifies of.
+      .onBeforeToolUse(() => HookOutcome.ask('Approve?'))
       .withCompaction({ maxMessages: 3, keepLast: 2 })
       .withHooksFrom({ projectDir: project, trust: 'all', homeDir: false, userDir: false, gemini: true })
       .build();

@@ -101,7 +101,7 @@ export class Run extends RunSubagents {
     const resume = this.init.resume;
     const at = resume?.frame.at === undefined ? undefined : this.resumePoint(resume.frame);
     if (resume === undefined) {
-      if (this.init.sessionStart) await this.dispatch('SessionStart', () => SessionHookContext.onStart({ state: this.state, metadata: this.metadata, source: 'startup', model: this.config.model.name }));
+      if (this.init.sessionStart) await this.dispatch('SessionStart', () => SessionHookContext.onStart({ state: this.state, metadata: this.metadata, source: 'startup', model: this.config.model.name, initialPrompt: this.prompt }));
       await this.dispatch('ExecutionStart', () => ExecutionHookContext.onStart({ state: this.state, metadata: this.metadata, prompt: this.prompt }));
       const submitted = await this.dispatch('UserPromptSubmit', () => PromptHookContext.onSubmit(this.prompt, this.ctxInit()));
       if (submitted.type === 'block') throw new Halt(submitted.reason ?? 'The prompt was rejected by a hook.', 'prompt_blocked');
@@ -223,7 +223,8 @@ export class Run extends RunSubagents {
     this.reason = messageOf(error);
     if (this.modelFailure?.error === error) await this.stopFailure(error);
     try {
-      await this.dispatch('AgentFailed', () => FailureHookContext.onFailure(error, this.ctxInit()));
+      const duringModelCall = this.modelFailure?.error === error;
+      await this.dispatch('AgentFailed', () => FailureHookContext.onFailure(error, { ...this.ctxInit(), duringModelCall }));
     } catch (hookError) {
       // The run already failed; a failing AgentFailed hook must not replace the original error.
       this.warn('hook-error', `An AgentFailed hook failed too: ${messageOf(hookError)}`, 'AgentFailed');

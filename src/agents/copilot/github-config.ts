@@ -8,6 +8,9 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { HookEvent, type HookEventName } from '../../core/index.js';
 import type { ConfigKind, ConfigLevel } from '../../script/command-hook.js';
 import { copilotDialect } from '../../dialects/copilot.js';
+import { copilotClaudeDialect } from '../../dialects/copilot-claude.js';
+import { inCopilotFileOrder } from './file-order.js';
+import { permissionOnEveryCall } from './permission-every-call.js';
 import { vscodeDialect } from '../../dialects/vscode.js';
 import { isRecord } from '../../dialects/wire-output.js';
 import { matchesEverything } from '../../config/config-matcher.js';
@@ -58,11 +61,12 @@ function vscodeCommandFor(entry: Record<string, unknown>, platform: NodeJS.Platf
  * Loads `.github/hooks/*.json` (project) and `~/.copilot/hooks/*.json` (user) for the agents in `kinds`.
  *
  * Copilot files (`version: 1`, or `bash`/`powershell` entries): flat entries under lowerCamelCase events, spoken to
- * in Copilot's camelCase dialect — or under PascalCase events, which switch Copilot to VS Code's format; a Claude
+ * in Copilot's camelCase dialect — or under PascalCase events, which switch Copilot to its Claude-compatible payload; a Claude
  * Code-style group (`{ matcher, hooks: [...] }`) is read as its hooks, each under the group's matcher; `bash` (or
  * `powershell` on Windows, or `command`), `cwd` relative to the project, `env`, `timeoutSec` (or `timeout`; default
  * 30), and `matcher`, a regex anchored at both ends, on tool events only. A file of a version other than 1 is not
- * read. A preToolUse hook that crashes denies the call, as in Copilot.
+ * read. A preToolUse hook that crashes denies the call, as in Copilot. The project's files run last name first, and a
+ * permissionRequest hook on every call its preToolUse hooks let through, as Copilot CLI 1.0.102 runs them.
  *
  * VS Code files: flat entries under PascalCase events with `command` and the OS-specific `windows`/`linux`/`osx`
  * (the OS's own wins), `cwd` relative to the project, `env`, `timeout` in seconds (default 30). VS Code parses
@@ -117,7 +121,11 @@ export async function loadGithubHooks(
       });
     }
   }
-  return out.result();
+  const loaded = await out.result();
+  const hooks = inCopilotFileOrder(loaded.hooks);
+  // Copilot CLI fires permissionRequest on every call its preToolUse hooks let through, not only when one asked.
+  const permission = hooks.filter((h) => h.origin.kind === 'copilot' && h.events.includes('PermissionRequest'));
+  return { ...loaded, hooks: [...hooks, ...permission.map(permissionOnEveryCall)] };
 }
 
 /** Whether `entry` is a command hook; reported when it is of another type (not loaded). */
@@ -216,7 +224,8 @@ function addEntry(out: ConfigCollector, p: EntryPlace): void {
       event: p.event,
       eventName: p.eventName,
       matcher,
-      dialect: kind === 'copilot' && !p.pascal ? copilotDialect : vscodeDialect,
+      // Copilot CLI sends a PascalCase event its own Claude-compatible payload, not VS Code's.
+      dialect: kind === 'copilot' ? (p.pascal ? copilotClaudeDialect : copilotDialect) : vscodeDialect,
       timeoutMs: out.timeout(seconds, 's', GITHUB_HOOK_TIMEOUT_MS, file, `${at}.${timeoutField}`),
       projectDir: p.projectDir,
       cwd,

@@ -4,7 +4,7 @@
  * @module
  * @internal
  */
-import { claudeShapedEvent } from '../claude/light.js';
+import { claudeShapedEvent, claudeShapedFields } from '../claude/light.js';
 import { learnByDialect } from '../light-events.js';
 import { isJsonObject, type Json, type LightAgentProfile } from '../light-profile.js';
 
@@ -14,6 +14,8 @@ import { isJsonObject, type Json, type LightAgentProfile } from '../light-profil
  * @internal
  */
 export function copilotEventOf(payload: Json): string | undefined {
+  // permissionRequest's payload names its event; the others name none.
+  if (typeof payload.hookName === 'string' && payload.hookName !== '') return payload.hookName;
   if (payload.toolResult !== undefined) return 'postToolUse';
   if (payload.toolName !== undefined) return 'preToolUse';
   if (payload.prompt !== undefined) return 'userPromptSubmitted';
@@ -24,11 +26,40 @@ export function copilotEventOf(payload: Json): string | undefined {
 }
 
 /**
- * Whether Copilot's event `written` is a PascalCase one, which switches Copilot to VS Code's payload.
+ * Whether Copilot's event `written` is a PascalCase one, which switches Copilot to its Claude-compatible payload.
  *
  * @internal
  */
 export const isVscodeEventName = (written: string): boolean => /^[A-Z]/.test(written);
+
+/**
+ * Whether a payload is Copilot's own camelCase one. Copilot CLI 1.0.102 sends its Claude-compatible (snake_case)
+ * payload to a hook configured under a PascalCase name, except on permissionRequest, whose payload is camelCase
+ * under either name (`hookName`, `toolName`, `toolInput`).
+ *
+ * @internal
+ */
+export const isCamelCasePayload = (payload: Json): boolean =>
+  payload.hook_event_name === undefined && payload.session_id === undefined && payload.tool_name === undefined && (payload.sessionId !== undefined || payload.hookName !== undefined || payload.toolName !== undefined);
+
+/**
+ * Copilot CLI's Claude-compatible payload with its values in the words our contexts read: a new session's `source`
+ * `new` is `startup`, a turn the model ended (`end_turn`) is `no_tool_calls`, and the tool's result
+ * (`tool_result.text_result_for_llm`, an error when `result_type` is `failure`) is `tool_response`.
+ *
+ * @internal
+ */
+export function copilotClaudeCompatible(payload: Json): Json {
+  const result = isJsonObject(payload.tool_result) ? payload.tool_result : undefined;
+  const failed = result?.result_type === 'failure';
+  return {
+    ...payload,
+    ...(payload.source === 'new' ? { source: 'startup' } : {}),
+    ...(payload.stop_reason === 'end_turn' ? { stop_reason: 'no_tool_calls' } : {}),
+    ...(result !== undefined && payload.tool_response === undefined && !failed ? { tool_response: result.text_result_for_llm } : {}),
+    ...(failed && payload.error === undefined ? { error: result.text_result_for_llm } : {}),
+  };
+}
 
 /**
  * The fields of Copilot's own (camelCase) payload, with its tool arguments as given (a JSON string or an object).
@@ -46,6 +77,7 @@ export function copilotFields(payload: Json, toolInput: unknown): Json {
     tool_response: result?.textResultForLlm,
     ...(result?.resultType === 'failure' ? { error: result.textResultForLlm } : {}),
     prompt: payload.prompt,
+    initial_prompt: payload.initialPrompt,
     source: payload.source === 'new' ? 'startup' : payload.source,
     reason: payload.reason,
     stop_hook_active: payload.stop_hook_active ?? payload.stopHookActive,
@@ -70,11 +102,13 @@ export const copilotLight: LightAgentProfile<'copilot'> = {
   writtenEvent(payload, given) {
     const written = given ?? copilotEventOf(payload);
     if (written === undefined) return undefined;
-    if (isVscodeEventName(written)) return claudeShapedEvent(payload, written, 'claude', 'vscode');
+    // A PascalCase name reads by Claude's names, its payload (Claude-compatible or not) by Copilot's own reading.
+    if (isVscodeEventName(written)) return claudeShapedEvent(payload, written, 'claude', 'copilot');
     return { rule: 'copilot', written, reader: 'copilot' };
   },
-  fields(payload) {
-    let toolInput: unknown = payload.toolArgs;
+  fields(payload, _event, written) {
+    if (isVscodeEventName(written) && !isCamelCasePayload(payload)) return claudeShapedFields(copilotClaudeCompatible(payload));
+    let toolInput: unknown = payload.toolArgs ?? payload.toolInput;
     if (typeof toolInput === 'string') {
       try {
         toolInput = JSON.parse(toolInput);
@@ -84,5 +118,5 @@ export const copilotLight: LightAgentProfile<'copilot'> = {
     }
     return copilotFields(payload, toolInput);
   },
-  learnEvent: (_rule, written) => learnByDialect('copilot', written),
+  learnEvent: (rule, written) => learnByDialect(rule === 'claude' ? 'claude' : 'copilot', written),
 };

@@ -24,7 +24,7 @@ export const copilotProfile: AgentProfile<'copilot'> = {
   title: 'GitHub Copilot CLI',
   light: copilotLight,
   dialect: copilotDialect,
-  // A PascalCase event switches Copilot to VS Code's payload.
+  // A PascalCase event switches Copilot to its Claude-compatible payload, which reads by Claude Code's names.
   eventOf: (written) => eventIn(isVscodeEventName(written) ? 'claude' : 'copilot', written),
   readPayload: readCopilotPayload,
   answer: (outcome: HookOutcome, ctx: AnyHookContext) => copilotAnswer(outcome, ctx),

@@ -11,6 +11,7 @@ import { isRecord } from '../../dialects/wire-output.js';
 import { BRIDGE_COMMAND, ConfigCollector, commandName, configPlaces, eventNamesIn, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from '../../config/config-source.js';
 import { existingFiles, type ConfigLoader } from '../config-loader.js';
 import { geminiHookName, geminiHookSwitches, geminiSwitchedOff } from './hook-switches.js';
+import { compressOnEveryCall } from './compress-every-call.js';
 
 /**
  * Gemini CLI's default hook timeout, in milliseconds.
@@ -59,7 +60,8 @@ function alsoOnToolFailure(hook: CommandHook): CommandHook {
  * and a warning says so), and an AfterModel hook does not run on an answer a BeforeModel hook gave instead of the
  * model, as Gemini CLI runs it on the model's own answers only. `hooksConfig.enabled: false` (the last file that sets it
  * wins) and `hooksConfig.disabled` (hook names, joined over every file) switch hooks off as in Gemini CLI: those hooks
- * are not loaded, each reported with a `disabled-by-settings` warning naming the file that switched it off.
+ * are not loaded, each reported with a `disabled-by-settings` warning naming the file that switched it off. A
+ * PreCompress hook runs before every model call (`trigger: "auto"`), compacting or not, as Gemini CLI 0.61.0 fires it.
  */
 export async function loadGeminiHooks(options: ConfigLoadOptions = {}): Promise<LoadedConfigHooks> {
   const out = new ConfigCollector(options);
@@ -146,7 +148,9 @@ export async function loadGeminiHooks(options: ConfigLoadOptions = {}): Promise<
       });
     }
   }
-  return out.result();
+  const loaded = await out.result();
+  // Gemini CLI fires PreCompress before every model call, not only when it compresses.
+  return { ...loaded, hooks: loaded.hooks.map((h) => (h.origin.kind === 'gemini' && h.events.includes('PreCompact') ? compressOnEveryCall(h) : h)) };
 }
 
 /**

@@ -7,6 +7,7 @@
 import { claudeShapedEvent, claudeShapedFields } from '../claude/light.js';
 import { learnByDialect } from '../light-events.js';
 import type { LightAgentProfile } from '../light-profile.js';
+import { copilotClaudeCompatible } from '../copilot/light.js';
 
 /**
  * VS Code, for the first stage.
@@ -17,6 +18,7 @@ export const vscodeLight: LightAgentProfile<'vscode'> = {
   id: 'vscode',
   projectVariables: ['CLAUDE_PROJECT_DIR'],
   writtenEvent: (payload, given) => claudeShapedEvent(payload, given, 'claude', 'vscode'),
-  fields: (payload) => claudeShapedFields(payload),
+  // Copilot CLI runs VS Code's file too, sending its Claude-compatible payload, whose values are read in our words.
+  fields: (payload) => claudeShapedFields(copilotClaudeCompatible(payload)),
   learnEvent: (_rule, written) => learnByDialect('claude', written),
 };

@@ -12,6 +12,7 @@ import { readClaudeShapedPayload } from '../claude/payload.js';
 import { dialectNames, eventIn } from '../event-names.js';
 import type { AgentProfile } from '../profile.js';
 import { vscodeLight } from './light.js';
+import { copilotClaudeCompatible } from '../copilot/light.js';
 import { githubConfigLoader } from '../copilot/github-config.js';
 import { vocabularyOf } from '../tool-names.js';
 
@@ -29,7 +30,8 @@ export const vscodeProfile: AgentProfile<'vscode'> = {
   light: vscodeLight,
   dialect: vscodeDialect,
   eventOf: (written) => eventIn('claude', written),
-  readPayload: (payload, given, fail) => readClaudeShapedPayload(payload, given, 'claude', fail),
+  // Copilot CLI runs VS Code's file too, sending its Claude-compatible payload, whose values are read in our words.
+  readPayload: (payload, given, fail) => readClaudeShapedPayload(copilotClaudeCompatible(payload), given, 'claude', fail),
   answer: (outcome: HookOutcome, ctx: AnyHookContext, eventName: string) => claudeShapedAnswer(outcome, ctx, eventName, true),
   userMessageField: 'systemMessage',
   // VS Code reads .github/hooks/*.json and .claude/settings.json. Its own file keeps the bridge out of Claude Code;

@@ -19,6 +19,8 @@ export interface FailureHookContextInit extends HookContextInit {
   errorType?: ModelErrorType | undefined;
   /** The assistant's last text before the failure, if it said anything (StopFailure). */
   finalMessage?: string | undefined;
+  /** Whether the run failed on the model call (AgentFailed); `false` when omitted. */
+  duringModelCall?: boolean | undefined;
 }
 
 /**
@@ -37,6 +39,8 @@ export class FailureHookContext<E extends FailureEventName = 'AgentFailed'> exte
   readonly errorType: ModelErrorType;
   /** The assistant's last text before the failure, if it said anything. */
   readonly finalMessage: string | undefined;
+  /** Whether the run failed on the model call, rather than elsewhere (a tool, a hook, the agent's own code). */
+  readonly duringModelCall: boolean;
 
   /** A context of `event` (AgentFailed unless given). */
   constructor(init: FailureHookContextInit, event: E = 'AgentFailed' as E) {
@@ -44,13 +48,14 @@ export class FailureHookContext<E extends FailureEventName = 'AgentFailed'> exte
     this.error = init.error;
     this.errorType = init.errorType ?? modelErrorType(init.error);
     this.finalMessage = init.finalMessage;
+    this.duringModelCall = init.duringModelCall ?? false;
     Object.freeze(this);
   }
 
   // Fields listed, not spread: see ToolHookContext.beforeToolUse.
-  /** An AgentFailed context. */
-  static onFailure(error: unknown, init: HookContextInit = {}): FailureHookContext<'AgentFailed'> {
-    return new FailureHookContext({ state: init.state, metadata: init.metadata, error }, 'AgentFailed');
+  /** An AgentFailed context; `duringModelCall` when the run failed on the model call. */
+  static onFailure(error: unknown, init: HookContextInit & { duringModelCall?: boolean | undefined } = {}): FailureHookContext<'AgentFailed'> {
+    return new FailureHookContext({ state: init.state, metadata: init.metadata, error, duringModelCall: init.duringModelCall }, 'AgentFailed');
   }
 
   /** A StopFailure context: the turn ended on the model call's `error`. */

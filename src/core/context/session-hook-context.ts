@@ -22,6 +22,8 @@ export interface SessionHookContextInit extends HookContextInit {
   model?: string | undefined;
   /** How long the session lasted, in milliseconds (SessionEnd), when it started in this process. */
   durationMs?: number | undefined;
+  /** The prompt the session starts with (SessionStart), when it starts with one. */
+  initialPrompt?: string | undefined;
 }
 
 /** SessionStart and SessionEnd: a conversation of several runs. */
@@ -38,6 +40,8 @@ export class SessionHookContext<E extends SessionEventName = SessionEventName> e
   readonly model: string | undefined;
   /** How long the session lasted, in milliseconds: set on SessionEnd when the session started in this process. */
   readonly durationMs: number | undefined;
+  /** The prompt the session starts with: set on SessionStart when the session starts with a prompt. */
+  readonly initialPrompt: string | undefined;
 
   constructor(event: E, init: SessionHookContextInit = {}) {
     super(event, init);
@@ -45,6 +49,7 @@ export class SessionHookContext<E extends SessionEventName = SessionEventName> e
     this.reason = init.reason;
     this.model = init.model;
     this.durationMs = init.durationMs;
+    this.initialPrompt = init.initialPrompt;
     Object.freeze(this);
   }
 
@@ -68,6 +73,7 @@ export class SessionHookContext<E extends SessionEventName = SessionEventName> e
       ...(this.reason !== undefined ? { reason: this.reason } : {}),
       ...(this.model !== undefined ? { model: this.model } : {}),
       ...(this.durationMs !== undefined ? { durationMs: this.durationMs } : {}),
+      ...(this.initialPrompt !== undefined ? { initialPrompt: this.initialPrompt } : {}),
     };
   }
 }
