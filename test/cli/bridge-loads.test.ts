@@ -3,10 +3,10 @@
  * per hook call, so every module that call does not use is paid for on every tool call. A preload records each module
  * Node loads (its `module.registerHooks`, Node ≥ 22.15) and Node's own list of the built-in modules it compiled; the
  * call itself runs as in use — a trusted HOOK.md hook that matches the call and blocks it, the caches filled by a
- * first call.
+ * first call. And the library's ES build is its own, not cut into the executable's chunks.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -50,21 +50,31 @@ function loadsOf(args: readonly string[], cwd: string, env: Record<string, strin
   return { ...(JSON.parse(readFileSync(out, 'utf8')) as Loads), status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
+/** A project whose trusted HOOK.md hook matches the call and refuses it; made once. */
+function matchingProject(): { dir: string; env: Record<string, string> } {
+  const dir = join(root, 'project');
+  const env = { HOME: join(root, 'home'), XDG_CONFIG_HOME: join(root, 'xdg'), AGENT_HOOKS_CACHE_DIR: join(root, 'cache'), CLAUDE_PROJECT_DIR: dir };
+  const hook = join(dir, '.agents', 'hooks', 'shell-guard');
+  if (existsSync(hook)) return { dir, env };
+  mkdirSync(join(hook, 'scripts'), { recursive: true });
+  writeFileSync(join(hook, 'HOOK.md'), '---\nname: shell-guard\ndescription: Refuses every shell command.\ntrigger: pre-tool-call\nmatcher:\n  tool: ^Bash$\n---\n');
+  writeFileSync(join(hook, 'scripts', 'run'), '#!/bin/sh\ncat >/dev/null\necho "no shell here" >&2\nexit 2\n');
+  chmodSync(join(hook, 'scripts', 'run'), 0o755);
+  const trusted = spawnSync(node, [CLI, 'trust', '--all'], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+  expect(trusted.status, trusted.stderr).toBe(0);
+  return { dir, env };
+}
+
+/** `import('agent-hooks')` of the built package, in a fresh process. */
+const importLibrary = (): ReturnType<typeof loadsOf> => loadsOf(['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(LIBRARY).href)})`], root, { HOME: join(root, 'home') });
+
 /** The packages and Node's HTTP stack, by how they show in the lists: none of them serves a bridged command hook. */
 const UNUSED = [/\/node_modules\/zod\//, /\/node_modules\/yaml\//, /\/node_modules\/micromatch\//, /^node:https?$/, /^NativeModule (https?|internal\/deps\/undici\/undici)$/];
 const unused = (loads: Loads): string[] => [...loads.urls, ...loads.builtins].filter((name) => UNUSED.some((re) => re.test(name)));
 
 describe('what a start loads', () => {
   it('a bridged call that runs a matching HOOK.md hook loads neither zod, yaml, micromatch nor node:http(s)', () => {
-    const dir = join(root, 'project');
-    const hook = join(dir, '.agents', 'hooks', 'shell-guard');
-    mkdirSync(join(hook, 'scripts'), { recursive: true });
-    writeFileSync(join(hook, 'HOOK.md'), '---\nname: shell-guard\ndescription: Refuses every shell command.\ntrigger: pre-tool-call\nmatcher:\n  tool: ^Bash$\n---\n');
-    writeFileSync(join(hook, 'scripts', 'run'), '#!/bin/sh\ncat >/dev/null\necho "no shell here" >&2\nexit 2\n');
-    chmodSync(join(hook, 'scripts', 'run'), 0o755);
-    const env = { HOME: join(root, 'home'), XDG_CONFIG_HOME: join(root, 'xdg'), AGENT_HOOKS_CACHE_DIR: join(root, 'cache'), CLAUDE_PROJECT_DIR: dir };
-    const trusted = spawnSync(node, [CLI, 'trust', '--all'], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
-    expect(trusted.status, trusted.stderr).toBe(0);
+    const { dir, env } = matchingProject();
     const call = (): ReturnType<typeof loadsOf> => loadsOf([CLI, 'bridge', '--from', 'claude'], dir, env);
     call();
     const loads = call();
@@ -76,9 +86,24 @@ describe('what a start loads', () => {
   });
 
   it("import('agent-hooks') loads neither node:http nor node:https", () => {
-    const loads = loadsOf(['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(LIBRARY).href)})`], root, { HOME: join(root, 'home') });
+    const loads = importLibrary();
     expect(loads.status, loads.stderr).toBe(0);
     expect(loads.urls.some((url) => url.endsWith('/dist/index.js'))).toBe(true);
     expect([...loads.urls, ...loads.builtins].filter((name) => /^node:https?$|^NativeModule (https?|internal\/deps\/undici\/undici)$/.test(name))).toEqual([]);
+  });
+
+  // Cut into the chunks the executable's lazy imports make, the library ran an agent step with hooks on every event
+  // two to three times slower than the same sources bundled alone (`npm run bench -- agent-built`).
+  it("import('agent-hooks') loads its own chunks, not the executable's", () => {
+    const library = importLibrary();
+    const { dir, env } = matchingProject();
+    const executable = loadsOf([CLI, 'bridge', '--from', 'claude'], dir, env);
+    expect(executable.status, executable.stderr).toBe(0);
+    const ours = (loads: Loads): Set<string> => new Set(loads.urls.filter((url) => url.startsWith(pathToFileURL(join(CLI, '..')).href)));
+    const shared = [...ours(library)].filter((url) => ours(executable).has(url));
+    expect(ours(library).size).toBeGreaterThan(0);
+    // A chunk both builds make byte for byte (the events' table) has one name, so one file: a few such are expected;
+    // sharing the executable's chunks made it 31 of the library's 43 files.
+    expect(shared.length, shared.join('\n')).toBeLessThanOrEqual(2);
   });
 });
