@@ -77,6 +77,7 @@ const seenOf = (ctx: ModelHookContext): Seen => ({
   temperature: ctx.request.settings?.temperature,
 });
 
+// The with… methods return `this`, which over the union of the three events is that union: cast back to the caller's.
 function applyCtx<C extends ModelHookContext>(ctx: C, rewrite: Rewrite): C {
   switch (rewrite.kind) {
     case 'read':
@@ -84,15 +85,15 @@ function applyCtx<C extends ModelHookContext>(ctx: C, rewrite: Rewrite): C {
       void [ctx.request.system, ctx.request.messages.length, ctx.request.tools.length, ctx.request.settings];
       return ctx;
     case 'system':
-      return ctx.withSystem(rewrite.text);
+      return ctx.withSystem(rewrite.text) as C;
     case 'append':
-      return ctx.withMessages([...ctx.request.messages, { role: 'system', content: rewrite.text } satisfies Message]);
+      return ctx.withMessages([...ctx.request.messages, { role: 'system', content: rewrite.text } satisfies Message]) as C;
     case 'settings':
-      return ctx.withSettings({ temperature: rewrite.temperature });
+      return ctx.withSettings({ temperature: rewrite.temperature }) as C;
     case 'allow':
-      return ctx.allowTools(...rewrite.names);
+      return ctx.allowTools(...rewrite.names) as C;
     case 'remove':
-      return ctx.removeTools(...rewrite.names);
+      return ctx.removeTools(...rewrite.names) as C;
   }
 }
 
