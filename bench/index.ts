@@ -5,6 +5,7 @@
  */
 import { loadavg } from 'node:os';
 import { agentSuite } from './agent.js';
+import { agentBuiltSuite } from './agent-built.js';
 import { aiSdkSuite } from './ai-sdk.js';
 import { agentBridgeSuite } from './agent-bridge.js';
 import { bridgeSuite } from './bridge.js';
@@ -31,6 +32,7 @@ const suites: Record<string, () => Promise<Row[]>> = {
   script: scriptSuite,
   discovery: discoverySuite,
   agent: agentSuite,
+  'agent-built': agentBuiltSuite,
   'model-events': modelEventsSuite,
   interrupts: interruptsSuite,
   memory: memorySuite,

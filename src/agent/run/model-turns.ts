@@ -25,12 +25,17 @@ export abstract class RunModelTurns extends RunCore {
     }
   }
 
-  /** The request of a step's model call, from the conversation as it is now (hooks' pending context first). */
+  /**
+   * The request of a step's model call, from the conversation as it is now (hooks' pending context first). Frozen
+   * here, where it is made: a context keeps a frozen request as it is, so the hooks of BeforeModel,
+   * BeforeToolSelection and AfterModel share this one object until one of them rewrites it (`withRequest` and the
+   * like make the copy). Its parts are frozen already: the state's messages and the run's tool definitions.
+   */
   protected modelCallRequest(): ModelCallRequest<ToolDefinition> {
     this.flushPendingContext();
     const { systemPrompt: system, definitions: tools, modelSettings: settings } = this.config;
     const messages = this.state.messages;
-    return settings === undefined ? { system, messages, tools } : { system, messages, tools, settings };
+    return Object.freeze(settings === undefined ? { system, messages, tools } : { system, messages, tools, settings });
   }
 
   /**

@@ -1,7 +1,15 @@
 // Internal: not exported from the package.
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type * as Http from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type * as Https from 'node:https';
+import { lazyModule } from '../../core/internal/lazy-module.js';
 import { messageOf } from '../../core/internal/message-of.js';
+
+// Loaded at the first POST: every bridged call and `import 'agent-hooks'` load this module (the http hooks of config
+// files live beside the command hooks), and on Node 22 and later an ES import of `node:http` reads every export of the
+// module, which loads Node's fetch implementation (undici) behind one of them: tens of milliseconds on every start.
+const http = lazyModule<typeof Http>('node:http');
+const https = lazyModule<typeof Https>('node:https');
 
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -76,7 +84,7 @@ export function postJson(request: PostRequest): Promise<PostResult> {
   return new Promise<PostResult>((resolve) => {
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
-    let req: ReturnType<typeof httpRequest> | undefined;
+    let req: Http.ClientRequest | undefined;
     const onAbort = (): void => finish({ kind: 'aborted', durationMs: elapsed() }, true);
     function finish(result: PostResult, destroy: boolean): void {
       if (settled) return;
@@ -111,7 +119,7 @@ export function postJson(request: PostRequest): Promise<PostResult> {
       res.on('error', (error: NodeJS.ErrnoException) => finish({ kind: 'error', message: messageOf(error), code: error.code, durationMs: elapsed() }, true));
     };
     try {
-      const send = request.url.protocol === 'https:' ? httpsRequest : httpRequest;
+      const send = request.url.protocol === 'https:' ? https().request : http().request;
       req = send(request.url, { method: 'POST', headers: { ...request.headers } }, onResponse);
     } catch (error) {
       // Node refuses a header name or value it cannot send (ERR_INVALID_HTTP_TOKEN, ERR_INVALID_CHAR) before connecting.

@@ -1,0 +1,109 @@
+/**
+ * What a start of the built package loads, on Node 24 (the pinned release): an agent starts `agent-hooks bridge` once
+ * per hook call, so every module that call does not use is paid for on every tool call. A preload records each module
+ * Node loads (its `module.registerHooks`, Node ≥ 22.15) and Node's own list of the built-in modules it compiled; the
+ * call itself runs as in use — a trusted HOOK.md hook that matches the call and blocks it, the caches filled by a
+ * first call. And the library's ES build is its own, not cut into the executable's chunks.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, ensureCliBuilt } from '../support/build.js';
+import { installNode, versionOf } from '../support/install-node.mjs';
+
+const PAYLOAD = JSON.stringify({ session_id: 's', cwd: '/tmp', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, tool_use_id: 't' });
+const LIBRARY = join(CLI, '..', 'index.js');
+
+/** Records, at exit, every module URL Node loaded and the built-in modules it compiled (`process.moduleLoadList`). */
+const PRELOAD = `
+import module from 'node:module';
+import { writeFileSync } from 'node:fs';
+const urls = [];
+module.registerHooks({ load(url, context, next) { urls.push(url); return next(url, context); } });
+process.on('exit', () => writeFileSync(process.env.LOADS_OUT, JSON.stringify({ urls, builtins: process.moduleLoadList })));
+`;
+
+let node: string;
+let root: string;
+
+beforeAll(async () => {
+  node = installNode(versionOf('24'));
+  await ensureCliBuilt();
+  root = mkdtempSync(join(tmpdir(), 'agent-hooks-loads-'));
+  writeFileSync(join(root, 'preload.mjs'), PRELOAD);
+}, 300_000);
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+interface Loads {
+  readonly urls: readonly string[];
+  readonly builtins: readonly string[];
+}
+
+/** Runs `args` under Node 24 with the preload; what it loaded, and how it ended. */
+function loadsOf(args: readonly string[], cwd: string, env: Record<string, string>): Loads & { status: number | null; stdout: string; stderr: string } {
+  const out = join(root, `loads-${Math.random().toString(36).slice(2)}.json`);
+  const run = spawnSync(node, ['--import', pathToFileURL(join(root, 'preload.mjs')).href, ...args], { cwd, input: PAYLOAD, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env, LOADS_OUT: out } });
+  return { ...(JSON.parse(readFileSync(out, 'utf8')) as Loads), status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** A project whose trusted HOOK.md hook matches the call and refuses it; made once. */
+function matchingProject(): { dir: string; env: Record<string, string> } {
+  const dir = join(root, 'project');
+  const env = { HOME: join(root, 'home'), XDG_CONFIG_HOME: join(root, 'xdg'), AGENT_HOOKS_CACHE_DIR: join(root, 'cache'), CLAUDE_PROJECT_DIR: dir };
+  const hook = join(dir, '.agents', 'hooks', 'shell-guard');
+  if (existsSync(hook)) return { dir, env };
+  mkdirSync(join(hook, 'scripts'), { recursive: true });
+  writeFileSync(join(hook, 'HOOK.md'), '---\nname: shell-guard\ndescription: Refuses every shell command.\ntrigger: pre-tool-call\nmatcher:\n  tool: ^Bash$\n---\n');
+  writeFileSync(join(hook, 'scripts', 'run'), '#!/bin/sh\ncat >/dev/null\necho "no shell here" >&2\nexit 2\n');
+  chmodSync(join(hook, 'scripts', 'run'), 0o755);
+  const trusted = spawnSync(node, [CLI, 'trust', '--all'], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+  expect(trusted.status, trusted.stderr).toBe(0);
+  return { dir, env };
+}
+
+/** `import('agent-hooks')` of the built package, in a fresh process. */
+const importLibrary = (): ReturnType<typeof loadsOf> => loadsOf(['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(LIBRARY).href)})`], root, { HOME: join(root, 'home') });
+
+/** The packages and Node's HTTP stack, by how they show in the lists: none of them serves a bridged command hook. */
+const UNUSED = [/\/node_modules\/zod\//, /\/node_modules\/yaml\//, /\/node_modules\/micromatch\//, /^node:https?$/, /^NativeModule (https?|internal\/deps\/undici\/undici)$/];
+const unused = (loads: Loads): string[] => [...loads.urls, ...loads.builtins].filter((name) => UNUSED.some((re) => re.test(name)));
+
+describe('what a start loads', () => {
+  it('a bridged call that runs a matching HOOK.md hook loads neither zod, yaml, micromatch nor node:http(s)', () => {
+    const { dir, env } = matchingProject();
+    const call = (): ReturnType<typeof loadsOf> => loadsOf([CLI, 'bridge', '--from', 'claude'], dir, env);
+    call();
+    const loads = call();
+    // The hook ran and its refusal is the answer: the path measured is the one that decides.
+    expect(loads.status, loads.stderr).toBe(0);
+    expect(JSON.parse(loads.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('no shell here') } });
+    expect(loads.urls.some((url) => url.endsWith('/dist/cli.js'))).toBe(true);
+    expect(unused(loads)).toEqual([]);
+  });
+
+  it("import('agent-hooks') loads neither node:http nor node:https", () => {
+    const loads = importLibrary();
+    expect(loads.status, loads.stderr).toBe(0);
+    expect(loads.urls.some((url) => url.endsWith('/dist/index.js'))).toBe(true);
+    expect([...loads.urls, ...loads.builtins].filter((name) => /^node:https?$|^NativeModule (https?|internal\/deps\/undici\/undici)$/.test(name))).toEqual([]);
+  });
+
+  // Cut into the chunks the executable's lazy imports make, the library ran an agent step with hooks on every event
+  // two to three times slower than the same sources bundled alone (`npm run bench -- agent-built`).
+  it("import('agent-hooks') loads its own chunks, not the executable's", () => {
+    const library = importLibrary();
+    const { dir, env } = matchingProject();
+    const executable = loadsOf([CLI, 'bridge', '--from', 'claude'], dir, env);
+    expect(executable.status, executable.stderr).toBe(0);
+    const ours = (loads: Loads): Set<string> => new Set(loads.urls.filter((url) => url.startsWith(pathToFileURL(join(CLI, '..')).href)));
+    const shared = [...ours(library)].filter((url) => ours(executable).has(url));
+    expect(ours(library).size).toBeGreaterThan(0);
+    // A chunk both builds make byte for byte (the events' table) has one name, so one file: a few such are expected;
+    // sharing the executable's chunks made it 31 of the library's 43 files.
+    expect(shared.length, shared.join('\n')).toBeLessThanOrEqual(2);
+  });
+});
