@@ -8,10 +8,10 @@
  */
 
 /** The agents whose tool names the vocabulary knows. */
-export type ToolVocabularyAgent = 'claude' | 'codex' | 'gemini' | 'copilot' | 'cursor' | 'vscode' | 'droid' | 'cline';
+export type ToolVocabularyAgent = 'claude' | 'codex' | 'gemini' | 'copilot' | 'cursor' | 'vscode' | 'droid' | 'cline' | 'opencode';
 
 /** Every agent of the vocabulary, in the order the docs list them. */
-export const TOOL_VOCABULARY_AGENTS: readonly ToolVocabularyAgent[] = Object.freeze(['claude', 'codex', 'gemini', 'copilot', 'cursor', 'vscode', 'droid', 'cline']);
+export const TOOL_VOCABULARY_AGENTS: readonly ToolVocabularyAgent[] = Object.freeze(['claude', 'codex', 'gemini', 'copilot', 'cursor', 'vscode', 'droid', 'cline', 'opencode']);
 
 /** One tool, under its canonical name and each agent's names for it. */
 export interface ToolVocabularyEntry {
@@ -38,47 +38,47 @@ export const TOOL_VOCABULARY: readonly ToolVocabularyEntry[] = Object.freeze([
     canonical: 'Shell',
     description: 'runs a shell command',
     sharedArgument: 'command',
-    names: { claude: ['Bash'], codex: ['Bash'], gemini: ['run_shell_command'], copilot: ['bash'], cursor: ['Shell'], vscode: ['run_in_terminal', 'runTerminalCommand'], droid: ['Execute'], cline: ['run_commands'] },
+    names: { claude: ['Bash'], codex: ['Bash'], gemini: ['run_shell_command'], copilot: ['bash'], cursor: ['Shell'], vscode: ['run_in_terminal', 'runTerminalCommand'], droid: ['Execute'], cline: ['run_commands'], opencode: ['bash'] },
   }),
   entry({
     canonical: 'ReadFile',
     description: 'reads a file',
-    names: { claude: ['Read'], gemini: ['read_file', 'read_many_files'], copilot: ['view'], cursor: ['Read'], vscode: ['read_file', 'readFile'], droid: ['Read'], cline: ['read_files'] },
+    names: { claude: ['Read'], gemini: ['read_file', 'read_many_files'], copilot: ['view'], cursor: ['Read'], vscode: ['read_file', 'readFile'], droid: ['Read'], cline: ['read_files'], opencode: ['read'] },
   }),
   entry({
     canonical: 'WriteFile',
     description: 'writes a whole file',
-    names: { claude: ['Write'], gemini: ['write_file'], copilot: ['create'], cursor: ['Write'], vscode: ['create_file', 'createFile'], droid: ['Create'] },
+    names: { claude: ['Write'], gemini: ['write_file'], copilot: ['create'], cursor: ['Write'], vscode: ['create_file', 'createFile'], droid: ['Create'], opencode: ['write'] },
   }),
   entry({
     canonical: 'StrReplaceFile',
     description: 'edits part of a file',
-    names: { claude: ['Edit', 'MultiEdit'], codex: ['apply_patch'], gemini: ['replace'], copilot: ['edit'], vscode: ['replace_string_in_file', 'editFiles'], droid: ['Edit'], cline: ['editor', 'apply_patch'] },
+    names: { claude: ['Edit', 'MultiEdit'], codex: ['apply_patch'], gemini: ['replace'], copilot: ['edit'], vscode: ['replace_string_in_file', 'editFiles'], droid: ['Edit'], cline: ['editor', 'apply_patch'], opencode: ['edit', 'apply_patch'] },
   }),
   entry({
     canonical: 'Glob',
     description: 'finds files by name',
-    names: { claude: ['Glob'], gemini: ['glob'], copilot: ['glob'], cursor: ['Glob'], vscode: ['file_search'], droid: ['Glob'] },
+    names: { claude: ['Glob'], gemini: ['glob'], copilot: ['glob'], cursor: ['Glob'], vscode: ['file_search'], droid: ['Glob'], opencode: ['glob'] },
   }),
   entry({
     canonical: 'Grep',
     description: 'searches file contents',
-    names: { claude: ['Grep'], gemini: ['search_file_content', 'grep_search'], copilot: ['grep'], cursor: ['Grep'], vscode: ['grep_search'], droid: ['Grep'] },
+    names: { claude: ['Grep'], gemini: ['search_file_content', 'grep_search'], copilot: ['grep'], cursor: ['Grep'], vscode: ['grep_search'], droid: ['Grep'], opencode: ['grep'] },
   }),
   entry({
     canonical: 'FetchURL',
     description: 'fetches a web page',
-    names: { claude: ['WebFetch'], gemini: ['web_fetch'], copilot: ['web_fetch'], vscode: ['fetch_webpage'], cline: ['fetch_web_content'] },
+    names: { claude: ['WebFetch'], gemini: ['web_fetch'], copilot: ['web_fetch'], vscode: ['fetch_webpage'], cline: ['fetch_web_content'], opencode: ['webfetch'] },
   }),
   entry({
     canonical: 'SearchWeb',
     description: 'searches the web',
-    names: { claude: ['WebSearch'], codex: ['web_search'], gemini: ['google_web_search'] },
+    names: { claude: ['WebSearch'], codex: ['web_search'], gemini: ['google_web_search'], opencode: ['websearch'] },
   }),
   entry({
     canonical: 'Task',
     description: 'starts a subagent',
-    names: { claude: ['Task', 'Agent'], copilot: ['task'], cursor: ['Task'], vscode: ['runSubagent'], droid: ['Task'] },
+    names: { claude: ['Task', 'Agent'], copilot: ['task'], cursor: ['Task'], vscode: ['runSubagent'], droid: ['Task'], opencode: ['task'] },
   }),
 ]);
 
