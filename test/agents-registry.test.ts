@@ -71,9 +71,9 @@ describe('the agent registry', () => {
   it('keeps the orders the agents were listed and loaded in before they had rooms', async () => {
     // At equal priority the hooks of the sources run in this order; `--from` and `--install` list the agents so.
     expect(HOOK_SOURCES).toEqual(['hookmd', 'claude', 'copilot', 'vscode', 'gemini', 'cursor', 'codex']);
-    // Cline, the first agent added with a room of its own, comes after them.
-    expect(BRIDGE_AGENTS).toEqual(['claude', 'copilot', 'vscode', 'gemini', 'cursor', 'codex', 'cline']);
-    expect(INSTALL_AGENTS).toEqual(['claude', 'codex', 'gemini', 'copilot', 'vscode', 'cursor', 'cline']);
+    // Cline, the first agent added with a room of its own, comes after them; OpenCode and Kilo, bridged by a plugin, last.
+    expect(BRIDGE_AGENTS).toEqual(['claude', 'copilot', 'vscode', 'gemini', 'cursor', 'codex', 'cline', 'opencode', 'kilo']);
+    expect(INSTALL_AGENTS).toEqual(['claude', 'codex', 'gemini', 'copilot', 'vscode', 'cursor', 'cline', 'opencode', 'kilo']);
     const dir = mkdtempSync(join(tmpdir(), 'agent-rooms-'));
     try {
       const files = ['.codex/hooks.json', '.cursor/hooks.json', '.gemini/settings.json', '.github/hooks/b.json', '.github/hooks/a.json', '.claude/settings.local.json', '.claude/settings.json'];
@@ -94,12 +94,12 @@ describe('the agent registry', () => {
     for (const profile of AGENT_PROFILES) expect(profile.tools['Shell']?.length, profile.id).toBeGreaterThan(0);
   });
 
-  const WITHOUT_A_ROOM = ['qwen', 'droid', 'opencode', 'kilo'];
+  const WITHOUT_A_ROOM = ['qwen', 'droid'];
   it('records, for each agent whose CLI the end-to-end suite drives, the version it pins', () => {
     const pinned = Object.entries(agentsJson).filter(([key]) => key !== '//') as [string, { package: string; version: string }][];
     for (const [id, pin] of pinned) {
-      // Driven end to end, but without a room yet: Qwen Code and Factory Droid through Claude Code's line, OpenCode
-      // through the prototype plugin, Kilo installed for its payloads. Each is named, so a new pin without a room fails.
+      // Driven end to end, but without a room yet: Qwen Code and Factory Droid through Claude Code's line. Each is
+      // named, so a new pin without a room fails.
       if (WITHOUT_A_ROOM.includes(id)) {
         expect(isAgentId(id), `${id} has a room now: take it out of WITHOUT_A_ROOM`).toBe(false);
         continue;

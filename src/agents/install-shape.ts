@@ -38,9 +38,13 @@ export interface InstallShape {
   /**
    * `grouped`: an event holds matcher groups, `{ hooks: [handler] }` (Claude Code, Codex, Gemini CLI); `flat`: an
    * event holds the handlers themselves (Copilot, VS Code, Cursor); `scripts`: {@link file} is a folder of one
-   * executable per event, named after it (Cline), and the entry fields below are not written.
+   * executable per event, named after it (Cline); `plugin`: {@link file} is a plugin the agent loads into its own
+   * process, holding {@link plugin}, which runs every hook (OpenCode, Kilo). Under `scripts` and `plugin` the entry
+   * fields below are not written.
    */
-  readonly layout: 'grouped' | 'flat' | 'scripts';
+  readonly layout: 'grouped' | 'flat' | 'scripts' | 'plugin';
+  /** Under the `plugin` layout: the plugin file's text. */
+  readonly plugin?: string | undefined;
   /** The top-level `version` the file must carry, if any. */
   readonly version: number | undefined;
   /** Whether a handler says `"type": "command"`. */

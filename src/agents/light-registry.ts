@@ -13,6 +13,7 @@ import { copilotLight } from './copilot/light.js';
 import { cursorLight } from './cursor/light.js';
 import { geminiLight } from './gemini/light.js';
 import type { LightAgentProfile } from './light-profile.js';
+import { kiloLight, opencodeLight } from './opencode/light.js';
 import { vscodeLight } from './vscode/light.js';
 
 const LIGHT: { readonly [Id in AgentId]: LightAgentProfile<Id> } = {
@@ -23,6 +24,8 @@ const LIGHT: { readonly [Id in AgentId]: LightAgentProfile<Id> } = {
   vscode: vscodeLight,
   cursor: cursorLight,
   cline: clineLight,
+  opencode: opencodeLight,
+  kilo: kiloLight,
 };
 
 /**

@@ -12,6 +12,7 @@ import { codexProfile } from './codex/profile.js';
 import { copilotProfile } from './copilot/profile.js';
 import { cursorProfile } from './cursor/profile.js';
 import { geminiProfile } from './gemini/profile.js';
+import { kiloProfile, opencodeProfile } from './opencode/profile.js';
 import type { AgentProfile } from './profile.js';
 import { vscodeProfile } from './vscode/profile.js';
 
@@ -24,6 +25,8 @@ const PROFILES: { readonly [Id in AgentId]: AgentProfile<Id> } = {
   vscode: vscodeProfile,
   cursor: cursorProfile,
   cline: clineProfile,
+  opencode: opencodeProfile,
+  kilo: kiloProfile,
 };
 
 /**

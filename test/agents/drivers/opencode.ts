@@ -77,8 +77,7 @@ function driverFor(name: Extract<AgentName, 'opencode' | 'kilo'>, folder: string
       // `bridge --install` writes it.
       const installed = join(project.dir, 'node_modules', 'agent-hooks');
       if (!existsSync(installed)) symlinkSync(REPO, installed);
-      mkdirSync(join(project.dir, folder, 'plugin'), { recursive: true });
-      writeFileSync(join(project.dir, folder, 'plugin', 'agent-hooks.js'), `export { AgentHooks } from 'agent-hooks/opencode';\n`);
+      project.cli('bridge', '--install', name);
     },
     run(project: AgentProject, _mock: MockServer, prompt: string, timeoutMs: number): Promise<AgentRun> {
       return runBounded(agentBin(name), ['run', '--format', 'json', prompt], {
