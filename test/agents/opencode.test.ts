@@ -1,7 +1,8 @@
 /**
  * OpenCode and Kilo through `agent-hooks/opencode`, the plugin `agent-hooks bridge --install opencode` (or `kilo`)
  * writes into the project's plugin folder: the project's HOOK.md hooks, unchanged, run inside the agent's own process
- * (neither has command hooks).
+ * (neither has command hooks). The shell guard of the shared cases is the same HOOK.md folder Claude Code's suite runs
+ * (`tool: Shell`, reading `tool_input.command`): written once, it denies OpenCode's `bash` as it denies Claude's `Bash`.
  *
  * What the plugin cannot do there, and this file names in place of the shared cases:
  * - a stop gate: `session.idle` is a bus event whose answer OpenCode never reads, so a Stop hook's block cannot keep
