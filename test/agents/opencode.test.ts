@@ -111,6 +111,40 @@ for (const driver of [opencodeDriver, kiloDriver]) {
       });
     });
 
+    describe('a prompt a UserPromptSubmit hook blocks', () => {
+      let s: Session;
+      beforeAll(async () => {
+        const gate: AgentDriver = {
+          ...driver,
+          async configure(project, mock, options) {
+            await driver.configure(project, mock, options);
+            writeFileSync(
+              join(project.dir, folder, 'plugin', 'gate.js'),
+              `import { createAgentHooksPlugin } from 'agent-hooks/opencode';
+import { HookOutcome } from 'agent-hooks';
+export const PromptGate = createAgentHooksPlugin({
+  hooks: [(ctx, next) => (ctx.event === 'UserPromptSubmit' && ctx.prompt.includes('deploy') ? HookOutcome.block('E2E-PROMPT-REJECTED: no deploys from here.') : next(ctx))],
+});
+`,
+            );
+          },
+        };
+        s = await session(gate, [], ['UserPromptSubmit'], 30, [{ shell: 'touch deployed.txt' }, { text: 'Deployed.' }], 'Please deploy to production.');
+      }, RUN_MS + 30_000);
+      afterAll(async () => {
+        await s?.mock.close();
+        s?.project.remove();
+      });
+
+      it('is rejected: the model is never asked, and the reason is on stderr (OpenCode itself reports only a server error)', () => {
+        expect(s.run.timedOut, explain(s)).toBe(false);
+        expect(s.run.stdout, explain(s)).toContain('Unexpected server error');
+        expect(s.mock.mainRequests().length, explain(s)).toBe(0);
+        expect(existsSync(join(s.project.dir, 'deployed.txt')), explain(s)).toBe(false);
+        expect(s.run.stderr, explain(s)).toContain('agent-hooks: this prompt was rejected: E2E-PROMPT-REJECTED: no deploys from here.');
+      });
+    });
+
     describe('the package the plugin file imports is missing', () => {
       let s: Session;
       beforeAll(async () => {

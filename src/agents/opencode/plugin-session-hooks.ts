@@ -6,7 +6,8 @@
  *   event whose answer nobody reads and that can arrive after the first message: the first message is where a
  *   session's context can still reach the model. Context from either is added to the message as a synthetic text part
  *   (OpenCode's own way of adding text the user did not type); a rewritten prompt replaces the user's text; a block or
- *   a stop throws, which rejects the message.
+ *   a stop throws, which rejects the message: the model is not asked, and OpenCode reports an "Unexpected server
+ *   error", so the reason is also said as a warning.
  * - `event` `session.idle` (the agent is done and waits) is Stop, and `session.deleted` SessionEnd: both observers
  *   here, since OpenCode reads no answer to an event. A Stop hook's block cannot keep OpenCode working: it is said as
  *   a warning, naming the hook's reason.
@@ -48,7 +49,10 @@ export function sessionHooks(stack: HookStack, warn: PluginWarn) {
   const started = new Set<string>();
   const options = notesTo(warn);
   const refuse = (what: string, outcome: HookOutcome): never => {
-    throw new Error(outcome.reason ?? `agent-hooks refused this ${what} (${outcome.type}).`);
+    const reason = outcome.reason ?? `agent-hooks refused this ${what} (${outcome.type}).`;
+    // OpenCode shows a throw from chat.message only as "Unexpected server error" (the reason goes to its log): said here.
+    warn(`agent-hooks: this ${what} was rejected: ${reason}`);
+    throw new Error(reason);
   };
   const observe = async (ctx: AnyHookContext, what: string): Promise<HookOutcome | undefined> => {
     try {
