@@ -45,6 +45,8 @@ export interface InstallShape {
   readonly layout: 'grouped' | 'flat' | 'scripts' | 'plugin';
   /** Under the `plugin` layout: the plugin file's text. */
   readonly plugin?: string | undefined;
+  /** Under the `plugin` layout: the project's folders the agent loads plugins from (where ours may already be). */
+  readonly pluginFolders?: readonly string[] | undefined;
   /** The top-level `version` the file must carry, if any. */
   readonly version: number | undefined;
   /** Whether a handler says `"type": "command"`. */

@@ -10,7 +10,7 @@ import { formatProblem } from '../script/problem.js';
 import { isRecord } from '../dialects/wire-output.js';
 import { bridgeCommandLine } from './bridge-command.js';
 import { InstallBridgeError } from './install-bridge-error.js';
-import { installPlugin } from './install-plugin.js';
+import { installPlugin, otherPluginsOfOurs } from './install-plugin.js';
 import { installScripts } from './install-scripts.js';
 import { INSTALL_TARGETS, installEventName, type InstallAgent, type InstallTarget } from './install-targets.js';
 import { readProjectFile, replaceProjectFile } from './project-file.js';
@@ -210,7 +210,10 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
     if (options.command !== undefined) throw new InstallBridgeError(`${target.title} loads a plugin rather than running a command: leave the command out. Nothing was changed.`);
     const { file, backup, state, packageFound } = await installPlugin(target, options.projectDir);
     const events = Object.keys(target.events);
-    const warnings = packageFound ? [] : [`${target.title} imports the plugin from the project's node_modules, where agent-hooks is not installed: run 'npm install --save-dev agent-hooks' in ${options.projectDir}, until then the plugin refuses every tool call in ${target.title}.`];
+    const twice = (await otherPluginsOfOurs(target, options.projectDir)).map(
+      (other) => `${other} loads the agent-hooks plugin too: ${target.title} loads both files, and would run every hook twice. Remove one of them.`,
+    );
+    const warnings = packageFound ? twice : [...twice, `${target.title} imports the plugin from the project's node_modules, where agent-hooks is not installed: run 'npm install --save-dev agent-hooks' in ${options.projectDir}; until then the plugin refuses every tool call in ${target.title}.`];
     const command = `import('agent-hooks/opencode') in ${target.file}`;
     return { agent: target.agent, file, backup, added: state === 'added' ? events : [], updated: state === 'updated' ? events : [], present: state === 'present' ? events : [], skipped: [], command, warnings };
   }

@@ -6,6 +6,7 @@
  * @internal
  */
 import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { InstallBridgeError } from './install-bridge-error.js';
 import type { InstallTarget } from './install-targets.js';
@@ -46,6 +47,33 @@ export async function installPlugin(target: InstallTarget, projectDir: string): 
   }
   const backup = await replaceProjectFile(previous, text);
   return { file: previous.file, backup, state: previous.text === undefined ? 'added' : 'updated', packageFound };
+}
+
+/**
+ * The other plugin files of `target`'s folders under `projectDir` that load our plugin too: with the one `--install`
+ * writes, the agent would run every hook twice.
+ *
+ * @internal
+ */
+export async function otherPluginsOfOurs(target: InstallTarget, projectDir: string): Promise<string[]> {
+  const own = join(projectDir, ...target.file.split('/'));
+  const found: string[] = [];
+  for (const folder of target.pluginFolders ?? []) {
+    const dir = join(projectDir, ...folder.split('/'));
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names.filter((n) => /\.(?:js|ts)$/.test(n)).sort()) {
+      const file = join(dir, name);
+      if (file === own) continue;
+      const text = await readFile(file, 'utf8').catch(() => '');
+      if (OURS.test(text)) found.push(file);
+    }
+  }
+  return found;
 }
 
 /** Whether `agent-hooks` is installed where the agent's module loader looks from the project: its `node_modules` and those above. */

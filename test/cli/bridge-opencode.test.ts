@@ -63,6 +63,16 @@ describe('agent-hooks bridge --install opencode | kilo', () => {
     expect(await readFile(join(dir, '.opencode', 'plugin', 'agent-hooks.js'), 'utf8')).toBe(own);
   });
 
+  it('warns when the other plugin folder OpenCode reads (plugins/) already loads our plugin: every hook would run twice', async () => {
+    const { dir } = await project();
+    await withPackage(dir);
+    await mkdir(join(dir, '.opencode', 'plugins'), { recursive: true });
+    await writeFile(join(dir, '.opencode', 'plugins', 'hooks.ts'), "export { AgentHooks } from 'agent-hooks/opencode';\n");
+    const result = await runCli(['bridge', '--install', 'opencode'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`WARNING: ${join(dir, '.opencode', 'plugins', 'hooks.ts')} loads the agent-hooks plugin too: OpenCode loads both files, and would run every hook twice.`);
+  });
+
   it('warns when the project lacks the package the plugin imports', async () => {
     const { dir } = await project();
     const result = await runCli(['bridge', '--install', 'opencode'], { cwd: dir });
