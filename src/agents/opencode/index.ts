@@ -9,11 +9,13 @@
 export { AgentHooks, createAgentHooksPlugin } from './plugin.js';
 export type { AgentHooksPluginOptions } from './plugin-stack.js';
 export type {
+  OpenCodeAppClient,
   OpenCodeChatInput,
   OpenCodeChatOutput,
   OpenCodeClient,
   OpenCodeEvent,
   OpenCodeHooks,
+  OpenCodeMessage,
   OpenCodePart,
   OpenCodePlugin,
   OpenCodePluginContext,
