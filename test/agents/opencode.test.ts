@@ -11,7 +11,7 @@
  * - "the agent kills the bridge": there is no bridge process and OpenCode gives a plugin no timeout of its own; a
  *   hanging HOOK.md hook is ended at its own `timeout`, which the failures session proves.
  */
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kiloDriver, opencodeDriver } from './drivers/opencode.js';
@@ -142,6 +142,32 @@ export const PromptGate = createAgentHooksPlugin({
         expect(s.mock.mainRequests().length, explain(s)).toBe(0);
         expect(existsSync(join(s.project.dir, 'deployed.txt')), explain(s)).toBe(false);
         expect(s.run.stderr, explain(s)).toContain('agent-hooks: this prompt was rejected: E2E-PROMPT-REJECTED: no deploys from here.');
+      });
+    });
+
+    describe('started in a subfolder of the project', () => {
+      let s: Session;
+      beforeAll(async () => {
+        const inSub: AgentDriver = {
+          ...driver,
+          run(project, mock, prompt, timeoutMs) {
+            mkdirSync(join(project.dir, 'sub', 'build'), { recursive: true });
+            writeFileSync(join(project.dir, 'sub', 'build', 'keep.txt'), 'built\n');
+            return driver.run({ ...project, dir: join(project.dir, 'sub') }, mock, prompt, timeoutMs);
+          },
+        };
+        s = await session(inSub, ['guard-shell'], ['PreToolUse'], 30, [{ shell: 'rm -rf build' }, { text: 'Done.' }], 'Clean the build folder.');
+      }, RUN_MS + 30_000);
+      afterAll(async () => {
+        await s?.mock.close();
+        s?.project.remove();
+      });
+
+      it('the project’s hooks still run: the plugin file names the project it sits in', () => {
+        expect(s.run.timedOut, explain(s)).toBe(false);
+        const guard = s.project.evidenceOf('guard-shell') as { tool_input?: { command?: string } }[];
+        expect(guard.map((p) => p.tool_input?.command), explain(s)).toContain('rm -rf build');
+        expect(existsSync(join(s.project.dir, 'sub', 'build', 'keep.txt')), explain(s)).toBe(true);
       });
     });
 

@@ -17,6 +17,12 @@ import type { PluginWarn } from './plugin-log.js';
 /** Options of {@link createAgentHooksPlugin}. */
 export interface AgentHooksPluginOptions {
   /**
+   * The project whose hooks run. Default: OpenCode's `directory`, the folder it was started in — which is a subfolder
+   * of the project when OpenCode is started there. The file `bridge --install` writes names the project its plugin
+   * folder is in.
+   */
+  readonly projectDir?: string | undefined;
+  /**
    * Which of the project's hooks to load, as {@link loadAllHookConfigs} takes them. Default `{ hookmd: true }`: the
    * HOOK.md folders (the user's `~/.config/agents/hooks`, the project's `.agents/hooks`), and no agent's config file —
    * `.claude/settings.json` and the like are written for another agent, whose events and answers OpenCode does not
@@ -36,13 +42,13 @@ export interface AgentHooksPluginOptions {
 }
 
 /**
- * The plugin's stack for the project in `directory`, with the project hooks skipped for want of trust said through
+ * The plugin's stack for the project in `directory` (unless `options.projectDir` names another), with the project hooks skipped for want of trust said through
  * `warn`.
  *
  * @internal
  */
 export async function pluginStack(directory: string, options: AgentHooksPluginOptions, warn: PluginWarn): Promise<HookStack> {
-  const projectDir = resolve(directory);
+  const projectDir = resolve(options.projectDir ?? directory);
   const { hooks, problems } = await loadAllHookConfigs(projectDir, options.sources ?? { hookmd: true });
   const notice = skippedHooksNotice(problems, projectDir);
   if (notice !== undefined) warn(notice);

@@ -37,11 +37,15 @@ const EVENTS: Readonly<Record<string, HookEventName>> = Object.freeze(Object.fro
  */
 const PLUGIN_FILE = (title: string, id: string): string => `// ${title} loads this file: it runs the project's hooks through agent-hooks (npx agent-hooks bridge --install ${id}).
 // Without the agent-hooks package (npm install --save-dev agent-hooks), every tool call is refused, saying why.
-const loaded = await import('agent-hooks/opencode').then((m) => m.AgentHooks, (error) => error);
+import { fileURLToPath } from 'node:url';
+
+// The project is the folder this plugin folder is in, wherever in it ${title} was started.
+const projectDir = fileURLToPath(new URL('../..', import.meta.url));
+const loaded = await import('agent-hooks/opencode').then((m) => m.createAgentHooksPlugin({ projectDir })).catch((error) => error);
 
 export const AgentHooks = async (context) => {
   if (typeof loaded === 'function') return loaded(context);
-  const reason = \`agent-hooks could not be loaded (\${loaded instanceof Error ? loaded.message : String(loaded)}), so ${title} runs no hook of this project and refuses every tool call: run 'npm install --save-dev agent-hooks' in \${context.directory}.\`;
+  const reason = \`agent-hooks could not be loaded (\${loaded instanceof Error ? loaded.message : String(loaded)}), so ${title} runs no hook of this project and refuses every tool call: run 'npm install --save-dev agent-hooks' in \${projectDir}.\`;
   process.stderr.write(\`agent-hooks: \${reason}\\n\`);
   return {
     'tool.execute.before': async () => {
