@@ -118,6 +118,17 @@ describe('agent-hooks/opencode', () => {
     expect(stderr.join('')).toContain('OpenCode lets no plugin end its session');
   });
 
+  it('refuses every tool call, saying why, when the hooks cannot be loaded at all, rather than let OpenCode go on without the plugin', async () => {
+    const stderr: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((text) => (stderr.push(String(text)), true));
+    const project = await tempProject();
+    cleanups.push(project.cleanup);
+    const plugin = await createAgentHooksPlugin({ hooks: [42 as never], sources: { hookmd: true, homeDir: project.dir } })({ directory: project.dir });
+    const { input, output } = fixture<{ input: { tool: string; sessionID: string; callID: string }; output: { args: Record<string, unknown> } }>('tool.execute.before');
+    await expect(plugin['tool.execute.before'](input, output)).rejects.toThrow(/agent-hooks could not load this project's hooks \(.+\), so it refuses every tool call/);
+    expect(stderr.join('')).toContain("agent-hooks could not load this project's hooks");
+  });
+
   it('refuses a call when a callback of yours throws (onHookError block, the default), naming it', async () => {
     const { plugin } = await load([
       {

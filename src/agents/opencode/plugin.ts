@@ -21,6 +21,19 @@ import { sessionHooks } from './plugin-session-hooks.js';
 import { pluginStack, type AgentHooksPluginOptions } from './plugin-stack.js';
 import { toolHooks } from './plugin-tool-hooks.js';
 
+/** Hooks that refuse every tool call with `reason`, and let the rest be. */
+function refusingEverything(reason: string): OpenCodeHooks {
+  const none = async (): Promise<void> => {};
+  return {
+    'tool.execute.before': async () => {
+      throw new Error(reason);
+    },
+    'tool.execute.after': none,
+    'chat.message': none,
+    event: none,
+  };
+}
+
 /**
  * An OpenCode plugin with options: your own hooks beside the project's, other sources, another failure policy.
  *
@@ -33,12 +46,21 @@ import { toolHooks } from './plugin-tool-hooks.js';
  * ```
  *
  * Loading never throws: a hook that cannot be read, or a project hook skipped for want of trust, is said on stderr
- * and in OpenCode's log, and OpenCode starts without it.
+ * and in OpenCode's log, and OpenCode starts without it; when the hooks cannot be loaded at all (bad options), that
+ * is said, and every tool call is refused rather than run with no hook at all.
  */
 export function createAgentHooksPlugin(options: AgentHooksPluginOptions = {}): OpenCodePlugin {
   return async (context: OpenCodePluginContext): Promise<OpenCodeHooks> => {
     const warn = pluginWarn(context.client);
-    const stack = await pluginStack(context.directory, options, warn);
+    let stack;
+    try {
+      stack = await pluginStack(context.directory, options, warn);
+    } catch (error) {
+      // A plugin that throws while loading guards nothing, and OpenCode would go on without it: refused instead.
+      const reason = `agent-hooks could not load this project's hooks (${error instanceof Error ? error.message : String(error)}), so it refuses every tool call.`;
+      warn(`agent-hooks: ${reason}`);
+      return refusingEverything(reason);
+    }
     return { ...toolHooks(stack, warn), ...sessionHooks(stack, warn) };
   };
 }
