@@ -52,6 +52,8 @@ const library = {
   postgres: 'src/integrations/postgres/index.ts',
   redis: 'src/integrations/redis/index.ts',
   sqlite: 'src/integrations/sqlite/index.ts',
+  // The plugin OpenCode and Kilo load from a project's plugin folder: it runs the project's hooks in their process.
+  opencode: 'src/agents/opencode/index.ts',
 };
 
 /**

@@ -44,6 +44,7 @@ export default defineConfig({
       'agent-hooks/postgres': fileURLToPath(new URL('./src/integrations/postgres/index.ts', import.meta.url)),
       'agent-hooks/redis': fileURLToPath(new URL('./src/integrations/redis/index.ts', import.meta.url)),
       'agent-hooks/sqlite': fileURLToPath(new URL('./src/integrations/sqlite/index.ts', import.meta.url)),
+      'agent-hooks/opencode': fileURLToPath(new URL('./src/agents/opencode/index.ts', import.meta.url)),
       'agent-hooks': fileURLToPath(new URL('./src/index.ts', import.meta.url)),
     },
   },

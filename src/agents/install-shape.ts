@@ -38,14 +38,19 @@ export interface InstallShape {
   /**
    * `grouped`: an event holds matcher groups, `{ hooks: [handler] }` (Claude Code, Codex, Gemini CLI); `flat`: an
    * event holds the handlers themselves (Copilot, VS Code, Cursor); `scripts`: {@link file} is a folder of one
-   * executable per event, named after it, and the entry fields below are not written.
+   * executable per event, named after it; `plugin`: {@link file} is a plugin the agent loads into its own process,
+   * holding {@link plugin}, which runs every hook. Under `scripts` and `plugin` the entry fields below are not written.
    */
-  readonly layout: 'grouped' | 'flat' | 'scripts';
+  readonly layout: 'grouped' | 'flat' | 'scripts' | 'plugin';
   /**
    * Where the file holds its events: under `hooks` (the default), or at its top level (`top`), the whole file being
    * the map of events.
    */
   readonly eventsAt?: 'hooks' | 'top';
+  /** Under the `plugin` layout: the plugin file's text. */
+  readonly plugin?: string | undefined;
+  /** Under the `plugin` layout: the project's folders the agent loads plugins from (where ours may already be). */
+  readonly pluginFolders?: readonly string[] | undefined;
   /** The top-level `version` the file must carry, if any. */
   readonly version: number | undefined;
   /** Whether a handler says `"type": "command"`. */

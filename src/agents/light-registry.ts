@@ -15,6 +15,7 @@ import { cursorLight } from './cursor/light.js';
 import { droidLight } from './droid/light.js';
 import { geminiLight } from './gemini/light.js';
 import type { LightAgentProfile } from './light-profile.js';
+import { kiloLight, opencodeLight } from './opencode/light.js';
 import { qwenLight } from './qwen/light.js';
 import { vscodeLight } from './vscode/light.js';
 
@@ -33,6 +34,8 @@ export const LIGHT_PROFILES = {
   cline: clineLight,
   qwen: qwenLight,
   droid: droidLight,
+  opencode: opencodeLight,
+  kilo: kiloLight,
 } as const;
 
 /**

@@ -13,6 +13,7 @@ import { copilotProfile } from './copilot/profile.js';
 import { cursorProfile } from './cursor/profile.js';
 import { droidProfile } from './droid/profile.js';
 import { geminiProfile } from './gemini/profile.js';
+import { kiloProfile, opencodeProfile } from './opencode/profile.js';
 import type { AgentProfile } from './profile.js';
 import { qwenProfile } from './qwen/profile.js';
 import { vscodeProfile } from './vscode/profile.js';
@@ -28,6 +29,8 @@ const PROFILES: { readonly [Id in AgentId]: AgentProfile<Id> } = {
   cline: clineProfile,
   qwen: qwenProfile,
   droid: droidProfile,
+  opencode: opencodeProfile,
+  kilo: kiloProfile,
 };
 
 /**

@@ -13,6 +13,7 @@ import { copilotTools } from './copilot/tools.js';
 import { cursorTools } from './cursor/tools.js';
 import { droidTools } from './droid/tools.js';
 import { geminiTools } from './gemini/tools.js';
+import { opencodeTools } from './opencode/tools.js';
 import { qwenTools } from './qwen/tools.js';
 import { vscodeTools } from './vscode/tools.js';
 
@@ -31,4 +32,5 @@ export const AGENT_TOOL_NAMES = {
   droid: droidTools,
   cline: clineTools,
   qwen: qwenTools,
+  opencode: opencodeTools,
 } as const satisfies Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;

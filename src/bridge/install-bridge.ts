@@ -10,6 +10,7 @@ import { formatProblem } from '../script/problem.js';
 import { isRecord } from '../dialects/wire-output.js';
 import { bridgeCommandLine } from './bridge-command.js';
 import { InstallBridgeError } from './install-bridge-error.js';
+import { installPlugin, otherPluginsOfOurs } from './install-plugin.js';
 import { installScripts } from './install-scripts.js';
 import { INSTALL_TARGETS, installEventName, type InstallAgent, type InstallTarget } from './install-targets.js';
 import { readProjectFile, replaceProjectFile } from './project-file.js';
@@ -81,8 +82,10 @@ export interface InstallBridgeResult {
   readonly present: readonly string[];
   /** The events asked for that the agent does not have, as they were named. */
   readonly skipped: readonly string[];
-  /** The command written (for Copilot, each entry adds `--event NAME`). */
+  /** The command written (for Copilot, each entry adds `--event NAME`); for a plugin, the line that loads it. */
   readonly command: string;
+  /** What the user must know and do for the agent to run it (a plugin whose package the project lacks). */
+  readonly warnings?: readonly string[] | undefined;
 }
 
 /** The default of {@link InstallBridgeOptions.timeoutSeconds}. */
@@ -182,7 +185,9 @@ function eventNames(target: InstallTarget, events: readonly string[]): { names: 
  * lists them. An entry is a matcher group `{ hooks: [{ type: "command", command, timeout }] }` (the `grouped` layout),
  * a handler itself (`flat`), or, for an agent that runs one executable per event from a folder (`scripts`), a script
  * named after the event: {@link InstallBridgeResult.file} is then the folder, a script already there that does not run
- * the bridge is the project's own hook (nothing is written then), and there is no per-hook timeout to write.
+ * the bridge is the project's own hook (nothing is written then), and there is no per-hook timeout to write. For an
+ * agent that loads a plugin into its own process (`plugin`), the file is the plugin, and a file of that name that does
+ * not export ours is the project's own: nothing is written then either.
  *
  * @throws {@link InstallBridgeError} when the file is not valid JSON or not of the agent's shape, when it (or a
  *   folder on the way, or its backup's name) is a symbolic link, when no event is left to bridge, or when no command
@@ -193,6 +198,20 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
   if (target === undefined) throw new InstallBridgeError(`Unknown agent ${JSON.stringify(options.agent)}; the bridge installs into ${Object.keys(INSTALL_TARGETS).join(', ')}.`);
   const seconds = options.timeoutSeconds;
   if (seconds !== undefined && (!Number.isSafeInteger(seconds) || seconds <= 0)) throw new InstallBridgeError(`The timeout must be a whole number of seconds above 0, not ${seconds}.`);
+  if (target.layout === 'plugin') {
+    // The plugin runs every hook of the project, whatever its event, and gives each its own timeout.
+    if (options.level === 'user') throw new InstallBridgeError(`${target.title} has no user-level plugin file agent-hooks writes; install it in each project. Nothing was changed.`);
+    if (seconds !== undefined) throw new InstallBridgeError(`${target.title} runs the hooks in its own process, each with the timeout its HOOK.md gives: leave the timeout out. Nothing was changed.`);
+    if (options.command !== undefined) throw new InstallBridgeError(`${target.title} loads a plugin rather than running a command: leave the command out. Nothing was changed.`);
+    const { file, backup, state, packageFound } = await installPlugin(target, options.projectDir);
+    const events = Object.keys(target.events);
+    const twice = (await otherPluginsOfOurs(target, options.projectDir)).map(
+      (other) => `${other} loads the agent-hooks plugin too: ${target.title} loads both files, and would run every hook twice. Remove one of them.`,
+    );
+    const warnings = packageFound ? twice : [...twice, `${target.title} imports the plugin from the project's node_modules, where agent-hooks is not installed: run 'npm install --save-dev agent-hooks' in ${options.projectDir}; until then the plugin refuses every tool call in ${target.title}.`];
+    const command = `import('agent-hooks/opencode') in ${target.file}`;
+    return { agent: target.agent, file, backup, added: state === 'added' ? events : [], updated: state === 'updated' ? events : [], present: state === 'present' ? events : [], skipped: [], command, warnings };
+  }
   const inUnit = (s: number): number => (target.timeout.unit === 'ms' ? s * 1000 : s);
   const timeout = seconds === undefined ? undefined : inUnit(seconds);
   const { names, skipped } = eventNames(target, options.events);

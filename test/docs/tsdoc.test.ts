@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The public entry points: the package's main one and its subpaths. */
-const ENTRY_POINTS = ['src/index.ts', 'src/integrations/otel/index.ts', 'src/integrations/postgres/index.ts', 'src/integrations/redis/index.ts', 'src/integrations/sqlite/index.ts'];
+const ENTRY_POINTS = ['src/index.ts', 'src/integrations/otel/index.ts', 'src/integrations/postgres/index.ts', 'src/integrations/redis/index.ts', 'src/integrations/sqlite/index.ts', 'src/agents/opencode/index.ts'];
 
 /** The doc comment text of a declaration (for a variable, the comment of its statement), without tags. */
 function docText(declaration: ts.Declaration): string {

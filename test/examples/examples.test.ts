@@ -99,6 +99,11 @@ const expectations: Record<string, (stdout: string) => void> = {
     // The SDK fires PostToolBatch once a step's tool calls have resolved, the refused one's too.
     expect(out).toContain('UserPromptSubmit → PreToolUse(rm -rf build) → PostToolBatch → PreToolUse(echo draft > notes.txt) → PostToolUse → PostToolBatch → Stop → Stop');
   },
+  'opencode-plugin.ts': (out) => {
+    // The HOOK.md guard matched OpenCode's `bash` as `tool: Shell`; its reason is what OpenCode hands the model.
+    expect(out).toContain('refused  bash: Piping a download into a shell is not allowed');
+    expect(out).toContain('allowed  bash {"command":"ls build"}; the model reads:\nindex.js\n\nNote: the build folder is generated; do not edit it.');
+  },
   'other-agents.ts': (out) => {
     expect(out).toContain("4 hooks from other agents' configs, 0 problems");
     expect(out).toMatch(/claude +PreToolUse +node "\$CLAUDE_PROJECT_DIR\/hooks\/no-force-push\.mjs"/);

@@ -1,73 +1,73 @@
 /**
- * A plugin for OpenCode (and Kilo, its fork) that runs a project's hooks inside the agent's own process: OpenCode has
- * no command hooks, only JavaScript plugins (`.opencode/plugin/*.js`, Kilo's `.kilo/plugin/*.js`), each an async
- * function of OpenCode's context that returns the hooks it keeps. A prototype: it serves the tool call alone.
+ * A plugin for OpenCode (and Kilo, its fork) that runs a project's hooks inside the agent's own process. OpenCode
+ * has no command hooks, only plugins: JavaScript or TypeScript files in `.opencode/plugin/` (Kilo's `.kilo/plugin/`),
+ * each exporting async functions of OpenCode's context that return the hooks they keep. A project holds one line,
+ * `export { AgentHooks } from 'agent-hooks/opencode';` — which `npx agent-hooks bridge --install opencode` writes.
  *
- * - `tool.execute.before(input, output)` is our PreToolUse, with `input.tool` (OpenCode's `bash` is the shell) and
- *   `output.args`. A block, a stop or an unanswered approval throws, which is how OpenCode refuses one call: the
- *   model gets the reason as the tool's error and the session goes on. A rewrite is written into `output.args`,
- *   which OpenCode runs.
- * - A hook that fails is handled by the stack as anywhere else (a `failClosed` hook blocks); a failure of the stack
- *   itself refuses the call rather than letting it through unchecked.
- *
- * The hooks are those `withHooksFrom` loads (HOOK.md folders, the user's and the project's, and the agents' config
- * files), with the same trust rule: a project's hooks run once `npx agent-hooks trust` has pinned them, and each one
- * skipped is said on stderr when the plugin loads.
+ * | OpenCode | our event | what an answer does |
+ * |---|---|---|
+ * | `tool.execute.before` | PreToolUse | block/stop/ask: the call is refused, the reason is the tool's error the model reads; a rewrite changes the arguments |
+ * | `tool.execute.after` | PostToolUse | context and a block's reason are appended to the result the model reads; a rewrite replaces it |
+ * | first `chat.message` of a session | SessionStart | context is added to the message; block/stop rejects it |
+ * | `chat.message` | UserPromptSubmit | context is added to the message; a rewrite replaces the prompt; block/stop rejects it |
+ * | `event` `session.idle` | Stop | observed: OpenCode reads no answer (a block is said as a warning) |
+ * | `event` `session.deleted` | SessionEnd | observed |
  *
  * @module
  */
-import { resolve } from 'node:path';
-import { skippedHooksNotice } from '../../agent/internal/skipped-hooks-notice.js';
-import { loadAllHookConfigs, prioritized } from '../load-all.js';
-import { ToolHookContext } from '../../core/context/tool-hook-context.js';
-import { HookStack } from '../../core/stack.js';
-import { ToolCall } from '../../core/tool-call.js';
+import type { OpenCodeHooks, OpenCodePlugin, OpenCodePluginContext } from './plugin-api.js';
+import { pluginWarn } from './plugin-log.js';
+import { sessionHooks } from './plugin-session-hooks.js';
+import { pluginStack, type AgentHooksPluginOptions } from './plugin-stack.js';
+import { toolHooks } from './plugin-tool-hooks.js';
 
-/** The part of OpenCode's plugin context the plugin reads. */
-export interface OpenCodePluginContext {
-  /** The folder OpenCode runs in: the project whose hooks run. */
-  readonly directory: string;
-}
-
-/** What OpenCode hands `tool.execute.before`: the call's tool and ids. */
-export interface OpenCodeToolInput {
-  readonly tool: string;
-  readonly sessionID?: string;
-  readonly callID?: string;
-}
-
-/** The hooks the plugin returns to OpenCode. */
-export interface OpenCodeHooks {
-  'tool.execute.before'(input: OpenCodeToolInput, output: { args: Record<string, unknown> }): Promise<void>;
+/** Hooks that refuse every tool call with `reason`, and let the rest be. */
+function refusingEverything(reason: string): OpenCodeHooks {
+  const none = async (): Promise<void> => {};
+  return {
+    'tool.execute.before': async () => {
+      throw new Error(reason);
+    },
+    'tool.execute.after': none,
+    'chat.message': none,
+    event: none,
+  };
 }
 
 /**
- * The plugin: `export { AgentHooks } from 'agent-hooks/opencode'` in `.opencode/plugin/agent-hooks.js`.
+ * An OpenCode plugin with options: your own hooks beside the project's, other sources, another failure policy.
  *
- * @throws never when loading: a hook source that cannot be read is reported on stderr, as `withHooksFrom` does.
+ * ```js
+ * // .opencode/plugin/agent-hooks.js
+ * import { createAgentHooksPlugin } from 'agent-hooks/opencode';
+ * export const AgentHooks = createAgentHooksPlugin({
+ *   hooks: [(ctx, next) => (ctx.event === 'PreToolUse' && /\bsudo\b/.test(String(ctx.toolCall.args.command)) ? HookOutcome.block('No sudo here.') : next(ctx))],
+ * });
+ * ```
+ *
+ * Loading never throws: a hook that cannot be read, or a project hook skipped for want of trust, is said on stderr
+ * and in OpenCode's log, and OpenCode starts without it; when the hooks cannot be loaded at all (bad options), that
+ * is said, and every tool call is refused rather than run with no hook at all.
  */
-export async function AgentHooks(context: OpenCodePluginContext): Promise<OpenCodeHooks> {
-  const projectDir = resolve(context.directory);
-  const { hooks, problems } = await loadAllHookConfigs(projectDir, { hookmd: true });
-  const notice = skippedHooksNotice(problems, projectDir);
-  if (notice !== undefined) process.stderr.write(`${notice}\n`);
-  const stack = new HookStack().withAll(prioritized(hooks));
-  return {
-    async 'tool.execute.before'(input, output) {
-      let outcome;
-      try {
-        outcome = await stack.process(ToolHookContext.beforeToolUse(ToolCall.create(input.tool, output.args, input.callID)));
-      } catch (error) {
-        // Nothing decided the call: refused, never let through unchecked.
-        throw new Error(`agent-hooks could not check this ${input.tool} call, so it was refused: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      if (outcome.type !== 'proceed') throw new Error(outcome.reason ?? `agent-hooks refused this ${input.tool} call (${outcome.type}).`);
-      const args = (outcome.context as ToolHookContext<'PreToolUse'> | undefined)?.toolCall.args;
-      if (args !== undefined && args !== output.args) {
-        // OpenCode runs the object it handed over: the rewrite goes into it, key by key.
-        for (const key of Object.keys(output.args)) if (!(key in args)) delete output.args[key];
-        Object.assign(output.args, args);
-      }
-    },
+export function createAgentHooksPlugin(options: AgentHooksPluginOptions = {}): OpenCodePlugin {
+  return async (context: OpenCodePluginContext): Promise<OpenCodeHooks> => {
+    const warn = pluginWarn(context.client);
+    let stack;
+    try {
+      stack = await pluginStack(context.directory, options, warn);
+    } catch (error) {
+      // A plugin that throws while loading guards nothing, and OpenCode would go on without it: refused instead.
+      const reason = `agent-hooks could not load this project's hooks (${error instanceof Error ? error.message : String(error)}), so it refuses every tool call.`;
+      warn(`agent-hooks: ${reason}`);
+      return refusingEverything(reason);
+    }
+    return { ...toolHooks(stack, warn), ...sessionHooks(stack, warn) };
   };
 }
+
+/**
+ * The plugin with its defaults: the HOOK.md hooks of the user and of the project (the project's once trusted with
+ * `npx agent-hooks trust`). `export { AgentHooks } from 'agent-hooks/opencode';` in `.opencode/plugin/agent-hooks.js`
+ * (Kilo: `.kilo/plugin/agent-hooks.js`).
+ */
+export const AgentHooks: OpenCodePlugin = createAgentHooksPlugin();

@@ -5,7 +5,7 @@
  * @module
  * @internal
  */
-import { INSTALL_AGENTS, INSTALL_TARGETS, installEventName, isInstallAgent } from '../../bridge/install-targets.js';
+import { INSTALL_AGENTS, INSTALL_TARGETS, installEventName, isInstallAgent, type InstallAgent } from '../../bridge/install-targets.js';
 import { installBridge, InstallBridgeError } from '../../bridge/install-bridge.js';
 import { idleModelEvents } from '../../bridge/install-model-events.js';
 import { HookEvent } from '../../core/index.js';
@@ -43,6 +43,8 @@ export async function install(io: CliIO, projectDir: string, agent: string, flag
   if (!isInstallAgent(agent)) throw new UsageError(`--install must be one of ${INSTALL_AGENTS.join(', ')}, not ${JSON.stringify(agent)}`);
   const target = INSTALL_TARGETS[agent];
   const timeoutSeconds = timeoutOf(flags.timeout);
+  // A plugin runs every hook in the agent's own process: there are no events to choose and no matchers to narrow.
+  if (target.layout === 'plugin') return installAgentPlugin(io, projectDir, agent, flags, timeoutSeconds);
   let names: string[];
   // Only the events and matchers are read, no hook runs: trust does not come into it (a hook trusted later must find
   // its tools already covered).
@@ -102,3 +104,31 @@ export async function install(io: CliIO, projectDir: string, agent: string, flag
   return ExitCode.ok;
 }
 
+
+/** `bridge --install` for an agent that loads a plugin of ours (OpenCode, Kilo): writes the plugin file. */
+async function installAgentPlugin(io: CliIO, projectDir: string, agent: InstallAgent, flags: InstallFlags, timeoutSeconds: number | undefined): Promise<number> {
+  const target = INSTALL_TARGETS[agent];
+  if (flags.events !== undefined) io.err(`--events does not apply to ${target.title}: its plugin runs the hooks of every event it has (${Object.keys(target.events).join(', ')}).`);
+  let result;
+  try {
+    result = await installBridge({ agent, projectDir, events: [], command: flags.command, timeoutSeconds, level: flags.user ? 'user' : 'project', env: io.env });
+  } catch (error) {
+    if (error instanceof InstallBridgeError) {
+      io.err(error.message);
+      return ExitCode.problems;
+    }
+    throw error;
+  }
+  for (const warning of result.warnings ?? []) io.err(`WARNING: ${warning}`);
+  if (flags.json) {
+    const { agent: name, file, backup, added, updated, present, skipped, command } = result;
+    printJson(io, { agent: name, file, backup: backup ?? null, added, updated, present, skipped, command });
+    return ExitCode.ok;
+  }
+  if (result.added.length > 0) io.out(`Added the agent-hooks plugin: ${result.file}.`);
+  if (result.updated.length > 0) io.out(`Brought the agent-hooks plugin up to date: ${result.file}.`);
+  if (result.backup !== undefined) io.out(`The previous file is kept as ${result.backup}.`);
+  if (result.present.length > 0) io.out(`The agent-hooks plugin is already there: ${result.file}.`);
+  io.out(`${target.title} loads it when it starts and runs the HOOK.md hooks in its own process: yours, and the project's once trusted with 'npx agent-hooks trust'.`);
+  return ExitCode.ok;
+}

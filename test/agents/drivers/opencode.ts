@@ -12,13 +12,15 @@
  * `@opencode-ai/plugin` there; the run sets `npm_config_offline`, so that install fails at once (a warning in its
  * log) and nothing reaches the registry: a plugin that needs the package must bring it.
  *
- * The project has no plugin of ours to load yet: the driver writes one that imports `agent-hooks/opencode`, which the
- * cases in `opencode.pending.ts` need; when recording, it writes a recorder in its place.
+ * The project loads our plugin as a user's would: `agent-hooks bridge --install opencode` (or `kilo`) writes the
+ * plugin file, which re-exports `agent-hooks/opencode`, and the package is linked into the project's `node_modules` as
+ * `npm install agent-hooks` would put it (the built package: `dist/`). When recording, a recorder takes its place.
  */
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentBin, REPO, runBounded, type AgentDriver, type AgentName, type AgentProject, type AgentRun } from '../support/harness.js';
 import type { MockServer } from '../support/mock-server.js';
+import { ensureCliBuilt } from '../../support/build.js';
 import { MOCK_MODEL, openAiChatApi } from '../mock/openai-chat.js';
 
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
@@ -46,15 +48,14 @@ export const Recorder = async (context) => {
 };
 `;
 
-/** The plugin a project would hold: ours, which runs the project's hooks in the agent's process. */
-const PLUGIN = `export { AgentHooks } from 'agent-hooks/opencode';\n`;
 
 function driverFor(name: Extract<AgentName, 'opencode' | 'kilo'>, folder: string, configFile: string, envPrefix: string): AgentDriver {
   return {
     name,
     shellTool: 'bash',
     api: openAiChatApi,
-    configure(project: AgentProject, mock: MockServer, { record = false }) {
+    async configure(project: AgentProject, mock: MockServer, { record = false }) {
+      await ensureCliBuilt();
       writeFileSync(
         join(project.dir, configFile),
         json({
@@ -66,12 +67,17 @@ function driverFor(name: Extract<AgentName, 'opencode' | 'kilo'>, folder: string
           permission: { bash: 'allow', edit: 'allow' },
         }),
       );
-      const plugins = join(project.dir, folder, 'plugin');
-      mkdirSync(plugins, { recursive: true });
-      writeFileSync(join(plugins, 'agent-hooks.js'), record ? RECORDER : PLUGIN);
-      // The package the plugin imports, as `npm install agent-hooks` would put it.
+      if (record) {
+        const plugins = join(project.dir, folder, 'plugin');
+        mkdirSync(plugins, { recursive: true });
+        writeFileSync(join(plugins, 'agent-hooks.js'), RECORDER);
+        return;
+      }
+      // The package the plugin imports, as `npm install agent-hooks` would put it, and the plugin file as the user's
+      // `bridge --install` writes it.
       const installed = join(project.dir, 'node_modules', 'agent-hooks');
-      if (!record && !existsSync(installed)) symlinkSync(REPO, installed);
+      if (!existsSync(installed)) symlinkSync(REPO, installed);
+      project.cli('bridge', '--install', name);
     },
     run(project: AgentProject, _mock: MockServer, prompt: string, timeoutMs: number): Promise<AgentRun> {
       return runBounded(agentBin(name), ['run', '--format', 'json', prompt], {
@@ -96,7 +102,7 @@ function driverFor(name: Extract<AgentName, 'opencode' | 'kilo'>, folder: string
   };
 }
 
-/** OpenCode 1.18, through a plugin of ours (which does not exist yet). */
+/** OpenCode 1.18, through our plugin. */
 export const opencodeDriver = driverFor('opencode', '.opencode', 'opencode.json', 'OPENCODE');
 /** Kilo 7.7, OpenCode's engine, through the same plugin in `.kilo/plugin/`. */
 export const kiloDriver = driverFor('kilo', '.kilo', 'kilo.json', 'KILO');
