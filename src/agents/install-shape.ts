@@ -49,6 +49,8 @@ export interface InstallShape {
   readonly eventsAt?: 'hooks' | 'top';
   /** Under the `plugin` layout: the plugin file's text. */
   readonly plugin?: string | undefined;
+  /** Under the `plugin` layout: the package entry the plugin file loads (`agent-hooks/…`), by which ours is known. */
+  readonly pluginEntry?: string | undefined;
   /** Under the `plugin` layout: the project's folders the agent loads plugins from (where ours may already be). */
   readonly pluginFolders?: readonly string[] | undefined;
   /** The top-level `version` the file must carry, if any. */

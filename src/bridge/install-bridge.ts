@@ -209,7 +209,7 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
       (other) => `${other} loads the agent-hooks plugin too: ${target.title} loads both files, and would run every hook twice. Remove one of them.`,
     );
     const warnings = packageFound ? twice : [...twice, `${target.title} imports the plugin from the project's node_modules, where agent-hooks is not installed: run 'npm install --save-dev agent-hooks' in ${options.projectDir}; until then the plugin refuses every tool call in ${target.title}.`];
-    const command = `import('agent-hooks/opencode') in ${target.file}`;
+    const command = `import('${target.pluginEntry ?? ''}') in ${target.file}`;
     return { agent: target.agent, file, backup, added: state === 'added' ? events : [], updated: state === 'updated' ? events : [], present: state === 'present' ? events : [], skipped: [], command, warnings };
   }
   const inUnit = (s: number): number => (target.timeout.unit === 'ms' ? s * 1000 : s);

@@ -1,6 +1,6 @@
 /**
- * Writing the plugin into an agent that runs a project's hooks in its own process rather than as commands (OpenCode's
- * `.opencode/plugin/`, Kilo's `.kilo/plugin/`): one file that re-exports `agent-hooks/opencode`.
+ * Writing the plugin into an agent that runs a project's hooks in its own process rather than as commands: one file in
+ * the agent's plugin folder that loads the plugin's package entry (the profile's `pluginEntry`).
  *
  * @module
  * @internal
@@ -12,8 +12,8 @@ import { InstallBridgeError } from './install-bridge-error.js';
 import type { InstallTarget } from './install-targets.js';
 import { readProjectFile, replaceProjectFile } from './project-file.js';
 
-/** A plugin file of ours, as written now or before: one that exports `AgentHooks`, loaded from our package. */
-const OURS = /['"]agent-hooks\/opencode['"]/;
+/** A plugin file of ours, as written now or before: one that exports `AgentHooks`, loaded from our package's `entry`. */
+const loadsEntry = (text: string, entry: string): boolean => text.includes(`'${entry}'`) || text.includes(`"${entry}"`);
 const EXPORTS = /export\s*(?:const\s+AgentHooks\b|\{\s*AgentHooks\s*\})/;
 
 /** What {@link installPlugin} did. */
@@ -36,13 +36,14 @@ export interface InstalledPlugin {
  */
 export async function installPlugin(target: InstallTarget, projectDir: string): Promise<InstalledPlugin> {
   const text = target.plugin;
-  if (text === undefined) throw new InstallBridgeError(`${target.title} has no plugin to write; nothing was changed.`);
+  const entry = target.pluginEntry;
+  if (text === undefined || entry === undefined) throw new InstallBridgeError(`${target.title} has no plugin to write; nothing was changed.`);
   const previous = await readProjectFile(projectDir, target.file);
   const packageFound = hasPackage(projectDir);
   if (previous.text === text) return { file: previous.file, backup: undefined, state: 'present', packageFound };
-  if (previous.text !== undefined && !(OURS.test(previous.text) && EXPORTS.test(previous.text))) {
+  if (previous.text !== undefined && !(loadsEntry(previous.text, entry) && EXPORTS.test(previous.text))) {
     throw new InstallBridgeError(
-      `${previous.file} is a plugin of the project's own, which ${target.title} loads; nothing was changed. Add this line to it yourself: export { AgentHooks } from 'agent-hooks/opencode'; — or move it away and install again.`,
+      `${previous.file} is a plugin of the project's own, which ${target.title} loads; nothing was changed. Add this line to it yourself: export { AgentHooks } from '${entry}'; — or move it away and install again.`,
     );
   }
   const backup = await replaceProjectFile(previous, text);
@@ -70,7 +71,7 @@ export async function otherPluginsOfOurs(target: InstallTarget, projectDir: stri
       const file = join(dir, name);
       if (file === own) continue;
       const text = await readFile(file, 'utf8').catch(() => '');
-      if (OURS.test(text)) found.push(file);
+      if (target.pluginEntry !== undefined && loadsEntry(text, target.pluginEntry)) found.push(file);
     }
   }
   return found;

@@ -48,7 +48,8 @@ const nonToolContexts = (): AnyHookContext[] => [
 ];
 
 describe('ToolNameMatcher', () => {
-  const NAMES = ['bash', 'Bash', 'bash2', 'shell', 'read_file', 'write_file', 'edit_file', 'read', 'file_read', 'mcp__github__create_issue', 'mcp_x', 'BASH'];
+  // `reader` and `file_read` are no agent's names; OpenCode's `read` is the ReadFile of the vocabulary (see below).
+  const NAMES = ['bash', 'Bash', 'bash2', 'shell', 'read_file', 'write_file', 'edit_file', 'reader', 'file_read', 'mcp__github__create_issue', 'mcp_x', 'BASH'];
 
   it("an exact name matches that name, case-sensitively, and the other names of its tool ('bash')", () => {
     const m = new ToolNameMatcher('bash');
@@ -84,6 +85,12 @@ describe('ToolNameMatcher', () => {
     expect(braces.hints.toolNames).toEqual(new Set([...toolAliases('read_file'), ...toolAliases('write_file')]));
     expect(braces.hints.exact).toBe(true);
     expect(new ToolNameMatcher('read_*').hints.toolNames).toBeUndefined();
+  });
+
+  it("a glob matching one agent's name of a tool matches the others' names of it (OpenCode's read for read_*)", () => {
+    expect(toolAliases('read')).toContain('read_file');
+    expect(accepted(new ToolNameMatcher('read_*'), ['read', 'reader', 'write'])).toEqual(['read']);
+    expect(accepted(new ToolNameMatcher('*_file'), ['read', 'write', 'edit', 'reader'])).toEqual(['read', 'write', 'edit']);
   });
 
   it("a '|' list of exact names ('bash|shell') matches any of them and hints the exact set", () => {

@@ -79,6 +79,7 @@ function pluginAgent<Id extends 'opencode' | 'kilo'>(id: Id, title: string, fold
       projectVariable: undefined,
       layout: 'plugin',
       plugin: PLUGIN_FILE(title, id),
+      pluginEntry: 'agent-hooks/opencode',
       // Both agents load `*.js` and `*.ts` from either spelling of the folder.
       pluginFolders: [`${folder}/plugin`, `${folder}/plugins`],
       version: undefined,

@@ -105,7 +105,7 @@ export async function install(io: CliIO, projectDir: string, agent: string, flag
 }
 
 
-/** `bridge --install` for an agent that loads a plugin of ours (OpenCode, Kilo): writes the plugin file. */
+/** `bridge --install` for an agent that loads a plugin of ours (the `plugin` layout): writes the plugin file. */
 async function installAgentPlugin(io: CliIO, projectDir: string, agent: InstallAgent, flags: InstallFlags, timeoutSeconds: number | undefined): Promise<number> {
   const target = INSTALL_TARGETS[agent];
   if (flags.events !== undefined) io.err(`--events does not apply to ${target.title}: its plugin runs the hooks of every event it has (${Object.keys(target.events).join(', ')}).`);
