@@ -64,10 +64,16 @@ describe('the agent rooms', () => {
 const NAMED_BY_A_DIALECT: ReadonlySet<string> = new Set(['claude', 'codex', 'gemini', 'copilot', 'vscode', 'cursor']);
 
 /**
- * The registries: one line per room each. No file is allowed beyond them: the help and the messages that list agents
- * read their profiles.
+ * The registries: one line per room each, and the documented option of each agent. No file is allowed beyond them: the
+ * help and the messages that list agents read their profiles.
  */
-const REGISTRIES: ReadonlySet<string> = new Set(['agents/registry.ts', 'agents/light-registry.ts', 'agents/tool-registry.ts']);
+const REGISTRIES: ReadonlySet<string> = new Set([
+  'agents/registry.ts',
+  'agents/light-registry.ts',
+  'agents/tool-registry.ts',
+  // The public options of `withHooksFrom` and `loadAllHookConfigs` document each agent's option for the API reference.
+  'agents/load-all.ts',
+]);
 
 /** An agent whose room is another's: Kilo is OpenCode's engine, with only its plugin folder of its own. */
 const ROOM_OF: Readonly<Record<string, string>> = { kilo: 'opencode' };

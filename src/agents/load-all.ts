@@ -64,7 +64,7 @@ export const HOOK_SOURCES: readonly HookSourceName[] = Object.freeze(['hookmd', 
  */
 export interface HookSourcesOptions
   extends ConfigLoadOptions,
-    // Every agent's config files, by its id; the first agents' are documented one by one below.
+    // Every agent's config files, by its id, each documented below (the typechecker and the API docs name a new one).
     Readonly<Partial<Record<AgentId, boolean | undefined>>>,
     Omit<DiscoverHooksOptions, 'projectDir' | 'strict' | 'maxOutputBytes' | 'killGraceMs' | 'processPool' | 'envPolicy' | 'envDeny' | 'environment' | 'trust'> {
   /**
@@ -87,6 +87,16 @@ export interface HookSourcesOptions
   readonly cursor?: boolean | undefined;
   /** Codex CLI's `hooks.json` files (`$CODEX_HOME/hooks.json`, `.codex/hooks.json`). */
   readonly codex?: boolean | undefined;
+  /** Cline's CLI: it keeps no hook config file of its own (its `.clinerules/hooks/` scripts are bridged), so nothing. */
+  readonly cline?: boolean | undefined;
+  /** Qwen Code's `settings.json` files (`~/.qwen/settings.json`, `.qwen/settings.json`). */
+  readonly qwen?: boolean | undefined;
+  /** Factory Droid's `hooks.json` and `settings.json` `hooks` (in `~/.factory` and `.factory`). */
+  readonly droid?: boolean | undefined;
+  /** OpenCode: no hook config files (its hooks run in the `agent-hooks/opencode` plugin), so nothing. */
+  readonly opencode?: boolean | undefined;
+  /** Kilo: no hook config files (its hooks run in the `agent-hooks/opencode` plugin), so nothing. */
+  readonly kilo?: boolean | undefined;
   /**
    * Run the hooks of Claude Code's settings files as Claude Code does: those of one event side by side, none seeing
    * another's rewrite (the last rewrite wins), rather than one after another in priority order (the default, where
