@@ -83,8 +83,13 @@ const builds: Options[] = [
     entry: { cli: 'src/cli/index.ts' },
     format: ['esm'],
     splitting: true,
-    sourcemap: true,
-    esbuildOptions: mapsWithoutSources,
+    // Minified, names kept, and without source maps: a third copy of the code beside the library's two builds, it would
+    // otherwise take the installed package past its 15 MB budget.
+    minify: true,
+    sourcemap: false,
+    esbuildOptions: (options) => {
+      options.keepNames = true;
+    },
     target: 'node20',
     outDir: 'dist',
     // Loaded only for an agent-hooks.config.ts, from the user's project, when they have it.
@@ -100,8 +105,9 @@ const builds: Options[] = [
     // ESM-only dependencies are bundled in: Node 20.0 to 20.18 cannot require() an ES module. p-timeout holds no state
     // a copy could disagree on, so the CommonJS build carrying its own is harmless.
     noExternal: ['p-timeout'],
-    sourcemap: true,
-    esbuildOptions: mapsWithoutSources,
+    // No source maps: with the executable's own copy of the code, the package would pass its 15 MB budget; the ES
+    // module build keeps its maps.
+    sourcemap: false,
     target: 'node20',
     outDir: 'dist',
   },
