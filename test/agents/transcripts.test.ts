@@ -29,6 +29,11 @@ interface Case {
   /** The hook file's content for `command`. */
   readonly config?: (command: string) => object;
   readonly prepare: (project: AgentProject, mock: MockServer) => void;
+  /**
+   * The file the agent names may not be written yet when the hook runs: Copilot CLI 1.0.102 names its session's
+   * `events.jsonl`, which in most runs here did not exist yet at agentStop (it writes its session events later).
+   */
+  readonly notYetWritten?: RegExp;
 }
 
 const CASES: readonly Case[] = [
@@ -43,6 +48,7 @@ const CASES: readonly Case[] = [
     tool: 'bash',
     sources: { copilot: true },
     config: (command) => ({ version: 1, hooks: { agentStop: [{ bash: command, timeoutSec: 30 }] } }),
+    notYetWritten: /ENOENT[^\n]*\.copilot\/session-state\/[\w-]+\/events\.jsonl/,
     prepare: (p) => execFileSync('git', ['init', '-q'], { cwd: p.dir, env: p.env }),
   },
 ];
@@ -60,7 +66,7 @@ for (const c of CASES) {
       writeFileSync(join(project.dir, c.file), `${JSON.stringify(c.config?.(hook.command) ?? { hooks: { [c.event]: [{ hooks: [hook] }] } }, null, 2)}\n`);
       return project;
     };
-    let theirs: { project: AgentProject; mock: MockServer; run: AgentRun; answers: string[] };
+    let theirs: { project: AgentProject; mock: MockServer; run: AgentRun; answers: string[] } | undefined;
     let ours: { project: AgentProject; answers: string[] };
     beforeAll(async () => {
       const project = withHook();
@@ -96,7 +102,16 @@ for (const c of CASES) {
     });
 
     it(`the ${c.event} hook finds the last answer in the transcript`, () => {
-      const explain = `${name}: exit ${theirs.run.exitCode}, ${JSON.stringify(theirs.answers)}\n${theirs.run.stderr.slice(-2000)}\nours: ${JSON.stringify(ours.answers)}`;
+      if (theirs === undefined) throw new Error(`${name} did not run`);
+      const failed = join(theirs.project.dir, 'last-answer.err');
+      const hookError = existsSync(failed) ? readFileSync(failed, 'utf8') : '';
+      const explain = `${name}: exit ${theirs.run.exitCode}, ${JSON.stringify(theirs.answers)}\n${hookError}${theirs.run.stderr.slice(-2000)}\nours: ${JSON.stringify(ours.answers)}`;
+      if (c.notYetWritten !== undefined && theirs.answers.length === 0) {
+        // The agent named a file it had not written yet: what a hook finds there is nothing, and ours is at least there.
+        expect(hookError, explain).toMatch(c.notYetWritten);
+        expect(ours.answers, explain).toEqual(['All done.']);
+        return;
+      }
       expect(theirs.answers, explain).toEqual(['All done.']);
       expect(ours.answers, explain).toEqual(theirs.answers);
     });
