@@ -43,8 +43,12 @@ export interface PostgresCheckpointerOptions {
 /** The default table. */
 const TABLE = 'agent_hooks_runs';
 
-/** SQLSTATEs of a `CREATE TABLE IF NOT EXISTS` that lost a race with another process creating the same table. */
-const CREATED_BY_ANOTHER = new Set(['23505', '42P07']);
+/**
+ * SQLSTATEs of a `CREATE TABLE IF NOT EXISTS` that lost a race with another process creating the same table: a unique
+ * violation in the catalogue, the table, or its row type ("type … already exists", which Postgres raises when both
+ * passed the existence check before either committed).
+ */
+const CREATED_BY_ANOTHER = new Set(['23505', '42P07', '42710']);
 
 /**
  * Keeps each snapshot as a row of a Postgres table, through a `pg` `Pool` (or `Client`) that you make, configure and
