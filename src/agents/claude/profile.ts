@@ -4,15 +4,14 @@
  * @module
  * @internal
  */
-import { claudeDialect } from '../../dialects/claude.js';
-import { dialectNames, eventIn, GROUPED_ENTRIES } from '../event-names.js';
+import { dialectNames, GROUPED_ENTRIES } from '../event-names.js';
 import type { AgentProfile } from '../profile.js';
-import { claudeAnswer } from './answer.js';
 import { claudeLight } from './light.js';
-import { readClaudePayload } from './payload.js';
 import { claudeConfigLoader } from './config.js';
 import { vocabularyOf } from '../tool-names.js';
 import { claudeHooksSwitchedOffWarning } from './hooks-switch.js';
+import { readClaudePayload } from './payload.js';
+import { CLAUDE_WIRE } from './wire.js';
 
 /**
  * Claude Code.
@@ -23,11 +22,8 @@ export const claudeProfile: AgentProfile<'claude'> = {
   id: 'claude',
   title: 'Claude Code',
   light: claudeLight,
-  dialect: claudeDialect,
-  eventOf: (written) => eventIn('claude', written),
+  ...CLAUDE_WIRE,
   readPayload: readClaudePayload,
-  answer: claudeAnswer,
-  userMessageField: 'systemMessage',
   install: {
     ...GROUPED_ENTRIES,
     title: 'Claude Code',

@@ -5,11 +5,9 @@
  * @module
  * @internal
  */
-import type { AnyHookContext, HookEventName, HookOutcome } from '../../core/index.js';
-import { claudeDialect } from '../../dialects/claude.js';
-import { claudeShapedAnswer } from '../claude/answer.js';
-import { readClaudeShapedPayload } from '../claude/payload.js';
-import { dialectNames, eventIn, GROUPED_ENTRIES } from '../event-names.js';
+import type { HookEventName } from '../../core/index.js';
+import { CLAUDE_WIRE } from '../claude/wire.js';
+import { dialectNames, GROUPED_ENTRIES } from '../event-names.js';
 import type { AgentProfile } from '../profile.js';
 import { vocabularyOf } from '../tool-names.js';
 import { qwenConfigLoader } from './config.js';
@@ -31,13 +29,9 @@ export const qwenProfile: AgentProfile<'qwen'> = {
   title: 'Qwen Code',
   light: qwenLight,
   // Its command hooks get Claude Code's payloads and answer in Claude Code's way.
-  dialect: claudeDialect,
-  eventOf: (written) => eventIn('claude', written),
-  readPayload: (payload, given, fail) => readClaudeShapedPayload(payload, given, 'claude', fail),
   // Qwen Code applies a PreToolUse answer's `updatedInput` not at all (only a PermissionRequest's): the answer is
   // Claude Code's all the same, and the docs say that a rewrite does not reach the call there.
-  answer: (outcome: HookOutcome, ctx: AnyHookContext, eventName: string) => claudeShapedAnswer(outcome, ctx, eventName, false),
-  userMessageField: 'systemMessage',
+  ...CLAUDE_WIRE,
   install: {
     ...GROUPED_ENTRIES,
     title: 'Qwen Code',

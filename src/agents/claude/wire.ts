@@ -1,0 +1,26 @@
+/**
+ * Claude Code's hook protocol as the bridge speaks it: how a payload is read and an answer written. Claude Code's room
+ * uses it, and so does every agent that sends Claude Code's payloads and reads its answers.
+ *
+ * @module
+ * @internal
+ */
+import { claudeDialect } from '../../dialects/claude.js';
+import { eventIn } from '../event-names.js';
+import type { AgentProfile } from '../profile.js';
+import { claudeAnswer } from './answer.js';
+import { readClaudeShapedPayload } from './payload.js';
+
+/**
+ * The parts of a profile that speak Claude Code's protocol, to spread into it. Claude Code's own profile reads its
+ * payloads with the fields only Claude Code sends besides (`readClaudePayload`).
+ *
+ * @internal
+ */
+export const CLAUDE_WIRE: Pick<AgentProfile, 'dialect' | 'eventOf' | 'readPayload' | 'answer' | 'userMessageField'> = {
+  dialect: claudeDialect,
+  eventOf: (written) => eventIn('claude', written),
+  readPayload: (payload, given, fail) => readClaudeShapedPayload(payload, given, 'claude', fail),
+  answer: claudeAnswer,
+  userMessageField: 'systemMessage',
+};
