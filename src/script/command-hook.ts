@@ -1,17 +1,21 @@
 /**
- * A command hook from an agent's config file (Claude Code, Copilot, VS Code, Gemini CLI, Cursor, Codex): a shell
- * command that speaks that agent's wire dialect.
+ * A command hook from an agent's config file (Claude Code, Copilot, VS Code, Gemini CLI, Cursor, Codex, and the
+ * other agents with command hooks): a shell command that speaks that agent's wire dialect.
  *
  * @module
  */
+import type { AgentId } from '../agents/agent-id.js';
 import type { HookEventName, HookMatcher } from '../core/index.js';
 import type { WireDialect } from '../dialects/dialect.js';
 import type { EnvPattern, EnvPolicy, HookEnvironment } from './hook-environment.js';
 import { ProcessHook, type ResolvedCommand } from './process-hook.js';
 import type { ProcessPoolLike } from '../process/process-pool.js';
 
-/** The agents whose config files hold command hooks. */
-export type ConfigKind = 'claude' | 'copilot' | 'vscode' | 'gemini' | 'cursor' | 'codex';
+/**
+ * The agent whose config file holds a command hook: the id of its room (`src/agents/<id>/`). A type import only, of
+ * the ids: the rooms sit above this layer, and nothing of them is loaded here.
+ */
+export type ConfigKind = AgentId;
 
 /** The level a config file belongs to: the user's, the project's (shared), or the project's local one. */
 export type ConfigLevel = 'user' | 'project' | 'local';

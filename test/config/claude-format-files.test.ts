@@ -1,4 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AgentBuilder, ScriptedModel, defineTool } from 'agent-hooks';
+import { z } from 'zod';
 import { loadAllHookConfigs } from '../../src/agents/load-all.js';
 import { sandbox } from './support.js';
 
@@ -84,5 +89,39 @@ describe("Qwen Code's settings files", () => {
     expect(problems).toEqual([]);
     const ctx = { event: 'PreToolUse', toolCall: { name: 'run_shell_command', args: {} } } as never;
     expect(hooks.filter((h) => h.matcher?.matches(ctx) ?? true).map((h) => h.name)).toEqual(['echo Bash', 'echo Shell', 'echo Edit|Bash', 'echo run_.*']);
+  });
+});
+
+describe("The hooks of Qwen Code's and Factory Droid's files", () => {
+  it('are their own agent’s: the origin names Qwen Code or Factory Droid, not Claude Code, whose format they share', async () => {
+    const { home, project, write } = await setup();
+    await write(project, '.factory/hooks.json', { PreToolUse: group('echo droid') });
+    await write(project, '.qwen/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo qwen' }] }] } });
+    await write(project, '.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo claude' }] }] } });
+    const { hooks } = await loadAllHookConfigs(project, { homeDir: home, userDir: false, trust: 'all', droid: true, qwen: true, claude: true });
+    expect(Object.fromEntries(hooks.map((h) => [h.name, 'origin' in h ? h.origin.kind : undefined]))).toEqual({ 'echo claude': 'claude', 'echo qwen': 'qwen', 'echo droid': 'droid' });
+  });
+
+  it('run under parallel: true by their own agent’s rule: Factory Droid’s one after another, the second sent the first one’s rewrite', async () => {
+    const { home, project, write } = await setup();
+    // Each hook keeps the command it was sent, then rewrites it.
+    const rewrite = (to: string) => `cat > sent-to-${to}.json; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo ${to} >> seen.txt"}}}'`;
+    await write(project, '.factory/hooks.json', { PreToolUse: [...group(rewrite('first')), ...group(rewrite('second'))] });
+    const model = new ScriptedModel([{ toolCalls: [{ name: 'Execute', args: { command: 'echo original >> seen.txt' } }] }, 'done']);
+    const shell = defineTool({
+      name: 'Execute',
+      description: 'Runs a shell command.',
+      input: z.object({ command: z.string() }),
+      execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: project, encoding: 'utf8' }),
+    });
+    const agent = AgentBuilder.new()
+      .withModel(model)
+      .withTools(shell)
+      .withHooksFrom({ projectDir: project, homeDir: home, userDir: false, trust: 'all', droid: true, hookmd: false, parallel: true })
+      .build();
+    await agent.run('go');
+    const sent = JSON.parse(await readFile(join(project, 'sent-to-second.json'), 'utf8')) as { tool_input: { command: string } };
+    expect(sent.tool_input.command).toBe('echo first >> seen.txt');
+    expect(await readFile(join(project, 'seen.txt'), 'utf8')).toBe('second\n');
   });
 });

@@ -24,7 +24,8 @@ import { AgentHook, CLAUDE_AGENT_HOOK_TIMEOUT_MS } from '../../config/agent-hook
 import { httpHookFromEntry } from '../../config/http-hook.js';
 import { existingFiles, type ConfigLoader } from '../config-loader.js';
 import { claudeHooksSwitchedOff, claudeHooksSwitchMessage, claudeManagedSettingsFile } from './hooks-switch.js';
-import type { ConfigLevel } from '../../script/command-hook.js';
+import type { CommandHookOrigin, ConfigLevel } from '../../script/command-hook.js';
+import type { AgentId } from '../agent-id.js';
 import { boundedTest, CallableMatcher, CompositeMatcher, type AnyHookContext, type HookEventName, type HookMatcher } from '../../core/index.js';
 import { compileManifestRegex } from '../../script/manifest-regex.js';
 import { messageOf } from '../../core/internal/message-of.js';
@@ -91,6 +92,11 @@ export function claudeSettingsFiles(options: ConfigLoadOptions = {}): ConfigFile
  * @internal
  */
 export interface ClaudeShapedFormat {
+  /**
+   * The agent whose files these are: its hooks' {@link CommandHookOrigin.kind}, which `list` shows, the trust store
+   * pins, and `withHooksFrom`'s `parallel` reads that agent's own rule by.
+   */
+  readonly kind: AgentId;
   /** Every event the agent fires, for the message on one of them that has no counterpart here. */
   readonly events: AgentEvents;
   /** Its files, in the order they merge (the user's first), each with where it holds the events when not {@link hooksAt}. */
@@ -124,6 +130,7 @@ export interface ClaudeShapedFormat {
 }
 
 const CLAUDE_FORMAT: ClaudeShapedFormat = {
+  kind: 'claude',
   events: CLAUDE_EVENTS,
   files: claudeSettingsFiles,
   hooksAt: 'hooks',
@@ -249,7 +256,7 @@ export async function loadClaudeShapedHooks(format: ClaudeShapedFormat, options:
         const matcherText = typeof group.matcher === 'string' ? group.matcher : undefined;
         group.hooks.forEach((handler: unknown, h) => {
           const at = `${groupField}.hooks[${h}]`;
-          const origin = { kind: 'claude' as const, level, file, field: at, matcher: matcherText, definition: { event: eventName, matcher: group.matcher, hook: handler } };
+          const origin = { kind: format.kind, level, file, field: at, matcher: matcherText, definition: { event: eventName, matcher: group.matcher, hook: handler } };
           if (!isRecord(handler)) {
             out.problem({ file, field: at, severity: 'error', code: 'invalid-config', message: 'A hook handler must be an object with "type".' });
             return;

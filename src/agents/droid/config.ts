@@ -32,6 +32,7 @@ function droidHookFiles(options: ConfigLoadOptions = {}): ReturnType<ClaudeShape
 }
 
 const DROID_FORMAT: ClaudeShapedFormat = {
+  kind: 'droid',
   events: { agent: 'Factory Droid', names: DROID_EVENTS },
   files: droidHookFiles,
   hooksAt: 'top',

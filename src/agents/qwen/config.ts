@@ -32,6 +32,7 @@ function qwenSettingsFiles(options: ConfigLoadOptions = {}): ConfigFileLocation[
 }
 
 const QWEN_FORMAT: ClaudeShapedFormat = {
+  kind: 'qwen',
   events: { agent: 'Qwen Code', names: QWEN_EVENTS },
   files: qwenSettingsFiles,
   hooksAt: 'hooks',
