@@ -47,6 +47,14 @@ export interface InstallShape {
    * the map of events.
    */
   readonly eventsAt?: 'hooks' | 'top';
+  /**
+   * Files beside {@link file} (paths relative to the same folder) that {@link file} replaces in the agent, so that
+   * writing it must carry their hooks over, and none stops guarding: `whole`, a file the agent reads in its place
+   * while it does not exist (an older name of it), whose events a new {@link file} starts from; else a file whose list
+   * of an event the agent stops running once {@link file} has one (a settings file beside a hooks file), whose hooks of
+   * an event the bridge is added to come over first.
+   */
+  readonly replaces?: readonly { readonly file: string; readonly eventsAt: 'hooks' | 'top'; readonly whole?: boolean }[];
   /** Under the `plugin` layout: the plugin file's text. */
   readonly plugin?: string | undefined;
   /** Under the `plugin` layout: the package entry the plugin file loads (`agent-hooks/…`), by which ours is known. */

@@ -236,6 +236,14 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
   const added: string[] = [];
   const updated: string[] = [];
   const present: string[] = [];
+  const warnings: string[] = [];
+  const replaced = await replacedLists(target, user === undefined ? options.projectDir : user.dir);
+  const standIn = previous.text === undefined ? replaced.find((r) => r.whole) : undefined;
+  if (standIn !== undefined) {
+    // The agent reads that file while this one does not exist: the new one starts from all it holds.
+    Object.assign(hooks, structuredClone(standIn.hooks));
+    warnings.push(`${target.title} reads ${standIn.file} only while ${file} does not exist: its hooks were copied into ${file}, which it reads from now on; the old file can be removed.`);
+  }
   for (const name of names) {
     const wanted = commandFor(name);
     const list = hooks[name] ?? [];
@@ -246,6 +254,13 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
     const withMatcher = matcher === undefined ? {} : { matcher };
     if (ours === undefined) {
       const handler = newHandler(target, wanted, timeout ?? inUnit(DEFAULT_TIMEOUT_SECONDS));
+      // The hooks the agent ran for this event from a file this one now replaces: carried over, so they keep running.
+      const carried = list.length === 0 ? replaced.find((r) => !r.whole && r.lists.has(name)) : undefined;
+      if (carried !== undefined) {
+        const groups = carried.lists.get(name)!;
+        warnings.push(`${target.title} runs the ${name} hooks of ${file} alone once it has some, so the ${groups.length} group(s) of ${name} in ${carried.file} were copied there, before the bridge; the copies in ${carried.file} no longer run and can be removed.`);
+        list.unshift(...structuredClone(groups));
+      }
       hooks[name] = [...list, target.layout === 'grouped' ? { ...withMatcher, hooks: [handler] } : { ...handler, ...withMatcher }];
       added.push(name);
       continue;
@@ -267,14 +282,21 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
   const versioned = target.version !== undefined && settings.version === undefined ? { version: target.version } : {};
   const body = target.eventsAt === 'top' ? hooks : { ...versioned, ...settings, hooks };
   const backup = await replaceProjectFile(previous, `${JSON.stringify(body, null, 2)}\n`);
-  return { agent: target.agent, file, backup, added, updated, present, skipped, command };
+  return { agent: target.agent, file, backup, added, updated, present, skipped, command, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
 /**
- * {@link installBridge} for Claude Code's `.claude/settings.json`.
- *
- * @deprecated Use `installBridge({ agent: 'claude', … })`.
+ * The files the target's file replaces ({@link InstallTarget.replaces}) that exist, with their events, and each event's
+ * non-empty list. A file that cannot be read stops the install, as the target's own does.
  */
-export function installClaudeBridge(options: Omit<InstallBridgeOptions, 'agent'>): Promise<InstallBridgeResult> {
-  return installBridge({ ...options, agent: 'claude' });
+async function replacedLists(target: InstallTarget, dir: string): Promise<{ file: string; whole: boolean; hooks: Record<string, unknown>; lists: Map<string, unknown[]> }[]> {
+  const read: { file: string; whole: boolean; hooks: Record<string, unknown>; lists: Map<string, unknown[]> }[] = [];
+  for (const other of target.replaces ?? []) {
+    const previous = await readProjectFile(dir, other.file);
+    if (previous.text === undefined) continue;
+    const { hooks } = readHookSettings(previous.text, previous.file, other.eventsAt);
+    const lists = new Map(Object.entries(hooks).filter((entry): entry is [string, unknown[]] => Array.isArray(entry[1]) && entry[1].length > 0));
+    read.push({ file: previous.file, whole: other.whole === true, hooks, lists });
+  }
+  return read;
 }

@@ -13,17 +13,46 @@ import { sandbox } from './support.js';
 
 const setup = sandbox();
 const group = (command: string) => [{ matcher: 'Execute', hooks: [{ type: 'command', command }] }];
+const plain = (command: string) => [{ hooks: [{ type: 'command', command }] }];
 const load = (project: string, home: string) => loadAllHookConfigs(project, { homeDir: home, userDir: false, trust: 'all', droid: true });
 
 describe("Factory Droid's hook files", () => {
   it('load the events at the top level of hooks.json and under settings.json’s hooks, the user’s and the project’s', async () => {
     const { home, project, write } = await setup();
     await write(home, '.factory/hooks.json', { PreToolUse: group('echo user'), showHookOutput: true });
-    await write(project, '.factory/settings.json', { model: 'x', hooks: { PostToolUse: group('echo settings') } });
+    await write(project, '.factory/settings.json', { model: 'x', hooks: { SessionStart: group('echo settings') } });
     await write(project, '.factory/hooks.json', { PostToolUse: group('echo project') });
     const { hooks, problems } = await load(project, home);
     expect(problems).toEqual([]);
     expect(hooks.map((h) => h.name)).toEqual(['echo user', 'echo settings', 'echo project']);
+  });
+
+  it('take an event’s hooks in one folder from the hooks file over settings.json, as Factory Droid 0.215.0 does, and say which are not loaded', async () => {
+    const { home, project, write } = await setup();
+    const settings = await write(project, '.factory/settings.json', { hooks: { PreToolUse: group('echo settings pre'), PostToolUse: group('echo settings post'), Stop: plain('echo settings stop') } });
+    // An empty list replaces nothing: the hooks before it keep guarding.
+    const hooksFile = await write(project, '.factory/hooks.json', { Stop: plain('echo hooks stop'), PreToolUse: [] });
+    // The older hooks/hooks.json is read only while there is no hooks.json.
+    const legacy = await write(project, '.factory/hooks/hooks.json', { PostToolUse: group('echo legacy post') });
+    // The user's folder is another: its settings.json's event stays beside the project's.
+    await write(home, '.factory/settings.json', { hooks: { PostToolUse: group('echo user post') } });
+    const { hooks, problems } = await load(project, home);
+    expect(hooks.map((h) => h.name)).toEqual(['echo user post', 'echo settings pre', 'echo settings post', 'echo hooks stop']);
+    expect(problems.map((p) => [p.file, p.field, p.severity])).toEqual([
+      [legacy, undefined, 'warning'],
+      [settings, 'hooks.Stop', 'warning'],
+    ]);
+    expect(problems[0]!.message).toContain(`Factory Droid reads this older file only while there is no ${hooksFile}`);
+    expect(problems[1]!.message).toContain(`Factory Droid runs the Stop hooks of ${hooksFile} and none of these`);
+  });
+
+  it('take the older hooks/hooks.json as the hooks file while there is no hooks.json', async () => {
+    const { home, project, write } = await setup();
+    await write(project, '.factory/settings.json', { hooks: { PreToolUse: group('echo settings pre'), PostToolUse: group('echo settings post') } });
+    await write(project, '.factory/hooks/hooks.json', { PostToolUse: group('echo legacy post') });
+    const { hooks, problems } = await load(project, home);
+    expect(hooks.map((h) => h.name)).toEqual(['echo settings pre', 'echo legacy post']);
+    expect(problems.map((p) => p.field)).toEqual(['hooks.PostToolUse']);
   });
 
   it('read nothing under a "hooks" wrapper in hooks.json, as Factory Droid runs nothing there, and say so', async () => {

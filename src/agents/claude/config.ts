@@ -24,6 +24,7 @@ import { AgentHook, CLAUDE_AGENT_HOOK_TIMEOUT_MS } from '../../config/agent-hook
 import { httpHookFromEntry } from '../../config/http-hook.js';
 import { existingFiles, type ConfigLoader } from '../config-loader.js';
 import { claudeHooksSwitchedOff, claudeHooksSwitchMessage, claudeManagedSettingsFile } from './hooks-switch.js';
+import { existsSync } from 'node:fs';
 import type { CommandHookOrigin, ConfigLevel } from '../../script/command-hook.js';
 import type { AgentId } from '../agent-id.js';
 import { boundedTest, CallableMatcher, CompositeMatcher, type AnyHookContext, type HookEventName, type HookMatcher } from '../../core/index.js';
@@ -99,8 +100,13 @@ export interface ClaudeShapedFormat {
   readonly kind: AgentId;
   /** Every event the agent fires, for the message on one of them that has no counterpart here. */
   readonly events: AgentEvents;
-  /** Its files, in the order they merge (the user's first), each with where it holds the events when not {@link hooksAt}. */
-  files(options: ConfigLoadOptions): (ConfigFileLocation & { readonly hooksAt?: 'hooks' | 'top' })[];
+  /**
+   * Its files, in the order they merge (the user's first), each with where it holds the events when not
+   * {@link hooksAt}, and its `folder` when an event's list in a later file of the same folder replaces this file's list
+   * of that event (an agent's hooks file over its settings file); or, with `unread`, a file the agent does
+   * not read, whose existence is reported with that reason and which loads nothing.
+   */
+  files(options: ConfigLoadOptions): (ConfigFileLocation & { readonly hooksAt?: 'hooks' | 'top'; readonly folder?: string; readonly unread?: string })[];
   /**
    * Where a file holds the events: under `hooks` (Claude Code's settings), or at its top level (`top`), where a
    * `hooks` key is not read — it is reported, since the agent runs none of what it holds.
@@ -198,10 +204,14 @@ export async function loadClaudeShapedHooks(format: ClaudeShapedFormat, options:
   const out = new ConfigCollector(options);
   const places = configPlaces(options);
   const seen = new Set<string>();
-  const read: { file: string; level: ConfigLevel; settings: Record<string, unknown>; hooksAt: 'hooks' | 'top' }[] = [];
-  for (const { file, level, hooksAt = format.hooksAt } of format.files(options)) {
+  const read: { file: string; level: ConfigLevel; settings: Record<string, unknown>; hooksAt: 'hooks' | 'top'; folder?: string | undefined }[] = [];
+  for (const { file, level, hooksAt = format.hooksAt, folder, unread } of format.files(options)) {
+    if (unread !== undefined) {
+      if (existsSync(file)) out.problem({ file, severity: 'warning', code: 'invalid-config', message: unread });
+      continue;
+    }
     const settings = await out.readObject(file);
-    if (settings !== undefined) read.push({ file, level, settings, hooksAt });
+    if (settings !== undefined) read.push({ file, level, settings, hooksAt, folder });
   }
   // The events of each file, where it holds them.
   const eventsOf = (settings: Record<string, unknown>, hooksAt: 'hooks' | 'top'): unknown => {
@@ -230,13 +240,38 @@ export async function loadClaudeShapedHooks(format: ClaudeShapedFormat, options:
     out.problem({ file: off.file, field: 'disableAllHooks', found: 'true', severity: 'warning', code: 'hooks-disabled', message: claudeHooksSwitchMessage(off) });
     return out.result();
   }
-  for (const { file, level, settings, hooksAt } of read) {
+  // An event a later file of the same folder hooks: this file's list of it is replaced, as the agent replaces it.
+  const replacedIn = (index: number): Map<string, string> => {
+    const replaced = new Map<string, string>();
+    const { folder } = read[index]!;
+    if (folder === undefined) return replaced;
+    for (const later of read.slice(index + 1)) {
+      const events = later.folder === folder ? eventsOf(later.settings, later.hooksAt) : undefined;
+      if (!isRecord(events)) continue;
+      // A list that is empty, or not a list, replaces nothing: the earlier file's hooks stay guarding.
+      for (const [key, list] of Object.entries(events)) if (Array.isArray(list) && list.length > 0) replaced.set(key, later.file);
+    }
+    return replaced;
+  };
+  for (const [index, { file, level, settings, hooksAt }] of read.entries()) {
     if (hooksAt === 'top' && settings.hooks !== undefined) {
       out.problem({ file, field: 'hooks', severity: 'warning', code: 'invalid-config', message: `${format.events.agent} reads the events at the top level of this file and runs none of the hooks under "hooks": they are not loaded here either. Move each event up a level.` });
     }
     let events = eventsOf(settings, hooksAt);
     if (format.settingKeys !== undefined && isRecord(events)) {
       events = Object.fromEntries(Object.entries(events).filter(([key]) => !format.settingKeys!.includes(key)));
+    }
+    const replaced = replacedIn(index);
+    if (replaced.size > 0 && isRecord(events)) {
+      events = Object.fromEntries(
+        Object.entries(events).filter(([key]) => {
+          const by = replaced.get(key);
+          if (by === undefined) return true;
+          const field = hooksAt === 'top' ? key : `hooks.${key}`;
+          out.problem({ file, field, severity: 'warning', code: 'invalid-config', message: `${format.events.agent} runs the ${key} hooks of ${by} and none of these, which that file's list replaces: they are not loaded here either. Move them into ${by}.` });
+          return false;
+        }),
+      );
     }
     for (const { event, eventName, list: groups, field } of out.events(file, events, EVENTS, '{matcher, hooks} groups', format.events, hooksAt === 'top' ? '' : 'hooks')) {
       groups.forEach((group: unknown, g) => {

@@ -1,10 +1,11 @@
 /**
  * Factory Droid's hooks: in each of `~/.factory/` and the project's `.factory/`, `hooks.json` (the events at its top
- * level) and the `hooks` of `settings.json`, in Claude Code's format.
+ * level; the older `hooks/hooks.json` while there is none) and the `hooks` of `settings.json`, in Claude Code's format.
  *
  * @module
  * @internal
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { configPlaces, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from '../../config/config-source.js';
 import { loadClaudeShapedHooks, type ClaudeShapedFormat } from '../claude/config.js';
@@ -16,7 +17,11 @@ const DROID_COMMAND_TIMEOUT_MS = 60_000;
 /** Every event Factory Droid 0.215.0 fires (its hooks schema, read from the binary). */
 const DROID_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'Notification', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PreCompact', 'SessionStart', 'SessionEnd']);
 
-/** Factory Droid's files, the user's first; in each folder `settings.json`'s `hooks`, then `hooks.json`. */
+/**
+ * Factory Droid's files, the user's first. In each folder, as Factory Droid 0.215.0 reads them: its hooks file,
+ * `hooks.json`, or the older `hooks/hooks.json` while there is no `hooks.json`; and `settings.json`'s `hooks`, whose
+ * list of an event the hooks file's list of that event replaces (its `settings.local.json` holds none).
+ */
 function droidHookFiles(options: ConfigLoadOptions = {}): ReturnType<ClaudeShapedFormat['files']> {
   const explicit = explicitFiles(options);
   // A file given by name is read as it is named: a settings.json holds its hooks under `hooks`.
@@ -25,10 +30,15 @@ function droidHookFiles(options: ConfigLoadOptions = {}): ReturnType<ClaudeShape
   const folders: [string, 'user' | 'project'][] = [];
   if (places.homeDir !== undefined) folders.push([join(places.homeDir, '.factory'), 'user']);
   if (places.project) folders.push([join(places.projectDir, '.factory'), 'project']);
-  return folders.flatMap(([dir, level]) => [
-    { file: join(dir, 'settings.json'), level, hooksAt: 'hooks' as const },
-    { file: join(dir, 'hooks.json'), level, hooksAt: 'top' as const },
-  ]);
+  return folders.flatMap(([dir, level]) => {
+    const [current, legacy] = [join(dir, 'hooks.json'), join(dir, 'hooks', 'hooks.json')];
+    const hooksFile = existsSync(current) ? current : legacy;
+    return [
+      { file: join(dir, 'settings.json'), level, hooksAt: 'hooks' as const, folder: dir },
+      { file: hooksFile, level, hooksAt: 'top' as const, folder: dir },
+      ...(hooksFile === current ? [{ file: legacy, level, unread: `Factory Droid reads this older file only while there is no ${current}: none of its hooks runs, and none is loaded here either. Move them into ${current}.` }] : []),
+    ];
+  });
 }
 
 const DROID_FORMAT: ClaudeShapedFormat = {
@@ -62,8 +72,8 @@ export const loadDroidHooks = (options: ConfigLoadOptions = {}): Promise<LoadedC
  */
 export const droidConfigLoader: ConfigLoader = {
   kind: 'droid',
-  describedFiles: '.factory/hooks.json, .factory/settings.json',
-  owns: ({ parent, base }) => parent === '.factory' && (base === 'hooks.json' || base === 'settings.json'),
-  projectFiles: (projectDir) => existingFiles(projectDir, ['.factory/settings.json', '.factory/hooks.json']),
+  describedFiles: '.factory/hooks.json, .factory/hooks/hooks.json, .factory/settings.json',
+  owns: ({ parent, base, grandparent }) => (parent === '.factory' && (base === 'hooks.json' || base === 'settings.json')) || (grandparent === '.factory' && parent === 'hooks' && base === 'hooks.json'),
+  projectFiles: (projectDir) => existingFiles(projectDir, ['.factory/settings.json', '.factory/hooks/hooks.json', '.factory/hooks.json']),
   load: (_agents, options) => loadDroidHooks(options),
 };

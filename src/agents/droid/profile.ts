@@ -34,6 +34,12 @@ export const droidProfile: AgentProfile<'droid'> = {
     file: '.factory/hooks.json',
     // Factory Droid reads the events at the top level of hooks.json, and runs none under a `hooks` key.
     eventsAt: 'top',
+    // Factory Droid reads the older hooks/hooks.json while there is no hooks.json, and takes an event's hooks from
+    // the hooks file alone once it hooks that event, leaving settings.json's list of it.
+    replaces: [
+      { file: '.factory/hooks/hooks.json', eventsAt: 'top', whole: true },
+      { file: '.factory/settings.json', eventsAt: 'hooks' },
+    ],
     projectVariable: 'FACTORY_PROJECT_DIR',
     timeout: { field: 'timeout', unit: 's' },
     names: dialectNames('claude', DROID_EVENTS),

@@ -81,6 +81,7 @@ export async function install(io: CliIO, projectDir: string, agent: string, flag
     throw error;
   }
   if (result.skipped.length > 0) io.err(`Skipped ${result.skipped.join(', ')}: ${target.title} has no such event.`);
+  for (const warning of result.warnings ?? []) io.err(`WARNING: ${warning}`);
   // Installed or not, an agent runs no hook in a project whose settings switch them all off (Claude Code's
   // disableAllHooks): said loudly.
   for (const line of await hooksOffLines(projectDir, io.env, [agentProfile(agent)])) io.err(line);
