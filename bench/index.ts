@@ -21,6 +21,7 @@ import { parallelSuite } from './parallel.js';
 import { scaleSuite } from './scale.js';
 import { scriptSuite } from './script.js';
 import { serveSuite } from './serve.js';
+import { sideBySide } from './side-by-side.js';
 import { syncSuite } from './sync.js';
 import { trustSuite } from './trust.js';
 
@@ -62,4 +63,6 @@ for (const name of chosen) {
   console.error(`${name}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }
 printTable(rows);
+const nodes = sideBySide(rows);
+if (nodes !== undefined) console.log(`\nThe bridge under each Node:\n\n${nodes}`);
 console.log(`\nReport: ${writeReport(rows, chosen, started, asked.length === 0)}`);
