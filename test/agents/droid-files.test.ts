@@ -4,12 +4,10 @@
  * writes `hooks.json`, so it carries the project's hooks of each event it adds over from the other files: a guard in
  * `settings.json` still runs in Factory Droid once the bridge is there, and in an agent built here.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { AgentBuilder, ScriptedModel, defineTool } from '../../src/index.js';
+import { runShellAgent } from '../support/shell-agent.js';
 import { droidDriver, writeUserSettings } from './drivers/droid.js';
 import { makeProject, pinOf } from './support/harness.js';
 import { startMockServer, type Turn } from './support/mock-server.js';
@@ -37,7 +35,8 @@ const write = (file: string, value: unknown): void => {
   writeFileSync(file, JSON.stringify(value, null, 2));
 };
 const MARKS = ['settings-pre', 'settings-post', 'legacy-post'];
-const TURNS: readonly Turn[] = [{ shell: 'rm -rf build' }, { shell: 'touch own-denied.txt' }, { shell: 'touch allowed.txt' }, { text: 'done' }];
+const SHELL = ['rm -rf build', 'touch own-denied.txt', 'touch allowed.txt'];
+const TURNS: readonly Turn[] = [...SHELL.map((shell) => ({ shell })), { text: 'done' }];
 const PROMPT = 'Clean the build folder, then create own-denied.txt and allowed.txt.';
 
 describe(`droid ${pinOf('droid').version}: an event’s hooks from one file of a folder, and the bridge installed beside a guard in settings.json`, () => {
@@ -68,19 +67,7 @@ describe(`droid ${pinOf('droid').version}: an event’s hooks from one file of a
       expect(ranIn(), why).toEqual(['settings-pre', 'settings-post']);
 
       for (const name of ['allowed.txt', ...MARKS.map((m) => `ran-${m}`)]) rmSync(join(project.dir, name), { force: true });
-      const model = new ScriptedModel([...TURNS.slice(0, 3).map((t) => ({ toolCalls: [{ name: 'Execute', args: { command: (t as { shell: string }).shell } }] })), 'done']);
-      const shell = defineTool({
-        name: 'Execute',
-        input: z.object({ command: z.string() }),
-        execute: ({ command }) => execFileSync('sh', ['-c', command], { cwd: project.dir, encoding: 'utf8' }),
-      });
-      const agent = AgentBuilder.new()
-        .withModel(model)
-        .withTools(shell)
-        .withHooksFrom({ projectDir: project.dir, trust: 'all', homeDir: false, userDir: false, hookmd: true, droid: true })
-        .build();
-      await agent.run(PROMPT);
-      const told = JSON.stringify(model.requests);
+      const { told } = await runShellAgent({ dir: project.dir, tool: 'Execute', commands: SHELL, from: { hookmd: true, droid: true }, prompt: PROMPT });
       expect(existsSync(join(project.dir, 'build', 'keep.txt'))).toBe(true);
       expect(told).toContain('E2E-DENY');
       expect(existsSync(join(project.dir, 'own-denied.txt'))).toBe(false);

@@ -5,12 +5,10 @@
  * What Factory Droid 0.215.0 does otherwise, and this file asserts in place of the shared case: `droid exec` never
  * fires UserPromptSubmit, so no prompt context reaches the model.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { AgentBuilder, ScriptedModel, defineTool } from '../../src/index.js';
+import { runShellAgent } from '../support/shell-agent.js';
 import { droidDriver, writeUserSettings } from './drivers/droid.js';
 import { makeProject, pinOf } from './support/harness.js';
 import { startMockServer, type Turn } from './support/mock-server.js';
@@ -25,7 +23,9 @@ const OWN_GUARD = [
   'case "$input" in *own-denied*) printf \'%s\' \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"E2E-DROID-OWN"}}\';; esac',
 ].join('\n');
 
-const TURNS: readonly Turn[] = [{ shell: 'rm -rf build' }, { shell: 'touch own-denied.txt' }, { shell: 'touch allowed.txt' }, { text: 'done' }];
+const SHELL = ['rm -rf build', 'touch own-denied.txt', 'touch allowed.txt'];
+const TURNS: readonly Turn[] = [...SHELL.map((shell) => ({ shell })), { text: 'done' }];
+const PROMPT = 'Clean the build folder, then create own-denied.txt and allowed.txt.';
 
 type Groups = { matcher?: string; hooks: { type: string; command: string; timeout?: number }[] }[];
 
@@ -48,7 +48,7 @@ describe(`droid ${pinOf('droid').version}: the file bridge --install droid write
       );
       writeFileSync(file, JSON.stringify(hooks, null, 2));
 
-      const run = await droidDriver.run(project, mock, 'Clean the build folder, then create own-denied.txt and allowed.txt.', RUN_MS);
+      const run = await droidDriver.run(project, mock, PROMPT, RUN_MS);
       const why = `exit ${run.exitCode}\n${run.stderr.slice(-3000)}`;
       const seen = mock.mainRequests().map((r) => JSON.stringify(r.body)).join('\n');
       // The bridge's HOOK.md guard refused rm -rf; the project's own hook refused its file; the rest ran.
@@ -63,19 +63,7 @@ describe(`droid ${pinOf('droid').version}: the file bridge --install droid write
 
       // The same project, the same file, in an agent built here whose shell tool has Factory Droid's name.
       for (const name of ['allowed.txt', 'ran-own']) rmSync(join(project.dir, name));
-      const model = new ScriptedModel([...TURNS.slice(0, 3).map((t) => ({ toolCalls: [{ name: 'Execute', args: { command: (t as { shell: string }).shell } }] })), 'done']);
-      const shell = defineTool({
-        name: 'Execute',
-        input: z.object({ command: z.string() }),
-        execute: ({ command }) => execFileSync('sh', ['-c', command], { cwd: project.dir, encoding: 'utf8' }),
-      });
-      const agent = AgentBuilder.new()
-        .withModel(model)
-        .withTools(shell)
-        .withHooksFrom({ projectDir: project.dir, trust: 'all', homeDir: false, userDir: false, hookmd: true, droid: true })
-        .build();
-      await agent.run('Clean the build folder, then create own-denied.txt and allowed.txt.');
-      const told = JSON.stringify(model.requests);
+      const { told } = await runShellAgent({ dir: project.dir, tool: 'Execute', commands: SHELL, from: { hookmd: true, droid: true }, prompt: PROMPT });
       expect(existsSync(join(project.dir, 'build', 'keep.txt'))).toBe(true);
       expect(told).toContain('E2E-DENY');
       expect(existsSync(join(project.dir, 'own-denied.txt'))).toBe(false);

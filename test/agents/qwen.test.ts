@@ -5,12 +5,10 @@
  * What Qwen Code 0.24.4 does otherwise, and this file asserts in place of the shared case: it applies a PreToolUse
  * answer's `updatedInput` not at all (only a PermissionRequest's), so a HOOK.md rewrite does not reach the call.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { AgentBuilder, ScriptedModel, defineTool } from '../../src/index.js';
+import { runShellAgent } from '../support/shell-agent.js';
 import { qwenDriver, writeUserSettings } from './drivers/qwen.js';
 import { makeProject, pinOf } from './support/harness.js';
 import { startMockServer, type Turn } from './support/mock-server.js';
@@ -26,7 +24,9 @@ const OWN_GUARD = [
   'case "$input" in *own-denied*) printf \'%s\' \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"E2E-QWEN-OWN"}}\';; esac',
 ].join('\n');
 
-const TURNS: readonly Turn[] = [{ shell: 'rm -rf build' }, { shell: 'touch own-denied.txt' }, { shell: 'touch allowed.txt' }, { text: 'done' }];
+const SHELL = ['rm -rf build', 'touch own-denied.txt', 'touch allowed.txt'];
+const TURNS: readonly Turn[] = [...SHELL.map((shell) => ({ shell })), { text: 'done' }];
+const PROMPT = 'Clean the build folder, then create own-denied.txt and allowed.txt.';
 
 describe(`qwen ${pinOf('qwen').version}: the file bridge --install qwen writes, in Qwen Code and in an agent built here`, () => {
   it('Qwen Code runs the installed line and a hook of the project’s own (matcher Bash, Qwen’s other name for its shell); withHooksFrom({ qwen: true }) decides the same', async () => {
@@ -42,7 +42,7 @@ describe(`qwen ${pinOf('qwen').version}: the file bridge --install qwen writes, 
       settings.hooks['PreToolUse']!.push({ matcher: 'Bash', hooks: [{ type: 'command', command: OWN_GUARD, timeout: 30 }] });
       writeFileSync(file, JSON.stringify(settings, null, 2));
 
-      const run = await qwenDriver.run(project, mock, 'Clean the build folder, then create own-denied.txt and allowed.txt.', RUN_MS);
+      const run = await qwenDriver.run(project, mock, PROMPT, RUN_MS);
       const why = `exit ${run.exitCode}\n${run.stderr.slice(-3000)}`;
       const seen = mock.mainRequests().map((r) => JSON.stringify(r.body)).join('\n');
       // The bridge's HOOK.md guard refused rm -rf; the project's own hook refused its file; the rest ran.
@@ -56,19 +56,7 @@ describe(`qwen ${pinOf('qwen').version}: the file bridge --install qwen writes, 
 
       // The same project, the same file, in an agent built here whose shell tool has Qwen Code's name.
       for (const name of ['allowed.txt', 'ran-own']) rmSync(join(project.dir, name));
-      const model = new ScriptedModel([...TURNS.slice(0, 3).map((t) => ({ toolCalls: [{ name: 'run_shell_command', args: { command: (t as { shell: string }).shell } }] })), 'done']);
-      const shell = defineTool({
-        name: 'run_shell_command',
-        input: z.object({ command: z.string() }),
-        execute: ({ command }) => execFileSync('sh', ['-c', command], { cwd: project.dir, encoding: 'utf8' }),
-      });
-      const agent = AgentBuilder.new()
-        .withModel(model)
-        .withTools(shell)
-        .withHooksFrom({ projectDir: project.dir, trust: 'all', homeDir: false, userDir: false, hookmd: true, qwen: true })
-        .build();
-      await agent.run('Clean the build folder, then create own-denied.txt and allowed.txt.');
-      const told = JSON.stringify(model.requests);
+      const { told } = await runShellAgent({ dir: project.dir, tool: 'run_shell_command', commands: SHELL, from: { hookmd: true, qwen: true }, prompt: PROMPT });
       expect(existsSync(join(project.dir, 'build', 'keep.txt'))).toBe(true);
       expect(told).toContain('E2E-DENY');
       expect(existsSync(join(project.dir, 'own-denied.txt'))).toBe(false);

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AgentBuilder, ScriptedModel, defineTool } from 'agent-hooks';
-import { z } from 'zod';
+import { runShellAgent } from '../support/shell-agent.js';
 import { loadAllHookConfigs } from '../../src/agents/load-all.js';
 import { sandbox } from './support.js';
 
@@ -136,19 +134,7 @@ describe("The hooks of Qwen Code's and Factory Droid's files", () => {
     // Each hook keeps the command it was sent, then rewrites it.
     const rewrite = (to: string) => `cat > sent-to-${to}.json; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo ${to} >> seen.txt"}}}'`;
     await write(project, '.factory/hooks.json', { PreToolUse: [...group(rewrite('first')), ...group(rewrite('second'))] });
-    const model = new ScriptedModel([{ toolCalls: [{ name: 'Execute', args: { command: 'echo original >> seen.txt' } }] }, 'done']);
-    const shell = defineTool({
-      name: 'Execute',
-      description: 'Runs a shell command.',
-      input: z.object({ command: z.string() }),
-      execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: project, encoding: 'utf8' }),
-    });
-    const agent = AgentBuilder.new()
-      .withModel(model)
-      .withTools(shell)
-      .withHooksFrom({ projectDir: project, homeDir: home, userDir: false, trust: 'all', droid: true, hookmd: false, parallel: true })
-      .build();
-    await agent.run('go');
+    await runShellAgent({ dir: project, tool: 'Execute', commands: ['echo original >> seen.txt'], from: { homeDir: home, droid: true, hookmd: false, parallel: true } });
     const sent = JSON.parse(await readFile(join(project, 'sent-to-second.json'), 'utf8')) as { tool_input: { command: string } };
     expect(sent.tool_input.command).toBe('echo first >> seen.txt');
     expect(await readFile(join(project, 'seen.txt'), 'utf8')).toBe('second\n');

@@ -1,9 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { AgentBuilder, ScriptedModel, defineTool } from 'agent-hooks';
+import { runShellAgent } from '../support/shell-agent.js';
 import { sandbox } from './support.js';
 
 // Codex CLI 0.171 runs every hook of a call, even when one of them denies (test/agents/codex-rules shows the binary).
@@ -22,19 +20,7 @@ describe('Codex hooks.json: every hook of the call runs', () => {
         ],
       },
     });
-    const model = new ScriptedModel([{ toolCalls: [{ name: 'Bash', args: { command: 'touch denied.txt' } }] }, { toolCalls: [{ name: 'Bash', args: { command: 'touch allowed.txt' } }] }, 'done']);
-    const bash = defineTool({
-      name: 'Bash',
-      description: 'Runs a shell command.',
-      input: z.object({ command: z.string() }),
-      execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: project, encoding: 'utf8' }),
-    });
-    const agent = AgentBuilder.new()
-      .withModel(model)
-      .withTools(bash)
-      .withHooksFrom({ projectDir: project, trust: 'all', homeDir: false, userDir: false, codex: true, hookmd: false })
-      .build();
-    await agent.run('go');
+    await runShellAgent({ dir: project, tool: 'Bash', commands: ['touch denied.txt', 'touch allowed.txt'], from: { codex: true, hookmd: false } });
     expect(existsSync(join(project, 'denied.txt'))).toBe(false);
     expect(existsSync(join(project, 'allowed.txt'))).toBe(true);
     expect(readFileSync(join(project, 'audit.log'), 'utf8').trim().split('\n')).toEqual(['seen', 'seen']);

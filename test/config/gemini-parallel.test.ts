@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { AgentBuilder, ScriptedModel, defineTool } from 'agent-hooks';
+import { runShellAgent } from '../support/shell-agent.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { sandbox } from './support.js';
 
 // Gemini CLI runs an event's hooks side by side unless a definition of the event says `sequential: true`; with
@@ -19,19 +17,7 @@ describe('Gemini settings with parallel: true', () => {
     await write(project, '.gemini/settings.json', {
       hooks: { BeforeTool: [{ hooks: [{ type: 'command', command: rewrite('first') }] }, { ...(sequential ? { sequential: true } : {}), hooks: [{ type: 'command', command: rewrite('second') }] }] },
     });
-    const model = new ScriptedModel([{ toolCalls: [{ name: 'run_shell_command', args: { command: 'echo original >> seen.txt' } }] }, 'done']);
-    const shell = defineTool({
-      name: 'run_shell_command',
-      description: 'Runs a shell command.',
-      input: z.object({ command: z.string() }),
-      execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: project, encoding: 'utf8' }),
-    });
-    const agent = AgentBuilder.new()
-      .withModel(model)
-      .withTools(shell)
-      .withHooksFrom({ projectDir: project, trust: 'all', homeDir: false, userDir: false, gemini: true, hookmd: false, parallel: true })
-      .build();
-    await agent.run('go');
+    await runShellAgent({ dir: project, tool: 'run_shell_command', commands: ['echo original >> seen.txt'], from: { gemini: true, hookmd: false, parallel: true } });
     const sent = JSON.parse(await readFile(join(project, 'sent-to-second.json'), 'utf8')) as { tool_input: { command: string } };
     return { seen: await readFile(join(project, 'seen.txt'), 'utf8'), second: sent.tool_input.command };
   };
