@@ -10,6 +10,7 @@ import { statusOf } from '../core/model-error-type.js';
 import type { ProcessResult } from './process-result.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 import { claudeBlockingFeedbackOf, fromClaudeCode, withClaudeBlockingFeedback, type ClaudeBlockingFeedback } from './claude-blocking-feedback.js';
+import { claudeStopBlockingError, claudeStopFeedback, wordsStopFeedback } from './claude-stop-feedback.js';
 import { newSessionEnvFile } from './claude-env-file.js';
 import { writeTranscript } from './claude-transcript.js';
 import { exit2Notes, exitCodeDecision, failureDecision, processFailure, tail } from './failure.js';
@@ -257,7 +258,8 @@ export function readClaudeCodeAnswer(result: ProcessResult, ctx: AnyHookContext,
       if (exit === 2) return exit2(result, ctx, hook);
       return invalidOutput(`printed ${problem}, so Claude Code ignores the whole answer`, result, ctx, hook);
     }
-    const decision = readClaudeCodeOutput(output, ctx, hook);
+    const read = readClaudeCodeOutput(output, ctx, hook);
+    const decision = output.decision === 'block' ? stopBlockWorded(read, ctx, hook) : read;
     if (exit !== 2 || decision.kind === 'block' || decision.kind === 'stop') return decision;
     // The JSON did not block: exit 2 blocks with stderr (nothing on PermissionRequest), the JSON's messages kept.
     const blocked = exit2(result, ctx, hook);
@@ -297,6 +299,18 @@ function claudeBlockingError(ctx: ToolHookContext, hook: WireHookInfo, reason: s
   return `${ctx.event}:${ctx.toolCall.name} hook blocking error from command: "${hook.command ?? hook.name}": ${reason}`;
 }
 
+/**
+ * A JSON `decision: "block"` on Stop, worded as Claude Code 2.1.332 gives it to the model: the reason inside its
+ * `Stop hook feedback:` reminder, then `Stop hook blocking error from command: "<command>": <reason>` as a system
+ * message (the command as the settings wrote it; a HOOK.md hook's name in its place).
+ */
+function stopBlockWorded(decision: Decision, ctx: AnyHookContext, hook: WireHookInfo): Decision {
+  if (decision.kind !== 'block' || !wordsStopFeedback(ctx)) return decision;
+  const reason = decision.reason ?? '';
+  const error = claudeStopBlockingError(hook.command ?? hook.name, reason);
+  return { ...decision, reason: claudeStopFeedback(reason), additionalContext: [...decision.additionalContext, error] };
+}
+
 /** The warning for exit-0 output that starts with `{` and is not JSON: read as plain text, whatever `onFailure` says. */
 function notJsonNote(cause: string, result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): HookNote {
   return {
@@ -326,6 +340,11 @@ function withFeedbackOf(exit: Decision, onto: AnyHookContext | undefined): AnyHo
  * the binary, stderr as written, its last newline too).
  */
 function exit2(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): Decision {
+  if (wordsStopFeedback(ctx)) {
+    // Claude Code 2.1.332: `Stop hook feedback:\n[<command>]: <stderr>` (stderr as written), and no system message.
+    const reason = claudeStopFeedback(`[${hook.command ?? hook.name}]: ${result.stderr}`);
+    return { kind: 'block', reason, additionalContext: [], notes: exit2Notes(result, ctx, hook) };
+  }
   if (ctx.event === 'PostToolUse') {
     const label = hook.command ?? hook.name;
     const why = `[${label}]: ${result.stderr}`;
