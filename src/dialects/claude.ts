@@ -590,6 +590,8 @@ function payload(ctx: AnyHookContext, info: PayloadInfo): object {
       transcript_path: writeTranscript(ctx.state, process.cwd()),
       cwd: process.cwd(),
       ...(NO_PERMISSION_MODE.has(ctx.event) ? {} : { permission_mode: 'default' }),
+      // Inside a subagent Claude Code 2.1.332 names it on every event (its tool calls, PostToolBatch, SubagentStop).
+      ...(ctx.subagent !== undefined ? { agent_id: ctx.subagent.name, agent_type: ctx.subagent.type } : {}),
       hook_event_name: info.eventName,
       ...fields,
       ...claudeOnlyFields(ctx),
