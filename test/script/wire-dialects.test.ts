@@ -21,6 +21,7 @@ import {
 } from 'agent-hooks';
 import { exited } from '../support/script-fixture.js';
 import type { ProcessResult } from '../../src/process/run-process.js';
+import { claudeStopFeedback } from '../../src/dialects/claude-stop-feedback.js';
 
 const state = AgentState.create({ sessionId: 'sess-1' });
 const call = ToolCall.create('Bash', { command: 'rm -rf /tmp/x', description: 'clean' }, 'call_1');
@@ -124,7 +125,8 @@ const OUTPUTS: [string, WireDialect, () => AnyHookContext, ProcessResult, Expect
   // Claude Code
   ['claude exit 0, no output', claudeDialect, pre, exited(0), { kind: 'proceed', granted: false, notes: 0 }],
   ['claude exit 2 blocks with stderr', claudeDialect, pre, exited(2, '', 'no rm -rf\n'), { kind: 'block', reason: 'no rm -rf' }],
-  ['claude exit 2 on Stop keeps working', claudeDialect, stop, exited(2, '', 'run the tests'), { kind: 'block', reason: 'run the tests' }],
+  // On Stop, in Claude Code 2.1.332's words (test/config/claude-stop-block.test.ts).
+  ['claude exit 2 on Stop keeps working', claudeDialect, stop, exited(2, '', 'run the tests'), { kind: 'block', reason: claudeStopFeedback('[guard]: run the tests') }],
   ['claude exit 2 on SessionStart shows stderr', claudeDialect, sessionStart, exited(2, '', 'hello'), { kind: 'proceed', systemMessage: 'hello' }],
   ['claude exit 1 is a non-blocking error', claudeDialect, pre, exited(1, '', 'oops'), { kind: 'proceed', notes: 1 }],
   ['claude permissionDecision deny', claudeDialect, pre, exited(0, JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'Destructive' } })), { kind: 'block', reason: 'Destructive' }],
@@ -133,7 +135,7 @@ const OUTPUTS: [string, WireDialect, () => AnyHookContext, ProcessResult, Expect
   ['claude additionalContext', claudeDialect, pre, exited(0, JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'read-only' } })), { kind: 'proceed', context: ['read-only'] }],
   ['claude legacy decision approve', claudeDialect, pre, exited(0, '{"decision":"approve"}'), { kind: 'proceed', granted: true }],
   ['claude legacy decision block', claudeDialect, pre, exited(0, '{"decision":"block","reason":"nope"}'), { kind: 'block', reason: 'nope' }],
-  ['claude decision block on Stop', claudeDialect, stop, exited(0, '{"decision":"block","reason":"Continue with X"}'), { kind: 'block', reason: 'Continue with X' }],
+  ['claude decision block on Stop', claudeDialect, stop, exited(0, '{"decision":"block","reason":"Continue with X"}'), { kind: 'block', reason: claudeStopFeedback('Continue with X'), context: ['Stop hook blocking error from command: "guard": Continue with X'] }],
   ['claude continue false wins over a grant', claudeDialect, pre, exited(0, JSON.stringify({ continue: false, stopReason: 'halt', hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } })), { kind: 'stop', reason: 'halt' }],
   ['claude systemMessage', claudeDialect, pre, exited(0, '{"systemMessage":"careful"}'), { kind: 'proceed', systemMessage: 'careful' }],
   ['claude plain stdout is context on UserPromptSubmit', claudeDialect, prompt, exited(0, 'Branch: main\n'), { kind: 'proceed', context: ['Branch: main'] }],
