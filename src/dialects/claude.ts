@@ -74,8 +74,8 @@ export function claudeEventFields(ctx: AnyHookContext): Record<string, unknown> 
       // One of Claude Code's reasons, or `other`, as a headless Claude Code ends (a `matcher: "other"` hook runs then).
       return { reason: ctx.reason !== undefined && CLAUDE_END_REASONS.has(ctx.reason) ? ctx.reason : 'other' };
     case 'PreCompact':
-      // Claude Code sends an empty string when a compaction has no instructions.
-      return { trigger: ctx.trigger, custom_instructions: ctx.customInstructions ?? '' };
+      // A `/compact` without instructions: null in Claude Code 2.1.332 (test/agents/claude-rules-events.test.ts).
+      return { trigger: ctx.trigger, custom_instructions: ctx.customInstructions ?? null };
     case 'PostCompact': {
       // Claude Code sends the summary the compaction made: here the system message the compacted conversation starts with.
       const first = ctx.messagesAfter?.[0];
@@ -96,8 +96,8 @@ export function claudeEventFields(ctx: AnyHookContext): Record<string, unknown> 
 /** The reasons Claude Code 2.1.332 gives on SessionEnd (its settings schema's list); any other is `other`. */
 const CLAUDE_END_REASONS: ReadonlySet<string> = new Set(['clear', 'resume', 'logout', 'prompt_input_exit', 'other']);
 
-/** The events on which Claude Code 2.1.332 sends no `permission_mode`. */
-const NO_PERMISSION_MODE: ReadonlySet<HookEventName> = new Set(['SessionStart', 'SessionEnd', 'StopFailure']);
+/** The events on which Claude Code 2.1.332 sends no `permission_mode` (recorded from the binary). */
+const NO_PERMISSION_MODE: ReadonlySet<HookEventName> = new Set(['SessionStart', 'SessionEnd', 'StopFailure', 'PreCompact', 'SubagentStart']);
 
 /** Events where Claude Code adds a hook's plain (non-JSON) stdout to the model's context. */
 const PLAIN_STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set(['UserPromptSubmit', 'SessionStart']);
@@ -590,8 +590,9 @@ function payload(ctx: AnyHookContext, info: PayloadInfo): object {
       transcript_path: writeTranscript(ctx.state, process.cwd()),
       cwd: process.cwd(),
       ...(NO_PERMISSION_MODE.has(ctx.event) ? {} : { permission_mode: 'default' }),
-      // Inside a subagent Claude Code 2.1.332 names it on every event (its tool calls, PostToolBatch, SubagentStop).
-      ...(ctx.subagent !== undefined ? { agent_id: ctx.subagent.name, agent_type: ctx.subagent.type } : {}),
+      // Inside a subagent Claude Code 2.1.332 names it on every event (its tool calls, PostToolBatch, SubagentStop), and
+      // SubagentStart names the one it starts, here in its payload.
+      ...(ctx.event === 'SubagentStart' ? { agent_id: ctx.name, agent_type: ctx.type } : ctx.subagent !== undefined ? { agent_id: ctx.subagent.name, agent_type: ctx.subagent.type } : {}),
       hook_event_name: info.eventName,
       ...fields,
       ...claudeOnlyFields(ctx),

@@ -46,8 +46,8 @@ const PAYLOAD_KEYS: [string, WireDialect, () => AnyHookContext, string[], string
   ['claude UserPromptSubmit', claudeDialect, prompt, ['cwd', 'hook_event_name', 'permission_mode', 'prompt', 'session_id', 'transcript_path']],
   // Claude Code 2.1.332 sends no permission_mode (nor model) on SessionStart.
   ['claude SessionStart', claudeDialect, sessionStart, ['cwd', 'hook_event_name', 'session_id', 'source', 'transcript_path']],
-  ['claude PreCompact', claudeDialect, () => CompactHookContext.before({ trigger: 'auto', messagesBefore: [], state }), ['custom_instructions', 'cwd', 'hook_event_name', 'permission_mode', 'session_id', 'transcript_path', 'trigger']],
-  ['claude SubagentStart', claudeDialect, () => SubagentHookContext.onStart({ name: 'r', type: 'Plan', task: 't', state }), ['agent_id', 'agent_type', 'cwd', 'hook_event_name', 'permission_mode', 'session_id', 'transcript_path']],
+  ['claude PreCompact', claudeDialect, () => CompactHookContext.before({ trigger: 'auto', messagesBefore: [], state }), ['custom_instructions', 'cwd', 'hook_event_name', 'session_id', 'transcript_path', 'trigger']],
+  ['claude SubagentStart', claudeDialect, () => SubagentHookContext.onStart({ name: 'r', type: 'Plan', task: 't', state }), ['agent_id', 'agent_type', 'cwd', 'hook_event_name', 'session_id', 'transcript_path']],
   ['claude Notification', claudeDialect, () => NotificationHookContext.notify('idle', { notificationType: 'idle_prompt', state }), ['cwd', 'hook_event_name', 'message', 'notification_type', 'permission_mode', 'session_id', 'transcript_path']],
   ['vscode PreToolUse', vscodeDialect, pre, ['cwd', 'hookEventName', 'hook_event_name', 'sessionId', 'session_id', 'timestamp', 'tool_input', 'tool_name', 'tool_use_id', 'transcript_path']],
   ['vscode Stop', vscodeDialect, stop, ['cwd', 'hookEventName', 'hook_event_name', 'sessionId', 'session_id', 'stop_hook_active', 'timestamp', 'transcript_path']],
