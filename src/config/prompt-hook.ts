@@ -17,6 +17,7 @@ import { jsonDepthProblem } from '../core/internal/json-depth.js';
 import { messageOf } from '../core/internal/message-of.js';
 import type { CommandHookOrigin } from '../script/command-hook.js';
 import { claudeDialect } from '../dialects/claude.js';
+import { claudeStopFeedback, wordsStopFeedback } from '../dialects/claude-stop-feedback.js';
 import { isRecord } from '../dialects/wire-output.js';
 import type { ConfigHook, JudgeFn } from './config-source.js';
 
@@ -139,6 +140,8 @@ export class PromptHook implements ConfigHook {
     const verdict = await this.ask(ctx, scope);
     if (verdict === undefined || verdict.ok) return continueChain(HookOutcome.proceed(), ctx, next);
     const reason = verdict.reason ?? `Refused by prompt hook '${this.name}'.`;
+    // On Stop, Claude Code 2.1.332 keeps the agent working, continueOnBlock or not, and words the feedback its own way.
+    if (verdict.failed !== true && wordsStopFeedback(ctx)) return continueChain(HookOutcome.block(claudeStopFeedback(`[${this.prompt}]: ${reason}`)), ctx, next);
     if (verdict.failed === true || !ENDS_THE_TURN.has(ctx.event)) return continueChain(HookOutcome.block(reason), ctx, next);
     if (this.spec.continueOnBlock !== true) return HookOutcome.stop(reason);
     if (ctx.event !== 'PostToolUse') return continueChain(HookOutcome.block(reason), ctx, next);

@@ -10,6 +10,7 @@ import { statusOf } from '../core/model-error-type.js';
 import type { ProcessResult } from './process-result.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 import { claudeBlockingFeedbackOf, fromClaudeCode, withClaudeBlockingFeedback, type ClaudeBlockingFeedback } from './claude-blocking-feedback.js';
+import { claudeStopBlockingError, claudeStopFeedback, wordsStopFeedback } from './claude-stop-feedback.js';
 import { newSessionEnvFile } from './claude-env-file.js';
 import { writeTranscript } from './claude-transcript.js';
 import { exit2Notes, exitCodeDecision, failureDecision, processFailure, tail } from './failure.js';
@@ -73,8 +74,8 @@ export function claudeEventFields(ctx: AnyHookContext): Record<string, unknown> 
       // One of Claude Code's reasons, or `other`, as a headless Claude Code ends (a `matcher: "other"` hook runs then).
       return { reason: ctx.reason !== undefined && CLAUDE_END_REASONS.has(ctx.reason) ? ctx.reason : 'other' };
     case 'PreCompact':
-      // Claude Code sends an empty string when a compaction has no instructions.
-      return { trigger: ctx.trigger, custom_instructions: ctx.customInstructions ?? '' };
+      // A `/compact` without instructions: null in Claude Code 2.1.332 (test/agents/claude-rules-events.test.ts).
+      return { trigger: ctx.trigger, custom_instructions: ctx.customInstructions ?? null };
     case 'PostCompact': {
       // Claude Code sends the summary the compaction made: here the system message the compacted conversation starts with.
       const first = ctx.messagesAfter?.[0];
@@ -95,8 +96,8 @@ export function claudeEventFields(ctx: AnyHookContext): Record<string, unknown> 
 /** The reasons Claude Code 2.1.332 gives on SessionEnd (its settings schema's list); any other is `other`. */
 const CLAUDE_END_REASONS: ReadonlySet<string> = new Set(['clear', 'resume', 'logout', 'prompt_input_exit', 'other']);
 
-/** The events on which Claude Code 2.1.332 sends no `permission_mode`. */
-const NO_PERMISSION_MODE: ReadonlySet<HookEventName> = new Set(['SessionStart', 'SessionEnd', 'StopFailure']);
+/** The events on which Claude Code 2.1.332 sends no `permission_mode` (recorded from the binary). */
+const NO_PERMISSION_MODE: ReadonlySet<HookEventName> = new Set(['SessionStart', 'SessionEnd', 'StopFailure', 'PreCompact', 'SubagentStart']);
 
 /** Events where Claude Code adds a hook's plain (non-JSON) stdout to the model's context. */
 const PLAIN_STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set(['UserPromptSubmit', 'SessionStart']);
@@ -257,7 +258,8 @@ export function readClaudeCodeAnswer(result: ProcessResult, ctx: AnyHookContext,
       if (exit === 2) return exit2(result, ctx, hook);
       return invalidOutput(`printed ${problem}, so Claude Code ignores the whole answer`, result, ctx, hook);
     }
-    const decision = readClaudeCodeOutput(output, ctx, hook);
+    const read = readClaudeCodeOutput(output, ctx, hook);
+    const decision = output.decision === 'block' ? stopBlockWorded(read, ctx, hook) : read;
     if (exit !== 2 || decision.kind === 'block' || decision.kind === 'stop') return decision;
     // The JSON did not block: exit 2 blocks with stderr (nothing on PermissionRequest), the JSON's messages kept.
     const blocked = exit2(result, ctx, hook);
@@ -297,6 +299,18 @@ function claudeBlockingError(ctx: ToolHookContext, hook: WireHookInfo, reason: s
   return `${ctx.event}:${ctx.toolCall.name} hook blocking error from command: "${hook.command ?? hook.name}": ${reason}`;
 }
 
+/**
+ * A JSON `decision: "block"` on Stop, worded as Claude Code 2.1.332 gives it to the model: the reason inside its
+ * `Stop hook feedback:` reminder, then `Stop hook blocking error from command: "<command>": <reason>` as a system
+ * message (the command as the settings wrote it; a HOOK.md hook's name in its place).
+ */
+function stopBlockWorded(decision: Decision, ctx: AnyHookContext, hook: WireHookInfo): Decision {
+  if (decision.kind !== 'block' || !wordsStopFeedback(ctx)) return decision;
+  const reason = decision.reason ?? '';
+  const error = claudeStopBlockingError(hook.command ?? hook.name, reason);
+  return { ...decision, reason: claudeStopFeedback(reason), additionalContext: [...decision.additionalContext, error] };
+}
+
 /** The warning for exit-0 output that starts with `{` and is not JSON: read as plain text, whatever `onFailure` says. */
 function notJsonNote(cause: string, result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): HookNote {
   return {
@@ -326,6 +340,11 @@ function withFeedbackOf(exit: Decision, onto: AnyHookContext | undefined): AnyHo
  * the binary, stderr as written, its last newline too).
  */
 function exit2(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): Decision {
+  if (wordsStopFeedback(ctx)) {
+    // Claude Code 2.1.332: `Stop hook feedback:\n[<command>]: <stderr>` (stderr as written), and no system message.
+    const reason = claudeStopFeedback(`[${hook.command ?? hook.name}]: ${result.stderr}`);
+    return { kind: 'block', reason, additionalContext: [], notes: exit2Notes(result, ctx, hook) };
+  }
   if (ctx.event === 'PostToolUse') {
     const label = hook.command ?? hook.name;
     const why = `[${label}]: ${result.stderr}`;
@@ -571,6 +590,9 @@ function payload(ctx: AnyHookContext, info: PayloadInfo): object {
       transcript_path: writeTranscript(ctx.state, process.cwd()),
       cwd: process.cwd(),
       ...(NO_PERMISSION_MODE.has(ctx.event) ? {} : { permission_mode: 'default' }),
+      // Inside a subagent Claude Code 2.1.332 names it on every event (its tool calls, PostToolBatch, SubagentStop), and
+      // SubagentStart names the one it starts, here in its payload.
+      ...(ctx.event === 'SubagentStart' ? { agent_id: ctx.name, agent_type: ctx.type } : ctx.subagent !== undefined ? { agent_id: ctx.subagent.name, agent_type: ctx.subagent.type } : {}),
       hook_event_name: info.eventName,
       ...fields,
       ...claudeOnlyFields(ctx),

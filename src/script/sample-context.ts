@@ -260,7 +260,12 @@ export function sampleContext(event?: string, payload: unknown = {}, options: Sa
     sessionId: read.string('session_id', 'sessionId') ?? d.sessionId,
     stepCount,
   });
-  const init = { state, metadata: read.object('context') ?? {} };
+  // An event of a subagent's run names it (Claude Code's `agent_id` and `agent_type`); SubagentStart names the subagent
+  // it starts, from the parent's run.
+  const inName = read.string('subagent_name', 'agent_name');
+  const inType = read.string('subagent_type', 'agent_type');
+  const inside = inName !== undefined && inType !== undefined && name !== 'SubagentStart' ? { name: inName, type: inType } : undefined;
+  const init = { state, metadata: read.object('context') ?? {}, subagent: inside };
 
   const toolCall = (): ToolCall =>
     ToolCall.create(

@@ -189,13 +189,19 @@ interface Row {
 
 const specific = (event: string, fields: Record<string, unknown>) => ({ hookSpecificOutput: { hookEventName: event, ...fields } });
 
+/**
+ * A Stop Claude Code sent through the bridge: the block's reason goes back plain, and Claude Code words it. (A Stop of
+ * an agent built here gets the reason in Claude Code's own words: test/agents/claude-rules-stop.test.ts.)
+ */
+const bridgedStop = () => CONTEXTS.Stop!().withOrigin({ agent: 'claude', eventName: 'Stop', payload: {}, fields: new Set() });
+
 const ROWS: readonly Row[] = [
   // The fields of every answer (SyncHookJSONOutput).
   { event: 'PreToolUse', field: 'continue', answer: { continue: false, stopReason: 'halt' }, reads: { kind: 'stop', reason: 'halt' }, written: 'continue' },
   { event: 'Stop', field: 'stopReason', answer: { continue: false, stopReason: 'out of budget' }, reads: { kind: 'stop', reason: 'out of budget' }, written: 'stopReason' },
   { event: 'PostToolUse', field: 'systemMessage', answer: { systemMessage: 'linted' }, reads: { kind: 'proceed', systemMessage: 'linted' }, written: 'systemMessage' },
   { event: 'UserPromptSubmit', field: 'decision', answer: { decision: 'block', reason: 'no secrets' }, reads: { kind: 'block', reason: 'no secrets' }, written: 'decision' },
-  { event: 'Stop', field: 'reason', answer: { decision: 'block', reason: 'run the tests' }, reads: { kind: 'block', reason: 'run the tests' }, written: 'reason' },
+  { event: 'Stop', field: 'reason', answer: { decision: 'block', reason: 'run the tests' }, reads: { kind: 'block', reason: 'run the tests' }, written: 'reason', ctx: bridgedStop },
   { event: 'PreToolUse', field: 'decision', answer: { decision: 'approve' }, reads: { kind: 'proceed', granted: true }, written: 'hookSpecificOutput.permissionDecision' },
   // PreToolUse.
   { event: 'PreToolUse', field: 'hookSpecificOutput.permissionDecision', answer: specific('PreToolUse', { permissionDecision: 'deny', permissionDecisionReason: 'no' }), reads: { kind: 'block', reason: 'no' }, written: 'hookSpecificOutput.permissionDecision' },
@@ -247,7 +253,7 @@ const ROWS: readonly Row[] = [
   { event: 'SubagentStart', field: 'hookSpecificOutput.additionalContext', answer: specific('SubagentStart', { additionalContext: 'be brief' }), reads: { kind: 'proceed', additionalContext: ['be brief'] }, written: 'hookSpecificOutput.additionalContext' },
   { event: 'Notification', field: 'hookSpecificOutput.additionalContext', answer: specific('Notification', { additionalContext: 'the user is away' }), reads: { kind: 'proceed', additionalContext: ['the user is away'] }, written: 'hookSpecificOutput.additionalContext' },
   // Stop and SubagentStop: context keeps the agent working, as a block does (the bridge writes it as one).
-  { event: 'Stop', field: 'hookSpecificOutput.additionalContext', answer: specific('Stop', { additionalContext: 'also update the changelog' }), reads: { kind: 'block', reason: 'also update the changelog' }, written: 'reason' },
+  { event: 'Stop', field: 'hookSpecificOutput.additionalContext', answer: specific('Stop', { additionalContext: 'also update the changelog' }), reads: { kind: 'block', reason: 'also update the changelog' }, written: 'reason', ctx: bridgedStop },
   { event: 'SubagentStop', field: 'hookSpecificOutput.additionalContext', answer: specific('SubagentStop', { additionalContext: 'check one more file' }), reads: { kind: 'block', reason: 'check one more file' }, written: 'reason' },
 ];
 

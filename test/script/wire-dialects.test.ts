@@ -21,6 +21,7 @@ import {
 } from 'agent-hooks';
 import { exited } from '../support/script-fixture.js';
 import type { ProcessResult } from '../../src/process/run-process.js';
+import { claudeStopFeedback } from '../../src/dialects/claude-stop-feedback.js';
 
 const state = AgentState.create({ sessionId: 'sess-1' });
 const call = ToolCall.create('Bash', { command: 'rm -rf /tmp/x', description: 'clean' }, 'call_1');
@@ -45,8 +46,8 @@ const PAYLOAD_KEYS: [string, WireDialect, () => AnyHookContext, string[], string
   ['claude UserPromptSubmit', claudeDialect, prompt, ['cwd', 'hook_event_name', 'permission_mode', 'prompt', 'session_id', 'transcript_path']],
   // Claude Code 2.1.332 sends no permission_mode (nor model) on SessionStart.
   ['claude SessionStart', claudeDialect, sessionStart, ['cwd', 'hook_event_name', 'session_id', 'source', 'transcript_path']],
-  ['claude PreCompact', claudeDialect, () => CompactHookContext.before({ trigger: 'auto', messagesBefore: [], state }), ['custom_instructions', 'cwd', 'hook_event_name', 'permission_mode', 'session_id', 'transcript_path', 'trigger']],
-  ['claude SubagentStart', claudeDialect, () => SubagentHookContext.onStart({ name: 'r', type: 'Plan', task: 't', state }), ['agent_id', 'agent_type', 'cwd', 'hook_event_name', 'permission_mode', 'session_id', 'transcript_path']],
+  ['claude PreCompact', claudeDialect, () => CompactHookContext.before({ trigger: 'auto', messagesBefore: [], state }), ['custom_instructions', 'cwd', 'hook_event_name', 'session_id', 'transcript_path', 'trigger']],
+  ['claude SubagentStart', claudeDialect, () => SubagentHookContext.onStart({ name: 'r', type: 'Plan', task: 't', state }), ['agent_id', 'agent_type', 'cwd', 'hook_event_name', 'session_id', 'transcript_path']],
   ['claude Notification', claudeDialect, () => NotificationHookContext.notify('idle', { notificationType: 'idle_prompt', state }), ['cwd', 'hook_event_name', 'message', 'notification_type', 'permission_mode', 'session_id', 'transcript_path']],
   ['vscode PreToolUse', vscodeDialect, pre, ['cwd', 'hookEventName', 'hook_event_name', 'sessionId', 'session_id', 'timestamp', 'tool_input', 'tool_name', 'tool_use_id', 'transcript_path']],
   ['vscode Stop', vscodeDialect, stop, ['cwd', 'hookEventName', 'hook_event_name', 'sessionId', 'session_id', 'stop_hook_active', 'timestamp', 'transcript_path']],
@@ -124,7 +125,8 @@ const OUTPUTS: [string, WireDialect, () => AnyHookContext, ProcessResult, Expect
   // Claude Code
   ['claude exit 0, no output', claudeDialect, pre, exited(0), { kind: 'proceed', granted: false, notes: 0 }],
   ['claude exit 2 blocks with stderr', claudeDialect, pre, exited(2, '', 'no rm -rf\n'), { kind: 'block', reason: 'no rm -rf' }],
-  ['claude exit 2 on Stop keeps working', claudeDialect, stop, exited(2, '', 'run the tests'), { kind: 'block', reason: 'run the tests' }],
+  // On Stop, in Claude Code 2.1.332's words (test/config/claude-stop-block.test.ts).
+  ['claude exit 2 on Stop keeps working', claudeDialect, stop, exited(2, '', 'run the tests'), { kind: 'block', reason: claudeStopFeedback('[guard]: run the tests') }],
   ['claude exit 2 on SessionStart shows stderr', claudeDialect, sessionStart, exited(2, '', 'hello'), { kind: 'proceed', systemMessage: 'hello' }],
   ['claude exit 1 is a non-blocking error', claudeDialect, pre, exited(1, '', 'oops'), { kind: 'proceed', notes: 1 }],
   ['claude permissionDecision deny', claudeDialect, pre, exited(0, JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'Destructive' } })), { kind: 'block', reason: 'Destructive' }],
@@ -133,7 +135,7 @@ const OUTPUTS: [string, WireDialect, () => AnyHookContext, ProcessResult, Expect
   ['claude additionalContext', claudeDialect, pre, exited(0, JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'read-only' } })), { kind: 'proceed', context: ['read-only'] }],
   ['claude legacy decision approve', claudeDialect, pre, exited(0, '{"decision":"approve"}'), { kind: 'proceed', granted: true }],
   ['claude legacy decision block', claudeDialect, pre, exited(0, '{"decision":"block","reason":"nope"}'), { kind: 'block', reason: 'nope' }],
-  ['claude decision block on Stop', claudeDialect, stop, exited(0, '{"decision":"block","reason":"Continue with X"}'), { kind: 'block', reason: 'Continue with X' }],
+  ['claude decision block on Stop', claudeDialect, stop, exited(0, '{"decision":"block","reason":"Continue with X"}'), { kind: 'block', reason: claudeStopFeedback('Continue with X'), context: ['Stop hook blocking error from command: "guard": Continue with X'] }],
   ['claude continue false wins over a grant', claudeDialect, pre, exited(0, JSON.stringify({ continue: false, stopReason: 'halt', hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } })), { kind: 'stop', reason: 'halt' }],
   ['claude systemMessage', claudeDialect, pre, exited(0, '{"systemMessage":"careful"}'), { kind: 'proceed', systemMessage: 'careful' }],
   ['claude plain stdout is context on UserPromptSubmit', claudeDialect, prompt, exited(0, 'Branch: main\n'), { kind: 'proceed', context: ['Branch: main'] }],

@@ -67,7 +67,7 @@ export abstract class RunApprovals extends RunToolExecution {
     if (!reviewed) return this.refuse(call, message, 'approver');
     const reason = decision.reason ?? 'The approver refused the call.';
     const outcome = await this.answering(call, () => message, () =>
-      this.dispatch('PermissionDenied', () => ToolHookContext.permissionDenied(call, { state: this.state, metadata: this.metadata, reason })),
+      this.dispatch('PermissionDenied', () => ToolHookContext.permissionDenied(call, { ...this.ctxInit(), reason })),
     );
     const retry = outcome.context?.event === 'PermissionDenied' && outcome.context.retry && decision.stopRun !== true;
     return this.refuse(call, retry ? `${message}\n${RETRY_NOTE}` : message, 'approver');

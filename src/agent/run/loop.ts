@@ -178,6 +178,7 @@ export class Run extends RunSubagents {
       continuationCount: this.stopBlocks,
       subagentName: sub?.name,
       subagentType: sub?.type,
+      subagent: sub,
     });
     const event = sub ? 'SubagentStop' : 'Stop';
     const outcome = sub

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { AgentState, HookEvent, HookOutcome, ToolCall, ToolExecution, type AnyHookContext, type ContextFor, type DispatchOptions, type HookEventName, type HookNote, type HookObserver, type Message, type Metadata, type RunStatus, type StopReason, type Usage } from '../../core/index.js';
+import { AgentState, HookEvent, HookOutcome, ToolCall, ToolExecution, type AnyHookContext, type ContextFor, type DispatchOptions, type HookEventName, type HookNote, type HookObserver, type Message, type Metadata, type RunStatus, type StopReason, type SubagentRef, type Usage } from '../../core/index.js';
 import type { RunResult } from '../run-result.js';
 import { frozenRecord } from '../../core/internal/frozen.js';
 import { ToolRefusedError } from '../tool-refused-error.js';
@@ -185,8 +185,8 @@ export abstract class RunCore {
 
   // Where a context needs more than these two, they are listed beside its other fields, not spread from here: on
   // Node 20 `{ ...this.ctxInit(), x }` leaves V8's fast path for object literals and costs some 40 times as much.
-  protected ctxInit(): { state: AgentState; metadata: Metadata } {
-    return { state: this.state, metadata: this.metadata };
+  protected ctxInit(): { state: AgentState; metadata: Metadata; subagent: SubagentRef | undefined } {
+    return { state: this.state, metadata: this.metadata, subagent: this.init.subagent };
   }
 
   protected addMessage(message: Message): void {

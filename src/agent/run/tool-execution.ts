@@ -124,7 +124,7 @@ export abstract class RunToolExecution extends RunModelTurns {
     }
     if (pre.type === 'ask') {
       const reason = pre.reason ?? 'A hook asked for approval.';
-      const perm = await this.dispatch('PermissionRequest', () => ToolHookContext.permissionRequest(call, { state: this.state, metadata: this.metadata, reason }));
+      const perm = await this.dispatch('PermissionRequest', () => ToolHookContext.permissionRequest(call, { ...this.ctxInit(), reason }));
       if (perm.type === 'block') return { kind: 'refuse', call, message: `Tool call refused by a permission hook: ${perm.reason}`, by: 'permission' };
       if (perm.context?.event === 'PermissionRequest') call = perm.context.toolCall;
       if (perm.context?.event === 'PermissionRequest' && perm.context.updatedPermissions !== undefined) this.ignoredPermissionUpdates(perm.context.updatedPermissions);

@@ -15,6 +15,16 @@ export interface HookContextInit {
   state?: AgentState;
   /** Metadata of this dispatch. */
   metadata?: Metadata;
+  /** The subagent whose run the event happens in; omitted in the top-level agent. */
+  subagent?: SubagentRef | undefined;
+}
+
+/** The subagent a context's event happened in: the name the model calls it by, and its type. */
+export interface SubagentRef {
+  /** Its name (the tool the model calls it by). */
+  readonly name: string;
+  /** Its type, as SubagentStart and SubagentStop matchers see it. */
+  readonly type: string;
 }
 
 /**
@@ -60,6 +70,11 @@ export abstract class HookContextBase<E extends HookEventName = HookEventName> {
    * events of an agent built here. Kept by every `with…` copy.
    */
   declare readonly origin: ContextOrigin | undefined;
+  /**
+   * The subagent whose run fired this event (its tool calls, its stop gate), `undefined` in the top-level agent. Kept
+   * by every `with…` copy.
+   */
+  declare readonly subagent: SubagentRef | undefined;
 
   static {
     brand(this, brandKey('HookContextBase'));
@@ -87,6 +102,8 @@ export abstract class HookContextBase<E extends HookEventName = HookEventName> {
     this.event = event;
     this.state = init.state ?? AgentState.create();
     this.metadata = frozenRecord(init.metadata);
+    // Set only in a subagent, so the contexts of the top-level agent keep the shape they have always had.
+    if (init.subagent !== undefined) this.subagent = init.subagent;
   }
 
   /** A metadata value: the context's own, else the state's, else `fallback`. */

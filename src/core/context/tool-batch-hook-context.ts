@@ -54,7 +54,7 @@ export class ToolBatchHookContext extends HookContextBase<'PostToolBatch'> {
 
   /** The PostToolBatch context of a completed step that made tool calls. */
   static afterBatch(step: AgentStep, init: HookContextInit = {}): ToolBatchHookContext {
-    return new ToolBatchHookContext({ state: init.state, metadata: init.metadata, stepIndex: step.index, toolCalls: step.toolCalls, executions: step.executions });
+    return new ToolBatchHookContext({ state: init.state, metadata: init.metadata, subagent: init.subagent, stepIndex: step.index, toolCalls: step.toolCalls, executions: step.executions });
   }
 
   /** What `call` (or the call with this id) produced, or `undefined` when it was never run. */

@@ -85,7 +85,7 @@ export class ToolHookContextClass<E extends ToolEventName = ToolEventName> exten
   // object literals (some 400 ns against 10), and a context is made for every dispatch.
   /** A PreToolUse context. */
   static beforeToolUse(toolCall: ToolCall, init: HookContextInit = {}): ToolHookContext<'PreToolUse'> {
-    return new ToolHookContextClass('PreToolUse', { state: init.state, metadata: init.metadata, toolCall });
+    return new ToolHookContextClass('PreToolUse', { state: init.state, metadata: init.metadata, subagent: init.subagent, toolCall });
   }
 
   /** A PermissionRequest context. */
@@ -93,17 +93,17 @@ export class ToolHookContextClass<E extends ToolEventName = ToolEventName> exten
     toolCall: ToolCall,
     init: HookContextInit & { reason?: string } = {},
   ): ToolHookContext<'PermissionRequest'> {
-    return new ToolHookContextClass('PermissionRequest', { state: init.state, metadata: init.metadata, toolCall, permissionReason: init.reason });
+    return new ToolHookContextClass('PermissionRequest', { state: init.state, metadata: init.metadata, subagent: init.subagent, toolCall, permissionReason: init.reason });
   }
 
   /** A PermissionDenied context: the approver refused `toolCall`, for `reason`. */
   static permissionDenied(toolCall: ToolCall, init: HookContextInit & { reason?: string } = {}): ToolHookContext<'PermissionDenied'> {
-    return new ToolHookContextClass('PermissionDenied', { state: init.state, metadata: init.metadata, toolCall, permissionReason: init.reason });
+    return new ToolHookContextClass('PermissionDenied', { state: init.state, metadata: init.metadata, subagent: init.subagent, toolCall, permissionReason: init.reason });
   }
 
   /** A PostToolUse context for a successful execution. */
   static afterToolUse(execution: ToolExecution, init: HookContextInit = {}): ToolHookContext<'PostToolUse'> {
-    return new ToolHookContextClass('PostToolUse', { state: init.state, metadata: init.metadata, toolCall: execution.toolCall, execution });
+    return new ToolHookContextClass('PostToolUse', { state: init.state, metadata: init.metadata, subagent: init.subagent, toolCall: execution.toolCall, execution });
   }
 
   /** A PostToolUseFailure context; `durationMs`, how long the tool ran before it failed, when known. */
@@ -111,6 +111,7 @@ export class ToolHookContextClass<E extends ToolEventName = ToolEventName> exten
     return new ToolHookContextClass('PostToolUseFailure', {
       state: init.state,
       metadata: init.metadata,
+      subagent: init.subagent,
       toolCall,
       error,
       execution: ToolExecution.failure(toolCall, error, durationMs),

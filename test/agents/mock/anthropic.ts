@@ -68,7 +68,8 @@ export function shellInput(tool: Tool, command: string): Record<string, unknown>
 let sequence = 0;
 const nextId = (prefix: string): string => `${prefix}_${Date.now().toString(36)}${(sequence++).toString(36).padStart(4, '0')}`;
 
-type Block = { readonly type: 'text'; readonly text: string } | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: Record<string, unknown> };
+/** A content block of the mock's answers. */
+export type Block = { readonly type: 'text'; readonly text: string } | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: Record<string, unknown> };
 
 const USAGE = { input_tokens: 100, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 
@@ -108,6 +109,14 @@ function stream(res: ServerResponse, whole: Record<string, unknown>): void {
     { type: 'message_stop' },
   ];
   sendSse(res, events.map((data) => ({ event: data.type, data })));
+}
+
+/** Answers `body` (a Messages request) with `blocks`, streamed when it asked for a stream. */
+export function answerWith(res: ServerResponse, body: unknown, blocks: readonly Block[]): void {
+  const request = (body ?? {}) as MessagesRequest;
+  const whole = message(typeof request.model === 'string' ? request.model : 'mock', blocks);
+  if (request.stream === true) stream(res, whole);
+  else sendJson(res, 200, whole);
 }
 
 const notFound = (res: ServerResponse, what: string): void => sendJson(res, 404, { type: 'error', error: { type: 'not_found_error', message: `the mock has no ${what}` } });
