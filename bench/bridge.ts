@@ -2,7 +2,7 @@
  * What one bridged hook call costs an agent: the whole `agent-hooks bridge --from claude` process — Node's start, our
  * imports, discovery, the trust check, the dispatch and the answer — against a bare `node -e ''` given the same stdin,
  * both started the same way, alternating, and compared by medians; under each Node the package supports (this one,
- * and the pinned 22 and 24 of test/support/install-node.mjs, installed once into its cache), each against its own bare
+ * and the pinned 22, 24 and 26 of test/support/install-node.mjs, installed once into its cache), each against its own bare
  * start. Then, per Node, `import('agent-hooks')` (the built dist/index.js) in a fresh process against the same bare
  * start. Three projects: one HOOK.md hook that matches the
  * call (its script's own time — the spawn of `/bin/sh` running it, measured alone the same way — is subtracted from
@@ -25,7 +25,7 @@ const CLI = process.env.AGENT_HOOKS_CLI ?? fileURLToPath(new URL('../dist/cli.js
 const LIBRARY = fileURLToPath(new URL(`../dist/index.js`, import.meta.url));
 const ROUNDS = Number(process.env.BRIDGE_ROUNDS ?? 20);
 /** The other Node majors measured beside this one; `BRIDGE_NODES=` (empty) measures this one alone. */
-const OTHER_MAJORS = (process.env.BRIDGE_NODES ?? '22,24').split(',').filter((m) => m !== '');
+const OTHER_MAJORS = (process.env.BRIDGE_NODES ?? '22,24,26').split(',').filter((m) => m !== '');
 const PAYLOAD = JSON.stringify({
   session_id: 'bench',
   transcript_path: '/tmp/t.jsonl',

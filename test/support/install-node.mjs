@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The release tested for each major version: the newest of each line when they were last updated. */
-export const PINS = { 22: '22.23.5', 24: '24.22.3' };
+export const PINS = { 22: '22.23.5', 24: '24.22.3', 26: '26.12.1' };
 
 /** The exact version `wanted` (a major version of PINS, or an exact `x.y.z`) names, or an error saying which exist. */
 export function versionOf(wanted) {

@@ -13,7 +13,7 @@ let node;
 try {
   node = installNode(versionOf(wanted));
 } catch (error) {
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\nUsage: npm run test:node -- <22|24|x.y.z> [vitest arguments]\n`);
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\nUsage: npm run test:node -- <22|24|26|x.y.z> [vitest arguments]\n`);
   process.exit(2);
 }
 process.stderr.write(`Testing under ${node}\n`);
