@@ -96,8 +96,9 @@ describe('bridge answers', () => {
         fc.constantFrom<Kind>('proceed', 'allow', 'block', 'ask', 'stop'),
         fc.stringMatching(/^[A-Za-z][A-Za-z ,.]{0,30}[a-z]$/),
         (agent, event, kind, reason) => {
-          const ctx = CONTEXTS[event]!();
           const dialect = DIALECT[agent];
+          // The context as the bridge reads it: sent by the agent, which words what its hooks decide itself.
+          const ctx = CONTEXTS[event]!().withOrigin({ agent, eventName: dialect.eventName(event as AnyHookContext['event']), payload: {}, fields: new Set() });
           const answer = bridgeAnswer(agent, outcomeOf(kind, ctx, reason), ctx, dialect.eventName(ctx.event));
           const decision = dialect.interpret(exited(answer.exitCode, answer.stdout, answer.stderr), ctx, { name: 'bridge', failClosed: false });
           const ignored = agent === 'copilot' && event === 'UserPromptSubmit' && (kind === 'block' || kind === 'stop');
