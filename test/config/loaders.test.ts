@@ -174,6 +174,14 @@ describe('GitHub Copilot and VS Code hook files', () => {
     expect(hooks.map((h) => (h as CommandHook).command)).toEqual(['c1', 'c2', 'b1', 'b2', 'a1', 'a2']);
   });
 
+  it('runs the user’s Copilot files before the project’s, each folder last name first, as Copilot CLI does', async () => {
+    const { home, project, write } = await setup();
+    for (const name of ['a', 'c']) await write(home, `.copilot/hooks/${name}.json`, { version: 1, hooks: { preToolUse: [{ bash: `user-${name}1` }, { bash: `user-${name}2` }] } });
+    for (const name of ['b', 'a']) await write(project, `.github/hooks/${name}.json`, { version: 1, hooks: { preToolUse: [{ bash: `project-${name}` }] } });
+    const { hooks } = await loadCopilotHooks({ projectDir: project, trust: 'all', homeDir: home });
+    expect(hooks.map((h) => (h as CommandHook).command)).toEqual(['user-c1', 'user-c2', 'user-a1', 'user-a2', 'project-b', 'project-a']);
+  });
+
   it('runs a Copilot permissionRequest hook on every call the preToolUse hooks let through, and once when one asked', async () => {
     const { project, write } = await setup();
     const log = join(project, 'permission.log');
@@ -181,7 +189,7 @@ describe('GitHub Copilot and VS Code hook files', () => {
       version: 1,
       hooks: {
         preToolUse: [{ bash: 'if grep -q ask-me; then echo \'{"permissionDecision":"ask","permissionDecisionReason":"why"}\'; fi' }],
-        permissionRequest: [{ bash: `cat >> '${log}'; echo >> '${log}'; if grep -q deny-me '${log}'; then echo '{"permissionDecision":"deny","permissionDecisionReason":"PERMISSION-DENIED"}'; fi` }],
+        permissionRequest: [{ bash: `cat >> '${log}'; echo >> '${log}'; if grep -q deny-me '${log}'; then echo '{"behavior":"deny","message":"PERMISSION-DENIED"}'; fi` }],
       },
     });
     const { hooks } = await loadCopilotHooks({ projectDir: project, trust: 'all', homeDir: false });
