@@ -42,6 +42,26 @@ function hookLog(project: AgentProject): string {
     .join('\n');
 }
 
+/** One headless `copilot -p` run; `extra` are further arguments (`--resume=<session>` for a session's next prompt). */
+export function runCopilot(project: AgentProject, mock: MockServer, prompt: string, timeoutMs: number, extra: readonly string[] = []): Promise<AgentRun> {
+  return runBounded(agentBin('copilot'), ['-p', prompt, ...extra, '--output-format', 'json', '--log-level', 'debug', '--log-dir', logDir(project)], {
+    cwd: project.dir,
+    env: {
+      ...project.env,
+      COPILOT_PROVIDER_BASE_URL: mock.url,
+      COPILOT_PROVIDER_TYPE: 'anthropic',
+      COPILOT_OFFLINE: 'true',
+      COPILOT_MODEL: MODEL,
+      // Headless: nobody is there to approve a tool call, and a hook's deny must be the only thing refusing one.
+      COPILOT_ALLOW_ALL: 'true',
+      COPILOT_PKG_CACHE_HOME: packageCache(),
+      // Else a newer version found in the package cache would run instead of the pinned one.
+      COPILOT_AUTO_UPDATE: 'false',
+    },
+    timeoutMs,
+  });
+}
+
 export const copilotDriver: AgentDriver = {
   name: 'copilot',
   // The camelCase payloads carry the model-facing name; only the PascalCase (Claude-compatible) ones say `Bash`.
@@ -50,24 +70,7 @@ export const copilotDriver: AgentDriver = {
   configure(project, _mock, { events, timeoutSec }) {
     installBridge(project, 'copilot', events, timeoutSec);
   },
-  run(project: AgentProject, mock: MockServer, prompt: string, timeoutMs: number): Promise<AgentRun> {
-    return runBounded(agentBin('copilot'), ['-p', prompt, '--output-format', 'json', '--log-level', 'debug', '--log-dir', logDir(project)], {
-      cwd: project.dir,
-      env: {
-        ...project.env,
-        COPILOT_PROVIDER_BASE_URL: mock.url,
-        COPILOT_PROVIDER_TYPE: 'anthropic',
-        COPILOT_OFFLINE: 'true',
-        COPILOT_MODEL: MODEL,
-        // Headless: nobody is there to approve a tool call, and a hook's deny must be the only thing refusing one.
-        COPILOT_ALLOW_ALL: 'true',
-        COPILOT_PKG_CACHE_HOME: packageCache(),
-        // Else a newer version found in the package cache would run instead of the pinned one.
-        COPILOT_AUTO_UPDATE: 'false',
-      },
-      timeoutMs,
-    });
-  },
+  run: (project: AgentProject, mock: MockServer, prompt: string, timeoutMs: number): Promise<AgentRun> => runCopilot(project, mock, prompt, timeoutMs),
   log: hookLog,
   unloadedHooks(project) {
     const log = hookLog(project);
