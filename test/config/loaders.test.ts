@@ -19,6 +19,7 @@ import {
   ToolHookContext,
   SessionHookContext,
   CompactHookContext,
+  FailureHookContext,
   StopHookContext,
   SubagentHookContext,
   type AnyHookContext,
@@ -180,6 +181,15 @@ describe('GitHub Copilot and VS Code hook files', () => {
     for (const name of ['b', 'a']) await write(project, `.github/hooks/${name}.json`, { version: 1, hooks: { preToolUse: [{ bash: `project-${name}` }] } });
     const { hooks } = await loadCopilotHooks({ projectDir: project, trust: 'all', homeDir: home });
     expect(hooks.map((h) => (h as CommandHook).command)).toEqual(['user-c1', 'user-c2', 'user-a1', 'user-a2', 'project-b', 'project-a']);
+  });
+
+  it('runs a Copilot errorOccurred hook when the run failed on its model call only, as Copilot CLI fires it', async () => {
+    const { project, write } = await setup();
+    await write(project, '.github/hooks/a.json', { version: 1, hooks: { errorOccurred: [{ bash: 'cat > /dev/null' }] } });
+    const { hooks } = await loadCopilotHooks({ projectDir: project, trust: 'all', homeDir: false });
+    expect(hooks).toHaveLength(1);
+    expect(matches(hooks[0]!, FailureHookContext.onFailure(new Error('overloaded'), { duringModelCall: true }))).toBe(true);
+    expect(matches(hooks[0]!, FailureHookContext.onFailure(new Error('a hook threw'), { duringModelCall: false }))).toBe(false);
   });
 
   it('runs a Copilot permissionRequest hook on every call the preToolUse hooks let through, and once when one asked', async () => {

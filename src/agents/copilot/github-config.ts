@@ -10,6 +10,7 @@ import type { ConfigKind, ConfigLevel } from '../../script/command-hook.js';
 import { copilotDialect } from '../../dialects/copilot.js';
 import { copilotClaudeDialect } from '../../dialects/copilot-claude.js';
 import { inCopilotFileOrder } from './file-order.js';
+import { MODEL_CALL_FAILURES } from './model-call-failures.js';
 import { permissionOnEveryCall } from './permission-every-call.js';
 import { vscodeDialect } from '../../dialects/vscode.js';
 import { isRecord } from '../../dialects/wire-output.js';
@@ -65,8 +66,9 @@ function vscodeCommandFor(entry: Record<string, unknown>, platform: NodeJS.Platf
  * Code-style group (`{ matcher, hooks: [...] }`) is read as its hooks, each under the group's matcher; `bash` (or
  * `powershell` on Windows, or `command`), `cwd` relative to the project, `env`, `timeoutSec` (or `timeout`; default
  * 30), and `matcher`, a regex anchored at both ends, on tool events only. A file of a version other than 1 is not
- * read. A preToolUse hook that crashes denies the call, as in Copilot. The project's files run last name first, and a
- * permissionRequest hook on every call its preToolUse hooks let through, as Copilot CLI 1.0.102 runs them.
+ * read. A preToolUse or permissionRequest hook that crashes denies the call, as in Copilot. The user's files run before
+ * the project's, each folder's last name first; a permissionRequest hook on every call its preToolUse hooks let
+ * through; an errorOccurred hook when the run failed on its model call only — as Copilot CLI 1.0.102 runs them.
  *
  * VS Code files: flat entries under PascalCase events with `command` and the OS-specific `windows`/`linux`/`osx`
  * (the OS's own wins), `cwd` relative to the project, `env`, `timeout` in seconds (default 30). VS Code parses
@@ -206,12 +208,14 @@ function addEntry(out: ConfigCollector, p: EntryPlace): void {
       });
     }
   } else if (!HookEvent.isToolEvent(p.event) && entry.matcher !== undefined) {
-    // Copilot CLI applies a matcher to tool events only: elsewhere the hook runs every time.
+    // Copilot CLI applies a matcher to tool events only: elsewhere the hook runs every time (errorOccurred's on a
+    // failed model call, below).
     if (typeof entry.matcher !== 'string' || !matchesEverything(entry.matcher)) out.problem({ file, field: `${at}.matcher`, found: JSON.stringify(entry.matcher), severity: 'warning', code: 'ignored-matcher', message: `Copilot CLI does not apply a matcher on ${p.eventName}, so this hook runs on every ${p.eventName}, in Copilot and here.` });
   } else {
     matcher = out.matcher(entry.matcher, p.event, 'anchored', file, `${at}.matcher`);
     if (matcher === null) return;
   }
+  if (kind === 'copilot' && p.event === 'AgentFailed') matcher = MODEL_CALL_FAILURES;
   // Copilot CLI reads `timeout` as another name of `timeoutSec`; VS Code reads `timeout` first.
   const seconds = kind === 'copilot' ? (entry.timeoutSec ?? entry.timeout) : (entry.timeout ?? entry.timeoutSec);
   const timeoutField = (kind === 'copilot' ? entry.timeoutSec !== undefined : entry.timeout === undefined) || entry.timeout === undefined ? 'timeoutSec' : 'timeout';
