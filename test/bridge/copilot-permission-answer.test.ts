@@ -8,14 +8,14 @@ import { copilotProfile } from '../../src/agents/copilot/profile.js';
 
 const ctx = ToolHookContext.permissionRequest(ToolCall.create('bash', { command: 'rm -rf /' }, 'c1'), { state: AgentState.create({ sessionId: 's' }) });
 const answer = (outcome: HookOutcome): unknown => {
-  const written = copilotProfile.answer(outcome, ctx);
+  const written = copilotProfile.answer(outcome, ctx, 'permissionRequest');
   return written.stdout === '' ? undefined : JSON.parse(written.stdout);
 };
 
 describe('the bridge answers Copilot CLI’s permissionRequest', () => {
   it('a block is behavior deny with the reason as message, and exits 0', () => {
     expect(answer(HookOutcome.block('not here'))).toEqual({ behavior: 'deny', message: 'not here' });
-    expect(copilotProfile.answer(HookOutcome.block('not here'), ctx).exitCode).toBe(0);
+    expect(copilotProfile.answer(HookOutcome.block('not here'), ctx, 'permissionRequest').exitCode).toBe(0);
   });
 
   it('a stop is a deny with interrupt, which ends Copilot’s run', () => {
