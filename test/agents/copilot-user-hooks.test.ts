@@ -1,7 +1,9 @@
 /**
  * GitHub Copilot CLI's user-level hook files (`~/.copilot/hooks/*.json`) beside the project's (`.github/hooks/*.json`)
- * on the same event: Copilot runs both, the user's first, each folder's files last name first — and an agent-hooks
- * agent loading the same folders (`withHooksFrom({ copilot: true })`) runs them in the same order.
+ * on the same event, with hooks written inline in its settings files (`~/.copilot/settings.json`,
+ * `.github/copilot/settings.json`): Copilot runs them all — the user's files, the user's settings, the project's
+ * files, the project's settings, each folder's files last name first — and an agent-hooks agent loading the same
+ * places (`withHooksFrom({ copilot: true })`) runs them in the same order. `~/.copilot/config.json` is not read.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,6 +20,12 @@ const logging = (...names: string[]): object => ({ version: 1, hooks: { preToolU
 
 const USER_FILES: Readonly<Record<string, object>> = { 'a.json': logging('user-a'), 'c.json': logging('user-c1', 'user-c2') };
 const PROJECT_FILES: Readonly<Record<string, object>> = { 'b.json': logging('project-b'), 'a.json': logging('project-a1', 'project-a2') };
+/** Settings files with hooks inline, and a file Copilot does not read hooks from. */
+const SETTINGS: Readonly<Record<string, object>> = {
+  'home/.copilot/settings.json': { hooks: { preToolUse: [{ bash: 'cat > /dev/null; echo user-settings >> order.log' }] } },
+  'home/.copilot/config.json': { hooks: { preToolUse: [{ bash: 'cat > /dev/null; echo user-config >> order.log' }] } },
+  'project/.github/copilot/settings.json': { hooks: { preToolUse: [{ bash: 'cat > /dev/null; echo project-settings >> order.log' }] } },
+};
 const TURNS: readonly Turn[] = [{ shell: 'touch one.txt' }, { text: 'done' }];
 
 function withFiles(): AgentProject {
@@ -26,6 +34,10 @@ function withFiles(): AgentProject {
   for (const [dir, files] of [[join(project.home, '.copilot', 'hooks'), USER_FILES], [join(project.dir, '.github', 'hooks'), PROJECT_FILES]] as const) {
     mkdirSync(dir, { recursive: true });
     for (const [name, config] of Object.entries(files)) writeFileSync(join(dir, name), `${JSON.stringify(config, null, 2)}\n`);
+  }
+  for (const [path, config] of Object.entries(SETTINGS)) {
+    mkdirSync(join(project.root, path, '..'), { recursive: true });
+    writeFileSync(join(project.root, path), `${JSON.stringify(config, null, 2)}\n`);
   }
   return project;
 }
@@ -75,8 +87,8 @@ describe(`copilot ${pinOf('copilot').version}: the user's hook files and the pro
     expect(copilot.mock.remaining(), explain()).toBe(0);
   });
 
-  it('runs both, the user’s files first, each folder last name first', () => {
-    expect(copilot.order, explain()).toEqual(['user-c1', 'user-c2', 'user-a', 'project-b', 'project-a1', 'project-a2']);
+  it('runs them all: the user’s files, the user’s settings, the project’s files, the project’s settings; each folder last name first', () => {
+    expect(copilot.order, explain()).toEqual(['user-c1', 'user-c2', 'user-a', 'user-settings', 'project-b', 'project-a1', 'project-a2', 'project-settings']);
     expect(ours.order, explain()).toEqual(copilot.order);
   });
 });

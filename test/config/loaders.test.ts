@@ -183,6 +183,26 @@ describe('GitHub Copilot and VS Code hook files', () => {
     expect(hooks.map((h) => (h as CommandHook).command)).toEqual(['user-c1', 'user-c2', 'user-a1', 'user-a2', 'project-b', 'project-a']);
   });
 
+  it('runs the hooks of Copilot’s settings files after their level’s folder: user files, user settings, project files, project settings', async () => {
+    const { home, project, write } = await setup();
+    await write(home, '.copilot/hooks/a.json', { version: 1, hooks: { preToolUse: [{ bash: 'user-file' }] } });
+    await write(home, '.copilot/settings.json', { model: 'x', hooks: { preToolUse: [{ bash: 'user-settings' }] } });
+    await write(project, '.github/hooks/a.json', { version: 1, hooks: { preToolUse: [{ bash: 'project-file' }] } });
+    await write(project, '.github/copilot/settings.json', { hooks: { preToolUse: [{ bash: 'project-settings' }] } });
+    const { hooks, files } = await loadCopilotHooks({ projectDir: project, trust: 'all', homeDir: home });
+    expect(hooks.map((h) => (h as CommandHook).command)).toEqual(['user-file', 'user-settings', 'project-file', 'project-settings']);
+    expect(files).toContain(join(project, '.github', 'copilot', 'settings.json'));
+  });
+
+  it('reads no hooks, and names no file, for Copilot settings without hooks', async () => {
+    const { home, project, write } = await setup();
+    await write(home, '.copilot/settings.json', { model: 'x' });
+    const { hooks, files, problems } = await loadCopilotHooks({ projectDir: project, trust: 'all', homeDir: home });
+    expect(hooks).toEqual([]);
+    expect(files).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
   it('runs a Copilot errorOccurred hook when the run failed on its model call only, as Copilot CLI fires it', async () => {
     const { project, write } = await setup();
     await write(project, '.github/hooks/a.json', { version: 1, hooks: { errorOccurred: [{ bash: 'cat > /dev/null' }] } });
