@@ -194,6 +194,14 @@ describe('GitHub Copilot and VS Code hook files', () => {
     expect(files).toContain(join(project, '.github', 'copilot', 'settings.json'));
   });
 
+  it('does not run the hooks of an untrusted project’s .github/copilot/settings.json, and says so', async () => {
+    const { home, project, write } = await setup();
+    await write(project, '.github/copilot/settings.json', { hooks: { preToolUse: [{ bash: 'project-settings' }] } });
+    const { hooks, problems } = await loadCopilotHooks({ projectDir: project, homeDir: home });
+    expect(hooks).toEqual([]);
+    expect(problems.map((p) => [p.code, p.file])).toContainEqual(['untrusted-hook', join(project, '.github', 'copilot', 'settings.json')]);
+  });
+
   it('reads no hooks, and names no file, for Copilot settings without hooks', async () => {
     const { home, project, write } = await setup();
     await write(home, '.copilot/settings.json', { model: 'x' });
