@@ -8,7 +8,8 @@
  *   of a process group of its own, with `COPILOT_PROJECT_DIR` and `CLAUDE_PROJECT_DIR` set; at `timeoutSec` it sends
  *   SIGTERM to that group, SIGKILL two seconds later, and goes on as if the hook had said nothing;
  * - a preToolUse hook that exits other than 0 or 2 denies the call ("hook errored"); exit 2 denies it with a reason
- *   of its own, not the hook's stderr; on every other event a failing exit, 2 included, is only logged;
+ *   of its own, not the hook's stderr; so does any failing exit of a permissionRequest hook; on every other event a
+ *   failing exit, 2 included, is only logged;
  * - it reads `.github/hooks/` once, before the prompt, and says so only in its debug log (`loaded repo hooks
  *   (hookCount=N)`); a failure to read them is logged there too, and the run goes on with no hooks at all.
  */
