@@ -77,7 +77,7 @@ export interface HookSourcesOptions
   readonly hookmd?: boolean | undefined;
   /** Claude Code's `settings.json` files. */
   readonly claude?: boolean | undefined;
-  /** Copilot's `.github/hooks/*.json` and `~/.copilot/hooks/*.json`. */
+  /** Copilot's `.github/hooks/*.json` and `~/.copilot/hooks/*.json`, and the `hooks` of its `settings.json` files (`~/.copilot/`, `.github/copilot/`). */
   readonly copilot?: boolean | undefined;
   /** VS Code's `.github/hooks/*.json`. */
   readonly vscode?: boolean | undefined;

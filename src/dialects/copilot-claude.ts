@@ -9,6 +9,7 @@ import { TOOL_VOCABULARY } from '../core/tool-vocabulary.js';
 import type { ProcessResult } from './process-result.js';
 import { claudeEventFields, interpretClaudeFamily } from './claude.js';
 import { copilotErrorOf, copilotPayload } from './copilot.js';
+import { interpretCopilotPermission } from './copilot-permission.js';
 import { writeCopilotTranscript } from './copilot-transcript.js';
 import type { PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 
@@ -85,5 +86,7 @@ export const copilotClaudeDialect: WireDialect = Object.freeze({
   name: 'copilot-claude',
   eventName: (event: HookEventName) => HookEvent.toDialect(event, 'claude') ?? event,
   payload,
-  interpret: (result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo) => interpretClaudeFamily(result, ctx, hook),
+  // Copilot reads permissionRequest's answer in its own words under either name (`behavior`, `message`, `interrupt`).
+  interpret: (result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo) =>
+    ctx.event === 'PermissionRequest' ? interpretCopilotPermission(result, ctx, hook) : interpretClaudeFamily(result, ctx, hook),
 });

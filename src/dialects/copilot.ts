@@ -8,6 +8,7 @@ import { HookEvent, type AnyHookContext, type FailureHookContext, type HookEvent
 import type { ProcessResult } from './process-result.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 import { exitCodeDecision, processFailure } from './failure.js';
+import { interpretCopilotPermission } from './copilot-permission.js';
 import { writeCopilotTranscript } from './copilot-transcript.js';
 import { OutputReader, PROCEED, isRecord, parseJsonObject } from './wire-output.js';
 
@@ -143,6 +144,7 @@ function deniedAsCopilotSays(decision: Decision, result: ProcessResult, hook: Wi
 }
 
 function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): Decision {
+  if (ctx.event === 'PermissionRequest') return interpretCopilotPermission(result, ctx, hook);
   if (result.exitCode === 2 && EXIT_2_LOGGED.has(ctx.event) && processFailure(result, hook) === undefined) {
     const stderr = result.stderr.trim();
     const note = {
@@ -201,7 +203,8 @@ function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInf
  *   (with the older `stopHookActive` beside it), `error`, …; permissionRequest's payload starts with `hookName` and
  *   holds `toolInput` (not `toolArgs`) and `permissionSuggestions`, as Copilot CLI 1.0.102 sends it.
  * - output, as Copilot CLI 1.0.102 reads it: `permissionDecision` allow | deny | ask + `permissionDecisionReason` and
- *   `modifiedArgs` (an object, or a JSON string of one) on preToolUse; `decision` block | allow + `reason` on agentStop
+ *   `modifiedArgs` (an object, or a JSON string of one) on preToolUse; on permissionRequest only `behavior` allow |
+ *   deny, `message` and `interrupt` (a deny that ends the run), and any failing exit denies there; `decision` block | allow + `reason` on agentStop
  *   and subagentStop only (a block without a reason is not acted on); `modifiedResult` as a result object (its
  *   `textResultForLlm`; a bare string is ignored) and `additionalContext` on postToolUse; `modifiedPrompt` on
  *   userPromptSubmitted.

@@ -19,6 +19,7 @@ import {
   ToolHookContext,
   SessionHookContext,
   CompactHookContext,
+  FailureHookContext,
   StopHookContext,
   SubagentHookContext,
   type AnyHookContext,
@@ -174,6 +175,51 @@ describe('GitHub Copilot and VS Code hook files', () => {
     expect(hooks.map((h) => (h as CommandHook).command)).toEqual(['c1', 'c2', 'b1', 'b2', 'a1', 'a2']);
   });
 
+  it('runs the user’s Copilot files before the project’s, each folder last name first, as Copilot CLI does', async () => {
+    const { home, project, write } = await setup();
+    for (const name of ['a', 'c']) await write(home, `.copilot/hooks/${name}.json`, { version: 1, hooks: { preToolUse: [{ bash: `user-${name}1` }, { bash: `user-${name}2` }] } });
+    for (const name of ['b', 'a']) await write(project, `.github/hooks/${name}.json`, { version: 1, hooks: { preToolUse: [{ bash: `project-${name}` }] } });
+    const { hooks } = await loadCopilotHooks({ projectDir: project, trust: 'all', homeDir: home });
+    expect(hooks.map((h) => (h as CommandHook).command)).toEqual(['user-c1', 'user-c2', 'user-a1', 'user-a2', 'project-b', 'project-a']);
+  });
+
+  it('runs the hooks of Copilot’s settings files after their level’s folder: user files, user settings, project files, project settings', async () => {
+    const { home, project, write } = await setup();
+    await write(home, '.copilot/hooks/a.json', { version: 1, hooks: { preToolUse: [{ bash: 'user-file' }] } });
+    await write(home, '.copilot/settings.json', { model: 'x', hooks: { preToolUse: [{ bash: 'user-settings' }] } });
+    await write(project, '.github/hooks/a.json', { version: 1, hooks: { preToolUse: [{ bash: 'project-file' }] } });
+    await write(project, '.github/copilot/settings.json', { hooks: { preToolUse: [{ bash: 'project-settings' }] } });
+    const { hooks, files } = await loadCopilotHooks({ projectDir: project, trust: 'all', homeDir: home });
+    expect(hooks.map((h) => (h as CommandHook).command)).toEqual(['user-file', 'user-settings', 'project-file', 'project-settings']);
+    expect(files).toContain(join(project, '.github', 'copilot', 'settings.json'));
+  });
+
+  it('does not run the hooks of an untrusted project’s .github/copilot/settings.json, and says so', async () => {
+    const { home, project, write } = await setup();
+    await write(project, '.github/copilot/settings.json', { hooks: { preToolUse: [{ bash: 'project-settings' }] } });
+    const { hooks, problems } = await loadCopilotHooks({ projectDir: project, homeDir: home });
+    expect(hooks).toEqual([]);
+    expect(problems.map((p) => [p.code, p.file])).toContainEqual(['untrusted-hook', join(project, '.github', 'copilot', 'settings.json')]);
+  });
+
+  it('reads no hooks, and names no file, for Copilot settings without hooks', async () => {
+    const { home, project, write } = await setup();
+    await write(home, '.copilot/settings.json', { model: 'x' });
+    const { hooks, files, problems } = await loadCopilotHooks({ projectDir: project, trust: 'all', homeDir: home });
+    expect(hooks).toEqual([]);
+    expect(files).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('runs a Copilot errorOccurred hook when the run failed on its model call only, as Copilot CLI fires it', async () => {
+    const { project, write } = await setup();
+    await write(project, '.github/hooks/a.json', { version: 1, hooks: { errorOccurred: [{ bash: 'cat > /dev/null' }] } });
+    const { hooks } = await loadCopilotHooks({ projectDir: project, trust: 'all', homeDir: false });
+    expect(hooks).toHaveLength(1);
+    expect(matches(hooks[0]!, FailureHookContext.onFailure(new Error('overloaded'), { duringModelCall: true }))).toBe(true);
+    expect(matches(hooks[0]!, FailureHookContext.onFailure(new Error('a hook threw'), { duringModelCall: false }))).toBe(false);
+  });
+
   it('runs a Copilot permissionRequest hook on every call the preToolUse hooks let through, and once when one asked', async () => {
     const { project, write } = await setup();
     const log = join(project, 'permission.log');
@@ -181,7 +227,7 @@ describe('GitHub Copilot and VS Code hook files', () => {
       version: 1,
       hooks: {
         preToolUse: [{ bash: 'if grep -q ask-me; then echo \'{"permissionDecision":"ask","permissionDecisionReason":"why"}\'; fi' }],
-        permissionRequest: [{ bash: `cat >> '${log}'; echo >> '${log}'; if grep -q deny-me '${log}'; then echo '{"permissionDecision":"deny","permissionDecisionReason":"PERMISSION-DENIED"}'; fi` }],
+        permissionRequest: [{ bash: `cat >> '${log}'; echo >> '${log}'; if grep -q deny-me '${log}'; then echo '{"behavior":"deny","message":"PERMISSION-DENIED"}'; fi` }],
       },
     });
     const { hooks } = await loadCopilotHooks({ projectDir: project, trust: 'all', homeDir: false });

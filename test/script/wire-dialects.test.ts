@@ -22,6 +22,7 @@ import {
 import { exited } from '../support/script-fixture.js';
 import type { ProcessResult } from '../../src/process/run-process.js';
 import { claudeStopFeedback } from '../../src/dialects/claude-stop-feedback.js';
+import { copilotClaudeDialect } from '../../src/dialects/copilot-claude.js';
 
 const state = AgentState.create({ sessionId: 'sess-1' });
 const call = ToolCall.create('Bash', { command: 'rm -rf /tmp/x', description: 'clean' }, 'call_1');
@@ -31,6 +32,7 @@ const stop = (continuationCount = 0): AnyHookContext =>
   StopHookContext.stop({ stopReason: 'no_tool_calls', stepCount: 2, finalMessage: 'Done.', stopHookActive: continuationCount > 0, continuationCount, state });
 const prompt = (): AnyHookContext => PromptHookContext.onSubmit('fix the bug', { state });
 const sessionStart = (): AnyHookContext => SessionHookContext.onStart({ source: 'startup', state });
+const permission = (): AnyHookContext => ToolHookContext.permissionRequest(call, { state });
 
 const hook = { name: 'guard', failClosed: false, timeoutMs: 5000, maxOutputBytes: 1024 };
 
@@ -170,6 +172,20 @@ const OUTPUTS: [string, WireDialect, () => AnyHookContext, ProcessResult, Expect
   ['copilot agentStop exit 2 is only logged', copilotDialect, stop, exited(2, '', 'no'), { kind: 'proceed', notes: 1 }],
   ['copilot userPromptSubmitted exit 2 is only logged', copilotDialect, prompt, exited(2, '', 'no'), { kind: 'proceed', notes: 1 }],
   ['copilot agentStop block without a reason is not acted on', copilotDialect, stop, exited(0, '{"decision":"block"}'), { kind: 'proceed', notes: 1 }],
+  // permissionRequest, as Copilot CLI 1.0.102 reads it under either name (test/agents/copilot-rules.test.ts).
+  ['copilot permissionRequest behavior deny + message', copilotDialect, permission, exited(0, '{"behavior":"deny","message":"not here"}'), { kind: 'block', reason: 'not here' }],
+  ['copilot permissionRequest behavior deny without a message', copilotDialect, permission, exited(0, '{"behavior":"deny"}'), { kind: 'block', reason: 'Permission denied by hook.' }],
+  ['copilot permissionRequest deny + interrupt ends the run', copilotDialect, permission, exited(0, '{"behavior":"deny","message":"halt","interrupt":true}'), { kind: 'stop', reason: 'halt' }],
+  ['copilot permissionRequest behavior allow grants', copilotDialect, permission, exited(0, '{"behavior":"allow"}'), { kind: 'proceed', granted: true, notes: 0 }],
+  ['copilot permissionRequest permissionDecision is not read', copilotDialect, permission, exited(0, '{"permissionDecision":"deny","permissionDecisionReason":"no"}'), { kind: 'proceed', granted: false, notes: 2 }],
+  ['copilot permissionRequest behavior ask is not read', copilotDialect, permission, exited(0, '{"behavior":"ask","message":"sure?"}'), { kind: 'proceed', granted: false, notes: 1 }],
+  ['copilot permissionRequest new arguments are not applied', copilotDialect, permission, exited(0, '{"behavior":"allow","updatedInput":{"command":"ls"},"modifiedArgs":{"command":"ls"}}'), { kind: 'proceed', granted: true, notes: 2 }],
+  ['copilot permissionRequest exit 2 denies in Copilot\'s words', copilotDialect, permission, exited(2, '', 'secret'), { kind: 'block', reason: 'Permission denied by hook.' }],
+  ['copilot permissionRequest exit 1 fails CLOSED', copilotDialect, permission, exited(1, '', 'crash'), { kind: 'block', reason: 'Permission request hook failed' }],
+  ['copilot permissionRequest command not found fails CLOSED', copilotDialect, permission, exited(127, '', 'sh: x: not found'), { kind: 'block', reason: 'Permission request hook failed' }],
+  ['copilot PermissionRequest (PascalCase) reads behavior too', copilotClaudeDialect, permission, exited(0, '{"behavior":"deny","message":"not here"}'), { kind: 'block', reason: 'not here' }],
+  ['copilot PermissionRequest (PascalCase) does not read hookSpecificOutput', copilotClaudeDialect, permission, exited(0, JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'no' } } })), { kind: 'proceed', notes: 1 }],
+  ['copilot PermissionRequest (PascalCase) exit 1 fails CLOSED', copilotClaudeDialect, permission, exited(1, '', 'crash'), { kind: 'block' }],
   // Gemini
   ['gemini decision deny', geminiDialect, pre, exited(0, '{"decision":"deny","reason":"no"}'), { kind: 'block', reason: 'no' }],
   ['gemini block is an alias of deny', geminiDialect, pre, exited(0, '{"decision":"block","reason":"no"}'), { kind: 'block', reason: 'no' }],

@@ -21,13 +21,17 @@ function copilotResult(value: unknown): { textResultForLlm: string; resultType: 
  */
 export function copilotAnswer(outcome: HookOutcome, ctx: AnyHookContext): BridgeAnswer {
   const additionalContext = joined(outcome.additionalContext);
-  // Copilot has no "stop everything" answer; a deny (or a block of the stop gate) is the nearest it honours, written
-  // as it reads one on each event (it only logs an exit 2 outside preToolUse).
+  // Copilot has no "stop everything" answer but permissionRequest's interrupt; elsewhere a deny (or a block of the stop
+  // gate) is the nearest it honours, written as it reads one on each event (it only logs an exit 2 outside preToolUse).
   const blocked = outcome.type === 'block' || outcome.type === 'stop';
   const reason = outcome.type === 'stop' ? (outcome.reason ?? 'stopped by a hook') : outcome.reason;
   switch (ctx.event) {
-    case 'PreToolUse':
-    case 'PermissionRequest': {
+    case 'PermissionRequest':
+      // Copilot CLI 1.0.102 reads `behavior`, `message` and `interrupt` here, and nothing else: no ask, no new arguments
+      // (an ask falls through to Copilot's own permission rules, as an answer without `behavior` does).
+      if (blocked) return json(compact({ behavior: 'deny', message: reason, interrupt: outcome.type === 'stop' ? true : undefined }));
+      return outcome.type !== 'ask' && outcome.granted ? json({ behavior: 'allow' }) : nothing;
+    case 'PreToolUse': {
       const decision = blocked ? 'deny' : outcome.type === 'ask' ? 'ask' : outcome.granted ? 'allow' : undefined;
       const body = compact({
         permissionDecision: decision,

@@ -1,23 +1,29 @@
 /**
- * The order Copilot CLI runs the hooks of several files of `.github/hooks/` in.
+ * The order Copilot CLI runs the hooks of several hook files in.
  *
  * @module
  * @internal
  */
+import { basename } from 'node:path';
 import type { ConfigHook } from '../../config/config-source.js';
 
 /**
- * `hooks` (loaded file by file, in name order) with the Copilot files of the project's `.github/hooks/` in the order
- * Copilot CLI 1.0.102 runs them: by file name, last first (`c.json`, `b.json`, `a.json`); each file's own hooks keep
- * their order, and every other hook keeps its place.
+ * `hooks` (loaded file by file: the user's `~/.copilot/hooks/`, then the project's `.github/hooks/`, each in name
+ * order, each folder's followed by its level's settings file) in the order Copilot CLI 1.0.102 runs them: the user's
+ * files first, then the project's, and within each folder by file name, last first (`c.json`, `b.json`, `a.json`);
+ * each file's own hooks keep their order, and every other hook (a settings file's too) keeps its place.
  *
  * @internal
  */
 export function inCopilotFileOrder(hooks: readonly ConfigHook[]): ConfigHook[] {
-  const reordered = (h: ConfigHook): boolean => h.origin.kind === 'copilot' && h.origin.level === 'project';
-  const byFile = new Map<string, ConfigHook[]>();
-  for (const hook of hooks.filter(reordered)) byFile.set(hook.origin.file, [...(byFile.get(hook.origin.file) ?? []), hook]);
-  const files = [...byFile.keys()].sort().reverse();
-  const queue = files.flatMap((file) => byFile.get(file)!);
-  return hooks.map((hook) => (reordered(hook) ? queue.shift()! : hook));
+  let out = [...hooks];
+  for (const level of ['user', 'project'] as const) {
+    // A settings file's inline hooks run after its level's folder of files, where they were loaded.
+    const reordered = (h: ConfigHook): boolean => h.origin.kind === 'copilot' && h.origin.level === level && basename(h.origin.file) !== 'settings.json';
+    const byFile = new Map<string, ConfigHook[]>();
+    for (const hook of out.filter(reordered)) byFile.set(hook.origin.file, [...(byFile.get(hook.origin.file) ?? []), hook]);
+    const queue = [...byFile.keys()].sort().reverse().flatMap((file) => byFile.get(file)!);
+    out = out.map((hook) => (reordered(hook) ? queue.shift()! : hook));
+  }
+  return out;
 }

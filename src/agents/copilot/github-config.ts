@@ -4,12 +4,13 @@
  * @module
  */
 import { readdir } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { HookEvent, type HookEventName } from '../../core/index.js';
 import type { ConfigKind, ConfigLevel } from '../../script/command-hook.js';
 import { copilotDialect } from '../../dialects/copilot.js';
 import { copilotClaudeDialect } from '../../dialects/copilot-claude.js';
 import { inCopilotFileOrder } from './file-order.js';
+import { MODEL_CALL_FAILURES } from './model-call-failures.js';
 import { permissionOnEveryCall } from './permission-every-call.js';
 import { vscodeDialect } from '../../dialects/vscode.js';
 import { isRecord } from '../../dialects/wire-output.js';
@@ -58,15 +59,18 @@ function vscodeCommandFor(entry: Record<string, unknown>, platform: NodeJS.Platf
 }
 
 /**
- * Loads `.github/hooks/*.json` (project) and `~/.copilot/hooks/*.json` (user) for the agents in `kinds`.
+ * Loads `.github/hooks/*.json` (project) and `~/.copilot/hooks/*.json` (user) for the agents in `kinds`, and for
+ * Copilot the hooks written under `hooks` in `~/.copilot/settings.json` and `.github/copilot/settings.json`, as hook
+ * file entries.
  *
  * Copilot files (`version: 1`, or `bash`/`powershell` entries): flat entries under lowerCamelCase events, spoken to
  * in Copilot's camelCase dialect — or under PascalCase events, which switch Copilot to its Claude-compatible payload; a Claude
  * Code-style group (`{ matcher, hooks: [...] }`) is read as its hooks, each under the group's matcher; `bash` (or
  * `powershell` on Windows, or `command`), `cwd` relative to the project, `env`, `timeoutSec` (or `timeout`; default
  * 30), and `matcher`, a regex anchored at both ends, on tool events only. A file of a version other than 1 is not
- * read. A preToolUse hook that crashes denies the call, as in Copilot. The project's files run last name first, and a
- * permissionRequest hook on every call its preToolUse hooks let through, as Copilot CLI 1.0.102 runs them.
+ * read. A preToolUse or permissionRequest hook that crashes denies the call, as in Copilot. The user's files run before
+ * the project's, each folder's last name first; a permissionRequest hook on every call its preToolUse hooks let
+ * through; an errorOccurred hook when the run failed on its model call only — as Copilot CLI 1.0.102 runs them.
  *
  * VS Code files: flat entries under PascalCase events with `command` and the OS-specific `windows`/`linux`/`osx`
  * (the OS's own wins), `cwd` relative to the project, `env`, `timeout` in seconds (default 30). VS Code parses
@@ -79,25 +83,28 @@ export async function loadGithubHooks(
   const out = new ConfigCollector(options);
   const places = configPlaces(options);
   const platform = options.platform ?? process.platform;
-  const dirs: { dir: string; level: ConfigLevel }[] = [];
+  // Copilot CLI 1.0.102 runs a folder's files, then the hooks written inline in the settings file of the same level.
+  const dirs: { dir: string; level: ConfigLevel; settings: string | undefined }[] = [];
+  const copilot = kinds.includes('copilot');
   if (options.files === undefined) {
-    if (places.homeDir !== undefined && kinds.includes('copilot')) dirs.push({ dir: join(places.homeDir, '.copilot', 'hooks'), level: 'user' });
-    if (places.project) dirs.push({ dir: join(places.projectDir, '.github', 'hooks'), level: 'project' });
+    if (places.homeDir !== undefined && copilot) dirs.push({ dir: join(places.homeDir, '.copilot', 'hooks'), level: 'user', settings: join(places.homeDir, '.copilot', 'settings.json') });
+    if (places.project) dirs.push({ dir: join(places.projectDir, '.github', 'hooks'), level: 'project', settings: copilot ? join(places.projectDir, '.github', 'copilot', 'settings.json') : undefined });
   }
   const located = [
     ...(explicitFiles(options) ?? []),
-    ...(await Promise.all(dirs.map(async ({ dir, level }) => (await jsonFiles(dir)).map((file) => ({ file, level }))))).flat(),
+    ...(await Promise.all(dirs.map(async ({ dir, level, settings }) => [...(await jsonFiles(dir)).map((file) => ({ file, level })), ...(settings === undefined ? [] : [{ file: settings, level }])]))).flat(),
   ];
   for (const { file, level } of located) {
     const config = await out.readObject(file);
     if (config === undefined) continue;
-    const kind = level === 'user' ? 'copilot' : githubHookFileKind(config);
-    if (!kinds.includes(kind)) {
-      // The other agent's file: not this loader's to read.
+    const settings = isCopilotSettings(file);
+    const kind = level === 'user' || settings ? 'copilot' : githubHookFileKind(config);
+    if (!kinds.includes(kind) || (settings && config.hooks === undefined)) {
+      // The other agent's file, or Copilot settings without hooks: not this loader's to read.
       out.files.pop();
       continue;
     }
-    if (kind === 'copilot' && config.version !== undefined && config.version !== 1) {
+    if (kind === 'copilot' && !settings && config.version !== undefined && config.version !== 1) {
       // Copilot CLI 1.0.102 runs none of the hooks of a file of another version.
       out.problem({ file, field: 'version', found: JSON.stringify(config.version), allowed: '1', severity: 'warning', code: 'unknown-version', message: 'Copilot CLI reads hook files of version 1 only, and runs none of this one\'s hooks; neither does agent-hooks. Set "version": 1 to run them.' });
       continue;
@@ -127,6 +134,12 @@ export async function loadGithubHooks(
   const permission = hooks.filter((h) => h.origin.kind === 'copilot' && h.events.includes('PermissionRequest'));
   return { ...loaded, hooks: [...hooks, ...permission.map(permissionOnEveryCall)] };
 }
+
+/**
+ * Whether `file` is a Copilot CLI settings file (`~/.copilot/settings.json`, `.github/copilot/settings.json`), whose
+ * `hooks` hold entries as a hook file's do.
+ */
+const isCopilotSettings = (file: string): boolean => basename(file) === 'settings.json';
 
 /** Whether `entry` is a command hook; reported when it is of another type (not loaded). */
 function isCommandType(out: ConfigCollector, file: string, at: string, entry: Record<string, unknown>): boolean {
@@ -206,12 +219,14 @@ function addEntry(out: ConfigCollector, p: EntryPlace): void {
       });
     }
   } else if (!HookEvent.isToolEvent(p.event) && entry.matcher !== undefined) {
-    // Copilot CLI applies a matcher to tool events only: elsewhere the hook runs every time.
+    // Copilot CLI applies a matcher to tool events only: elsewhere the hook runs every time (errorOccurred's on a
+    // failed model call, below).
     if (typeof entry.matcher !== 'string' || !matchesEverything(entry.matcher)) out.problem({ file, field: `${at}.matcher`, found: JSON.stringify(entry.matcher), severity: 'warning', code: 'ignored-matcher', message: `Copilot CLI does not apply a matcher on ${p.eventName}, so this hook runs on every ${p.eventName}, in Copilot and here.` });
   } else {
     matcher = out.matcher(entry.matcher, p.event, 'anchored', file, `${at}.matcher`);
     if (matcher === null) return;
   }
+  if (kind === 'copilot' && p.event === 'AgentFailed') matcher = MODEL_CALL_FAILURES;
   // Copilot CLI reads `timeout` as another name of `timeoutSec`; VS Code reads `timeout` first.
   const seconds = kind === 'copilot' ? (entry.timeoutSec ?? entry.timeout) : (entry.timeout ?? entry.timeoutSec);
   const timeoutField = (kind === 'copilot' ? entry.timeoutSec !== undefined : entry.timeout === undefined) || entry.timeout === undefined ? 'timeoutSec' : 'timeout';
@@ -260,12 +275,16 @@ export function loadVsCodeHooks(options: ConfigLoadOptions = {}): Promise<Loaded
  */
 export const githubConfigLoader: ConfigLoader = {
   kind: 'github',
-  describedFiles: '.github/hooks/*.json, ~/.copilot/hooks/*.json',
-  owns: ({ parent, grandparent, base }) => parent === 'hooks' && (grandparent === '.github' || grandparent === '.copilot') && base.endsWith('.json'),
+  describedFiles: '.github/hooks/*.json, .github/copilot/settings.json, ~/.copilot/hooks/*.json, ~/.copilot/settings.json',
+  owns: ({ parent, grandparent, base }) =>
+    (parent === 'hooks' && (grandparent === '.github' || grandparent === '.copilot') && base.endsWith('.json')) ||
+    (base === 'settings.json' && (parent === '.copilot' || (parent === 'copilot' && grandparent === '.github'))),
   async projectFiles(projectDir) {
     const github = join(resolve(projectDir), '.github', 'hooks');
     const names = await readdir(github).catch(() => [] as string[]);
-    return names.filter((n) => n.endsWith('.json')).sort().map((n) => join(github, n));
+    const settings = join(resolve(projectDir), '.github', 'copilot', 'settings.json');
+    const withSettings = (await readdir(join(resolve(projectDir), '.github', 'copilot')).catch(() => [] as string[])).includes('settings.json');
+    return [...names.filter((n) => n.endsWith('.json')).sort().map((n) => join(github, n)), ...(withSettings ? [settings] : [])];
   },
   load: (agents, options) => loadGithubHooks(agents as readonly ('copilot' | 'vscode')[], options),
 };

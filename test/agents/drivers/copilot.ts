@@ -8,7 +8,8 @@
  *   of a process group of its own, with `COPILOT_PROJECT_DIR` and `CLAUDE_PROJECT_DIR` set; at `timeoutSec` it sends
  *   SIGTERM to that group, SIGKILL two seconds later, and goes on as if the hook had said nothing;
  * - a preToolUse hook that exits other than 0 or 2 denies the call ("hook errored"); exit 2 denies it with a reason
- *   of its own, not the hook's stderr; on every other event a failing exit, 2 included, is only logged;
+ *   of its own, not the hook's stderr; so does any failing exit of a permissionRequest hook; on every other event a
+ *   failing exit, 2 included, is only logged;
  * - it reads `.github/hooks/` once, before the prompt, and says so only in its debug log (`loaded repo hooks
  *   (hookCount=N)`); a failure to read them is logged there too, and the run goes on with no hooks at all.
  */
@@ -42,6 +43,26 @@ function hookLog(project: AgentProject): string {
     .join('\n');
 }
 
+/** One headless `copilot -p` run; `extra` are further arguments (`--resume=<session>` for a session's next prompt). */
+export function runCopilot(project: AgentProject, mock: MockServer, prompt: string, timeoutMs: number, extra: readonly string[] = []): Promise<AgentRun> {
+  return runBounded(agentBin('copilot'), ['-p', prompt, ...extra, '--output-format', 'json', '--log-level', 'debug', '--log-dir', logDir(project)], {
+    cwd: project.dir,
+    env: {
+      ...project.env,
+      COPILOT_PROVIDER_BASE_URL: mock.url,
+      COPILOT_PROVIDER_TYPE: 'anthropic',
+      COPILOT_OFFLINE: 'true',
+      COPILOT_MODEL: MODEL,
+      // Headless: nobody is there to approve a tool call, and a hook's deny must be the only thing refusing one.
+      COPILOT_ALLOW_ALL: 'true',
+      COPILOT_PKG_CACHE_HOME: packageCache(),
+      // Else a newer version found in the package cache would run instead of the pinned one.
+      COPILOT_AUTO_UPDATE: 'false',
+    },
+    timeoutMs,
+  });
+}
+
 export const copilotDriver: AgentDriver = {
   name: 'copilot',
   // The camelCase payloads carry the model-facing name; only the PascalCase (Claude-compatible) ones say `Bash`.
@@ -50,24 +71,7 @@ export const copilotDriver: AgentDriver = {
   configure(project, _mock, { events, timeoutSec }) {
     installBridge(project, 'copilot', events, timeoutSec);
   },
-  run(project: AgentProject, mock: MockServer, prompt: string, timeoutMs: number): Promise<AgentRun> {
-    return runBounded(agentBin('copilot'), ['-p', prompt, '--output-format', 'json', '--log-level', 'debug', '--log-dir', logDir(project)], {
-      cwd: project.dir,
-      env: {
-        ...project.env,
-        COPILOT_PROVIDER_BASE_URL: mock.url,
-        COPILOT_PROVIDER_TYPE: 'anthropic',
-        COPILOT_OFFLINE: 'true',
-        COPILOT_MODEL: MODEL,
-        // Headless: nobody is there to approve a tool call, and a hook's deny must be the only thing refusing one.
-        COPILOT_ALLOW_ALL: 'true',
-        COPILOT_PKG_CACHE_HOME: packageCache(),
-        // Else a newer version found in the package cache would run instead of the pinned one.
-        COPILOT_AUTO_UPDATE: 'false',
-      },
-      timeoutMs,
-    });
-  },
+  run: (project: AgentProject, mock: MockServer, prompt: string, timeoutMs: number): Promise<AgentRun> => runCopilot(project, mock, prompt, timeoutMs),
   log: hookLog,
   unloadedHooks(project) {
     const log = hookLog(project);
