@@ -32,6 +32,8 @@ export interface InstallFlags {
   readonly timeout?: string | undefined;
   readonly json?: boolean | undefined;
   readonly user?: boolean | undefined;
+  /** `--http` for an agent whose hooks are commands: the server its line posts to first (see `installHttp`). */
+  readonly served?: { readonly baseUrl: string } | undefined;
 }
 
 /**
@@ -72,7 +74,7 @@ export async function install(io: CliIO, projectDir: string, agent: string, flag
   }
   let result;
   try {
-    result = await installBridge({ agent, projectDir, events: names, command: flags.command, timeoutSeconds, matchers, level: flags.user ? 'user' : 'project', env: io.env });
+    result = await installBridge({ agent, projectDir, events: names, command: flags.command, timeoutSeconds, matchers, level: flags.user ? 'user' : 'project', env: io.env, served: flags.served });
   } catch (error) {
     if (error instanceof InstallBridgeError) {
       io.err(error.message);

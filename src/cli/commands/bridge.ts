@@ -44,7 +44,7 @@ function callOf(agent: BridgeAgent, input: string, event: string | undefined): H
  */
 export const bridgeCommand: Command = {
   name: 'bridge',
-  synopsis: `bridge --from ${BRIDGE_HELP.from} [--event E] [--project DIR] [--config FILE] | bridge --install ${BRIDGE_HELP.install} [--events E,…] [--timeout S] [--command CMD] [--user] | bridge --install ${BRIDGE_HELP.http} --http [--port N] [--host H]`,
+  synopsis: `bridge --from ${BRIDGE_HELP.from} [--event E] [--project DIR] [--config FILE] | bridge --install ${BRIDGE_HELP.install} [--events E,…] [--timeout S] [--command CMD] [--user] | bridge --install AGENT --http [--port N] [--host H]`,
   summary: 'run the project’s HOOK.md hooks as another agent’s hook, answering in its own format',
   usageExitCode: ExitCode.problems,
   help: `Reads the agent's hook payload on stdin, dispatches it through the project's HOOK.md hooks (user and project)
@@ -69,7 +69,7 @@ ${option('--timeout S', `with --install: how long the agent gives the bridge, in
 ${option('--command CMD', `with --install: the command the agent runs (the entries of ${BRIDGE_HELP.eventArgument} add --event NAME)`)}
   --json             with --install: print { agent, file, backup, added, updated, present, skipped, command }
 ${option('--user', `with --install: write the agent's user-level config (${BRIDGE_HELP.userPlaces}), which runs in every repository: the line is this node and this agent-hooks's cli.js by their absolute paths, never the project's own copy or npx (a project's .npmrc could run its code), and it has no tool matcher`)}
-${option('--http', `with --install ${BRIDGE_HELP.httpList}: write type "http" entries that POST to 'agent-hooks serve' (http://127.0.0.1:PORT/hooks/AGENT, the token from $AGENT_HOOKS_TOKEN), replacing the command bridge's; --port N (default 7391), --host H`)}
+${option('--http', `with --install ${BRIDGE_HELP.httpList}: write type "http" entries that POST to 'agent-hooks serve' (http://127.0.0.1:PORT/hooks/AGENT, the token from $AGENT_HOOKS_TOKEN), replacing the command bridge's; --port N (default 7391), --host H. With --install of an agent whose hooks are commands: a line that POSTs the payload with curl to http://127.0.0.1:PORT/bridge/AGENT and prints the server's answer, and runs the command bridge when no server answers (refused, timed out, a status but 200: a wrong token, another project); installing without --http puts the command bridge back`)}
 
 ${paragraph(`The project's own HOOK.md hooks and its agent-hooks.config.* module run once trusted (agent-hooks trust); an untrusted or changed one is skipped — the module is not even imported — with a line on stderr, and the agent still gets its answer. Only the module's own file is pinned, not the files it imports. The user is told which hooks were skipped, and how to trust them, once per agent session: in the answer's message for the user (systemMessage; ${BRIDGE_HELP.otherUserFields}), or on stderr for ${BRIDGE_HELP.noUserField}, whose answers have none. The sessions already told are kept in bridge-notices.json in the cache folder (AGENT_HOOKS_CACHE_DIR, else ~/.cache/agent-hooks); with AGENT_HOOKS_CACHE_DIR=off the user is told on every call.`)}
 

@@ -1,0 +1,175 @@
+/**
+ * `bridge --install codex --http`: the line the built CLI writes, run by `sh -c` as an agent runs it, against a real
+ * `agent-hooks serve` — and with no server, a wrong token, a project's `.curlrc`, `CURL_HOME`, proxy and `PATH` — must
+ * answer exactly as `agent-hooks bridge --from codex` does.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI, cliProjects, runCli, scriptHook, type CliResult } from '../support/cli.js';
+
+const project = cliProjects();
+const stops: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(stops.splice(0).map((stop) => stop()));
+});
+
+const fixture = JSON.parse(readFileSync(new URL('../bridge/fixtures/codex/PreToolUse.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+const payload = (dir: string, command: string): string => JSON.stringify({ ...fixture, cwd: dir, tool_input: { command } });
+/** The environment `runCli` gives the CLI in `dir`, for the line's shell and the server. */
+const envIn = (dir: string, more: Record<string, string> = {}): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: join(dir, 'xdg'), HOME: join(dir, 'home') };
+  delete env.NO_COLOR;
+  delete env.FORCE_COLOR;
+  delete env.AGENT_HOOKS_TOKEN;
+  return { ...env, ...more };
+};
+
+/** A running `agent-hooks serve` of the built CLI in `dir`: its port, and its log so far. */
+async function serve(dir: string): Promise<{ port: number; log: () => string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { cwd: dir, env: envIn(dir), stdio: ['ignore', 'ignore', 'pipe'] });
+  const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  stops.push(async () => {
+    child.kill('SIGTERM');
+    await closed;
+  });
+  let log = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      log += chunk;
+      const line = log.split('\n').find((l) => l.includes('"listening"'));
+      if (line !== undefined) resolve(Number(new URL((JSON.parse(line) as { url: string }).url).port));
+    });
+    child.on('close', () => reject(new Error(`serve ended before listening:\n${log}`)));
+  });
+  return { port, log: () => log, child };
+}
+
+/** `sh -c line`, the payload on stdin, as the agent runs it. */
+function sh(line: string, dir: string, input: string, env: NodeJS.ProcessEnv): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', line], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+/** A project whose trusted hook refuses `rm -rf`, rewrites `echo hi`, and lets the rest through; its served line. */
+async function servedProject(port?: number) {
+  const { dir, hooks } = await project();
+  await scriptHook(hooks, 'guard', { trigger: 'pre-tool-call' }, `in=$(cat)\ncase "$in" in *"rm -rf"*) echo "no rm -rf here" >&2; exit 2;; *"echo hi"*) echo '{"modified_input":{"command":"echo hello"}}';; esac\nexit 0`);
+  expect((await runCli(['trust', '--all'], { cwd: dir })).code).toBe(0);
+  const server = port === undefined ? await serve(dir) : undefined;
+  const installed = await runCli(['bridge', '--install', 'codex', '--http', '--port', String(server?.port ?? port), '--events', 'PreToolUse'], { cwd: dir });
+  expect(installed.code, installed.stderr).toBe(0);
+  const config = JSON.parse(await readFile(join(dir, '.codex', 'hooks.json'), 'utf8')) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } };
+  const line = config.hooks.PreToolUse[0]!.hooks[0]!.command;
+  const token = (await runCli(['serve', '--print-token'], { cwd: dir })).stdout.trim();
+  return { dir, line, token, server };
+}
+
+const bridge = (dir: string, input: string) => runCli(['bridge', '--from', 'codex'], { cwd: dir, input });
+/** The requests of the codex route the server's log shows. */
+const served = (log: string): number => log.split('\n').filter((l) => l.includes('"hook request"') && l.includes('"agent":"codex"')).length;
+/** Waits until the log shows `count` requests of the route (it is written just after the answer), or a second passes. */
+async function servedCount(log: () => string, count: number): Promise<number> {
+  for (let waited = 0; served(log()) < count && waited < 2000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+  return served(log());
+}
+
+describe('bridge --install codex --http: the line that reaches a running serve', () => {
+  it('writes a line with no token and no payload in it, and answers a deny, an allow and a rewrite through serve exactly as the command bridge', async () => {
+    const { dir, line, token, server } = await servedProject();
+    expect(line).not.toContain(token);
+    expect(line).toContain(`127.0.0.1:${server!.port}/bridge/codex`);
+    expect(line).toMatch(/\$AGENT_HOOKS_TOKEN/);
+    const env = envIn(dir, { AGENT_HOOKS_TOKEN: token });
+    let asked = 0;
+    for (const command of ['rm -rf /', 'ls', 'echo hi']) {
+      const input = payload(dir, command);
+      const viaServe = await sh(line, dir, input, env);
+      asked++;
+      expect(await servedCount(server!.log, asked), server!.log() + JSON.stringify(viaServe)).toBe(asked);
+      expect(viaServe).toEqual(await bridge(dir, input));
+    }
+    const denied = await sh(line, dir, payload(dir, 'rm -rf /'), env);
+    expect(JSON.parse(denied.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'no rm -rf here' } });
+    const rewritten = await sh(line, dir, payload(dir, 'echo hi'), env);
+    expect(JSON.parse(rewritten.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'allow', updatedInput: { command: 'echo hello' } } });
+  }, 120_000);
+
+  it('falls back to the command bridge, with the same payload, when no server answers or the token is wrong', async () => {
+    // Nothing listens on the port written (a server started and stopped on it).
+    const gone = createServer();
+    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
+    const port = (gone.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => gone.close(() => resolve()));
+    const { dir, line, token } = await servedProject(port);
+    for (const command of ['rm -rf /', 'ls', 'echo hi']) {
+      const input = payload(dir, command);
+      expect(await sh(line, dir, input, envIn(dir, { AGENT_HOOKS_TOKEN: token }))).toEqual(await bridge(dir, input));
+    }
+
+    const running = await servedProject();
+    const input = payload(running.dir, 'rm -rf /');
+    const wrong = await sh(running.line, running.dir, input, envIn(running.dir, { AGENT_HOOKS_TOKEN: 'not-the-token' }));
+    expect(wrong).toEqual(await bridge(running.dir, input));
+    expect(JSON.parse(wrong.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'no rm -rf here' } });
+    expect(running.server!.log()).toContain('wrong or missing token');
+    expect(await servedCount(running.server!.log, 1)).toBe(0);
+  }, 120_000);
+
+  it('cannot be steered by the project: its .curlrc, CURL_HOME, a proxy variable and a curl of its own on PATH change nothing', async () => {
+    const { dir, line, token, server } = await servedProject();
+    const seen: string[] = [];
+    const decoy: Server = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
+      res.end('agent-hooks-exit:0;@@agent-hooks-stdout@@.');
+    });
+    await new Promise<void>((resolve) => decoy.listen(0, '127.0.0.1', resolve));
+    stops.push(() => new Promise((resolve) => decoy.close(() => resolve())));
+    const elsewhere = `http://127.0.0.1:${(decoy.address() as AddressInfo).port}`;
+    const curlrc = `url = "${elsewhere}/url"\nproxy = "${elsewhere}"\nheader = "X-Planted: 1"\n`;
+    await writeFile(join(dir, '.curlrc'), curlrc);
+    await mkdir(join(dir, 'home'), { recursive: true });
+    await writeFile(join(dir, 'home', '.curlrc'), curlrc);
+    const bin = join(dir, 'bin');
+    await mkdir(bin);
+    for (const tool of ['curl', 'cat']) {
+      await writeFile(join(bin, tool), `#!/bin/sh\nprintf 'agent-hooks-exit:0;@@agent-hooks-stdout@@.'\n`);
+      await chmod(join(bin, tool), 0o755);
+    }
+    const env = envIn(dir, { AGENT_HOOKS_TOKEN: token, CURL_HOME: dir, http_proxy: elsewhere, HTTP_PROXY: elsewhere, ALL_PROXY: elsewhere, all_proxy: elsewhere, PATH: `${bin}:${process.env.PATH}` });
+    const input = payload(dir, 'rm -rf /');
+    const answer = await sh(line, dir, input, env);
+    expect(seen).toEqual([]);
+    expect(await servedCount(server!.log, 1)).toBe(1);
+    expect(answer.code).toBe(0);
+    expect(JSON.parse(answer.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'no rm -rf here' } });
+  }, 120_000);
+
+  it('is put back to the command bridge by installing without --http, and list does not take it for an outdated line', async () => {
+    const { dir, line } = await servedProject(7391);
+    const again = await runCli(['bridge', '--install', 'codex', '--events', 'PreToolUse'], { cwd: dir });
+    expect(again.stdout).toContain('Brought the bridge up to date');
+    const config = JSON.parse(await readFile(join(dir, '.codex', 'hooks.json'), 'utf8')) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } };
+    expect(config.hooks.PreToolUse).toHaveLength(1);
+    const plain = config.hooks.PreToolUse[0]!.hooks[0]!.command;
+    expect(plain).not.toContain('curl');
+    expect(line.endsWith(plain)).toBe(true);
+    expect((await runCli(['bridge', '--install', 'codex', '--http', '--events', 'PreToolUse'], { cwd: dir })).stdout).toContain('Brought the bridge up to date');
+    const gemini = await runCli(['bridge', '--install', 'gemini', '--http', '--events', 'BeforeTool'], { cwd: dir });
+    expect(gemini.code, gemini.stderr).toBe(0);
+    const list = await runCli(['list'], { cwd: dir });
+    expect(list.stdout).not.toMatch(/does not clear NODE_OPTIONS/);
+  }, 120_000);
+});
