@@ -172,4 +172,41 @@ describe('bridge --install codex --http: the line that reaches a running serve',
     const list = await runCli(['list'], { cwd: dir });
     expect(list.stdout).not.toMatch(/does not clear NODE_OPTIONS/);
   }, 120_000);
+
+  // Each agent's own payload and way of running the hook: a config entry's line, Copilot's per event, Cline's script.
+  const others = [
+    { agent: 'gemini', event: 'BeforeTool', fixture: 'gemini/BeforeTool.json', bridgeArgs: [] as string[] },
+    { agent: 'copilot', event: 'preToolUse', fixture: 'copilot/preToolUse.json', bridgeArgs: ['--event', 'preToolUse'] },
+    { agent: 'cline', event: 'PreToolUse', fixture: 'cline/PreToolUse.json', bridgeArgs: [] as string[] },
+  ] as const;
+  for (const other of others) {
+    it(`${other.agent}: its line is answered by serve exactly as its command bridge answers`, async () => {
+      const { dir, hooks } = await project();
+      await scriptHook(hooks, 'refuse', { trigger: 'pre-tool-call' }, 'cat >/dev/null; echo "refused by the guard" >&2; exit 2');
+      expect((await runCli(['trust', '--all'], { cwd: dir })).code).toBe(0);
+      const server = await serve(dir);
+      const installed = await runCli(['bridge', '--install', other.agent, '--http', '--port', String(server.port), '--events', other.event, '--json'], { cwd: dir });
+      expect(installed.code, installed.stderr).toBe(0);
+      const token = (await runCli(['serve', '--print-token'], { cwd: dir })).stdout.trim();
+      const input = JSON.stringify({ ...(JSON.parse(readFileSync(new URL(`../bridge/fixtures/${other.fixture}`, import.meta.url), 'utf8')) as object), cwd: dir });
+      const env = envIn(dir, { AGENT_HOOKS_TOKEN: token });
+      const file = (JSON.parse(installed.stdout) as { file: string }).file;
+      let viaServe: CliResult;
+      if (other.agent === 'cline') {
+        viaServe = await sh(`exec ${JSON.stringify(join(file, other.event))}`, dir, input, env);
+      } else {
+        const config = JSON.parse(await readFile(file, 'utf8')) as { hooks: Record<string, ({ hooks?: { command: string }[]; bash?: string })[]> };
+        const entry = config.hooks[other.event]![0]!;
+        const line = entry.bash ?? entry.hooks![0]!.command;
+        if (other.agent === 'copilot') expect(line).toContain(`/bridge/copilot/${other.event}`);
+        viaServe = await sh(line, dir, input, env);
+      }
+      const log = () => server.log().split('\n').filter((l) => l.includes('"hook request"') && l.includes(`"agent":"${other.agent}"`)).length;
+      for (let waited = 0; log() < 1 && waited < 2000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(log(), server.log()).toBe(1);
+      const alone = await runCli(['bridge', '--from', other.agent, ...other.bridgeArgs], { cwd: dir, input });
+      expect(viaServe).toEqual(alone);
+      expect(`${alone.stdout}${alone.stderr}`).toContain('refused by the guard');
+    }, 120_000);
+  }
 });
