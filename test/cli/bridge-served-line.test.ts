@@ -209,4 +209,25 @@ describe('bridge --install codex --http: the line that reaches a running serve',
       expect(`${alone.stdout}${alone.stderr}`).toContain('refused by the guard');
     }, 120_000);
   }
+
+  it('--uninstall takes out the served line, the command bridge and the http entries, and leaves the project’s own hooks', async () => {
+    const { dir } = await project();
+    await mkdir(join(dir, '.codex'), { recursive: true });
+    const own = { hooks: [{ type: 'command', command: './check.sh', timeout: 5 }] };
+    await writeFile(join(dir, '.codex', 'hooks.json'), JSON.stringify({ hooks: { PreToolUse: [own] } }));
+    for (const [agent, event] of [['codex', 'PreToolUse'], ['copilot', 'preToolUse'], ['cline', 'PreToolUse'], ['claude', 'PreToolUse']] as const) {
+      expect((await runCli(['bridge', '--install', agent, '--http', '--events', event], { cwd: dir })).code).toBe(0);
+    }
+    expect((await runCli(['bridge', '--install', 'codex', '--events', 'Stop'], { cwd: dir })).code).toBe(0);
+    const codex = await runCli(['bridge', '--uninstall', 'codex', '--json'], { cwd: dir });
+    expect(JSON.parse(codex.stdout)).toMatchObject({ removed: ['PreToolUse', 'Stop'] });
+    expect(JSON.parse(await readFile(join(dir, '.codex', 'hooks.json'), 'utf8'))).toEqual({ hooks: { PreToolUse: [own] } });
+    for (const agent of ['copilot', 'cline', 'claude']) {
+      const result = await runCli(['bridge', '--uninstall', agent, '--json'], { cwd: dir });
+      expect(JSON.parse(result.stdout), result.stderr).toMatchObject({ removed: [expect.any(String)] });
+    }
+    expect(await readFile(join(dir, '.claude', 'settings.json'), 'utf8')).not.toContain('/hooks/claude');
+    expect(await readFile(join(dir, '.github', 'hooks', 'agent-hooks.json'), 'utf8')).not.toContain('bridge');
+    expect((await runCli(['bridge', '--uninstall', 'codex'], { cwd: dir })).stdout).toContain('nothing was changed');
+  }, 120_000);
 });
