@@ -128,6 +128,38 @@ describe('bridge --install codex --http: the line that reaches a running serve',
     expect(await servedCount(running.server!.log, 1)).toBe(0);
   }, 120_000);
 
+  it('falls back when what listens answers 500, or nothing within half the entry’s timeout', async () => {
+    let hang = false;
+    const answered: string[] = [];
+    const other: Server = createServer((req, res) => {
+      answered.push(req.url ?? '');
+      if (hang) return; // the connection is held, with no answer
+      res.writeHead(500).end('agent-hooks-exit:0;@@agent-hooks-stdout@@.');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    stops.push(async () => {
+      other.closeAllConnections();
+      await new Promise((resolve) => other.close(resolve));
+    });
+    const { dir, hooks } = await project();
+    await scriptHook(hooks, 'guard', { trigger: 'pre-tool-call' }, 'cat >/dev/null; echo "no rm -rf here" >&2; exit 2');
+    expect((await runCli(['trust', '--all'], { cwd: dir })).code).toBe(0);
+    const port = (other.address() as AddressInfo).port;
+    expect((await runCli(['bridge', '--install', 'codex', '--http', '--port', String(port), '--events', 'PreToolUse', '--timeout', '4'], { cwd: dir })).code).toBe(0);
+    const config = JSON.parse(await readFile(join(dir, '.codex', 'hooks.json'), 'utf8')) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } };
+    const line = config.hooks.PreToolUse[0]!.hooks[0]!.command;
+    expect(line).toContain(' -m 2 ');
+    const input = payload(dir, 'rm -rf /');
+    const alone = await bridge(dir, input);
+    expect(JSON.parse(alone.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    expect(await sh(line, dir, input, envIn(dir, { AGENT_HOOKS_TOKEN: 'any' }))).toEqual(alone);
+    hang = true;
+    const started = performance.now();
+    expect(await sh(line, dir, input, envIn(dir, { AGENT_HOOKS_TOKEN: 'any' }))).toEqual(alone);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(2000);
+    expect(answered).toEqual(['/bridge/codex', '/bridge/codex']);
+  }, 120_000);
+
   it('cannot be steered by the project: its .curlrc, CURL_HOME, a proxy variable and a curl of its own on PATH change nothing', async () => {
     const { dir, line, token, server } = await servedProject();
     const seen: string[] = [];
