@@ -125,7 +125,8 @@ interface Flight {
 
 /**
  * Starts a hook server: `POST /hooks/claude` (or `/hooks/claude/<event>`) dispatches the body through the stack and
- * answers as the command bridge would, in JSON; `GET /health` says it is up. A request whose `Host` is not the address
+ * answers as the command bridge would, in JSON; `POST /bridge/<agent>` answers a command agent's served line with what
+ * the command bridge would print, framed (see `answerBridgeRequest`); `GET /health` says it is up. A request whose `Host` is not the address
  * listened on (421) or that carries an `Origin` (403) is refused first, on every route; every hook request then needs
  * the bearer token — without it: 401, and nothing runs. None of these reads the body. See {@link answerHookRequest} for the statuses of the answers, and
  * {@link HookServerOptions} for the bounds.
