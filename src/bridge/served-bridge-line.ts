@@ -11,7 +11,7 @@ import { delimiter, isAbsolute, join } from 'node:path';
 import { agentProfile } from '../agents/registry.js';
 import { InstallBridgeError } from './install-bridge-error.js';
 import type { InstallAgent } from './install-targets.js';
-import { BRIDGE_FRAME, BRIDGE_PROJECT_HEADER } from './serve/bridge-route.js';
+import { BRIDGE_FRAME, BRIDGE_PROJECT_HEADER } from './serve/bridge-frame.js';
 
 /**
  * What stands between the served part of a line and its fallback: the payload, given again to the command bridge.

@@ -9,25 +9,10 @@ import { realpath } from 'node:fs/promises';
 import { BRIDGE_AGENTS, type BridgeAgent } from '../bridge-answer.js';
 import type { HookStack } from '../../core/index.js';
 import { runBridge } from '../run-bridge.js';
+import { BRIDGE_FRAME } from './bridge-frame.js';
 import type { HookHttpAnswer } from './hook-request.js';
 
-/**
- * How the body of a `/bridge/<agent>` answer is framed: `agent-hooks-exit:<code>;`, the bridge's stderr, the
- * separator, its stdout, then `.` — the shell's `$(…)` strips trailing newlines, and the dot keeps the stdout's own.
- * The stderr never holds the separator (it is broken up when it would), so the first one ends it whatever the stdout
- * holds.
- *
- * @internal
- */
-export const BRIDGE_FRAME = { exit: 'agent-hooks-exit:', end: '.', separator: '@@agent-hooks-stdout@@' } as const;
-
-/**
- * The header the line names its project in: the folder the command bridge would load the hooks of (the agent's
- * project variable, else the hook's working folder).
- *
- * @internal
- */
-export const BRIDGE_PROJECT_HEADER = 'x-agent-hooks-project';
+export { BRIDGE_FRAME, BRIDGE_PROJECT_HEADER } from './bridge-frame.js';
 
 /**
  * The route's agent and event, or `undefined` when `path` is not `/bridge/<agent>[/<event>]` for an agent the bridge
