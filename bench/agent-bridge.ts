@@ -1,19 +1,21 @@
 /**
- * What the bridge costs inside the real Claude Code: the time from the model's tool call to the tool result, read at
+ * What the bridge costs inside the real Claude Code and Codex: the time from the model's tool call to the tool result, read at
  * the mock model server — from the moment the response carrying the `tool_use` was sent to the moment the next request,
- * carrying the `tool_result`, arrived. Between the two Claude Code runs its PreToolUse hooks, the tool and its
- * PostToolUse hooks; with no hooks configured it runs only the tool, which is the baseline. Sessions of each case are
+ * carrying the `tool_result`, arrived. Between the two the agent runs its PreToolUse hooks, the tool and its
+ * PostToolUse hooks; with no hooks configured it runs only the tool, which is each agent's baseline. Sessions of each case are
  * run in alternating order, round after round, so a drift in the machine's load hits every case alike.
  *
  * The serve variants send the same events as http hooks to `agent-hooks serve`, started once per session before
- * Claude Code (its start is not part of any tool call).
+ * Claude Code (its start is not part of any tool call). Codex's served variant is the line `bridge --install codex --http`
+ * writes (curl to the running serve), beside Codex's command bridge.
  *
  * Needs the pinned agent CLIs (installed on first use, as `npm run test:agents` does) and a built `dist/cli.js` (or
  * the build `AGENT_HOOKS_E2E_CLI` names).
  */
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { claudeDriver } from '../test/agents/drivers/claude.js';
+import { codexDriver } from '../test/agents/drivers/codex.js';
 import { makeProject, type AgentProject } from '../test/agents/support/harness.js';
 import { startMockServer, type RecordedRequest, type Turn } from '../test/agents/support/mock-server.js';
 import { startServe, type ServeProcess } from '../test/agents/support/serve.js';
@@ -26,20 +28,28 @@ const ROUNDS = Number(process.env.AGENT_BRIDGE_ROUNDS ?? 4);
 
 interface Variant {
   readonly name: string;
+  /** The agent driven (default Claude Code); its rows are compared with its own baseline. */
+  readonly agent?: 'codex' | undefined;
   /** Canonical events bridged, none for the baseline. */
   readonly events: readonly string[];
-  /** Whether the events are http hooks answered by `agent-hooks serve`, rather than the command bridge. */
+  /** Whether the events go to `agent-hooks serve` (Claude Code's http hooks; another agent's curl line), rather than the command bridge. */
   readonly serve?: boolean;
 }
 
 const BASELINE = 'no hooks';
-const VARIANTS: readonly Variant[] = [
+const CODEX_BASELINE = 'codex: no hooks';
+/** The agents driven: `AGENT_BRIDGE_AGENTS=codex` measures Codex's variants alone. */
+const AGENTS = (process.env.AGENT_BRIDGE_AGENTS ?? 'claude,codex').split(',');
+const VARIANTS: readonly Variant[] = ([
   { name: BASELINE, events: [] },
   { name: 'bridge on PreToolUse, one HOOK.md hook', events: ['PreToolUse'] },
   { name: 'bridge on PreToolUse and PostToolUse, one HOOK.md hook each', events: ['PreToolUse', 'PostToolUse'] },
   { name: 'serve (http hook) on PreToolUse, one HOOK.md hook', events: ['PreToolUse'], serve: true },
   { name: 'serve (http hooks) on PreToolUse and PostToolUse, one HOOK.md hook each', events: ['PreToolUse', 'PostToolUse'], serve: true },
-];
+  { name: CODEX_BASELINE, agent: 'codex', events: [] },
+  { name: 'codex: bridge on PreToolUse, one HOOK.md hook', agent: 'codex', events: ['PreToolUse'] },
+  { name: 'codex: serve (curl line) on PreToolUse, one HOOK.md hook', agent: 'codex', events: ['PreToolUse'], serve: true },
+] as const satisfies readonly Variant[]).filter((variant: Variant) => AGENTS.includes(variant.agent ?? 'claude'));
 
 /** A HOOK.md hook on the shell that reads its payload and lets the call proceed: the cheapest hook a user can write. */
 function writeHook(project: AgentProject, name: string, trigger: string): void {
@@ -63,27 +73,32 @@ function latencies(requests: readonly RecordedRequest[]): number[] {
 }
 
 async function session(variant: Variant): Promise<number[]> {
+  const driver = variant.agent === 'codex' ? codexDriver : claudeDriver;
   const project = makeProject([]);
   const turns: Turn[] = [...Array.from({ length: CALLS }, (_, i) => ({ shell: `echo call-${i}` })), { text: 'Done.' }];
-  const mock = await startMockServer(claudeDriver.api(), turns);
+  const mock = await startMockServer(driver.api(), turns);
   let server: ServeProcess | undefined;
   try {
     if (variant.events.length > 0) {
       if (variant.events.includes('PreToolUse')) writeHook(project, 'pre-shell', 'pre-tool-call');
       if (variant.events.includes('PostToolUse')) writeHook(project, 'post-shell', 'post-tool-call');
       project.cli('trust', '--all');
+      // The driver writes the agent's own config (Codex's model provider) and the command bridge.
+      await driver.configure(project, mock, { events: variant.events, timeoutSec: 30 });
       if (variant.serve) {
         server = await startServe(project);
-        project.cli('bridge', '--install', 'claude', '--http', '--port', String(server.port), '--events', variant.events.join(','), '--timeout', '30');
-      } else {
-        await claudeDriver.configure(project, mock, { events: variant.events, timeoutSec: 30 });
+        project.cli('bridge', '--install', driver.name, '--http', '--port', String(server.port), '--events', variant.events.join(','), '--timeout', '30');
       }
+    } else if (variant.agent !== undefined) {
+      // Codex's baseline needs its config (the mock as its model provider), and no hook.
+      await driver.configure(project, mock, { events: ['PreToolUse'], timeoutSec: 30 });
+      rmSync(join(project.dir, '.codex', 'hooks.json'));
     }
     const env = server === undefined ? project.env : { ...project.env, AGENT_HOOKS_TOKEN: server.token };
-    const run = await claudeDriver.run({ ...project, env }, mock, 'Run the commands.', 120_000);
+    const run = await driver.run({ ...project, env }, mock, 'Run the commands.', 120_000);
     const samples = latencies(mock.requests);
     if (run.exitCode !== 0 || samples.length !== CALLS) {
-      throw new Error(`Claude Code session '${variant.name}' ended with exit ${run.exitCode} and ${samples.length}/${CALLS} tool results:\n${run.stderr.slice(-2000)}`);
+      throw new Error(`${driver.name} session '${variant.name}' ended with exit ${run.exitCode} and ${samples.length}/${CALLS} tool results:\n${run.stderr.slice(-2000)}`);
     }
     return samples;
   } finally {
@@ -98,9 +113,10 @@ export async function agentBridgeSuite(): Promise<Row[]> {
   for (let round = 0; round < ROUNDS; round++) {
     for (const variant of round % 2 === 0 ? VARIANTS : [...VARIANTS].reverse()) samples.get(variant.name)!.push(...(await session(variant)));
   }
-  const suite = 'Bridge inside Claude Code (tool call to tool result)';
-  const base = median(samples.get(BASELINE)!);
+  const suite = 'Bridge inside Claude Code and Codex (tool call to tool result)';
   return VARIANTS.map((variant) => {
+    const baseline = variant.agent === 'codex' ? CODEX_BASELINE : BASELINE;
+    const base = median(samples.get(baseline)!);
     const xs = samples.get(variant.name)!;
     const timing = stats(xs);
     const added = timing.median - base;
@@ -111,9 +127,9 @@ export async function agentBridgeSuite(): Promise<Row[]> {
       mean: timing.mean,
       median: timing.median,
       rme: timing.rme,
-      ...(variant.name === BASELINE
+      ...(variant.name === baseline
         ? { note: `${xs.length} tool calls in ${ROUNDS} sessions` }
-        : { baseline: BASELINE, ratio: timing.median / base, note: `adds ${added.toFixed(0)} ms per tool call (medians; ${xs.length} calls)` }),
+        : { baseline, ratio: timing.median / base, note: `adds ${added.toFixed(0)} ms per tool call (medians; ${xs.length} calls)` }),
     });
   });
 }

@@ -21,6 +21,7 @@ import { parallelSuite } from './parallel.js';
 import { scaleSuite } from './scale.js';
 import { scriptSuite } from './script.js';
 import { serveSuite } from './serve.js';
+import { servedLineSuite } from './served-line.js';
 import { sideBySide } from './side-by-side.js';
 import { syncSuite } from './sync.js';
 import { trustSuite } from './trust.js';
@@ -44,6 +45,8 @@ const suites: Record<string, () => Promise<Row[]>> = {
   bridge: async () => [...(await bridgeSuite()), ...(await serveSuite())],
   // serve alone; the whole run has it in `bridge`.
   serve: serveSuite,
+  // A command agent's hook line to serve (curl), against a Node start and the command bridge.
+  'served-line': servedLineSuite,
   'ai-sdk': aiSdkSuite,
   parallel: parallelSuite,
 };

@@ -14,6 +14,7 @@ import { installPlugin, otherPluginsOfOurs } from './install-plugin.js';
 import { installScripts } from './install-scripts.js';
 import { INSTALL_TARGETS, installEventName, type InstallAgent, type InstallTarget } from './install-targets.js';
 import { readProjectFile, replaceProjectFile } from './project-file.js';
+import { servedBridgeLine, servedLineTools } from './served-bridge-line.js';
 import { clearingNodeVariables, userBridgeCommandLine, userHookFile } from './user-bridge-command.js';
 
 export { InstallBridgeError } from './install-bridge-error.js';
@@ -64,6 +65,13 @@ export interface InstallBridgeOptions {
   readonly level?: 'project' | 'user' | undefined;
   /** With `level: 'user'`: where the home (`HOME`) and `CODEX_HOME` are read. Default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  /**
+   * Send the hooks to a running `agent-hooks serve` first: each entry's line posts the payload with curl to
+   * `<baseUrl>/bridge/<agent>` (the token from `$AGENT_HOOKS_TOKEN` at run time) and runs the command bridge —
+   * {@link InstallBridgeOptions.command} or the default line — when no server answers. curl and cat are looked up on
+   * {@link InstallBridgeOptions.env}'s `PATH` and written by their absolute paths.
+   */
+  readonly served?: { readonly baseUrl: string } | undefined;
 }
 
 /** What {@link installBridge} did. */
@@ -222,12 +230,23 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
     (user === undefined
       ? clearingNodeVariables(target.agent, await bridgeCommandLine(target.agent, options.projectDir, options.executable ?? process.argv[1]))
       : await userBridgeCommandLine(target.agent, options.projectDir, options.executable ?? process.argv[1]));
+  const tools = options.served === undefined ? undefined : await servedLineTools(options.env);
+  // Half of the agent's timeout for the server: the other half is the command bridge's, should it have to answer.
+  const maxSeconds = (seconds ?? target.fixedTimeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) / 2;
+  const lineFor = (fallback: string, event: string | undefined): string => {
+    if (options.served === undefined || tools === undefined) return fallback;
+    const url = `${options.served.baseUrl.replace(/\/+$/, '')}/bridge/${target.agent}${event === undefined ? '' : `/${encodeURIComponent(event)}`}`;
+    return servedBridgeLine({ agent: target.agent, fallback, url, maxSeconds, ...tools });
+  };
   if (target.layout === 'scripts') {
     if (seconds !== undefined) throw new InstallBridgeError(`${target.title} has no timeout of a hook's own to write${target.fixedTimeoutSeconds === undefined ? '' : ` (it gives each ${target.fixedTimeoutSeconds} s)`}: leave the timeout out. Nothing was changed.`);
-    const scripts = await installScripts(target, options.projectDir, names, command);
-    return { agent: target.agent, backup: undefined, skipped, command, ...scripts };
+    const scripts = await installScripts(target, options.projectDir, names, lineFor(command, undefined));
+    return { agent: target.agent, backup: undefined, skipped, command: lineFor(command, undefined), ...scripts };
   }
-  const commandFor = (name: string): string => (target.eventArgument && !/--event\b/.test(command) ? `${command} --event ${name}` : command);
+  const commandFor = (name: string): string => {
+    const perEvent = target.eventArgument && !/--event\b/.test(command);
+    return lineFor(perEvent ? `${command} --event ${name}` : command, perEvent ? name : undefined);
+  };
 
   const previous = user === undefined ? await readProjectFile(options.projectDir, target.file) : await readProjectFile(user.dir, user.file);
   const { file } = previous;
@@ -278,11 +297,11 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
       updated.push(name);
     }
   }
-  if (added.length === 0 && updated.length === 0) return { agent: target.agent, file, backup: undefined, added, updated, present, skipped, command };
+  if (added.length === 0 && updated.length === 0) return { agent: target.agent, file, backup: undefined, added, updated, present, skipped, command: lineFor(command, undefined) };
   const versioned = target.version !== undefined && settings.version === undefined ? { version: target.version } : {};
   const body = target.eventsAt === 'top' ? hooks : { ...versioned, ...settings, hooks };
   const backup = await replaceProjectFile(previous, `${JSON.stringify(body, null, 2)}\n`);
-  return { agent: target.agent, file, backup, added, updated, present, skipped, command, ...(warnings.length > 0 ? { warnings } : {}) };
+  return { agent: target.agent, file, backup, added, updated, present, skipped, command: lineFor(command, undefined), ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
 /**

@@ -8,6 +8,7 @@
 import { InstallBridgeError } from './install-bridge-error.js';
 import type { InstallTarget } from './install-targets.js';
 import { readProjectFile, replaceProjectFile, type ProjectFile } from './project-file.js';
+import { servedFallback } from './served-bridge-line.js';
 
 /** A script that runs `agent-hooks bridge`, however it reaches it. */
 const BRIDGE = /(?:agent-hooks|cli\.[cm]?js)["']?\s+bridge\b/;
@@ -29,8 +30,12 @@ export interface InstalledScripts {
  * and a project-relative command found from the script's own place, since the agent sets no project variable.
  */
 export function hookScript(command: string, target: InstallTarget): string {
-  const fromHere = command.startsWith('node_modules/') ? `"$(dirname "$0")"/${'../'.repeat(target.file.split('/').length)}${command}` : command;
-  return `#!/bin/sh\n# ${target.title} runs this file for its hook of the same name; agent-hooks answers it (agent-hooks bridge --install ${target.agent}).\nNODE_OPTIONS= NODE_COMPILE_CACHE= exec ${fromHere}\n`;
+  const fromHere = (line: string): string => (line.startsWith('node_modules/') ? `"$(dirname "$0")"/${'../'.repeat(target.file.split('/').length)}${line}` : line);
+  const head = `#!/bin/sh\n# ${target.title} runs this file for its hook of the same name; agent-hooks answers it (agent-hooks bridge --install ${target.agent}).\n`;
+  // A served line is no command to exec: only its fallback, the command bridge, is found from here and cleared.
+  const fallback = servedFallback(command);
+  if (fallback !== undefined) return `${head}${command.slice(0, command.length - fallback.length)}NODE_OPTIONS= NODE_COMPILE_CACHE= ${fromHere(fallback)}\n`;
+  return `${head}NODE_OPTIONS= NODE_COMPILE_CACHE= exec ${fromHere(command)}\n`;
 }
 
 /**

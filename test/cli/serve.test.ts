@@ -203,7 +203,9 @@ describe('agent-hooks bridge --install claude --http', () => {
     expect(JSON.parse(stdout)).toMatchObject({ agent: 'claude', added: ['PreToolUse'], url: 'http://127.0.0.1:7400/hooks/claude' });
     const settings = JSON.parse(await readFile(join(p.dir, '.claude', 'settings.json'), 'utf8'));
     expect(settings.hooks.PreToolUse[0].hooks[0]).toMatchObject({ type: 'http', onFailure: 'block' });
-    await expect(cli(['bridge', '--install', 'gemini', '--http'], p.dir, p.env)).rejects.toMatchObject({ stderr: expect.stringMatching(/--install claude/) });
+    // An agent whose hooks are commands gets the served line (test/cli/bridge-served-line.test.ts); one with a plugin, nothing.
+    await expect(cli(['bridge', '--install', 'opencode', '--http'], p.dir, p.env)).rejects.toMatchObject({ stderr: expect.stringMatching(/--http does not apply to OpenCode/) });
+    await expect(cli(['bridge', '--install', 'claude', '--http', '--user'], p.dir, p.env)).rejects.toMatchObject({ stderr: expect.stringMatching(/leave out --command and --user/) });
   }, 30_000);
 });
 

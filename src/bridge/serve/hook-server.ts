@@ -11,6 +11,7 @@ import { messageOf } from '../../core/internal/message-of.js';
 import { killLiveProcessGroups } from '../../process/live-groups.js';
 import { drainAll } from '../../script/script-hook.js';
 import type { BridgeAgent } from '../bridge-answer.js';
+import { answerBridgeRequest, BRIDGE_PROJECT_HEADER, bridgeRouteOf } from './bridge-route.js';
 import { answerHookRequest, HTTP_HOOK_AGENTS, type HookHttpAnswer } from './hook-request.js';
 import { SILENT_LOG, type ServeLog } from './serve-log.js';
 import { refusedHost, refusedOrigin } from './request-origin.js';
@@ -98,12 +99,14 @@ const DEFAULTS = { maxBodyBytes: 16 * 1024 * 1024, maxConcurrent: 64, maxQueued:
  */
 export const isLoopback = (host: string): boolean => host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 
-/** A request's route: a hook route's agent and event, `health`, or nothing known. */
-type Route = { readonly kind: 'hook'; readonly agent: BridgeAgent; readonly event?: string | undefined } | { readonly kind: 'health' } | { readonly kind: 'unknown'; readonly agent?: string };
+/** A request's route: a hook route's (or a command line's bridge route's) agent and event, `health`, or nothing known. */
+type Route = { readonly kind: 'hook' | 'bridge'; readonly agent: BridgeAgent; readonly event?: string | undefined } | { readonly kind: 'health' } | { readonly kind: 'unknown'; readonly agent?: string };
 
 function routeOf(url: string | undefined): Route {
   const path = (url ?? '/').split('?', 1)[0]!.replace(/\/+$/, '');
   if (path === '/health') return { kind: 'health' };
+  const bridge = bridgeRouteOf(path);
+  if (bridge !== undefined) return { kind: 'bridge', ...bridge };
   const match = /^\/hooks\/([^/]+)(?:\/([^/]+))?$/.exec(path);
   if (match === null) return { kind: 'unknown' };
   const agent = decodeURIComponent(match[1]!);
@@ -122,7 +125,8 @@ interface Flight {
 
 /**
  * Starts a hook server: `POST /hooks/claude` (or `/hooks/claude/<event>`) dispatches the body through the stack and
- * answers as the command bridge would, in JSON; `GET /health` says it is up. A request whose `Host` is not the address
+ * answers as the command bridge would, in JSON; `POST /bridge/<agent>` answers a command agent's served line with what
+ * the command bridge would print, framed (see `answerBridgeRequest`); `GET /health` says it is up. A request whose `Host` is not the address
  * listened on (421) or that carries an `Origin` (403) is refused first, on every route; every hook request then needs
  * the bearer token — without it: 401, and nothing runs. None of these reads the body. See {@link answerHookRequest} for the statuses of the answers, and
  * {@link HookServerOptions} for the bounds.
@@ -209,7 +213,7 @@ export async function startHookServer(options: HookServerOptions): Promise<HookS
       });
     });
 
-  const handleHook = async (req: IncomingMessage, res: ServerResponse, route: Extract<Route, { kind: 'hook' }>, id: number, started: number): Promise<void> => {
+  const handleHook = async (req: IncomingMessage, res: ServerResponse, route: Extract<Route, { kind: 'hook' | 'bridge' }>, id: number, started: number): Promise<void> => {
     const body = await readBody(req, res);
     if (body === undefined) {
       log.write(res.headersSent ? 'warn' : 'info', res.headersSent ? 'body too large' : 'client went away before its body was read', { id, status: res.headersSent ? 413 : undefined });
@@ -240,7 +244,13 @@ export async function startHookServer(options: HookServerOptions): Promise<HookS
       used.add(stack);
       flights.add(flight);
       const aborted = new Promise<undefined>((resolve) => flight.controller.signal.addEventListener('abort', () => resolve(undefined), { once: true }));
-      answer = await Promise.race([answerHookRequest({ agent: route.agent, body, event: route.event, stack, signal: flight.controller.signal, project: options.project }), aborted]);
+      const signal = flight.controller.signal;
+      const from = req.headers[BRIDGE_PROJECT_HEADER];
+      const answering =
+        route.kind === 'bridge'
+          ? answerBridgeRequest({ agent: route.agent, body, event: route.event, stack, signal, project: options.project, from: typeof from === 'string' ? from : undefined })
+          : answerHookRequest({ agent: route.agent, body, event: route.event, stack, signal, project: options.project });
+      answer = await Promise.race([answering, aborted]);
       if (flight.why !== undefined || answer === undefined) return;
       send(res, answer.status, answer.body);
       if (closing) answeredWhileClosing++;
@@ -308,7 +318,7 @@ export async function startHookServer(options: HookServerOptions): Promise<HookS
     }
     if (route.kind === 'unknown') {
       req.resume();
-      const known = HTTP_HOOK_AGENTS.map((a) => `/hooks/${a}`).join(', ');
+      const known = [...HTTP_HOOK_AGENTS.map((a) => `/hooks/${a}`), '/bridge/<agent>'].join(', ');
       return fail(res, 404, route.agent === undefined ? `No such route: POST ${known}, or GET /health.` : `No hook route for ${JSON.stringify(route.agent)}: POST ${known}.`);
     }
     if (req.method !== 'POST') {

@@ -6,7 +6,6 @@
  * @internal
  */
 import { AGENT_PROFILES } from '../../agents/registry.js';
-import { installEventName } from '../../bridge/install-targets.js';
 import { InstallBridgeError } from '../../bridge/install-bridge-error.js';
 import { installHttpBridge } from '../../bridge/install-http-bridge.js';
 import { SERVE_TOKEN_ENV } from '../../bridge/serve/serve-token.js';
@@ -16,6 +15,8 @@ import { hookMdSource, loadProjectHooks } from '../hook-sources.js';
 import type { CliIO } from '../io.js';
 import { printJson } from '../output.js';
 import { DEFAULT_SERVE_PORT } from './serve.js';
+import { install, type InstallFlags } from './bridge-install.js';
+import { INSTALL_TARGETS, installEventName, isInstallAgent } from '../../bridge/install-targets.js';
 
 /**
  * The flags of `bridge --install claude --http`.
@@ -31,20 +32,30 @@ export interface InstallHttpFlags {
 }
 
 /**
- * Runs `bridge --install claude --http [--port N] [--host H]` for the project in `projectDir`.
+ * Runs `bridge --install AGENT --http [--port N] [--host H]` for the project in `projectDir`: Claude Code's
+ * `type: "http"` entries, or, for an agent whose hooks can only be commands, the line that posts to the server with
+ * curl and runs the command bridge when no server answers (see `servedBridgeLine`).
  *
  * @internal
  */
-export async function installHttp(io: CliIO, projectDir: string, agent: string, flags: InstallHttpFlags): Promise<number> {
-  // Only an agent that runs http hooks (Claude Code's `type: "http"`) can be given them.
-  const httpAgents = AGENT_PROFILES.filter((profile) => profile.httpHooks).map((profile) => profile.id);
-  const http = httpAgents.find((id) => id === agent);
-  if (http === undefined) throw new UsageError(`--http installs Claude Code's http hooks: use it with --install ${httpAgents.join(' or --install ')}, not ${JSON.stringify(agent)}`);
+export async function installHttp(io: CliIO, projectDir: string, agent: string, flags: InstallHttpFlags & InstallFlags): Promise<number> {
   const port = flags.port ?? String(DEFAULT_SERVE_PORT);
   if (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535) throw new UsageError(`--port takes a port from 1 to 65535, not ${JSON.stringify(port)}`);
   if (flags.timeout !== undefined && (!/^\d+$/.test(flags.timeout.trim()) || Number(flags.timeout) <= 0)) throw new UsageError(`--timeout takes a whole number of seconds above 0, not ${JSON.stringify(flags.timeout)}`);
   const host = flags.host ?? '127.0.0.1';
   const baseUrl = `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
+  const http = AGENT_PROFILES.find((profile) => profile.httpHooks && profile.id === agent)?.id;
+  if (http === undefined) {
+    // An agent whose hooks are commands: a curl line in place of the command bridge's, which it falls back to.
+    if (isInstallAgent(agent) && INSTALL_TARGETS[agent].layout === 'plugin') throw new UsageError(`--http does not apply to ${INSTALL_TARGETS[agent].title}: its plugin runs the hooks in its own process`);
+    const status = await install(io, projectDir, agent, { ...flags, served: { baseUrl } });
+    if (status === ExitCode.ok && !flags.json) {
+      io.out(`It posts each hook to ${baseUrl}/bridge/${agent} with curl, and runs the command bridge when no server answers there. Start the server with: agent-hooks serve --port ${port}`);
+      io.out(`and give the agent the token in its environment for this project: export ${SERVE_TOKEN_ENV}="$(agent-hooks serve --print-token)"`);
+    }
+    return status;
+  }
+  if (flags.command !== undefined || flags.user === true) throw new UsageError(`--http for ${agent} writes type "http" entries, which run no command and are written in the project: leave out --command and --user`);
   let names: string[];
   if (flags.events !== undefined) {
     names = flags.events.split(',').map((e) => e.trim()).filter((e) => e !== '');

@@ -32,6 +32,8 @@ export interface InstallFlags {
   readonly timeout?: string | undefined;
   readonly json?: boolean | undefined;
   readonly user?: boolean | undefined;
+  /** `--http` for an agent whose hooks are commands: the server its line posts to first (see `installHttp`). */
+  readonly served?: { readonly baseUrl: string } | undefined;
 }
 
 /**
@@ -72,7 +74,7 @@ export async function install(io: CliIO, projectDir: string, agent: string, flag
   }
   let result;
   try {
-    result = await installBridge({ agent, projectDir, events: names, command: flags.command, timeoutSeconds, matchers, level: flags.user ? 'user' : 'project', env: io.env });
+    result = await installBridge({ agent, projectDir, events: names, command: flags.command, timeoutSeconds, matchers, level: flags.user ? 'user' : 'project', env: io.env, served: flags.served });
   } catch (error) {
     if (error instanceof InstallBridgeError) {
       io.err(error.message);
@@ -131,5 +133,34 @@ async function installAgentPlugin(io: CliIO, projectDir: string, agent: InstallA
   if (result.backup !== undefined) io.out(`The previous file is kept as ${result.backup}.`);
   if (result.present.length > 0) io.out(`The agent-hooks plugin is already there: ${result.file}.`);
   io.out(`${target.title} loads it when it starts and runs the HOOK.md hooks in its own process: yours, and the project's once trusted with 'npx agent-hooks trust'.`);
+  return ExitCode.ok;
+}
+
+/**
+ * Runs `bridge --uninstall AGENT [--user]`: removes the bridge's entries (the command bridge, the served line, Claude
+ * Code's http entries) from the agent's config.
+ *
+ * @internal
+ */
+export async function uninstall(io: CliIO, projectDir: string, agent: string, flags: Pick<InstallFlags, 'json' | 'user'>): Promise<number> {
+  if (!isInstallAgent(agent)) throw new UsageError(`--uninstall must be one of ${INSTALL_AGENTS.join(', ')}, not ${JSON.stringify(agent)}`);
+  const { uninstallBridge } = await import('../../bridge/uninstall-bridge.js');
+  let result;
+  try {
+    result = await uninstallBridge({ agent, projectDir, level: flags.user ? 'user' : 'project', env: io.env });
+  } catch (error) {
+    if (error instanceof InstallBridgeError) {
+      io.err(error.message);
+      return ExitCode.problems;
+    }
+    throw error;
+  }
+  if (flags.json) {
+    printJson(io, { agent, file: result.file, backup: result.backup ?? null, removed: result.removed });
+    return ExitCode.ok;
+  }
+  if (result.removed.length === 0) io.out(`${result.file} runs no bridge of ${INSTALL_TARGETS[agent].title}: nothing was changed.`);
+  else io.out(`Removed the bridge from ${result.file} for ${result.removed.join(', ')}.`);
+  if (result.backup !== undefined) io.out(`The previous file is kept as ${result.backup}.`);
   return ExitCode.ok;
 }

@@ -9,6 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { INSTALL_TARGETS } from '../../bridge/install-targets.js';
+import { servedFallback } from '../../bridge/served-bridge-line.js';
 import { NODE_VARIABLES_CLEARED, PROJECT_ENV_AGENTS, userHookPath } from '../../bridge/user-bridge-command.js';
 
 const BRIDGE = /(?:agent-hooks|cli\.[cm]?js)["']?\s+bridge\b/;
@@ -55,7 +56,8 @@ export async function unclearedBridgeLines(projectDir: string, hostEnv: Readonly
     if (user !== undefined) files.push([user, user, true]);
     for (const [file, shown, isUser] of files) {
       for (const [event, command] of await bridgeCommands(file, target.eventsAt)) {
-        if (command.startsWith(NODE_VARIABLES_CLEARED)) continue;
+        // A line that posts to serve first runs the command bridge after its `|` when no server answers.
+        if ((servedFallback(command) ?? command).startsWith(NODE_VARIABLES_CLEARED)) continue;
         lines.push(
           `${shown}: the bridge's ${event} line does not clear NODE_OPTIONS and NODE_COMPILE_CACHE, so a repository that sets them runs its code before your hooks: run 'agent-hooks bridge --install ${agent}${isUser ? ' --user' : ''}' again.`,
         );

@@ -44,7 +44,7 @@ function callOf(agent: BridgeAgent, input: string, event: string | undefined): H
  */
 export const bridgeCommand: Command = {
   name: 'bridge',
-  synopsis: `bridge --from ${BRIDGE_HELP.from} [--event E] [--project DIR] [--config FILE] | bridge --install ${BRIDGE_HELP.install} [--events E,…] [--timeout S] [--command CMD] [--user] | bridge --install ${BRIDGE_HELP.http} --http [--port N] [--host H]`,
+  synopsis: `bridge --from ${BRIDGE_HELP.from} [--event E] [--project DIR] [--config FILE] | bridge --install ${BRIDGE_HELP.install} [--events E,…] [--timeout S] [--command CMD] [--user] | bridge --install AGENT --http [--port N] [--host H] | bridge --uninstall AGENT [--user]`,
   summary: 'run the project’s HOOK.md hooks as another agent’s hook, answering in its own format',
   usageExitCode: ExitCode.problems,
   help: `Reads the agent's hook payload on stdin, dispatches it through the project's HOOK.md hooks (user and project)
@@ -68,8 +68,9 @@ ${option('--events E,…', "with --install: the events to bridge, in any dialect
 ${option('--timeout S', `with --install: how long the agent gives the bridge, in seconds, written in the agent's own unit (milliseconds for ${BRIDGE_HELP.milliseconds}); without it a new entry gets 60 and one already there keeps its own`)}
 ${option('--command CMD', `with --install: the command the agent runs (the entries of ${BRIDGE_HELP.eventArgument} add --event NAME)`)}
   --json             with --install: print { agent, file, backup, added, updated, present, skipped, command }
+${option('--uninstall AGENT', "remove the bridge's entries from the agent's config — the command bridge, the served line of --http, Claude Code's http entries — and nothing else (the old file kept as FILE.bak; --user: the user-level config; --json: { agent, file, backup, removed })")}
 ${option('--user', `with --install: write the agent's user-level config (${BRIDGE_HELP.userPlaces}), which runs in every repository: the line is this node and this agent-hooks's cli.js by their absolute paths, never the project's own copy or npx (a project's .npmrc could run its code), and it has no tool matcher`)}
-${option('--http', `with --install ${BRIDGE_HELP.httpList}: write type "http" entries that POST to 'agent-hooks serve' (http://127.0.0.1:PORT/hooks/AGENT, the token from $AGENT_HOOKS_TOKEN), replacing the command bridge's; --port N (default 7391), --host H`)}
+${option('--http', `with --install ${BRIDGE_HELP.httpList}: write type "http" entries that POST to 'agent-hooks serve' (http://127.0.0.1:PORT/hooks/AGENT, the token from $AGENT_HOOKS_TOKEN), replacing the command bridge's; --port N (default 7391), --host H. With --install of an agent whose hooks are commands: a line that POSTs the payload with curl to http://127.0.0.1:PORT/bridge/AGENT and prints the server's answer, and runs the command bridge when no server answers (refused, timed out, a status but 200: a wrong token, another project); installing without --http puts the command bridge back`)}
 
 ${paragraph(`The project's own HOOK.md hooks and its agent-hooks.config.* module run once trusted (agent-hooks trust); an untrusted or changed one is skipped — the module is not even imported — with a line on stderr, and the agent still gets its answer. Only the module's own file is pinned, not the files it imports. The user is told which hooks were skipped, and how to trust them, once per agent session: in the answer's message for the user (systemMessage; ${BRIDGE_HELP.otherUserFields}), or on stderr for ${BRIDGE_HELP.noUserField}, whose answers have none. The sessions already told are kept in bridge-notices.json in the cache folder (AGENT_HOOKS_CACHE_DIR, else ~/.cache/agent-hooks); with AGENT_HOOKS_CACHE_DIR=off the user is told on every call.`)}
 
@@ -93,6 +94,7 @@ way to it), no event left to bridge — and nothing is written.`,
       event: { type: 'string' },
       config: { type: 'string' },
       install: { type: 'string' },
+      uninstall: { type: 'string' },
       events: { type: 'string' },
       command: { type: 'string' },
       timeout: { type: 'string' },
@@ -103,6 +105,10 @@ way to it), no event left to bridge — and nothing is written.`,
       host: { type: 'string' },
     });
     positionalsUpTo(positionals, 0);
+    if (values.uninstall !== undefined) {
+      const { uninstall } = await import('./bridge-install.js');
+      return uninstall(io, resolve(io.cwd, values.project ?? '.'), values.uninstall, values);
+    }
     if (values.install !== undefined && values.http === true) {
       const { installHttp } = await import('./bridge-install-http.js');
       return installHttp(io, resolve(io.cwd, values.project ?? '.'), values.install, values);

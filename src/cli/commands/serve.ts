@@ -47,7 +47,10 @@ export const serveCommand: Command = {
 agent-hooks.config.* (or --config FILE) — over HTTP, so that an agent with HTTP hooks pays no process start per
 call: POST /hooks/claude with Claude Code's hook input answers as 'agent-hooks bridge --from claude' would, in
 JSON. GET /health answers {"status":"ok"} (no token needed). Write the entries with
-'agent-hooks bridge --install claude --http'.
+'agent-hooks bridge --install claude --http'. The agents whose hooks are commands reach it through the line
+'agent-hooks bridge --install AGENT --http' writes: curl to POST /bridge/AGENT, answered with what
+'agent-hooks bridge --from AGENT' would print (its stdout, stderr and exit code, framed), and the command bridge
+when no server answers.
 
 Every hook request needs the header Authorization: Bearer <token>. The token is ${SERVE_TOKEN_ENV} when set in this
 environment, else the one in the token file (generated on first use, mode 0600, beside the trust store:
