@@ -71,7 +71,12 @@ export interface InstallBridgeOptions {
    * {@link InstallBridgeOptions.command} or the default line — when no server answers. curl and cat are looked up on
    * {@link InstallBridgeOptions.env}'s `PATH` and written by their absolute paths.
    */
-  readonly served?: { readonly baseUrl: string } | undefined;
+  readonly served?:
+    | {
+        /** The server's base address, e.g. `http://127.0.0.1:7391`: the line posts to `/bridge/AGENT` under it. */
+        readonly baseUrl: string;
+      }
+    | undefined;
 }
 
 /** What {@link installBridge} did. */
