@@ -3,12 +3,16 @@
  *
  * The `recheck` package itself is not a dependency: its optional dependencies (a 23 MB Java archive and a 29 MB
  * native program per platform) are installed with it, and only its pure-JavaScript engine is ever run here. The build
- * copies that engine (`recheck/lib/browser.js`, one self-contained file with no imports) and its licence to
- * `dist/vendor/recheck/` (see tsup.config.ts).
+ * copies that engine (`recheck/lib/browser.js`, one self-contained file with no imports), brotli-compressed (0.3 MB in
+ * place of 2.9 in the installed package), and its licence to `dist/vendor/recheck/` (see tsup.config.ts).
  *
  * @module
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { compileFunction } from 'node:vm';
+import { brotliDecompressSync } from 'node:zlib';
 
 /** What recheck says of one pattern. */
 export type RecheckDiagnostics =
@@ -32,8 +36,8 @@ export interface RecheckEngine {
  * into), then recheck's own file, which is there when running from the sources with the development dependencies.
  */
 const LOCATIONS = [
-  { engine: './vendor/recheck/index.cjs', manifest: './vendor/recheck/package.json' },
-  { engine: 'recheck/lib/browser.js', manifest: 'recheck/package.json' },
+  { engine: './vendor/recheck/index.cjs.br', manifest: './vendor/recheck/package.json', compressed: true },
+  { engine: 'recheck/lib/browser.js', manifest: 'recheck/package.json', compressed: false },
 ] as const;
 
 type Location = (typeof LOCATIONS)[number];
@@ -83,7 +87,7 @@ export function loadRecheckEngine(): RecheckEngine | null {
     loaded = null;
     const at = locate();
     try {
-      const lib = at == null ? undefined : (createRequire(import.meta.url)(at.location.engine) as Partial<Pick<RecheckEngine, 'checkSync'>>);
+      const lib = at == null ? undefined : (engineModule(at.location) as Partial<Pick<RecheckEngine, 'checkSync'>> | undefined);
       const checkSync = lib?.checkSync;
       if (at != null && typeof checkSync === 'function') {
         loaded = { version: at.version, checkSync: (source, flags, params) => checkSync(source, flags, params) };
@@ -93,4 +97,19 @@ export function loadRecheckEngine(): RecheckEngine | null {
     }
   }
   return loaded;
+}
+
+/**
+ * The engine's exports: the shipped copy decompressed and run as the CommonJS module it is (in this context, with
+ * its own `module`, `exports` and `require`), or recheck's own file required.
+ */
+function engineModule(location: Location): unknown {
+  const load = createRequire(import.meta.url);
+  if (!location.compressed) return load(location.engine);
+  const file = load.resolve(location.engine);
+  const source = brotliDecompressSync(readFileSync(file)).toString('utf8');
+  const module = { exports: {} as unknown };
+  const run = compileFunction(source, ['exports', 'require', 'module', '__filename', '__dirname'], { filename: file.replace(/\.br$/, '') });
+  run(module.exports, createRequire(file), module, file, dirname(file));
+  return module.exports;
 }
