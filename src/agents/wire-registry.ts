@@ -2,7 +2,7 @@
  * Every agent's wire: what a bridged call needs of its agent, without every agent's profile with the config loaders,
  * install shapes and help texts the call never uses (see `registry.ts` for the whole profiles). The wires are
  * imported here together rather than one by one on demand: each module a call loads costs it more than the bytes the
- * other agents' wires add (`npm run bench -- bridge`).
+ * other agents' wires add (counted in docs/performance.md).
  *
  * @module
  * @internal
