@@ -66,8 +66,9 @@ export const SILENT_LOG: ServeLog = Object.freeze({ enabled: () => false, write:
 
 /**
  * A sink that hands `sink` the lines written in one turn of the event loop together, in order, rather than one call
- * each: at a hundred requests in flight a write per request's line — through the console to stderr — was a fifth of
- * the server's time (`npm run bench -- serve`). Lines still held when the process exits are handed over then.
+ * each: at a hundred requests in flight the line per request cost the server some fifth of its throughput
+ * (`npm run bench -- serve`, against `--log-level warn`), a console call and a write of its own each time among it.
+ * Lines still held when the process exits are handed over then.
  *
  * @internal
  */
