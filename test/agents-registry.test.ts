@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lightProfileOf } from '../src/agents/light-registry.js';
 import { AGENT_IDS, AGENT_PROFILES, agentProfile, isAgentId } from '../src/agents/registry.js';
+import { agentWire } from '../src/agents/wire-registry.js';
 import { configKindOf, HOOK_SOURCES, projectConfigFiles } from '../src/agents/load-all.js';
 import { BRIDGE_AGENTS } from '../src/bridge/bridge-answer.js';
 import { readBridgePayload } from '../src/bridge/bridge-payload.js';
@@ -48,6 +49,13 @@ describe('the agent registry', () => {
     expect(lightProfileOf('hookmd')).toBeUndefined();
     expect(lightProfileOf('constructor')).toBeUndefined();
     expect(isAgentId('__proto__')).toBe(false);
+  });
+
+  it("gives each agent's bridged call the wire of its own profile", () => {
+    for (const profile of AGENT_PROFILES) {
+      const wire = agentWire(profile.id);
+      for (const part of ['dialect', 'eventOf', 'readPayload', 'answer', 'userMessageField'] as const) expect(wire[part], `${profile.id}.${part}`).toBe(profile[part]);
+    }
   });
 
   it('names every event a profile lists, and reads each name back as that event', () => {

@@ -4,32 +4,10 @@
  * @module
  */
 import { agentProfile } from '../agents/registry.js';
-import type { AnyHookContext } from '../core/index.js';
-import { isRecord } from '../dialects/wire-output.js';
-import { sampleContext } from '../script/sample-context.js';
+import { readWirePayload, type BridgedEvent } from './wire-payload.js';
 import type { BridgeAgent } from './bridge-answer.js';
 
-/**
- * A payload read: the context to dispatch, and the event's name as the agent calls it (for the answer).
- *
- * @internal
- */
-export interface BridgedEvent {
-  /** The context, with the payload's fields. */
-  readonly ctx: AnyHookContext;
-  /** The event as the agent named it (`PreToolUse`, `preToolUse`, `BeforeTool`, `beforeShellExecution`, …). */
-  readonly eventName: string;
-}
-
-/**
- * Thrown when a payload cannot be read: not JSON, not an object, no event, or a field of the wrong type.
- *
- * @internal
- */
-export class BridgeInputError extends Error {
-  /** Always `BridgeInputError`. */
-  override readonly name = 'BridgeInputError';
-}
+export { BridgeInputError, type BridgedEvent } from './wire-payload.js';
 
 /**
  * Reads the JSON `agent` sends its hooks on stdin into a context of ours, by the reader of its profile
@@ -50,14 +28,5 @@ export class BridgeInputError extends Error {
  * @internal
  */
 export function readBridgePayload(agent: BridgeAgent, payload: unknown, event?: string): BridgedEvent {
-  if (!isRecord(payload)) throw new BridgeInputError('The hook input must be a JSON object.');
-  const { event: canonical, eventName, fields } = agentProfile(agent).readPayload(payload, event, (message) => new BridgeInputError(message));
-  const clean = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== null));
-  try {
-    // Strict: a hook sees what the agent sent and nothing else; what the event cannot do without must be there.
-    const ctx = sampleContext(canonical, clean, { strict: true }).withOrigin({ agent, eventName, payload, fields: new Set(Object.keys(clean)) });
-    return { ctx, eventName };
-  } catch (error) {
-    throw new BridgeInputError(error instanceof Error ? error.message : String(error));
-  }
+  return readWirePayload(agent, agentProfile(agent), payload, event);
 }

@@ -3,11 +3,10 @@
  *
  * @module
  */
+import { agentProfile } from '../agents/registry.js';
 import type { AnyHookContext, HookNote, HookOutcome, HookStack } from '../core/index.js';
-import { messageOf } from '../core/internal/message-of.js';
-import { drainAll } from '../script/script-hook.js';
-import { bridgeAnswer, USER_MESSAGE_FIELD, type BridgeAgent, type BridgeAnswer } from './bridge-answer.js';
-import { BridgeInputError, readBridgePayload } from './bridge-payload.js';
+import type { BridgeAgent, BridgeAnswer } from './bridge-answer.js';
+import { runBridgeWith } from './run-wire.js';
 
 /** What {@link runBridge} needs. */
 export interface BridgeOptions {
@@ -59,51 +58,5 @@ export interface BridgeResult extends BridgeAnswer {
  * call).
  */
 export async function runBridge(options: BridgeOptions): Promise<BridgeResult> {
-  const notes: HookNote[] = [];
-  const failed = (message: string, ctx?: AnyHookContext): BridgeResult => ({ exitCode: 1, stdout: '', stderr: `agent-hooks bridge: ${message}\n`, ctx, notes });
-  let payload: unknown;
-  try {
-    payload = JSON.parse(options.input);
-  } catch (error) {
-    return failed(`the hook input is not JSON (${messageOf(error)}).`);
-  }
-  let read;
-  try {
-    read = readBridgePayload(options.agent, payload, options.event);
-  } catch (error) {
-    if (error instanceof BridgeInputError) return failed(error.message);
-    throw error;
-  }
-  const { ctx, eventName } = read;
-  let outcome: HookOutcome;
-  try {
-    outcome = await options.stack.process(ctx, undefined, { signal: options.signal, onNote: (note) => notes.push(note) });
-  } catch (error) {
-    return failed(`a hook failed on ${eventName}: ${messageOf(error)}`, ctx);
-  } finally {
-    if (options.drainAsync !== false) await drainAll(options.stack);
-  }
-  const notice = options.notice?.(ctx);
-  if (notice === undefined) return { ...bridgeAnswer(options.agent, outcome, ctx, eventName), ctx, outcome, notes };
-  const field = USER_MESSAGE_FIELD[options.agent];
-  if (field === undefined) {
-    const answer = bridgeAnswer(options.agent, outcome, ctx, eventName);
-    // On a failing exit stderr is the reason the agent acts on: the notice must not become part of it.
-    if (answer.exitCode !== 0) return { ...answer, ctx, outcome, notes };
-    return { ...answer, stderr: `${answer.stderr}agent-hooks: ${notice}\n`, ctx, outcome, notes, notice: 'stderr' };
-  }
-  const answer = bridgeAnswer(options.agent, outcome.withSystemMessage(notice), ctx, eventName);
-  return { ...answer, ctx, outcome, notes, notice: carries(answer, field, notice) ? 'answer' : undefined };
-}
-
-/** Whether `answer` holds `notice` in its `field`: some answers leave the user's message out (see each writer). */
-function carries(answer: BridgeAnswer, field: string, notice: string): boolean {
-  if (answer.exitCode !== 0 || answer.stdout === '') return false;
-  try {
-    const body = JSON.parse(answer.stdout) as Record<string, unknown>;
-    const shown = body[field];
-    return typeof shown === 'string' && shown.includes(notice);
-  } catch {
-    return false;
-  }
+  return runBridgeWith(agentProfile(options.agent), options);
 }

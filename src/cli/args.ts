@@ -4,13 +4,18 @@
  * @module
  */
 import { resolve } from 'node:path';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { parseArgs, ParseArgsConfig } from 'node:util';
 import { HookEvent, UnknownEventError, type HookEventName } from '../core/index.js';
 import { HookEnvironment } from '../script/hook-environment.js';
 import { resolveTrustPolicy } from '../script/trust/trust-policy.js';
 import type { TrustStore } from '../script/trust/trust-store.js';
 import { UsageError } from './command.js';
 import type { CliIO } from './io.js';
+import { lazyModule } from '../core/internal/lazy-module.js';
+
+// Required rather than imported: node:util as an ES module loads some thirty of Node's own modules (worker_threads
+// among them), which a bridged call pays for on every hook call.
+const nodeUtil = lazyModule<typeof import('node:util')>('node:util');
 
 /** `--help` was given: the command's help is printed instead of running it. */
 export class HelpRequested extends Error {
@@ -93,7 +98,7 @@ export function parseFlags<const T extends NonNullable<ParseArgsConfig['options'
   const config: FlagConfig<T> = { args: [...args], options: { ...options, ...HELP }, allowPositionals: true, strict: true };
   let parsed: ParsedFlags<T>;
   try {
-    parsed = parseArgs(config);
+    parsed = nodeUtil().parseArgs(config);
   } catch (error) {
     throw new UsageError(usageMessage(error));
   }

@@ -32,12 +32,13 @@ async function run(): Promise<number> {
 
 /**
  * A call the first stage handed over, with the payload it read: its options are ones the first stage checked
- * (`--from`, `--event`, `--project`), so the bridge command runs it as `main` would — with the streams as they are, the
- * answer being for the agent — without `main`'s table of commands and the terminal's colours and prompts. A usage
- * error, which the bridge raises before it does anything, is left to `main` (`undefined`), which words it.
+ * (`--from`, `--event`, `--project`), so the bridge command's call runs it as `main` would — with the streams as they
+ * are, the answer being for the agent — without `main`'s table of commands, the bridge command's help and installers,
+ * every other agent's profile, and the terminal's colours and prompts. A usage error, which the bridge raises before
+ * it does anything, is left to `main` (`undefined`), which words it.
  */
 async function bridgeWith(input: string): Promise<number | undefined> {
-  const [{ bridgeCommand }, { UsageError }, { HelpRequested }] = await Promise.all([import('./commands/bridge.js'), import('./command.js'), import('./args.js')]);
+  const { bridgedCall } = await import('./commands/bridge-call.js');
   let colors: CliIO['style'] | undefined;
   const io: CliIO = {
     out: (text) => console.log(text),
@@ -51,12 +52,7 @@ async function bridgeWith(input: string): Promise<number | undefined> {
     interactive: false,
     flush: () => Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write('', () => resolve())))).then(() => undefined),
   };
-  try {
-    return await bridgeCommand.run(argv.slice(1), io);
-  } catch (error) {
-    if (error instanceof UsageError || error instanceof HelpRequested) return undefined;
-    throw error;
-  }
+  return bridgedCall(argv.slice(1), io);
 }
 
 /** The whole of standard input, read as the bridge command reads it. */

@@ -6,7 +6,6 @@
  * @module
  * @internal
  */
-import { isDeepStrictEqual } from 'node:util';
 import { modelCallResponse, type AnyHookContext, type ModelHookContext, type ModelSettings } from '../core/index.js';
 import { messageOf } from '../core/internal/message-of.js';
 import {
@@ -21,6 +20,10 @@ import {
 } from './internal/model-call-fields.js';
 import { narrowToolConfig } from './internal/narrow-tool-config.js';
 import { isRecord } from './wire-output.js';
+import { lazyModule } from '../core/internal/lazy-module.js';
+
+// Loaded on first use: importing node:util as an ES module loads some thirty of Node's own modules on every bridged call.
+const nodeUtil = lazyModule<typeof import('node:util')>('node:util');
 
 /**
  * Records that `field` of the answer is ignored, and why: the rest of the answer still counts.
@@ -86,7 +89,7 @@ function rewritten(ctx: ModelHookContext, value: unknown, ignored: IgnoredField)
       ignored(field, `that is not a field of a request (${REQUEST_FIELDS})`);
       continue;
     }
-    if (!given(item) || isDeepStrictEqual(item, plain(sent[key]))) continue;
+    if (!given(item) || nodeUtil().isDeepStrictEqual(item, plain(sent[key]))) continue;
     const refused = notTakenOn(ctx.event, key);
     if (refused !== undefined) {
       ignored(field, refused);
@@ -159,7 +162,7 @@ function answered(ctx: ModelHookContext, value: unknown, ignored: IgnoredField):
   if (ctx.event === 'BeforeModel') return ctx.withResponse({ text, toolCalls, usage });
   const current = ctx.response;
   const answer = modelCallResponse({ text: text ?? current.text, toolCalls: toolCalls ?? current.toolCalls, usage: usage ?? current.usage });
-  return isDeepStrictEqual(plain(modelResponseJson(answer)), plain(modelResponseJson(current))) ? ctx : ctx.withResponse(answer);
+  return nodeUtil().isDeepStrictEqual(plain(modelResponseJson(answer)), plain(modelResponseJson(current))) ? ctx : ctx.withResponse(answer);
 }
 
 /**

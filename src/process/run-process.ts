@@ -132,7 +132,9 @@ function notUtf8(stdout: Capture, stderr: Capture): { notUtf8?: OutputStream[] }
 }
 
 class ProcessRun {
-  private readonly started = performance.now();
+  // process.hrtime rather than the global performance, whose first use loads ten of Node's own modules: a bridged
+  // call pays that on every hook call.
+  private readonly started = process.hrtime.bigint();
   private readonly stdout: Capture;
   private readonly stderr: Capture;
   private readonly grace: number;
@@ -323,7 +325,7 @@ class ProcessRun {
       aborted: this.aborted,
       overflow: this.overflow,
       ...(spawnError !== undefined ? { spawnError } : {}),
-      durationMs: performance.now() - this.started,
+      durationMs: Number(process.hrtime.bigint() - this.started) / 1e6,
       pid: child?.pid,
     };
     // After a kill, whatever still carries the tag left the group (before or during the grace period): it goes too,

@@ -72,6 +72,30 @@ const importLibrary = (): ReturnType<typeof loadsOf> => loadsOf(['--input-type=m
 const UNUSED = [/\/node_modules\/zod\//, /\/node_modules\/yaml\//, /\/node_modules\/micromatch\//, /^node:https?$/, /^NativeModule (https?|internal\/deps\/undici\/undici)$/];
 const unused = (loads: Loads): string[] => [...loads.urls, ...loads.builtins].filter((name) => UNUSED.some((re) => re.test(name)));
 
+/** Code a bridged Claude Code call never runs, each known by a text only its module holds. */
+const NOT_ON_A_CALL: Readonly<Record<string, string>> = {
+  "Claude Code's config loader": 'A matcher group needs a "hooks" list.',
+  "Copilot's config loader": 'A hook entry must be an object.',
+  "Gemini CLI's config loader": 'A hook definition needs a "hooks" list.',
+  'the http hook client': 'answered with a body that is not UTF-8',
+  "the bridge command's help": 'Async hooks (async: true) never hold back the answer',
+  "the command line's table": 'own hooks run once trusted: review and trust them with',
+};
+
+/** Which of {@link NOT_ON_A_CALL} the files of the package that `loads` loaded hold. */
+function held(loads: Loads): string[] {
+  const texts = loads.urls.filter((url) => url.startsWith(pathToFileURL(join(CLI, '..')).href)).map((url) => readFileSync(new URL(url), 'utf8'));
+  return Object.entries(NOT_ON_A_CALL)
+    .filter(([, marker]) => texts.some((text) => text.includes(marker)))
+    .map(([what]) => what);
+}
+
+/**
+ * Node's own modules a bridged call has no use for: `node:util` imported as an ES module loads worker_threads (its
+ * facade reads every export), and the global `performance` loads perf_hooks.
+ */
+const NODE_UNUSED = /^NativeModule (worker_threads|perf_hooks)$/;
+
 describe('what a start loads', () => {
   it('a bridged call that runs a matching HOOK.md hook loads neither zod, yaml, micromatch nor node:http(s)', () => {
     const { dir, env } = matchingProject();
@@ -83,6 +107,20 @@ describe('what a start loads', () => {
     expect(JSON.parse(loads.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('no shell here') } });
     expect(loads.urls.some((url) => url.endsWith('/dist/cli.js'))).toBe(true);
     expect(unused(loads)).toEqual([]);
+  });
+
+  it("a bridged Claude Code call loads no agent's config loader, no http hook client, no help or command table, and none of Node's worker_threads or perf_hooks", () => {
+    const { dir, env } = matchingProject();
+    const call = (): ReturnType<typeof loadsOf> => loadsOf([CLI, 'bridge', '--from', 'claude'], dir, env);
+    call();
+    const loads = call();
+    expect(loads.status, loads.stderr).toBe(0);
+    expect(JSON.parse(loads.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    expect(held(loads)).toEqual([]);
+    expect(loads.builtins.filter((name) => NODE_UNUSED.test(name))).toEqual([]);
+    // The texts are found where that code is loaded: `list` reads every agent's config files, `bridge --help` the rest.
+    const others = [loadsOf([CLI, 'list'], dir, env), loadsOf([CLI, 'bridge', '--help'], dir, env)];
+    expect(new Set(others.flatMap(held))).toEqual(new Set(Object.keys(NOT_ON_A_CALL)));
   });
 
   it("import('agent-hooks') loads neither node:http nor node:https", () => {

@@ -10,8 +10,7 @@ import { claudeLight } from './light.js';
 import { claudeConfigLoader } from './config.js';
 import { vocabularyOf } from '../tool-names.js';
 import { claudeHooksSwitchedOffWarning } from './hooks-switch.js';
-import { readClaudePayload } from './payload.js';
-import { CLAUDE_WIRE } from './wire.js';
+import { CLAUDE_CODE_WIRE } from './wire.js';
 
 /**
  * Claude Code.
@@ -22,8 +21,7 @@ export const claudeProfile: AgentProfile<'claude'> = {
   id: 'claude',
   title: 'Claude Code',
   light: claudeLight,
-  ...CLAUDE_WIRE,
-  readPayload: readClaudePayload,
+  ...CLAUDE_CODE_WIRE,
   install: {
     ...GROUPED_ENTRIES,
     title: 'Claude Code',

@@ -7,9 +7,9 @@
  */
 import { claudeDialect } from '../../dialects/claude.js';
 import { eventIn } from '../event-names.js';
-import type { AgentProfile } from '../profile.js';
+import type { AgentWire } from '../agent-wire.js';
 import { claudeAnswer } from './answer.js';
-import { readClaudeShapedPayload } from './payload.js';
+import { readClaudePayload, readClaudeShapedPayload } from './payload.js';
 
 /**
  * The parts of a profile that speak Claude Code's protocol, to spread into it. Claude Code's own profile reads its
@@ -17,10 +17,17 @@ import { readClaudeShapedPayload } from './payload.js';
  *
  * @internal
  */
-export const CLAUDE_WIRE: Pick<AgentProfile, 'dialect' | 'eventOf' | 'readPayload' | 'answer' | 'userMessageField'> = {
+export const CLAUDE_WIRE: AgentWire = {
   dialect: claudeDialect,
   eventOf: (written) => eventIn('claude', written),
   readPayload: (payload, given, fail) => readClaudeShapedPayload(payload, given, 'claude', fail),
   answer: claudeAnswer,
   userMessageField: 'systemMessage',
 };
+
+/**
+ * Claude Code's own: its payloads read with the fields only Claude Code sends besides.
+ *
+ * @internal
+ */
+export const CLAUDE_CODE_WIRE: AgentWire = { ...CLAUDE_WIRE, readPayload: readClaudePayload };

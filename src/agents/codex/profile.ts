@@ -7,25 +7,17 @@
  */
 import { isAbsolute } from 'node:path';
 import type { HookEventName } from '../../core/index.js';
-import { codexAnswer, codexDialect, readCodexPayload } from '../../dialects/codex.js';
 import { dialectNames, GROUPED_ENTRIES } from '../event-names.js';
 import type { AgentProfile } from '../profile.js';
 import { codexLight } from './light.js';
 import { codexConfigLoader } from './config.js';
+import { CODEX_WIRE } from './wire.js';
 import { vocabularyOf } from '../tool-names.js';
 
 // Codex takes Claude Code's names for the events it has (codex-rs/config hook_config.rs; developers.openai.com/codex/hooks).
 const CODEX_HOOK_EVENTS: readonly HookEventName[] = ['SessionStart', 'SessionEnd', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PreCompact', 'PostCompact', 'SubagentStart', 'SubagentStop', 'Stop'];
 
 /** The canonical event Codex's name `written` is, as `readCodexPayload` reads it from a payload. */
-function codexEventOf(written: string): HookEventName | undefined {
-  try {
-    return readCodexPayload({ hook_event_name: written }).event;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Codex CLI.
  *
@@ -35,12 +27,7 @@ export const codexProfile: AgentProfile<'codex'> = {
   id: 'codex',
   title: 'Codex',
   light: codexLight,
-  dialect: codexDialect,
-  eventOf: (written) => codexEventOf(written),
-  readPayload: (payload, given, fail) => readCodexPayload(payload, given, fail),
-  // Codex reads answers by strict per-event schemas: see codexAnswer for what each outcome becomes.
-  answer: codexAnswer,
-  userMessageField: 'systemMessage',
+  ...CODEX_WIRE,
   install: {
     ...GROUPED_ENTRIES,
     title: 'Codex',

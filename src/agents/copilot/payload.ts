@@ -8,7 +8,7 @@ import { HookEvent } from '../../core/index.js';
 import { parseJsonString } from '../answer-json.js';
 import type { Json } from '../light-profile.js';
 import type { ReadPayload } from '../profile.js';
-import { vscodeProfile } from '../vscode/profile.js';
+import { VSCODE_WIRE } from '../vscode/wire.js';
 import { copilotClaudeCompatible, copilotEventOf, copilotFields, isCamelCasePayload, isVscodeEventName } from './light.js';
 
 /**
@@ -21,7 +21,7 @@ import { copilotClaudeCompatible, copilotEventOf, copilotFields, isCamelCasePayl
 export function readCopilotPayload(payload: Json, given: string | undefined, fail: (message: string) => Error): ReadPayload {
   const written = given ?? copilotEventOf(payload);
   if (written === undefined) throw fail('Copilot payloads name no event and this one does not say which it is: pass --event (e.g. --event agentStop).');
-  if (isVscodeEventName(written) && !isCamelCasePayload(payload)) return vscodeProfile.readPayload(copilotClaudeCompatible(payload), written, fail);
+  if (isVscodeEventName(written) && !isCamelCasePayload(payload)) return VSCODE_WIRE.readPayload(copilotClaudeCompatible(payload), written, fail);
   const event = (isVscodeEventName(written) ? HookEvent.tryParse(written, 'claude') : HookEvent.tryParse(written, 'copilot')) ?? HookEvent.tryParse(written);
   if (event === undefined) throw fail(`Unknown event '${written}'.`);
   const toolInput = payload.toolArgs !== undefined ? parseJsonString(payload.toolArgs, 'toolArgs', fail) : payload.toolInput;

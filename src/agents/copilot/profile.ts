@@ -4,14 +4,11 @@
  * @module
  * @internal
  */
-import type { AnyHookContext, HookOutcome } from '../../core/index.js';
-import { copilotDialect } from '../../dialects/copilot.js';
-import { dialectNames, eventIn } from '../event-names.js';
+import { dialectNames } from '../event-names.js';
 import type { AgentProfile } from '../profile.js';
-import { copilotAnswer } from './answer.js';
-import { copilotLight, isVscodeEventName } from './light.js';
-import { readCopilotPayload } from './payload.js';
+import { copilotLight } from './light.js';
 import { githubConfigLoader } from './github-config.js';
+import { COPILOT_WIRE } from './wire.js';
 import { vocabularyOf } from '../tool-names.js';
 
 /**
@@ -23,13 +20,7 @@ export const copilotProfile: AgentProfile<'copilot'> = {
   id: 'copilot',
   title: 'GitHub Copilot CLI',
   light: copilotLight,
-  dialect: copilotDialect,
-  // A PascalCase event switches Copilot to its Claude-compatible payload, which reads by Claude Code's names.
-  eventOf: (written) => eventIn(isVscodeEventName(written) ? 'claude' : 'copilot', written),
-  readPayload: readCopilotPayload,
-  answer: (outcome: HookOutcome, ctx: AnyHookContext) => copilotAnswer(outcome, ctx),
-  // Copilot's answers have no field its user sees.
-  userMessageField: undefined,
+  ...COPILOT_WIRE,
   // Copilot runs hooks in the repository's root and its payloads name no event.
   install: {
     title: 'GitHub Copilot CLI',

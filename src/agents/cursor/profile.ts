@@ -4,14 +4,12 @@
  * @module
  * @internal
  */
-import type { AnyHookContext, HookOutcome } from '../../core/index.js';
-import { CURSOR_EVENTS, cursorDialect } from '../../dialects/cursor.js';
+import { CURSOR_EVENTS } from '../../dialects/cursor.js';
 import { dialectNames } from '../event-names.js';
 import type { AgentProfile } from '../profile.js';
-import { cursorAnswer } from './answer.js';
 import { cursorLight } from './light.js';
-import { readCursorPayload } from './payload.js';
 import { cursorConfigLoader } from './config.js';
+import { CURSOR_WIRE } from './wire.js';
 import { vocabularyOf } from '../tool-names.js';
 
 /**
@@ -23,11 +21,7 @@ export const cursorProfile: AgentProfile<'cursor'> = {
   id: 'cursor',
   title: 'Cursor',
   light: cursorLight,
-  dialect: cursorDialect,
-  eventOf: (written) => (Object.hasOwn(CURSOR_EVENTS, written) ? CURSOR_EVENTS[written] : undefined),
-  readPayload: readCursorPayload,
-  answer: (outcome: HookOutcome, ctx: AnyHookContext) => cursorAnswer(outcome, ctx),
-  userMessageField: 'user_message',
+  ...CURSOR_WIRE,
   install: {
     title: 'Cursor',
     file: '.cursor/hooks.json',

@@ -4,13 +4,11 @@
  * @module
  * @internal
  */
-import { geminiDialect } from '../../dialects/gemini.js';
-import { dialectNames, eventIn, GROUPED_ENTRIES } from '../event-names.js';
+import { dialectNames, GROUPED_ENTRIES } from '../event-names.js';
 import type { AgentProfile } from '../profile.js';
-import { geminiAnswer } from './answer.js';
 import { geminiLight } from './light.js';
-import { readGeminiPayload } from './payload.js';
 import { geminiConfigLoader } from './config.js';
+import { GEMINI_WIRE } from './wire.js';
 import { vocabularyOf } from '../tool-names.js';
 
 /**
@@ -22,12 +20,7 @@ export const geminiProfile: AgentProfile<'gemini'> = {
   id: 'gemini',
   title: 'Gemini CLI',
   light: geminiLight,
-  dialect: geminiDialect,
-  eventOf: (written) => eventIn('gemini', written),
-  readPayload: readGeminiPayload,
-  answer: geminiAnswer,
-  // Gemini CLI prints it as `Hook system message: …`.
-  userMessageField: 'systemMessage',
+  ...GEMINI_WIRE,
   install: {
     ...GROUPED_ENTRIES,
     title: 'Gemini CLI',

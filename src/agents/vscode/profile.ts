@@ -5,16 +5,13 @@
  * @module
  * @internal
  */
-import type { AnyHookContext, HookEventName, HookOutcome } from '../../core/index.js';
-import { vscodeDialect } from '../../dialects/vscode.js';
-import { claudeShapedAnswer } from '../claude/answer.js';
-import { readClaudeShapedPayload } from '../claude/payload.js';
-import { dialectNames, eventIn } from '../event-names.js';
+import type { HookEventName } from '../../core/index.js';
+import { dialectNames } from '../event-names.js';
 import type { AgentProfile } from '../profile.js';
 import { vscodeLight } from './light.js';
-import { copilotClaudeCompatible } from '../copilot/light.js';
 import { githubConfigLoader } from '../copilot/github-config.js';
 import { vocabularyOf } from '../tool-names.js';
+import { VSCODE_WIRE } from './wire.js';
 
 // VS Code's eight (code.visualstudio.com/docs/agent-customization/hooks).
 const VSCODE_EVENTS: readonly HookEventName[] = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PreCompact', 'SubagentStart', 'SubagentStop', 'Stop'];
@@ -28,12 +25,7 @@ export const vscodeProfile: AgentProfile<'vscode'> = {
   id: 'vscode',
   title: 'VS Code',
   light: vscodeLight,
-  dialect: vscodeDialect,
-  eventOf: (written) => eventIn('claude', written),
-  // Copilot CLI runs VS Code's file too, sending its Claude-compatible payload, whose values are read in our words.
-  readPayload: (payload, given, fail) => readClaudeShapedPayload(copilotClaudeCompatible(payload), given, 'claude', fail),
-  answer: (outcome: HookOutcome, ctx: AnyHookContext, eventName: string) => claudeShapedAnswer(outcome, ctx, eventName, true),
-  userMessageField: 'systemMessage',
+  ...VSCODE_WIRE,
   // VS Code reads .github/hooks/*.json and .claude/settings.json. Its own file keeps the bridge out of Claude Code;
   // no `version` and PascalCase names make it VS Code's format, which Copilot CLI also reads (as Claude-compatible).
   install: {

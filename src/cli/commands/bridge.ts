@@ -5,37 +5,13 @@
  *
  * @module
  */
-import { isAbsolute, join, resolve } from 'node:path';
-import { agentProfile } from '../../agents/registry.js';
+import { resolve } from 'node:path';
 import { BRIDGE_AGENTS, type BridgeAgent } from '../../bridge/bridge-answer.js';
-import { BRIDGE_ASYNC_DRAIN_MS, drainAfterAnswer, holdBridgeLifetime } from '../../bridge/bridge-lifetime.js';
-import { readBridgePayload } from '../../bridge/bridge-payload.js';
-import { runBridge } from '../../bridge/run-bridge.js';
-import { SessionNotices, sessionNoticesFile } from '../../bridge/session-notices.js';
-import type { AnyHookContext } from '../../core/index.js';
-import { projectSetPath, projectSetPathMessage, projectSetVariables, projectSetVariablesMessage } from '../../dialects/project-set-env.js';
-import { messageOf } from '../../core/internal/message-of.js';
-import type { HookCall } from '../../script/internal/call-filter.js';
-import { DiscoveryCache, discoveryCacheFile } from '../../script/internal/discovery-cache.js';
-import { formatProblem, type HookProblem } from '../../script/problem.js';
-import { ENV_POLICY_FLAGS, ENV_POLICY_HELP, environmentOf, parseFlags, positionalsUpTo, PROJECT_FLAGS, TRUST_ALL_HELP, trustPolicyOf } from '../args.js';
+import { BRIDGE_ASYNC_DRAIN_MS } from '../../bridge/bridge-lifetime.js';
+import { ENV_POLICY_HELP, parseFlags, positionalsUpTo, TRUST_ALL_HELP } from '../args.js';
 import { ExitCode, UsageError, type Command } from '../command.js';
-import { checkConfigModule, configModuleHooks, findConfigModule } from '../config-module.js';
-import { hookMdSource, loadProjectHooks } from '../hook-sources.js';
-import type { CliIO } from '../io.js';
-import { isTrustProblem } from '../output.js';
-import { skippedHooksNotice } from '../skipped-hooks-notice.js';
+import { bridgeCall, BRIDGE_FLAGS } from './bridge-call.js';
 import { BRIDGE_HELP, option, paragraph } from './bridge-help.js';
-
-/** The event and tool of the payload, or `undefined` when it cannot be read (the dispatch then says why). */
-function callOf(agent: BridgeAgent, input: string, event: string | undefined): HookCall | undefined {
-  try {
-    const { ctx } = readBridgePayload(agent, JSON.parse(input), event);
-    return { event: ctx.event, tool: 'toolCall' in ctx ? ctx.toolCall.name : undefined };
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Bridge mode prints exactly what the agent reads: its JSON answer on stdout (or nothing), a reason on stderr, and
@@ -87,23 +63,7 @@ command line is wrong (never 2, which agents read as a block); --install: 0, or 
 the config cannot be merged safely — not JSON, not of the agent's shape, a symbolic link (the config, a folder on the
 way to it), no event left to bridge — and nothing is written.`,
   async run(args, io) {
-    const { values, positionals } = parseFlags(args, {
-      ...PROJECT_FLAGS,
-      ...ENV_POLICY_FLAGS,
-      from: { type: 'string' },
-      event: { type: 'string' },
-      config: { type: 'string' },
-      install: { type: 'string' },
-      uninstall: { type: 'string' },
-      events: { type: 'string' },
-      command: { type: 'string' },
-      timeout: { type: 'string' },
-      json: { type: 'boolean' },
-      user: { type: 'boolean' },
-      http: { type: 'boolean' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-    });
+    const { values, positionals } = parseFlags(args, BRIDGE_FLAGS);
     positionalsUpTo(positionals, 0);
     if (values.uninstall !== undefined) {
       const { uninstall } = await import('./bridge-install.js');
@@ -121,91 +81,6 @@ way to it), no event left to bridge — and nothing is written.`,
     const agent = values.from as BridgeAgent | undefined;
     if (agent === undefined) throw new UsageError(`bridge needs --from AGENT (${BRIDGE_HELP.fromList}), or --install AGENT`);
     if (!BRIDGE_AGENTS.includes(agent)) throw new UsageError(`--from must be one of ${BRIDGE_AGENTS.join(', ')}, not ${JSON.stringify(agent)}`);
-    const fromEnv = agentProfile(agent).light.projectVariables.map((name) => io.env[name]).find((v) => v !== undefined && v !== '');
-    const projectDir = resolve(io.cwd, values.project ?? fromEnv ?? '.');
-    // From here on the agent may give up on us (its hook timeout): then no hook process of ours may outlive us.
-    const controller = new AbortController();
-    let answered: number | undefined;
-    const release = holdBridgeLifetime({ controller, onEnd: (reason) => io.err(`agent-hooks bridge: ${reason}`), exitCode: () => answered ?? ExitCode.problems });
-    const input = await io.readStdin();
-    // A folder variable a project file set is not honoured (every resolver falls back to the default): the user hears of it.
-    const ignoredEnv = projectSetVariablesMessage(projectSetVariables(io.env));
-    if (ignoredEnv !== undefined) io.err(`agent-hooks: ${ignoredEnv}`);
-    // A PATH a project set is kept (the agent's own hooks have it too), but the user's guards may call tools by name.
-    const projectPath = projectSetPathMessage(projectSetPath(io.env));
-    if (projectPath !== undefined) io.err(projectPath);
-
-    // Only HOOK.md hooks: the agent already runs the hooks of its own config files, this bridge among them.
-    // An untrusted project hook is skipped with a line on stderr; the agent still gets its answer, so it is not blocked.
-    const trust = trustPolicyOf(io, values['trust-all']);
-    // Only the hooks that may run on this call are loaded: one that cannot is never validated, analysed or hashed, so
-    // a project's other hooks cost a call next to nothing (and an untrusted one is reported on the calls it would
-    // have run on).
-    const cacheFile = discoveryCacheFile(io.env);
-    const scope = { call: callOf(agent, input, values.event), cache: cacheFile === undefined ? undefined : new DiscoveryCache(cacheFile) };
-    const project = await loadProjectHooks({ projectDir, hooksDirs: values['hooks-dir'] ?? [], hostEnv: io.env, environment: environmentOf(values), trust, scope }, [hookMdSource]);
-    const said = new Set<string>();
-    const skipped: HookProblem[] = [];
-    const tell = (problem: HookProblem): void => {
-      const line = `agent-hooks: ${formatProblem(problem)}`;
-      if (!said.has(line)) io.err(line);
-      said.add(line);
-      if (isTrustProblem(problem)) skipped.push(problem);
-    };
-    project.problems.forEach(tell);
-    let stack = project.stack;
-    // A module named by its absolute path is the user's choice, as a path given to 'test' is. One found in the
-    // project, or named relative to it (which, in a user-level agent config, means a file of every repository
-    // opened), is code the repository brings, imported into this process: it needs trust, as its HOOK.md hooks do.
-    const chosen = values.config !== undefined && isAbsolute(values.config);
-    let configFile = values.config === undefined ? await findConfigModule(projectDir) : chosen ? values.config : join(projectDir, values.config);
-    if (!chosen) {
-      if (configFile !== undefined && trust !== 'all') {
-        const { check, problems } = await checkConfigModule(configFile, projectDir, trust);
-        problems.forEach(tell);
-        if (check?.status !== 'trusted') configFile = undefined;
-      }
-    }
-    if (configFile !== undefined) {
-      try {
-        stack = stack.withAll(await configModuleHooks(configFile));
-      } catch (error) {
-        io.err(`agent-hooks bridge: cannot load ${configFile}: ${messageOf(error)}`);
-        release();
-        return ExitCode.problems;
-      }
-    }
-    // Agents keep a hook's stderr out of sight: the user hears of skipped hooks in the answer, once per session.
-    const notice = [ignoredEnv, projectPath, skippedHooksNotice(skipped, projectDir)].filter((n) => n !== undefined).join(' ') || undefined;
-    const notices = new SessionNotices(sessionNoticesFile(io.env));
-    const session = (ctx: AnyHookContext): string | undefined => (ctx.state.sessionId === undefined ? undefined : `${agent}:${ctx.state.sessionId}`);
-    const result = await runBridge({
-      agent,
-      input,
-      event: values.event,
-      stack,
-      signal: controller.signal,
-      notice: notice === undefined ? undefined : (ctx) => (notices.due(session(ctx), notice) ? notice : undefined),
-      drainAsync: false,
-    });
-    if (notice !== undefined && result.notice !== undefined && result.ctx !== undefined) notices.given(session(result.ctx), notice);
-    // The agent gave up on us meanwhile (see holdBridgeLifetime): what the cancelled hooks came to is no answer.
-    if (controller.signal.aborted) return ExitCode.problems;
-    const early = result.notes.length;
-    for (const note of result.notes.slice(0, early)) io.err(`agent-hooks: ${note.message}`);
-    if (result.stdout !== '') io.out(result.stdout.trimEnd());
-    if (result.stderr !== '') io.err(result.stderr.trimEnd());
-    // The answer goes out first: async hooks may take longer than the agent waits, and then it would read none. They
-    // get a bounded time after it, and until then the agent giving up still takes their processes with us.
-    answered = result.exitCode;
-    await io.flush?.();
-    const finished = await drainAfterAnswer(stack, controller, BRIDGE_ASYNC_DRAIN_MS);
-    release();
-    // On a failing exit, stderr is the reason the agent acts on: nothing more may be added to it.
-    if (result.exitCode === 0) {
-      for (const note of result.notes.slice(early)) io.err(`agent-hooks: ${note.message}`);
-      if (!finished) io.err(`agent-hooks bridge: async hooks still running ${BRIDGE_ASYNC_DRAIN_MS / 1000} s after the answer were stopped.`);
-    }
-    return result.exitCode;
+    return bridgeCall(io, agent, values);
   },
 };

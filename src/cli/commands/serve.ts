@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { startHookServer, isLoopback } from '../../bridge/serve/hook-server.js';
 import { ReloadingStack } from '../../bridge/serve/reloading-stack.js';
 import { serveEnding } from '../../bridge/serve/serve-lifetime.js';
-import { serveLog, type ServeLogFormat, type ServeLogLevel } from '../../bridge/serve/serve-log.js';
+import { batchedSink, serveLog, type ServeLogFormat, type ServeLogLevel } from '../../bridge/serve/serve-log.js';
 import { loadServeToken, SERVE_TOKEN_ENV, serveTokenPath } from '../../bridge/serve/serve-token.js';
 import { messageOf } from '../../core/internal/message-of.js';
 import { guardAgainstOrphans } from '../../process/live-groups.js';
@@ -138,7 +138,7 @@ as long as what started it: to keep it running, start it from a service manager 
     const requestTimeoutMs = wholeNumber(values['request-timeout'], '--request-timeout', 55, 1) * 1000;
     const intervalMs = wholeNumber(values['reload-interval'], '--reload-interval', 1000, 0);
     const drainMs = wholeNumber(values['drain-timeout'], '--drain-timeout', 5, 0) * 1000;
-    const log = serveLog(oneOf<ServeLogFormat>(values['log-format'], '--log-format', ['json', 'text'], 'json'), oneOf<ServeLogLevel>(values['log-level'], '--log-level', ['error', 'warn', 'info', 'debug'], 'info'), (line) => io.err(line.trimEnd()));
+    const log = serveLog(oneOf<ServeLogFormat>(values['log-format'], '--log-format', ['json', 'text'], 'json'), oneOf<ServeLogLevel>(values['log-level'], '--log-level', ['error', 'warn', 'info', 'debug'], 'info'), batchedSink((lines) => io.err(lines.trimEnd())));
     const projectDir = resolve(io.cwd, values.project ?? '.');
     // Requests are matched to the project by their cwd, which the agent may give with links resolved or not: both
     // sides are compared as real paths. The hooks load from the folder as named, as the command bridge loads them.

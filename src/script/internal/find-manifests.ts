@@ -2,7 +2,6 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import type { DiscoveryOptions, DiscoveryResult } from '../discovery.js';
 import { projectHooksDir, userHooksDir } from '../hook-dirs.js';
 import { loadManifest, type ManifestLoad } from '../load-manifest.js';
@@ -72,7 +71,8 @@ async function mapBounded<T, R>(items: readonly T[], limit: number, task: (item:
  * and their safety after.
  */
 export async function findManifests(options: DiscoveryOptions, deferProjectRegexSafety: boolean, scope: CallScope = {}): Promise<DiscoveryResult> {
-  const started = performance.now();
+  // process.hrtime rather than performance, whose first use loads ten of Node's own modules on a bridged call.
+  const started = process.hrtime.bigint();
   const projectDir = resolve(options.projectDir ?? process.cwd());
   const levels: Level[] = [];
   if (options.userDir !== false) levels.push({ source: 'user', roots: [resolve(options.userDir ?? userHooksDir(options.hostEnv ?? process.env))] });
@@ -139,6 +139,6 @@ export async function findManifests(options: DiscoveryOptions, deferProjectRegex
     manifests: Object.freeze(kept),
     problems: Object.freeze(problems),
     overridden: Object.freeze(overridden),
-    stats: Object.freeze({ folders: folders.length, bytesRead, durationMs: performance.now() - started }),
+    stats: Object.freeze({ folders: folders.length, bytesRead, durationMs: Number(process.hrtime.bigint() - started) / 1e6 }),
   };
 }
