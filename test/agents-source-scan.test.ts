@@ -71,6 +71,7 @@ const REGISTRIES: ReadonlySet<string> = new Set([
   'agents/registry.ts',
   'agents/light-registry.ts',
   'agents/tool-registry.ts',
+  'agents/wire-registry.ts',
   // The public options of `withHooksFrom` and `loadAllHookConfigs` document each agent's option for the API reference.
   'agents/load-all.ts',
 ]);
