@@ -11,8 +11,7 @@ import { BRIDGE_AGENTS, type BridgeAgent } from '../../bridge/bridge-answer.js';
 import { BRIDGE_ASYNC_DRAIN_MS, drainAfterAnswer, holdBridgeLifetime } from '../../bridge/bridge-lifetime.js';
 import { readBridgePayload } from '../../bridge/bridge-payload.js';
 import { runBridge } from '../../bridge/run-bridge.js';
-import { SessionNotices, sessionNoticesFile } from '../../bridge/session-notices.js';
-import type { AnyHookContext } from '../../core/index.js';
+import { noticeOncePerSession, SessionNotices, sessionNoticesFile } from '../../bridge/session-notices.js';
 import { projectSetPath, projectSetPathMessage, projectSetVariables, projectSetVariablesMessage } from '../../dialects/project-set-env.js';
 import { messageOf } from '../../core/internal/message-of.js';
 import type { HookCall } from '../../script/internal/call-filter.js';
@@ -177,18 +176,17 @@ way to it), no event left to bridge — and nothing is written.`,
     }
     // Agents keep a hook's stderr out of sight: the user hears of skipped hooks in the answer, once per session.
     const notice = [ignoredEnv, projectPath, skippedHooksNotice(skipped, projectDir)].filter((n) => n !== undefined).join(' ') || undefined;
-    const notices = new SessionNotices(sessionNoticesFile(io.env));
-    const session = (ctx: AnyHookContext): string | undefined => (ctx.state.sessionId === undefined ? undefined : `${agent}:${ctx.state.sessionId}`);
+    const once = noticeOncePerSession(new SessionNotices(sessionNoticesFile(io.env)), agent, notice);
     const result = await runBridge({
       agent,
       input,
       event: values.event,
       stack,
       signal: controller.signal,
-      notice: notice === undefined ? undefined : (ctx) => (notices.due(session(ctx), notice) ? notice : undefined),
+      notice: once.notice,
       drainAsync: false,
     });
-    if (notice !== undefined && result.notice !== undefined && result.ctx !== undefined) notices.given(session(result.ctx), notice);
+    once.given(result);
     // The agent gave up on us meanwhile (see holdBridgeLifetime): what the cancelled hooks came to is no answer.
     if (controller.signal.aborted) return ExitCode.problems;
     const early = result.notes.length;

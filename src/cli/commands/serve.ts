@@ -8,6 +8,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { startHookServer, isLoopback } from '../../bridge/serve/hook-server.js';
 import { ReloadingStack } from '../../bridge/serve/reloading-stack.js';
+import { SessionNotices, sessionNoticesFile } from '../../bridge/session-notices.js';
 import { serveEnding } from '../../bridge/serve/serve-lifetime.js';
 import { serveLog, type ServeLogFormat, type ServeLogLevel } from '../../bridge/serve/serve-log.js';
 import { loadServeToken, SERVE_TOKEN_ENV, serveTokenPath } from '../../bridge/serve/serve-token.js';
@@ -175,6 +176,8 @@ as long as what started it: to keep it running, start it from a service manager 
         stack: () => (stacks.failure === undefined ? stacks.current : { failure: stacks.failure }),
         project: servedDir,
         served: () => stacks.served,
+        // The user hears of the hooks a load skipped as from the command bridge: serve's own log is not in sight.
+        notices: { of: (stack) => stacks.noticeOf(stack), sessions: new SessionNotices(sessionNoticesFile(io.env)) },
         token: token.token,
         host,
         port,
