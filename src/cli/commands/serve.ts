@@ -80,7 +80,8 @@ ${ENV_POLICY_HELP}
   --reload-interval MS   how often the hook folders, the config module and the trust store are checked for
                          changes, in ms (default 1000; 0: never), links followed to what they point to. A change
                          loads the hooks again, with the trust check: an edited project hook is skipped until it
-                         is trusted again
+                         is trusted again. The agent's user is told of the hooks skipped, once per session, in the
+                         answers (systemMessage), in the words of 'agent-hooks bridge'
   --drain-timeout S      on shutdown, seconds async hooks get to finish (default 5)
   --log-format F         json (default: one JSON object per line on stderr) or text
   --log-level L          error, warn, info (default: one line per request) or debug
