@@ -98,6 +98,20 @@ describe('agent-hooks serve tells the user of the hooks it skipped, once per age
     expect((await ask('s1')).systemMessage).toBeUndefined();
   }, 120_000);
 
+  it('of an untrusted agent-hooks.config module too, in the command bridge’s words', async () => {
+    const { dir } = await project();
+    await writeFile(join(dir, 'agent-hooks.config.mjs'), 'export default [(ctx, next) => next(ctx)];\n');
+    const token = (await cli(dir, ['serve', '--print-token'])).stdout.trim();
+    const server = await serve(dir);
+    const payload = JSON.stringify({ session_id: 's1', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: dir });
+    const res = await fetch(`http://127.0.0.1:${server.port}/hooks/claude`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: payload });
+    expect(res.status).toBe(200);
+    const told = ((await res.json()) as Record<string, unknown>).systemMessage;
+    expect(told).toMatch(/did not run a project hook: agent-hooks\.config\.mjs \(in-process hooks module\), which is not trusted yet/);
+    const bridged = await cli(dir, ['bridge', '--from', 'claude'], payload.replace('"s1"', '"c1"'));
+    expect(told).toBe((JSON.parse(bridged.stdout) as Record<string, unknown>).systemMessage);
+  }, 120_000);
+
   it('in a command agent’s served line, as the command bridge prints it', async () => {
     const { dir, token, editGuard } = await projectWithUntrustedHook();
     const server = await serve(dir);
