@@ -128,11 +128,11 @@ describe('agent-hooks serve tells the user of the hooks it skipped, once per age
     const first = await served('s1');
     expect(first.code, first.stderr).toBe(0);
     expect(told(first)).toMatch(NOT_TRUSTED);
-    await expect.poll(requests).toBe(1); // answered by serve, not by the line's fallback
+    await expect.poll(requests, { timeout: 5000 }).toBe(1); // answered by serve, not by the line's fallback
     const bridged = await cli(dir, ['bridge', '--from', 'codex'], payload('c1'));
     expect(first.stdout).toBe(bridged.stdout);
     expect(told(await served('s1'))).toBeUndefined();
-    await expect.poll(requests).toBe(2);
+    await expect.poll(requests, { timeout: 5000 }).toBe(2);
 
     const loads = server.loads();
     await editGuard();
@@ -141,7 +141,7 @@ describe('agent-hooks serve tells the user of the hooks it skipped, once per age
     expect(told(changed)).toMatch(/did not run 2 project hooks: .*guard, which changed since it was trusted/);
     expect(changed.stdout).toBe((await cli(dir, ['bridge', '--from', 'codex'], payload('c2'))).stdout);
     expect(told(await served('s1'))).toBeUndefined();
-    await expect.poll(requests).toBe(4);
+    await expect.poll(requests, { timeout: 5000 }).toBe(4);
   }, 120_000);
 });
 
