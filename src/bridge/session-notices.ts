@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { AnyHookContext } from '../core/index.js';
 import { agentHooksCacheDir } from '../script/internal/cache-dir.js';
 
 /** The file's shape; `format` changes when the shape does, and a file of another format is started afresh. */
@@ -106,3 +107,29 @@ export class SessionNotices {
 
 /** A notice's words in a few bytes: the file needs to tell notices apart, not to hold them. */
 const digest = (notice: string): string => createHash('sha256').update(notice).digest('hex').slice(0, 16);
+
+/**
+ * A notice given once per agent session, as `runBridge` takes it: {@link SessionNoticeTurn.notice} is its `notice`
+ * option, and {@link SessionNoticeTurn.given} records, from its result, that the answer carried it.
+ */
+export interface SessionNoticeTurn {
+  /** `runBridge`'s `notice`: the notice while it is due in the call's session; absent when there is none. */
+  readonly notice: ((ctx: AnyHookContext) => string | undefined) | undefined;
+  /** Records the notice as given in the session of `result`, when the answer carried it (`result.notice`). */
+  given(result: { readonly ctx?: AnyHookContext | undefined; readonly notice?: string | undefined }): void;
+}
+
+/**
+ * How `agent`'s call gives `notice` once per session of `notices` (sessions are `agent:session id`): the command
+ * bridge and `agent-hooks serve` both give theirs this way, from the same file, so that a session told by one is not
+ * told the same again by the other.
+ */
+export function noticeOncePerSession(notices: SessionNotices, agent: string, notice: string | undefined): SessionNoticeTurn {
+  const session = (ctx: AnyHookContext): string | undefined => (ctx.state.sessionId === undefined ? undefined : `${agent}:${ctx.state.sessionId}`);
+  return {
+    notice: notice === undefined ? undefined : (ctx) => (notices.due(session(ctx), notice) ? notice : undefined),
+    given(result) {
+      if (notice !== undefined && result.notice !== undefined && result.ctx !== undefined) notices.given(session(result.ctx), notice);
+    },
+  };
+}

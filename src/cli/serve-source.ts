@@ -9,10 +9,12 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { StackLoad, StackSource } from '../bridge/serve/reloading-stack.js';
 import { treeSignature } from '../bridge/serve/tree-signature.js';
 import { formatProblem, type HookEnvironment } from '../script/index.js';
+import type { HookProblem } from '../script/problem.js';
 import { projectHooksDir, userHooksDir, type HookEnv } from '../script/hook-dirs.js';
 import type { TrustStore } from '../script/trust/trust-store.js';
 import { checkConfigModule, CONFIG_MODULE_FILES, configModuleHooks, findConfigModule } from './config-module.js';
 import { hookMdSource, loadProjectHooks } from './hook-sources.js';
+import { skippedHooksNotice } from './skipped-hooks-notice.js';
 
 /** What {@link bridgeStackSource} needs: the bridge's own options. */
 export interface BridgeStackOptions {
@@ -53,11 +55,11 @@ export function bridgeStackSource(options: BridgeStackOptions): StackSource {
         { projectDir: options.projectDir, hooksDirs: options.hooksDirs, hostEnv: options.hostEnv, environment: options.environment, trust: options.trust },
         [hookMdSource],
       );
-      const problems = project.problems.map(formatProblem);
+      const found: HookProblem[] = [...project.problems];
       let configFile = named ?? (await findConfigModule(options.projectDir));
       if (configFile !== undefined && !chosen && options.trust !== 'all') {
         const { check, problems: more } = await checkConfigModule(configFile, options.projectDir, options.trust);
-        problems.push(...more.map(formatProblem));
+        found.push(...more);
         if (check?.status !== 'trusted') configFile = undefined;
       }
       let stack = project.stack;
@@ -65,7 +67,8 @@ export function bridgeStackSource(options: BridgeStackOptions): StackSource {
         const info = await stat(configFile);
         stack = stack.withAll(await configModuleHooks(configFile, `${info.mtimeMs}-${info.size}-${info.ino}`));
       }
-      return { stack, problems };
+      // The command bridge's words, so that the user hears the same of the same hooks whichever answers the agent.
+      return { stack, problems: found.map(formatProblem), notice: skippedHooksNotice(found, options.projectDir) };
     },
   };
 }

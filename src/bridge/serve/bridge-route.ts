@@ -11,6 +11,7 @@ import type { HookStack } from '../../core/index.js';
 import { runBridge } from '../run-bridge.js';
 import { BRIDGE_FRAME } from './bridge-frame.js';
 import type { HookHttpAnswer } from './hook-request.js';
+import { serveNoticeTurn, type ServeNotices } from './serve-notices.js';
 
 export { BRIDGE_FRAME, BRIDGE_PROJECT_HEADER } from './bridge-frame.js';
 
@@ -44,6 +45,8 @@ export interface BridgeRouteRequest {
   readonly project?: string | undefined;
   readonly stack: HookStack;
   readonly signal?: AbortSignal | undefined;
+  /** What the agent's user is told of the load `stack` came from, once per session; without it, nothing. */
+  readonly notices?: ServeNotices | undefined;
 }
 
 /**
@@ -62,7 +65,9 @@ export async function answerBridgeRequest(request: BridgeRouteRequest): Promise<
       return { status: 421, body: JSON.stringify({ error: `This server serves ${request.project} only, not ${request.from ?? 'a request that names no project'}.` }), note, notes: [] };
     }
   }
-  const result = await runBridge({ agent: request.agent, input: request.body, event: request.event, stack: request.stack, signal: request.signal, drainAsync: false });
+  const once = serveNoticeTurn(request.notices, request.agent, request.stack);
+  const result = await runBridge({ agent: request.agent, input: request.body, event: request.event, stack: request.stack, signal: request.signal, notice: once.notice, drainAsync: false });
+  once.given(result);
   // As `bridge --from` prints them: the hooks' notes, the answer, the reason — each written as a line.
   const line = (text: string): string => (text === '' ? '' : `${text.trimEnd()}\n`);
   const stdout = line(result.stdout);

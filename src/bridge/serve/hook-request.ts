@@ -12,6 +12,7 @@ import type { BridgeAgent } from '../bridge-answer.js';
 import { FAIL_CLOSED_EVENTS } from '../install-http-bridge.js';
 import { runBridge } from '../run-bridge.js';
 import { otherProject } from './request-project.js';
+import { serveNoticeTurn, type ServeNotices } from './serve-notices.js';
 
 /**
  * The agents that call hooks over HTTP, by the name their route takes (`POST /hooks/claude`): Claude Code's
@@ -67,6 +68,8 @@ export interface HookRequest {
    * Without it, every request is answered.
    */
   readonly project?: string | undefined;
+  /** What the agent's user is told of the load `stack` came from, once per session; without it, nothing. */
+  readonly notices?: ServeNotices | undefined;
 }
 
 const errorBody = (message: string): string => JSON.stringify({ error: message });
@@ -118,7 +121,9 @@ export async function answerHookRequest(request: HookRequest): Promise<HookHttpA
   if (event !== undefined && agentProfile(request.agent).eventOf(event) === undefined) {
     return { status: 200, body: '{}', event, tool, note: `unknown event ${JSON.stringify(event)}: no hook can run on it, answered with nothing to say`, notes: [] };
   }
-  const result = await runBridge({ agent: request.agent, input: request.body, event: request.event, stack: request.stack, signal: request.signal, drainAsync: false });
+  const once = serveNoticeTurn(request.notices, request.agent, request.stack);
+  const result = await runBridge({ agent: request.agent, input: request.body, event: request.event, stack: request.stack, signal: request.signal, notice: once.notice, drainAsync: false });
+  once.given(result);
   const reason = result.stderr.replace(/^agent-hooks bridge: /, '').trim();
   if (result.exitCode !== 0) {
     // No context: the payload could not be read. A context: a hook threw on it.

@@ -14,6 +14,7 @@ import type { BridgeAgent } from '../bridge-answer.js';
 import { answerBridgeRequest, BRIDGE_PROJECT_HEADER, bridgeRouteOf } from './bridge-route.js';
 import { answerHookRequest, HTTP_HOOK_AGENTS, type HookHttpAnswer } from './hook-request.js';
 import { SILENT_LOG, type ServeLog } from './serve-log.js';
+import type { ServeNotices } from './serve-notices.js';
 import { refusedHost, refusedOrigin } from './request-origin.js';
 import { bearerMatches } from './serve-token.js';
 
@@ -50,6 +51,8 @@ export interface HookServerOptions {
   readonly requestTimeoutMs?: number | undefined;
   /** Where requests, reloads and failures are logged. */
   readonly log?: ServeLog | undefined;
+  /** What the agent's user is told of each load, once per session, in the answers (see `ServeNotices`). */
+  readonly notices?: ServeNotices | undefined;
   /** The stacks whose async hooks shutdown drains (default: each stack a request was dispatched through). */
   readonly served?: (() => Iterable<HookStack>) | undefined;
 }
@@ -248,8 +251,8 @@ export async function startHookServer(options: HookServerOptions): Promise<HookS
       const from = req.headers[BRIDGE_PROJECT_HEADER];
       const answering =
         route.kind === 'bridge'
-          ? answerBridgeRequest({ agent: route.agent, body, event: route.event, stack, signal, project: options.project, from: typeof from === 'string' ? from : undefined })
-          : answerHookRequest({ agent: route.agent, body, event: route.event, stack, signal, project: options.project });
+          ? answerBridgeRequest({ agent: route.agent, body, event: route.event, stack, signal, project: options.project, notices: options.notices, from: typeof from === 'string' ? from : undefined })
+          : answerHookRequest({ agent: route.agent, body, event: route.event, stack, signal, project: options.project, notices: options.notices });
       answer = await Promise.race([answering, aborted]);
       if (flight.why !== undefined || answer === undefined) return;
       send(res, answer.status, answer.body);

@@ -17,6 +17,11 @@ export interface StackLoad {
   readonly stack: HookStack;
   /** What the load warns about (untrusted hooks skipped, definitions with errors), one line each. */
   readonly problems: readonly string[];
+  /**
+   * What the agent's user is to be told of this load, once per session, in the answers (the hooks it skipped for
+   * want of trust, and how to trust them); `undefined`: nothing.
+   */
+  readonly notice?: string | undefined;
 }
 
 /**
@@ -60,6 +65,8 @@ export class ReloadingStack {
   private timer: ReturnType<typeof setInterval> | undefined;
   private checking: Promise<boolean> | undefined;
   private readonly log: ServeLog;
+  /** The notice of the load each stack came from: a dispatch tells the one of the stack it runs on. */
+  private readonly notices = new WeakMap<HookStack, string>();
   /** Every stack that was current at some point, for draining their async hooks on shutdown. */
   readonly served = new Set<HookStack>();
   /** How many loads there were, the first included. */
@@ -88,6 +95,11 @@ export class ReloadingStack {
   /** The stack to dispatch through now. */
   get current(): HookStack {
     return this.stack;
+  }
+
+  /** What the agent's user is to be told of the load `stack` came from (see {@link StackLoad.notice}). */
+  noticeOf(stack: HookStack): string | undefined {
+    return this.notices.get(stack);
   }
 
   /** Why the last load failed, while no stack can be served; `undefined` when one can. */
@@ -123,8 +135,9 @@ export class ReloadingStack {
   private async reload(why: 'start' | 'change'): Promise<void> {
     this.loads++;
     try {
-      const { stack, problems } = await this.source.load();
+      const { stack, problems, notice } = await this.source.load();
       for (const problem of problems) this.log.write('warn', problem, { reload: why });
+      if (notice !== undefined) this.notices.set(stack, notice);
       this.stack = stack;
       this.error = undefined;
       this.served.add(stack);

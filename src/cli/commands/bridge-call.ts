@@ -13,9 +13,8 @@ import { lightProfileOf } from '../../agents/light-registry.js';
 import { agentWire } from '../../agents/wire-registry.js';
 import { BRIDGE_ASYNC_DRAIN_MS, drainAfterAnswer, holdBridgeLifetime } from '../../bridge/bridge-lifetime.js';
 import { runBridgeWith } from '../../bridge/run-wire.js';
-import { SessionNotices, sessionNoticesFile } from '../../bridge/session-notices.js';
+import { noticeOncePerSession, SessionNotices, sessionNoticesFile } from '../../bridge/session-notices.js';
 import { readWirePayload } from '../../bridge/wire-payload.js';
-import type { AnyHookContext } from '../../core/index.js';
 import { messageOf } from '../../core/internal/message-of.js';
 import { projectSetPath, projectSetPathMessage, projectSetVariables, projectSetVariablesMessage } from '../../dialects/project-set-env.js';
 import type { HookCall } from '../../script/internal/call-filter.js';
@@ -153,18 +152,17 @@ export async function bridgeCall(io: CliIO, agent: AgentId, values: BridgeFlags)
   }
   // Agents keep a hook's stderr out of sight: the user hears of skipped hooks in the answer, once per session.
   const notice = [ignoredEnv, projectPath, skippedHooksNotice(skipped, projectDir)].filter((n) => n !== undefined).join(' ') || undefined;
-  const notices = new SessionNotices(sessionNoticesFile(io.env));
-  const session = (ctx: AnyHookContext): string | undefined => (ctx.state.sessionId === undefined ? undefined : `${agent}:${ctx.state.sessionId}`);
+  const once = noticeOncePerSession(new SessionNotices(sessionNoticesFile(io.env)), agent, notice);
   const result = await runBridgeWith(wire, {
     agent,
     input,
     event: values.event,
     stack,
     signal: controller.signal,
-    notice: notice === undefined ? undefined : (ctx) => (notices.due(session(ctx), notice) ? notice : undefined),
+    notice: once.notice,
     drainAsync: false,
   });
-  if (notice !== undefined && result.notice !== undefined && result.ctx !== undefined) notices.given(session(result.ctx), notice);
+  once.given(result);
   // The agent gave up on us meanwhile (see holdBridgeLifetime): what the cancelled hooks came to is no answer.
   if (controller.signal.aborted) return ExitCode.problems;
   const early = result.notes.length;

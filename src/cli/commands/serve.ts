@@ -8,6 +8,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { startHookServer, isLoopback } from '../../bridge/serve/hook-server.js';
 import { ReloadingStack } from '../../bridge/serve/reloading-stack.js';
+import { SessionNotices, sessionNoticesFile } from '../../bridge/session-notices.js';
 import { serveEnding } from '../../bridge/serve/serve-lifetime.js';
 import { batchedSink, serveLog, type ServeLogFormat, type ServeLogLevel } from '../../bridge/serve/serve-log.js';
 import { loadServeToken, SERVE_TOKEN_ENV, serveTokenPath } from '../../bridge/serve/serve-token.js';
@@ -79,7 +80,8 @@ ${ENV_POLICY_HELP}
   --reload-interval MS   how often the hook folders, the config module and the trust store are checked for
                          changes, in ms (default 1000; 0: never), links followed to what they point to. A change
                          loads the hooks again, with the trust check: an edited project hook is skipped until it
-                         is trusted again
+                         is trusted again. The agent's user is told of the hooks skipped, once per session, in the
+                         answers (systemMessage), in the words of 'agent-hooks bridge'
   --drain-timeout S      on shutdown, seconds async hooks get to finish (default 5)
   --log-format F         json (default: one JSON object per line on stderr) or text
   --log-level L          error, warn, info (default: one line per request) or debug
@@ -175,6 +177,8 @@ as long as what started it: to keep it running, start it from a service manager 
         stack: () => (stacks.failure === undefined ? stacks.current : { failure: stacks.failure }),
         project: servedDir,
         served: () => stacks.served,
+        // The user hears of the hooks a load skipped as from the command bridge: serve's own log is not in sight.
+        notices: { of: (stack) => stacks.noticeOf(stack), sessions: new SessionNotices(sessionNoticesFile(io.env)) },
         token: token.token,
         host,
         port,
