@@ -10,6 +10,7 @@ import type { ConfigKind, ConfigLevel } from '../../script/command-hook.js';
 import { copilotDialect } from '../../dialects/copilot.js';
 import { copilotClaudeDialect } from '../../dialects/copilot-claude.js';
 import { inCopilotFileOrder } from './file-order.js';
+import { copilotHooksSwitchMessage, copilotHooksSwitchedOffIn } from './hooks-switch.js';
 import { MODEL_CALL_FAILURES } from './model-call-failures.js';
 import { permissionOnEveryCall } from './permission-every-call.js';
 import { vscodeDialect } from '../../dialects/vscode.js';
@@ -68,7 +69,10 @@ function vscodeCommandFor(entry: Record<string, unknown>, platform: NodeJS.Platf
  * Code-style group (`{ matcher, hooks: [...] }`) is read as its hooks, each under the group's matcher; `bash` (or
  * `powershell` on Windows, or `command`), `cwd` relative to the project, `env`, `timeoutSec` (or `timeout`; default
  * 30), and `matcher`, a regex anchored at both ends, on tool events only. A file of a version other than 1 is not
- * read. A preToolUse or permissionRequest hook that crashes denies the call, as in Copilot. The user's files run before
+ * read, nor one whose top-level `disableAllHooks` is true; and when the repository's settings (`.claude/settings.json`,
+ * `.claude/settings.local.json`, `.github/copilot/settings.json`, `settings.local.json` beside it; the last that sets
+ * it wins) say `"disableAllHooks": true`, no Copilot hook is loaded at all, the user's included — each with a
+ * `hooks-disabled` warning that names the file. A preToolUse or permissionRequest hook that crashes denies the call, as in Copilot. The user's files run before
  * the project's, each folder's last name first; a permissionRequest hook on every call its preToolUse hooks let
  * through; an errorOccurred hook when the run failed on its model call only — as Copilot CLI 1.0.102 runs them.
  *
@@ -94,14 +98,22 @@ export async function loadGithubHooks(
     ...(explicitFiles(options) ?? []),
     ...(await Promise.all(dirs.map(async ({ dir, level, settings }) => [...(await jsonFiles(dir)).map((file) => ({ file, level })), ...(settings === undefined ? [] : [{ file: settings, level }])]))).flat(),
   ];
+  // A repository's settings can switch off every hook Copilot CLI runs there, the user's own included.
+  const switchedOff = copilot && options.files === undefined && places.project ? await copilotHooksSwitchedOffIn(places.projectDir) : undefined;
+  if (switchedOff !== undefined) out.problem({ file: switchedOff, field: 'disableAllHooks', found: 'true', severity: 'warning', code: 'hooks-disabled', message: `${copilotHooksSwitchMessage(switchedOff)} None of its hooks is loaded here either.` });
   for (const { file, level } of located) {
     const config = await out.readObject(file);
     if (config === undefined) continue;
     const settings = isCopilotSettings(file);
     const kind = level === 'user' || settings ? 'copilot' : githubHookFileKind(config);
-    if (!kinds.includes(kind) || (settings && config.hooks === undefined)) {
-      // The other agent's file, or Copilot settings without hooks: not this loader's to read.
+    if (!kinds.includes(kind) || (settings && config.hooks === undefined) || (kind === 'copilot' && switchedOff !== undefined)) {
+      // The other agent's file, Copilot settings without hooks, or Copilot's hooks switched off: none to load here.
       out.files.pop();
+      continue;
+    }
+    if (kind === 'copilot' && !settings && config.disableAllHooks === true) {
+      // Copilot CLI 1.0.102 runs none of the hooks of a hook file that switches its own off.
+      out.problem({ file, field: 'disableAllHooks', found: 'true', severity: 'warning', code: 'hooks-disabled', message: 'Copilot CLI runs none of this file\'s hooks while "disableAllHooks" is true here; none is loaded either.' });
       continue;
     }
     if (kind === 'copilot' && !settings && config.version !== undefined && config.version !== 1) {

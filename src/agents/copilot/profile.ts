@@ -12,6 +12,7 @@ import { copilotAnswer } from './answer.js';
 import { copilotLight, isVscodeEventName } from './light.js';
 import { readCopilotPayload } from './payload.js';
 import { githubConfigLoader } from './github-config.js';
+import { copilotHooksSwitchedOffWarning } from './hooks-switch.js';
 import { vocabularyOf } from '../tool-names.js';
 
 /**
@@ -51,4 +52,5 @@ export const copilotProfile: AgentProfile<'copilot'> = {
   tools: vocabularyOf('copilot'),
   config: { loader: githubConfigLoader, order: 2, sideBySide: false },
   checkedAgainst: { package: '@github/copilot', version: '1.0.102' },
+  hooksSwitchedOff: (projectDir) => copilotHooksSwitchedOffWarning(projectDir),
 };

@@ -1,0 +1,162 @@
+/**
+ * GitHub Copilot CLI's `disableAllHooks` and its hooks' progress lines, as the binary acts on them, and an agent-hooks
+ * agent loading the same files (`withHooksFrom({ copilot: true })`):
+ * - `"disableAllHooks": true` at the top level of one hook file skips that file's hooks only;
+ * - at the top level of a repository's settings (`.claude/settings.json`, `.claude/settings.local.json`,
+ *   `.github/copilot/settings.json`, `.github/copilot/settings.local.json`, merged in that order, the last that sets it
+ *   winning) it skips every hook, the user's own in `~/.copilot` included; in `~/.copilot/settings.json` it does
+ *   nothing (1.0.102; its reference says otherwise);
+ * - a stdout line that is one JSON object with `"type": "progress"` is a status message, taken out before the answer
+ *   is read: a guard that prints one and then denies, denies — under camelCase and PascalCase names alike.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AgentBuilder, ScriptedModel, defineTool } from '../../src/index.js';
+import { copilotDriver } from './drivers/copilot.js';
+import { makeProject, pinOf, type AgentProject, type AgentRun } from './support/harness.js';
+import { startMockServer, type Turn } from './support/mock-server.js';
+
+/** A preToolUse hook that appends `name` to `order.log` in the project. */
+const log = (name: string): string => `cat > /dev/null; echo ${name} >> order.log`;
+const hookFile = (name: string, extra: object = {}): object => ({ version: 1, ...extra, hooks: { preToolUse: [{ bash: log(name) }] } });
+const BASE: Readonly<Record<string, object>> = { 'home/.copilot/hooks/u.json': hookFile('user'), 'project/.github/hooks/b.json': hookFile('project') };
+
+/** Each case: the files (under the temporary root), and the hooks Copilot CLI 1.0.102 was seen running. */
+const SWITCHES: readonly { name: string; files: Readonly<Record<string, object>>; ran: string[] }[] = [
+  {
+    name: 'a hook file’s own switch skips that file only',
+    files: { ...BASE, 'home/.copilot/hooks/v.json': hookFile('user-off', { disableAllHooks: true }), 'project/.github/hooks/a.json': hookFile('project-off', { disableAllHooks: true }) },
+    ran: ['user', 'project'],
+  },
+  {
+    name: '.github/copilot/settings.json switches off every hook, the user’s included',
+    files: { ...BASE, 'home/.copilot/settings.json': { hooks: { preToolUse: [{ bash: log('user-settings') }] } }, 'project/.github/copilot/settings.json': { disableAllHooks: true } },
+    ran: [],
+  },
+  { name: '.github/copilot/settings.local.json does too', files: { ...BASE, 'project/.github/copilot/settings.local.json': { disableAllHooks: true } }, ran: [] },
+  { name: '.claude/settings.json does too', files: { ...BASE, 'project/.claude/settings.json': { disableAllHooks: true } }, ran: [] },
+  { name: '.claude/settings.local.json does too', files: { ...BASE, 'project/.claude/settings.local.json': { disableAllHooks: true } }, ran: [] },
+  {
+    name: 'a later file’s false undoes it',
+    files: { ...BASE, 'project/.claude/settings.json': { disableAllHooks: true }, 'project/.github/copilot/settings.local.json': { disableAllHooks: false } },
+    ran: ['user', 'project'],
+  },
+  {
+    name: '.github/copilot/ is merged after .claude/',
+    files: { ...BASE, 'project/.github/copilot/settings.json': { disableAllHooks: true }, 'project/.claude/settings.json': { disableAllHooks: false } },
+    ran: [],
+  },
+  { name: '~/.copilot/settings.json does not switch them off', files: { ...BASE, 'home/.copilot/settings.json': { disableAllHooks: true } }, ran: ['user', 'project'] },
+];
+
+/** Guards that report their progress, then deny: `one.txt` by camelCase answer, `two.txt` by Claude-compatible answer. */
+const PROGRESS: Readonly<Record<string, object>> = {
+  'project/.github/hooks/camel.json': {
+    version: 1,
+    hooks: { preToolUse: [{ bash: `input=$(cat); case "$input" in *one.txt*) printf '%s\\n' '{"type":"progress","message":"checking"}' '{"permissionDecision":"deny","permissionDecisionReason":"not one"}';; esac` }] },
+  },
+  'project/.github/hooks/pascal.json': {
+    version: 1,
+    hooks: { PreToolUse: [{ bash: `input=$(cat); case "$input" in *two.txt*) printf '%s\\n' '{"type": "progress", "message": "checking", "temporary": true}' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"not two"}}';; esac` }] },
+  },
+};
+
+const ONE_CALL: readonly Turn[] = [{ shell: 'touch one.txt' }, { text: 'done' }];
+const THREE_CALLS: readonly Turn[] = [{ shell: 'touch one.txt' }, { shell: 'touch two.txt' }, { shell: 'touch three.txt' }, { text: 'done' }];
+
+function withFiles(files: Readonly<Record<string, object>>): AgentProject {
+  const project = makeProject([]);
+  execFileSync('git', ['init', '-q'], { cwd: project.dir, env: project.env });
+  for (const [path, config] of Object.entries(files)) {
+    mkdirSync(join(project.root, path, '..'), { recursive: true });
+    writeFileSync(join(project.root, path), `${JSON.stringify(config, null, 2)}\n`);
+  }
+  return project;
+}
+
+interface Seen {
+  readonly order: string[];
+  readonly touched: string[];
+  readonly explain: string;
+  readonly warnings: string[];
+}
+
+const seen = (project: AgentProject, explain: string, warnings: string[] = []): Seen => ({
+  order: existsSync(join(project.dir, 'order.log')) ? readFileSync(join(project.dir, 'order.log'), 'utf8').trim().split('\n') : [],
+  touched: ['one.txt', 'two.txt', 'three.txt'].filter((f) => existsSync(join(project.dir, f))),
+  explain,
+  warnings,
+});
+
+async function copilotSees(files: Readonly<Record<string, object>>, turns: readonly Turn[]): Promise<Seen> {
+  const project = withFiles(files);
+  const mock = await startMockServer(copilotDriver.api(), turns);
+  try {
+    const run: AgentRun = await copilotDriver.run(project, mock, 'Touch the files.', 120_000);
+    return seen(project, `copilot: exit ${run.exitCode}, timed out ${run.timedOut}, ${mock.remaining()} turns left\n${copilotDriver.log?.(project).slice(-3000)}`);
+  } finally {
+    await mock.close();
+    project.remove();
+  }
+}
+
+async function oursSees(files: Readonly<Record<string, object>>, turns: readonly Turn[]): Promise<Seen> {
+  const project = withFiles(files);
+  try {
+    const model = new ScriptedModel(turns.map((t) => ('shell' in t ? { toolCalls: [{ name: 'bash', args: { command: t.shell } }] } : t.text)));
+    const bash = defineTool({
+      name: 'bash',
+      description: 'Runs a shell command.',
+      input: z.object({ command: z.string() }),
+      execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: project.dir, env: project.env, encoding: 'utf8' }),
+    });
+    const warnings: string[] = [];
+    const agent = AgentBuilder.new()
+      .withModel(model)
+      .withTools(bash)
+      .withHooksFrom({ projectDir: project.dir, trust: 'all', homeDir: project.home, userDir: false, copilot: true, hookmd: false })
+      .build();
+    const previous = process.cwd();
+    process.chdir(project.dir);
+    try {
+      for (const p of (await agent.ready()).problems) warnings.push(`${p.code}: ${p.file}`);
+      await agent.run('Touch the files.');
+    } finally {
+      process.chdir(previous);
+    }
+    return seen(project, 'ours', warnings);
+  } finally {
+    project.remove();
+  }
+}
+
+describe(`copilot ${pinOf('copilot').version}: disableAllHooks, and ours`, () => {
+  const results: { copilot: Seen; ours: Seen }[] = [];
+  beforeAll(async () => {
+    for (const { files } of SWITCHES) results.push({ copilot: await copilotSees(files, ONE_CALL), ours: await oursSees(files, ONE_CALL) });
+  }, 600_000);
+
+  it.each(SWITCHES.map((s, i) => [s.name, i] as const))('%s', (_, i) => {
+    const { copilot, ours } = results[i]!;
+    expect(copilot.touched, copilot.explain).toEqual(['one.txt']);
+    expect(copilot.order, copilot.explain).toEqual(SWITCHES[i]!.ran);
+    expect(ours.order, `ours: ${JSON.stringify(ours.warnings)}`).toEqual(copilot.order);
+  });
+});
+
+describe(`copilot ${pinOf('copilot').version}: a guard’s progress lines before its deny, and ours`, () => {
+  let copilot: Seen;
+  let ours: Seen;
+  beforeAll(async () => {
+    copilot = await copilotSees(PROGRESS, THREE_CALLS);
+    ours = await oursSees(PROGRESS, THREE_CALLS);
+  }, 300_000);
+
+  it('denies both calls, camelCase and PascalCase, and lets the third run', () => {
+    expect(copilot.touched, copilot.explain).toEqual(['three.txt']);
+    expect(ours.touched).toEqual(copilot.touched);
+  });
+});
