@@ -6,6 +6,9 @@
  *   `.github/copilot/settings.json`, `.github/copilot/settings.local.json`, merged in that order, the last that sets it
  *   winning) it skips every hook, the user's own in `~/.copilot` included; in `~/.copilot/settings.json` it does
  *   nothing (1.0.102; its reference says otherwise);
+ * - it also runs the hooks of a repository's `.claude/settings.json`, `.claude/settings.local.json` and
+ *   `.github/copilot/settings.local.json` (camelCase flat entries, PascalCase Claude Code groups), after the hook files;
+ *   under a PascalCase event a tool matcher matches Claude Code's name of the tool (`Bash`) as well as Copilot's;
  * - a stdout line that is one JSON object with `"type": "progress"` is a status message, taken out before the answer
  *   is read: a guard that prints one and then denies, denies — under camelCase and PascalCase names alike.
  */
@@ -16,7 +19,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentBuilder, ScriptedModel, defineTool } from '../../src/index.js';
 import { copilotDriver } from './drivers/copilot.js';
-import { makeProject, pinOf, type AgentProject, type AgentRun } from './support/harness.js';
+import { installBridge, makeProject, pinOf, type AgentProject, type AgentRun } from './support/harness.js';
 import { startMockServer, type Turn } from './support/mock-server.js';
 
 /** A preToolUse hook that appends `name` to `order.log` in the project. */
@@ -50,6 +53,46 @@ const SWITCHES: readonly { name: string; files: Readonly<Record<string, object>>
     ran: [],
   },
   { name: '~/.copilot/settings.json does not switch them off', files: { ...BASE, 'home/.copilot/settings.json': { disableAllHooks: true } }, ran: ['user', 'project'] },
+];
+
+/** A Claude Code-style group under PascalCase `event` that logs `name`. */
+const group = (name: string, matcher?: string): object => ({ ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: 'command', command: log(name) }] });
+
+/** The settings files Copilot CLI reads hooks from, besides its hook folders, and the order it runs them in. */
+const SOURCES: readonly { name: string; files: Readonly<Record<string, object>>; ran: string[] }[] = [
+  {
+    name: 'the repository’s .claude/ and .github/copilot/ settings, settings.local.json too, after the hook files',
+    files: {
+      ...BASE,
+      'home/.copilot/settings.json': { hooks: { preToolUse: [{ bash: log('user-settings') }] } },
+      // The user's own Claude Code settings are not Copilot's.
+      'home/.claude/settings.json': { hooks: { PreToolUse: [group('user-claude')] } },
+      'project/.claude/settings.json': { hooks: { preToolUse: [{ bash: log('claude-camel') }], PreToolUse: [group('claude')] } },
+      'project/.claude/settings.local.json': { hooks: { PreToolUse: [group('claude-local', 'Edit|Bash')] } },
+      'project/.github/copilot/settings.json': { hooks: { preToolUse: [{ bash: log('settings') }] } },
+      'project/.github/copilot/settings.local.json': { hooks: { preToolUse: [{ bash: log('settings-local') }] } },
+    },
+    ran: ['user', 'user-settings', 'project', 'claude-camel', 'claude', 'claude-local', 'settings', 'settings-local'],
+  },
+  {
+    name: 'a PascalCase hook’s matcher matches Claude Code’s name of the tool too, in a hook file as in settings',
+    files: {
+      'project/.github/hooks/p.json': {
+        version: 1,
+        hooks: { preToolUse: [{ matcher: 'Bash', bash: log('camel-Bash') }, { matcher: 'bash', bash: log('camel-bash') }], PreToolUse: [{ matcher: 'Bash', bash: log('Pascal-Bash') }, { matcher: 'bash', bash: log('Pascal-bash') }, { matcher: 'Edit', bash: log('Pascal-Edit') }] },
+      },
+    },
+    ran: ['camel-bash', 'Pascal-Bash', 'Pascal-bash'],
+  },
+  {
+    name: 'a settings file with an empty matcher is not read at all',
+    files: {
+      ...BASE,
+      'project/.claude/settings.json': { hooks: { PreToolUse: [group('claude-empty', ''), group('claude')], Stop: [group('claude-stop')] } },
+      'project/.claude/settings.local.json': { hooks: { PreToolUse: [group('claude-local')] } },
+    },
+    ran: ['user', 'project', 'claude-local'],
+  },
 ];
 
 /** Guards that report their progress, then deny: `one.txt` by camelCase answer, `two.txt` by Claude-compatible answer. */
@@ -147,6 +190,19 @@ describe(`copilot ${pinOf('copilot').version}: disableAllHooks, and ours`, () =>
   });
 });
 
+describe(`copilot ${pinOf('copilot').version}: the settings files it reads hooks from, and ours`, () => {
+  const results: { copilot: Seen; ours: Seen }[] = [];
+  beforeAll(async () => {
+    for (const { files } of SOURCES) results.push({ copilot: await copilotSees(files, ONE_CALL), ours: await oursSees(files, ONE_CALL) });
+  }, 300_000);
+
+  it.each(SOURCES.map((s, i) => [s.name, i] as const))('%s', (_, i) => {
+    const { copilot, ours } = results[i]!;
+    expect(copilot.order, copilot.explain).toEqual(SOURCES[i]!.ran);
+    expect(ours.order, `ours: ${JSON.stringify(ours.warnings)}`).toEqual(copilot.order);
+  });
+});
+
 describe(`copilot ${pinOf('copilot').version}: a guard’s progress lines before its deny, and ours`, () => {
   let copilot: Seen;
   let ours: Seen;
@@ -158,5 +214,33 @@ describe(`copilot ${pinOf('copilot').version}: a guard’s progress lines before
   it('denies both calls, camelCase and PascalCase, and lets the third run', () => {
     expect(copilot.touched, copilot.explain).toEqual(['three.txt']);
     expect(ours.touched).toEqual(copilot.touched);
+  });
+});
+
+describe(`copilot ${pinOf('copilot').version}: the Claude Code bridge in .claude/settings.json beside its own`, () => {
+  let project: AgentProject;
+  let run: AgentRun;
+  let remaining: number;
+  beforeAll(async () => {
+    project = makeProject(['guard-shell']);
+    execFileSync('git', ['init', '-q'], { cwd: project.dir, env: project.env });
+    installBridge(project, 'claude', ['PreToolUse'], 30);
+    installBridge(project, 'copilot', ['PreToolUse'], 30);
+    const mock = await startMockServer(copilotDriver.api(), [{ shell: 'touch one.txt' }, { shell: 'rm -rf build' }, { text: 'done' }]);
+    run = await copilotDriver.run(project, mock, 'Touch the file.', 120_000);
+    remaining = mock.remaining();
+    await mock.close();
+  }, 300_000);
+
+  it('runs the bridge twice on a call it lets through — its own line, then Claude Code’s — and once on a call the first denies', () => {
+    const explain = `exit ${run.exitCode}, ${remaining} turns left\n${copilotDriver.log?.(project).slice(-3000)}`;
+    const seen = project.evidenceOf('guard-shell') as { tool_name: string; tool_input: { command: string } }[];
+    expect(seen.map((p) => [p.tool_name, p.tool_input.command]), explain).toEqual([
+      ['bash', 'touch one.txt'],
+      ['Bash', 'touch one.txt'],
+      ['bash', 'rm -rf build'],
+    ]);
+    expect(existsSync(join(project.dir, 'build')), explain).toBe(true);
+    project.remove();
   });
 });

@@ -3,14 +3,16 @@
  *
  * @module
  */
+import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { basename, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { HookEvent, type HookEventName } from '../../core/index.js';
 import type { ConfigKind, ConfigLevel } from '../../script/command-hook.js';
 import { copilotDialect } from '../../dialects/copilot.js';
 import { copilotClaudeDialect } from '../../dialects/copilot-claude.js';
-import { inCopilotFileOrder } from './file-order.js';
-import { copilotHooksSwitchMessage, copilotHooksSwitchedOffIn } from './hooks-switch.js';
+import { inCopilotFileOrder, isCopilotSettingsFile } from './file-order.js';
+import { orClaudeToolName } from './claude-name-matcher.js';
+import { copilotHooksSwitchMessage, copilotHooksSwitchedOffIn, copilotRepositorySettingsFiles } from './hooks-switch.js';
 import { MODEL_CALL_FAILURES } from './model-call-failures.js';
 import { permissionOnEveryCall } from './permission-every-call.js';
 import { vscodeDialect } from '../../dialects/vscode.js';
@@ -18,6 +20,7 @@ import { isRecord } from '../../dialects/wire-output.js';
 import { matchesEverything } from '../../config/config-matcher.js';
 import { ConfigCollector, commandName, configPlaces, eventNamesIn, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from '../../config/config-source.js';
 import type { ConfigLoader } from '../config-loader.js';
+import type { HookProblem } from '../../script/problem.js';
 
 /**
  * The default timeout of Copilot and VS Code command hooks, in milliseconds.
@@ -87,16 +90,21 @@ export async function loadGithubHooks(
   const out = new ConfigCollector(options);
   const places = configPlaces(options);
   const platform = options.platform ?? process.platform;
-  // Copilot CLI 1.0.102 runs a folder's files, then the hooks written inline in the settings file of the same level.
-  const dirs: { dir: string; level: ConfigLevel; settings: string | undefined }[] = [];
+  // Copilot CLI 1.0.102 runs a folder's files, then the hooks written inline in the settings files of the same level:
+  // the user's ~/.copilot/settings.json; the repository's .claude/settings.json, .claude/settings.local.json,
+  // .github/copilot/settings.json and settings.local.json, in that order.
+  const dirs: { dir: string; level: ConfigLevel; settings: readonly string[] }[] = [];
   const copilot = kinds.includes('copilot');
   if (options.files === undefined) {
-    if (places.homeDir !== undefined && copilot) dirs.push({ dir: join(places.homeDir, '.copilot', 'hooks'), level: 'user', settings: join(places.homeDir, '.copilot', 'settings.json') });
-    if (places.project) dirs.push({ dir: join(places.projectDir, '.github', 'hooks'), level: 'project', settings: copilot ? join(places.projectDir, '.github', 'copilot', 'settings.json') : undefined });
+    if (places.homeDir !== undefined && copilot) dirs.push({ dir: join(places.homeDir, '.copilot', 'hooks'), level: 'user', settings: [join(places.homeDir, '.copilot', 'settings.json')] });
+    // The .claude/ files are Claude Code's loader's when it loads beside this one: their hooks run once, in its dialect.
+    const claudeBeside = options.loadedBeside?.includes('claude') === true;
+    const repository = copilot ? copilotRepositorySettingsFiles(places.projectDir).filter((file) => !claudeBeside || basename(dirname(file)) !== '.claude') : [];
+    if (places.project) dirs.push({ dir: join(places.projectDir, '.github', 'hooks'), level: 'project', settings: repository });
   }
   const located = [
     ...(explicitFiles(options) ?? []),
-    ...(await Promise.all(dirs.map(async ({ dir, level, settings }) => [...(await jsonFiles(dir)).map((file) => ({ file, level })), ...(settings === undefined ? [] : [{ file: settings, level }])]))).flat(),
+    ...(await Promise.all(dirs.map(async ({ dir, level, settings }) => [...(await jsonFiles(dir)).map((file) => ({ file, level })), ...settings.filter(existsSync).map((file) => ({ file, level }))]))).flat(),
   ];
   // A repository's settings can switch off every hook Copilot CLI runs there, the user's own included.
   const switchedOff = copilot && options.files === undefined && places.project ? await copilotHooksSwitchedOffIn(places.projectDir) : undefined;
@@ -109,6 +117,12 @@ export async function loadGithubHooks(
     if (!kinds.includes(kind) || (settings && config.hooks === undefined) || (kind === 'copilot' && switchedOff !== undefined)) {
       // The other agent's file, Copilot settings without hooks, or Copilot's hooks switched off: none to load here.
       out.files.pop();
+      continue;
+    }
+    const empty = settings ? emptyMatcherIn(config.hooks) : undefined;
+    if (empty !== undefined) {
+      // Copilot CLI 1.0.102 reads a settings file's hooks strictly: one empty matcher and none of them runs.
+      out.problem({ file, field: empty, found: '""', severity: 'error', code: 'invalid-matcher', message: 'Copilot CLI rejects this settings file\'s hooks, every one of them, for an empty matcher ("matcher cannot be empty"); none is loaded either. Leave "matcher" out to run a hook on every tool.' });
       continue;
     }
     if (kind === 'copilot' && !settings && config.disableAllHooks === true) {
@@ -141,17 +155,54 @@ export async function loadGithubHooks(
     }
   }
   const loaded = await out.result();
+  const twice = bridgeRunTwice(loaded.problems);
+  const problems = twice === undefined ? loaded.problems : [...loaded.problems, twice];
   const hooks = inCopilotFileOrder(loaded.hooks);
   // Copilot CLI fires permissionRequest on every call its preToolUse hooks let through, not only when one asked.
   const permission = hooks.filter((h) => h.origin.kind === 'copilot' && h.events.includes('PermissionRequest'));
-  return { ...loaded, hooks: [...hooks, ...permission.map(permissionOnEveryCall)] };
+  return { ...loaded, problems, hooks: [...hooks, ...permission.map(permissionOnEveryCall)] };
 }
 
 /**
- * Whether `file` is a Copilot CLI settings file (`~/.copilot/settings.json`, `.github/copilot/settings.json`), whose
- * `hooks` hold entries as a hook file's do.
+ * Whether `file` is a settings file Copilot CLI reads hooks from (`~/.copilot/settings.json`,
+ * `.github/copilot/settings.json` and `settings.local.json`, the cross-tool `.claude/settings.json` and
+ * `settings.local.json`), whose `hooks` hold entries as a hook file's do.
  */
-const isCopilotSettings = (file: string): boolean => basename(file) === 'settings.json';
+const isCopilotSettings = (file: string): boolean => isCopilotSettingsFile(file);
+
+/**
+ * A note when Copilot CLI runs the agent-hooks bridge twice on an event: Claude Code's bridge line in the repository's
+ * `.claude/settings.json` (or `settings.local.json`), which Copilot reads, besides Copilot's own. Both run every
+ * HOOK.md hook of the project; `bridge --install copilot` says it loudly. Found among the `bridge-skipped` notes.
+ */
+function bridgeRunTwice(problems: readonly HookProblem[]): HookProblem | undefined {
+  const bridges = problems.filter((p) => p.code === 'bridge-skipped');
+  const claude = bridges.find((p) => basename(dirname(p.file)) === '.claude');
+  const own = bridges.find((p) => basename(dirname(p.file)) !== '.claude');
+  if (claude === undefined || own === undefined) return undefined;
+  return {
+    file: claude.file,
+    field: claude.field,
+    severity: 'info',
+    code: 'bridge-twice',
+    message: `GitHub Copilot CLI runs the hooks of this Claude Code settings file too, so the Claude Code bridge line here runs beside Copilot's own (${own.file}): every HOOK.md hook of the project runs twice on each Copilot event both name (their side effects too). Install the Claude Code bridge for your user instead (\`agent-hooks bridge --install claude --user\`, in ~/.claude/settings.json, which Copilot does not read), or keep only one of them.`,
+  };
+}
+
+/** The field of the first empty `matcher` among a settings file's `hooks` (an entry's or a group's hook's), if any. */
+function emptyMatcherIn(hooks: unknown): string | undefined {
+  if (!isRecord(hooks)) return undefined;
+  for (const [event, list] of Object.entries(hooks)) {
+    if (!Array.isArray(list)) continue;
+    for (const [i, entry] of list.entries()) {
+      if (!isRecord(entry)) continue;
+      if (entry.matcher === '') return `hooks.${event}[${i}].matcher`;
+      const inner = Array.isArray(entry.hooks) ? entry.hooks.findIndex((h: unknown) => isRecord(h) && h.matcher === '') : -1;
+      if (inner >= 0) return `hooks.${event}[${i}].hooks[${inner}].matcher`;
+    }
+  }
+  return undefined;
+}
 
 /** Whether `entry` is a command hook; reported when it is of another type (not loaded). */
 function isCommandType(out: ConfigCollector, file: string, at: string, entry: Record<string, unknown>): boolean {
@@ -237,6 +288,7 @@ function addEntry(out: ConfigCollector, p: EntryPlace): void {
   } else {
     matcher = out.matcher(entry.matcher, p.event, 'anchored', file, `${at}.matcher`);
     if (matcher === null) return;
+    if (kind === 'copilot' && p.pascal && matcher !== undefined && typeof entry.matcher === 'string' && !matchesEverything(entry.matcher)) matcher = orClaudeToolName(matcher);
   }
   if (kind === 'copilot' && p.event === 'AgentFailed') matcher = MODEL_CALL_FAILURES;
   // Copilot CLI reads `timeout` as another name of `timeoutSec`; VS Code reads `timeout` first.
@@ -287,16 +339,19 @@ export function loadVsCodeHooks(options: ConfigLoadOptions = {}): Promise<Loaded
  */
 export const githubConfigLoader: ConfigLoader = {
   kind: 'github',
-  describedFiles: '.github/hooks/*.json, .github/copilot/settings.json, ~/.copilot/hooks/*.json, ~/.copilot/settings.json',
+  describedFiles: '.github/hooks/*.json, .github/copilot/settings.json, .github/copilot/settings.local.json, ~/.copilot/hooks/*.json, ~/.copilot/settings.json',
   owns: ({ parent, grandparent, base }) =>
     (parent === 'hooks' && (grandparent === '.github' || grandparent === '.copilot') && base.endsWith('.json')) ||
-    (base === 'settings.json' && (parent === '.copilot' || (parent === 'copilot' && grandparent === '.github'))),
+    (base === 'settings.json' && parent === '.copilot') ||
+    ((base === 'settings.json' || base === 'settings.local.json') && parent === 'copilot' && grandparent === '.github'),
   async projectFiles(projectDir) {
     const github = join(resolve(projectDir), '.github', 'hooks');
     const names = await readdir(github).catch(() => [] as string[]);
-    const settings = join(resolve(projectDir), '.github', 'copilot', 'settings.json');
-    const withSettings = (await readdir(join(resolve(projectDir), '.github', 'copilot')).catch(() => [] as string[])).includes('settings.json');
-    return [...names.filter((n) => n.endsWith('.json')).sort().map((n) => join(github, n)), ...(withSettings ? [settings] : [])];
+    const copilotDir = join(resolve(projectDir), '.github', 'copilot');
+    const present = await readdir(copilotDir).catch(() => [] as string[]);
+    // The cross-tool .claude/ files are Claude Code's loader's to validate.
+    const settings = ['settings.json', 'settings.local.json'].filter((n) => present.includes(n)).map((n) => join(copilotDir, n));
+    return [...names.filter((n) => n.endsWith('.json')).sort().map((n) => join(github, n)), ...settings];
   },
   load: (agents, options) => loadGithubHooks(agents as readonly ('copilot' | 'vscode')[], options),
 };
