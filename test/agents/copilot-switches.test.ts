@@ -59,7 +59,19 @@ const SWITCHES: readonly { name: string; files: Readonly<Record<string, object>>
 const group = (name: string, matcher?: string): object => ({ ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: 'command', command: log(name) }] });
 
 /** The settings files Copilot CLI reads hooks from, besides its hook folders, and the order it runs them in. */
-const SOURCES: readonly { name: string; files: Readonly<Record<string, object>>; ran: string[] }[] = [
+const SOURCES: readonly { name: string; files: Readonly<Record<string, object>>; ran: string[]; copilotHome?: string }[] = [
+  {
+    name: '$COPILOT_HOME/hooks and $COPILOT_HOME/settings.json in place of ~/.copilot; exec with args, and command',
+    files: {
+      ...BASE,
+      'home/.copilot/settings.json': { hooks: { preToolUse: [{ bash: log('user-settings') }] } },
+      'copilot-home/hooks/u.json': hookFile('copilot-home'),
+      'copilot-home/settings.json': { hooks: { preToolUse: [{ bash: log('copilot-home-settings') }] } },
+      'project/.github/hooks/e.json': { version: 1, hooks: { preToolUse: [{ exec: 'sh', args: ['-c', `${log('exec')} "$0"`, 'one word'] }, { command: log('command') }] } },
+    },
+    copilotHome: 'copilot-home',
+    ran: ['copilot-home', 'copilot-home-settings', 'exec one word', 'command', 'project'],
+  },
   {
     name: 'the repository’s .claude/ and .github/copilot/ settings, settings.local.json too, after the hook files',
     files: {
@@ -134,8 +146,9 @@ const seen = (project: AgentProject, explain: string, warnings: string[] = []): 
   warnings,
 });
 
-async function copilotSees(files: Readonly<Record<string, object>>, turns: readonly Turn[]): Promise<Seen> {
+async function copilotSees(files: Readonly<Record<string, object>>, turns: readonly Turn[], copilotHome?: string): Promise<Seen> {
   const project = withFiles(files);
+  if (copilotHome !== undefined) project.env.COPILOT_HOME = join(project.root, copilotHome);
   const mock = await startMockServer(copilotDriver.api(), turns);
   try {
     const run: AgentRun = await copilotDriver.run(project, mock, 'Touch the files.', 120_000);
@@ -146,7 +159,7 @@ async function copilotSees(files: Readonly<Record<string, object>>, turns: reado
   }
 }
 
-async function oursSees(files: Readonly<Record<string, object>>, turns: readonly Turn[]): Promise<Seen> {
+async function oursSees(files: Readonly<Record<string, object>>, turns: readonly Turn[], copilotHome?: string): Promise<Seen> {
   const project = withFiles(files);
   try {
     const model = new ScriptedModel(turns.map((t) => ('shell' in t ? { toolCalls: [{ name: 'bash', args: { command: t.shell } }] } : t.text)));
@@ -160,7 +173,7 @@ async function oursSees(files: Readonly<Record<string, object>>, turns: readonly
     const agent = AgentBuilder.new()
       .withModel(model)
       .withTools(bash)
-      .withHooksFrom({ projectDir: project.dir, trust: 'all', homeDir: project.home, userDir: false, copilot: true, hookmd: false })
+      .withHooksFrom({ projectDir: project.dir, trust: 'all', homeDir: project.home, userDir: false, copilot: true, hookmd: false, hostEnv: copilotHome === undefined ? {} : { COPILOT_HOME: join(project.root, copilotHome) } })
       .build();
     const previous = process.cwd();
     process.chdir(project.dir);
@@ -193,7 +206,7 @@ describe(`copilot ${pinOf('copilot').version}: disableAllHooks, and ours`, () =>
 describe(`copilot ${pinOf('copilot').version}: the settings files it reads hooks from, and ours`, () => {
   const results: { copilot: Seen; ours: Seen }[] = [];
   beforeAll(async () => {
-    for (const { files } of SOURCES) results.push({ copilot: await copilotSees(files, ONE_CALL), ours: await oursSees(files, ONE_CALL) });
+    for (const { files, copilotHome } of SOURCES) results.push({ copilot: await copilotSees(files, ONE_CALL, copilotHome), ours: await oursSees(files, ONE_CALL, copilotHome) });
   }, 300_000);
 
   it.each(SOURCES.map((s, i) => [s.name, i] as const))('%s', (_, i) => {

@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentBuilder, ScriptedModel, defineTool, loadAllHookConfigs, loadCopilotHooks } from 'agent-hooks';
+import { userHookFile } from '../../src/bridge/user-bridge-command.js';
 import { sandbox } from './support.js';
 
 const setup = sandbox();
@@ -43,7 +44,7 @@ describe('Copilot hooks in the repository’s settings files', () => {
     const { home, project, write } = await setup();
     await write(project, '.claude/settings.json', { hooks: { PreToolUse: [group('echo claude')] } });
     const { hooks } = await loadAllHookConfigs(project, { trust: 'all', homeDir: home, claude: true, copilot: true });
-    expect(hooks.map((h) => [h.origin?.kind, (h as { command?: string }).command])).toEqual([['claude', 'echo claude']]);
+    expect(hooks.map((h) => [(h as { origin?: { kind: string } }).origin?.kind, (h as { command?: string }).command])).toEqual([['claude', 'echo claude']]);
   });
 
   it('leaves them out until the project is trusted, as its other files', async () => {
@@ -89,5 +90,30 @@ describe('Copilot hooks in the repository’s settings files', () => {
     const twice = problems.find((p) => p.code === 'bridge-twice');
     expect(twice?.file).toBe(join(project, '.claude/settings.json'));
     expect(twice?.message).toMatch(/runs twice on each Copilot event/);
+  });
+
+  it('reads the user’s hooks and settings from $COPILOT_HOME when it is set, and nothing of ~/.copilot', async () => {
+    const { home, project, write } = await setup();
+    await write(home, '.copilot/hooks/u.json', { version: 1, hooks: { preToolUse: [{ bash: 'echo home' }] } });
+    await write(home, 'elsewhere/hooks/u.json', { version: 1, hooks: { preToolUse: [{ bash: 'echo copilot-home' }] } });
+    await write(home, 'elsewhere/settings.json', { hooks: { preToolUse: [{ bash: 'echo copilot-home-settings' }] } });
+    const { hooks } = await loadAllHookConfigs(project, { trust: 'all', homeDir: home, copilot: true, hostEnv: { COPILOT_HOME: join(home, 'elsewhere') } });
+    expect(commands(hooks as never)).toEqual(['echo copilot-home', 'echo copilot-home-settings']);
+    expect(userHookFile('copilot', { HOME: home, COPILOT_HOME: join(home, 'elsewhere') })).toEqual({ dir: join(home, 'elsewhere'), file: 'hooks/agent-hooks.json' });
+    expect(userHookFile('copilot', { HOME: home })).toEqual({ dir: home, file: '.copilot/hooks/agent-hooks.json' });
+  });
+
+  it('runs an exec entry with its args and no shell: a guard written that way denies', async () => {
+    const { project, write } = await setup();
+    await write(project, '.github/hooks/guard.json', { version: 1, hooks: { preToolUse: [{ exec: 'sh', args: ['-c', 'cat > /dev/null; test "$0" = "two words" && exit 2', 'two words'] }] } });
+    expect(await made(project, 'touch exec.txt', 'exec.txt')).toBe(false);
+  });
+
+  it('an entry with both exec and bash is not loaded, with an error', async () => {
+    const { home, project, write } = await setup();
+    await write(project, '.github/hooks/both.json', { version: 1, hooks: { preToolUse: [{ exec: 'true', bash: 'true' }, { bash: 'echo ok' }] } });
+    const { hooks, problems } = await loadCopilotHooks({ projectDir: project, homeDir: home, trust: 'all' });
+    expect(commands(hooks as never)).toEqual(['echo ok']);
+    expect(problems.find((p) => p.code === 'invalid-config')?.field).toBe('hooks.preToolUse[0].exec');
   });
 });

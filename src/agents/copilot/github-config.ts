@@ -63,14 +63,30 @@ function vscodeCommandFor(entry: Record<string, unknown>, platform: NodeJS.Platf
 }
 
 /**
- * Loads `.github/hooks/*.json` (project) and `~/.copilot/hooks/*.json` (user) for the agents in `kinds`, and for
+ * Where Copilot CLI keeps the user's files: `COPILOT_HOME` (of `hostEnv`; of this process unless `homeDir` is given,
+ * as a sandboxed home reads no variable of this process), else `.copilot` in the home; `undefined` when user files
+ * are skipped. Copilot CLI 1.0.102 reads `$COPILOT_HOME/hooks/` and `$COPILOT_HOME/settings.json` then, and nothing
+ * of `~/.copilot`.
+ *
+ * @internal
+ */
+export function copilotHomeDir(options: ConfigLoadOptions & { readonly hostEnv?: Readonly<Record<string, string | undefined>> | undefined } = {}): string | undefined {
+  const places = configPlaces(options);
+  if (places.homeDir === undefined) return undefined;
+  const env = options.hostEnv ?? (options.homeDir === undefined ? process.env : {});
+  const fromEnv = env['COPILOT_HOME'];
+  return fromEnv !== undefined && fromEnv !== '' ? resolve(fromEnv) : join(places.homeDir, '.copilot');
+}
+
+/**
+ * Loads `.github/hooks/*.json` (project) and `~/.copilot/hooks/*.json` (user; `$COPILOT_HOME/hooks/` when it is set) for the agents in `kinds`, and for
  * Copilot the hooks written under `hooks` in `~/.copilot/settings.json` and `.github/copilot/settings.json`, as hook
  * file entries.
  *
  * Copilot files (`version: 1`, or `bash`/`powershell` entries): flat entries under lowerCamelCase events, spoken to
  * in Copilot's camelCase dialect — or under PascalCase events, which switch Copilot to its Claude-compatible payload; a Claude
  * Code-style group (`{ matcher, hooks: [...] }`) is read as its hooks, each under the group's matcher; `bash` (or
- * `powershell` on Windows, or `command`), `cwd` relative to the project, `env`, `timeoutSec` (or `timeout`; default
+ * `powershell` on Windows, or `command`; or `exec` with `args`, started with no shell), `cwd` relative to the project, `env`, `timeoutSec` (or `timeout`; default
  * 30), and `matcher`, a regex anchored at both ends, on tool events only. A file of a version other than 1 is not
  * read, nor one whose top-level `disableAllHooks` is true; and when the repository's settings (`.claude/settings.json`,
  * `.claude/settings.local.json`, `.github/copilot/settings.json`, `settings.local.json` beside it; the last that sets
@@ -96,7 +112,8 @@ export async function loadGithubHooks(
   const dirs: { dir: string; level: ConfigLevel; settings: readonly string[] }[] = [];
   const copilot = kinds.includes('copilot');
   if (options.files === undefined) {
-    if (places.homeDir !== undefined && copilot) dirs.push({ dir: join(places.homeDir, '.copilot', 'hooks'), level: 'user', settings: [join(places.homeDir, '.copilot', 'settings.json')] });
+    const home = copilotHomeDir(options);
+    if (home !== undefined && copilot) dirs.push({ dir: join(home, 'hooks'), level: 'user', settings: [join(home, 'settings.json')] });
     // The .claude/ files are Claude Code's loader's when it loads beside this one: their hooks run once, in its dialect.
     const claudeBeside = options.loadedBeside?.includes('claude') === true;
     const repository = copilot ? copilotRepositorySettingsFiles(places.projectDir).filter((file) => !claudeBeside || basename(dirname(file)) !== '.claude') : [];
@@ -264,6 +281,20 @@ function addEntry(out: ConfigCollector, p: EntryPlace): void {
   } else {
     ({ command, field: commandField } = vscodeCommandFor(entry, p.platform));
   }
+  let args: string[] | undefined;
+  if (kind === 'copilot' && entry.exec !== undefined && (entry.bash !== undefined || entry.powershell !== undefined || entry.command !== undefined)) {
+    // Copilot CLI drops such an entry (a hook file's others still load).
+    out.problem({ file, field: `${at}.exec`, severity: 'error', code: 'invalid-config', message: 'An entry gives "exec" (an executable) or "bash"/"powershell"/"command" (a shell command), not both: Copilot CLI runs neither, and it is not loaded here. Keep one.' });
+    return;
+  }
+  if (kind === 'copilot' && entry.exec !== undefined) {
+    // Copilot CLI starts `exec` directly with `args`, no shell between (a name is found on PATH).
+    if (typeof entry.exec !== 'string' || entry.exec.trim() === '' || (entry.args !== undefined && (!Array.isArray(entry.args) || !entry.args.every((a) => typeof a === 'string')))) {
+      out.problem({ file, field: `${at}.exec`, severity: 'error', code: 'invalid-config', message: 'An "exec" entry needs "exec", the executable, as a string, and "args", if given, as an array of strings.' });
+      return;
+    }
+    [command, commandField, args] = [entry.exec, 'exec', (entry.args as string[] | undefined) ?? []];
+  }
   if (typeof command !== 'string' || command.trim() === '') {
     const wanted = kind === 'copilot' ? (p.platform === 'win32' ? '"powershell" or "command"' : '"bash" or "command"') : '"command" or the OS-specific "windows", "linux", "osx"';
     out.problem({ file, field: at, severity: 'error', code: 'missing-field', message: `The entry has no command for this platform: give ${wanted}.` });
@@ -299,6 +330,7 @@ function addEntry(out: ConfigCollector, p: EntryPlace): void {
     out.commandHook({
       name: typeof entry.name === 'string' && entry.name.trim() !== '' ? entry.name : commandName(command),
       command,
+      args,
       shell,
       event: p.event,
       eventName: p.eventName,

@@ -4,6 +4,7 @@
  * @module
  * @internal
  */
+import { isAbsolute } from 'node:path';
 import type { AnyHookContext, HookOutcome } from '../../core/index.js';
 import { copilotDialect } from '../../dialects/copilot.js';
 import { dialectNames, eventIn } from '../event-names.js';
@@ -47,7 +48,11 @@ export const copilotProfile: AgentProfile<'copilot'> = {
   projectSetsEnv: false,
   projectReference: 'plain',
   matcherSyntax: 'anchored',
-  userHookFile: (home) => ({ dir: home, file: '.copilot/hooks/agent-hooks.json' }),
+  // Copilot CLI reads the user's hooks from $COPILOT_HOME/hooks when it is set, and nothing of ~/.copilot then.
+  userHookFile(home, env) {
+    const copilotHome = env['COPILOT_HOME'];
+    return copilotHome !== undefined && isAbsolute(copilotHome) ? { dir: copilotHome, file: 'hooks/agent-hooks.json' } : { dir: home, file: '.copilot/hooks/agent-hooks.json' };
+  },
   httpHooks: false,
   tools: vocabularyOf('copilot'),
   config: { loader: githubConfigLoader, order: 2, sideBySide: false },
