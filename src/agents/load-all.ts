@@ -181,7 +181,7 @@ export async function loadAllHookConfigs(projectDir: string = process.cwd(), opt
   };
   const [hookmd, ...configs] = await Promise.all([
     sources.includes('hookmd') ? discoverHooks(base) : undefined,
-    ...loadersOf(sources.filter((s): s is HookSourceName & AgentId => isAgentId(s))).map(({ loader, agents }) => loader.load(agents, base)),
+    ...loadersOf(sources.filter((s): s is HookSourceName & AgentId => isAgentId(s))).map(({ loader, agents }) => loader.load(agents, { ...base, loadedBeside: sources })),
   ]);
   // Each source that checked trust reports a store it cannot read: once is enough.
   const seenStore = new Set<string>();

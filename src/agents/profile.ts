@@ -130,7 +130,8 @@ export interface AgentProfile<Id extends AgentId = AgentId> {
   readonly checkedAgainst: CheckedRelease | undefined;
   /**
    * Whether a settings file it reads for `projectDir` (the user's under `home` too) switches off every hook it runs —
-   * Claude Code's `disableAllHooks` — as a warning that names the file, shown as `shown` relative to the project;
+   * Claude Code's `disableAllHooks`, or Copilot CLI's in a repository's settings — as a warning that names the file,
+   * a project file shown relative to the project;
    * absent for an agent that has no such switch.
    */
   hooksSwitchedOff?(projectDir: string, home: string): Promise<string | undefined>;

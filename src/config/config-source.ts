@@ -108,6 +108,14 @@ export interface ConfigLoadOptions {
    * `files` given here never need trust.
    */
   readonly trust?: TrustPolicy | undefined;
+  /**
+   * The other agents whose config files load in the same call (`loadAllHookConfigs`, `withHooksFrom`): an agent that
+   * also runs another's files (Copilot CLI runs the repository's `.claude/settings.json`) leaves them to that agent's
+   * loader then, so that their hooks run once.
+   *
+   * @internal
+   */
+  readonly loadedBeside?: readonly string[] | undefined;
 }
 
 /** A config file and the level it belongs to. */

@@ -10,6 +10,7 @@ import type { ProcessResult } from './process-result.js';
 import { claudeEventFields, interpretClaudeFamily } from './claude.js';
 import { copilotErrorOf, copilotPayload } from './copilot.js';
 import { interpretCopilotPermission } from './copilot-permission.js';
+import { withoutProgressLines } from './copilot-progress.js';
 import { writeCopilotTranscript } from './copilot-transcript.js';
 import type { PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 
@@ -80,13 +81,16 @@ function payload(ctx: AnyHookContext, info: PayloadInfo): object {
  *   (`end_turn`) and `stop_hook_active` with `transcript_path` (the conversation so far, as Copilot's session events),
  *   `reason` — and nothing else (no `permission_mode`, no `tool_use_id`). PermissionRequest gets Copilot's camelCase payload (`hookName`,
  *   `toolName`, `toolInput`).
- * - output: as VS Code's (Claude Code's answers).
+ * - output: as VS Code's (Claude Code's answers), once the progress lines are out of stdout (each line that is one JSON
+ *   object with `"type": "progress"`), as Copilot CLI 1.0.102 takes them out under either name.
  */
 export const copilotClaudeDialect: WireDialect = Object.freeze({
   name: 'copilot-claude',
   eventName: (event: HookEventName) => HookEvent.toDialect(event, 'claude') ?? event,
   payload,
   // Copilot reads permissionRequest's answer in its own words under either name (`behavior`, `message`, `interrupt`).
-  interpret: (result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo) =>
-    ctx.event === 'PermissionRequest' ? interpretCopilotPermission(result, ctx, hook) : interpretClaudeFamily(result, ctx, hook),
+  interpret: (raw: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo) => {
+    const result = withoutProgressLines(raw);
+    return ctx.event === 'PermissionRequest' ? interpretCopilotPermission(result, ctx, hook) : interpretClaudeFamily(result, ctx, hook);
+  },
 });

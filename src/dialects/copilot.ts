@@ -9,6 +9,7 @@ import type { ProcessResult } from './process-result.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 import { exitCodeDecision, processFailure } from './failure.js';
 import { interpretCopilotPermission } from './copilot-permission.js';
+import { withoutProgressLines } from './copilot-progress.js';
 import { writeCopilotTranscript } from './copilot-transcript.js';
 import { OutputReader, PROCEED, isRecord, parseJsonObject } from './wire-output.js';
 
@@ -143,7 +144,8 @@ function deniedAsCopilotSays(decision: Decision, result: ProcessResult, hook: Wi
   return { ...decision, reason, notes: [...(decision.notes ?? []), ...(stderr === '' ? [] : [note])] };
 }
 
-function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): Decision {
+function interpret(raw: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): Decision {
+  const result = withoutProgressLines(raw);
   if (ctx.event === 'PermissionRequest') return interpretCopilotPermission(result, ctx, hook);
   if (result.exitCode === 2 && EXIT_2_LOGGED.has(ctx.event) && processFailure(result, hook) === undefined) {
     const stderr = result.stderr.trim();
@@ -208,6 +210,8 @@ function interpret(result: ProcessResult, ctx: AnyHookContext, hook: WireHookInf
  *   and subagentStop only (a block without a reason is not acted on); `modifiedResult` as a result object (its
  *   `textResultForLlm`; a bare string is ignored) and `additionalContext` on postToolUse; `modifiedPrompt` on
  *   userPromptSubmitted.
+ * - stdout lines that are each one JSON object with `"type": "progress"` are status messages, taken out before the
+ *   rest is read as the answer, as Copilot CLI 1.0.102 does.
  * - exit 2: block — except on postToolUse, agentStop and userPromptSubmitted, where Copilot only logs it (a warning
  *   here). Any other failing exit of a preToolUse hook, or one that cannot start, DENIES the call (Copilot fails closed
  *   there); elsewhere it is a warning. Timeouts fail open. The model is told of a preToolUse denial by exit as Copilot

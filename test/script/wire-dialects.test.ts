@@ -186,6 +186,12 @@ const OUTPUTS: [string, WireDialect, () => AnyHookContext, ProcessResult, Expect
   ['copilot PermissionRequest (PascalCase) reads behavior too', copilotClaudeDialect, permission, exited(0, '{"behavior":"deny","message":"not here"}'), { kind: 'block', reason: 'not here' }],
   ['copilot PermissionRequest (PascalCase) does not read hookSpecificOutput', copilotClaudeDialect, permission, exited(0, JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'no' } } })), { kind: 'proceed', notes: 1 }],
   ['copilot PermissionRequest (PascalCase) exit 1 fails CLOSED', copilotClaudeDialect, permission, exited(1, '', 'crash'), { kind: 'block' }],
+  // Copilot CLI 1.0.102 takes progress lines out of stdout before it reads the answer, under either name (test/agents/copilot-switches.test.ts).
+  ['copilot progress lines before a deny still deny', copilotDialect, pre, exited(0, '{"type":"progress","message":"checking"}\n  {"type": "progress", "message": "still", "temporary": true}  \n{"permissionDecision":"deny","permissionDecisionReason":"policy"}\n'), { kind: 'block', reason: 'policy' }],
+  ['copilot a multi-line answer after a progress line', copilotDialect, pre, exited(0, '{"type":"progress","message":"checking"}\n{\n  "permissionDecision": "deny"\n}\n'), { kind: 'block' }],
+  ['copilot only progress lines: no answer', copilotDialect, pre, exited(0, '{"type":"progress","message":"checking"}\n'), { kind: 'proceed', notes: 0 }],
+  ['copilot (PascalCase) progress lines before a deny still deny', copilotClaudeDialect, pre, exited(0, '{"type":"progress","message":"checking"}\n' + JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'policy' } })), { kind: 'block', reason: 'policy' }],
+  ['copilot permissionRequest progress lines before a deny still deny', copilotDialect, permission, exited(0, '{"type":"progress","message":"checking"}\n{"behavior":"deny","message":"not here"}'), { kind: 'block', reason: 'not here' }],
   // Gemini
   ['gemini decision deny', geminiDialect, pre, exited(0, '{"decision":"deny","reason":"no"}'), { kind: 'block', reason: 'no' }],
   ['gemini block is an alias of deny', geminiDialect, pre, exited(0, '{"decision":"block","reason":"no"}'), { kind: 'block', reason: 'no' }],

@@ -3,13 +3,16 @@
  *
  * @module
  */
+import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { basename, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { HookEvent, type HookEventName } from '../../core/index.js';
 import type { ConfigKind, ConfigLevel } from '../../script/command-hook.js';
 import { copilotDialect } from '../../dialects/copilot.js';
 import { copilotClaudeDialect } from '../../dialects/copilot-claude.js';
-import { inCopilotFileOrder } from './file-order.js';
+import { inCopilotFileOrder, isCopilotSettingsFile } from './file-order.js';
+import { orClaudeToolName } from './claude-name-matcher.js';
+import { copilotHooksSwitchMessage, copilotHooksSwitchedOffIn, copilotRepositorySettingsFiles } from './hooks-switch.js';
 import { MODEL_CALL_FAILURES } from './model-call-failures.js';
 import { permissionOnEveryCall } from './permission-every-call.js';
 import { vscodeDialect } from '../../dialects/vscode.js';
@@ -17,6 +20,7 @@ import { isRecord } from '../../dialects/wire-output.js';
 import { matchesEverything } from '../../config/config-matcher.js';
 import { ConfigCollector, commandName, configPlaces, eventNamesIn, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from '../../config/config-source.js';
 import type { ConfigLoader } from '../config-loader.js';
+import type { HookProblem } from '../../script/problem.js';
 
 /**
  * The default timeout of Copilot and VS Code command hooks, in milliseconds.
@@ -59,16 +63,35 @@ function vscodeCommandFor(entry: Record<string, unknown>, platform: NodeJS.Platf
 }
 
 /**
- * Loads `.github/hooks/*.json` (project) and `~/.copilot/hooks/*.json` (user) for the agents in `kinds`, and for
+ * Where Copilot CLI keeps the user's files: `COPILOT_HOME` (of `hostEnv`; of this process unless `homeDir` is given,
+ * as a sandboxed home reads no variable of this process), else `.copilot` in the home; `undefined` when user files
+ * are skipped. Copilot CLI 1.0.102 reads `$COPILOT_HOME/hooks/` and `$COPILOT_HOME/settings.json` then, and nothing
+ * of `~/.copilot`.
+ *
+ * @internal
+ */
+export function copilotHomeDir(options: ConfigLoadOptions & { readonly hostEnv?: Readonly<Record<string, string | undefined>> | undefined } = {}): string | undefined {
+  const places = configPlaces(options);
+  if (places.homeDir === undefined) return undefined;
+  const env = options.hostEnv ?? (options.homeDir === undefined ? process.env : {});
+  const fromEnv = env['COPILOT_HOME'];
+  return fromEnv !== undefined && fromEnv !== '' ? resolve(fromEnv) : join(places.homeDir, '.copilot');
+}
+
+/**
+ * Loads `.github/hooks/*.json` (project) and `~/.copilot/hooks/*.json` (user; `$COPILOT_HOME/hooks/` when it is set) for the agents in `kinds`, and for
  * Copilot the hooks written under `hooks` in `~/.copilot/settings.json` and `.github/copilot/settings.json`, as hook
  * file entries.
  *
  * Copilot files (`version: 1`, or `bash`/`powershell` entries): flat entries under lowerCamelCase events, spoken to
  * in Copilot's camelCase dialect — or under PascalCase events, which switch Copilot to its Claude-compatible payload; a Claude
  * Code-style group (`{ matcher, hooks: [...] }`) is read as its hooks, each under the group's matcher; `bash` (or
- * `powershell` on Windows, or `command`), `cwd` relative to the project, `env`, `timeoutSec` (or `timeout`; default
+ * `powershell` on Windows, or `command`; or `exec` with `args`, started with no shell), `cwd` relative to the project, `env`, `timeoutSec` (or `timeout`; default
  * 30), and `matcher`, a regex anchored at both ends, on tool events only. A file of a version other than 1 is not
- * read. A preToolUse or permissionRequest hook that crashes denies the call, as in Copilot. The user's files run before
+ * read, nor one whose top-level `disableAllHooks` is true; and when the repository's settings (`.claude/settings.json`,
+ * `.claude/settings.local.json`, `.github/copilot/settings.json`, `settings.local.json` beside it; the last that sets
+ * it wins) say `"disableAllHooks": true`, no Copilot hook is loaded at all, the user's included — each with a
+ * `hooks-disabled` warning that names the file. A preToolUse or permissionRequest hook that crashes denies the call, as in Copilot. The user's files run before
  * the project's, each folder's last name first; a permissionRequest hook on every call its preToolUse hooks let
  * through; an errorOccurred hook when the run failed on its model call only — as Copilot CLI 1.0.102 runs them.
  *
@@ -83,25 +106,45 @@ export async function loadGithubHooks(
   const out = new ConfigCollector(options);
   const places = configPlaces(options);
   const platform = options.platform ?? process.platform;
-  // Copilot CLI 1.0.102 runs a folder's files, then the hooks written inline in the settings file of the same level.
-  const dirs: { dir: string; level: ConfigLevel; settings: string | undefined }[] = [];
+  // Copilot CLI 1.0.102 runs a folder's files, then the hooks written inline in the settings files of the same level:
+  // the user's ~/.copilot/settings.json; the repository's .claude/settings.json, .claude/settings.local.json,
+  // .github/copilot/settings.json and settings.local.json, in that order.
+  const dirs: { dir: string; level: ConfigLevel; settings: readonly string[] }[] = [];
   const copilot = kinds.includes('copilot');
   if (options.files === undefined) {
-    if (places.homeDir !== undefined && copilot) dirs.push({ dir: join(places.homeDir, '.copilot', 'hooks'), level: 'user', settings: join(places.homeDir, '.copilot', 'settings.json') });
-    if (places.project) dirs.push({ dir: join(places.projectDir, '.github', 'hooks'), level: 'project', settings: copilot ? join(places.projectDir, '.github', 'copilot', 'settings.json') : undefined });
+    const home = copilotHomeDir(options);
+    if (home !== undefined && copilot) dirs.push({ dir: join(home, 'hooks'), level: 'user', settings: [join(home, 'settings.json')] });
+    // The .claude/ files are Claude Code's loader's when it loads beside this one: their hooks run once, in its dialect.
+    const claudeBeside = options.loadedBeside?.includes('claude') === true;
+    const repository = copilot ? copilotRepositorySettingsFiles(places.projectDir).filter((file) => !claudeBeside || basename(dirname(file)) !== '.claude') : [];
+    if (places.project) dirs.push({ dir: join(places.projectDir, '.github', 'hooks'), level: 'project', settings: repository });
   }
   const located = [
     ...(explicitFiles(options) ?? []),
-    ...(await Promise.all(dirs.map(async ({ dir, level, settings }) => [...(await jsonFiles(dir)).map((file) => ({ file, level })), ...(settings === undefined ? [] : [{ file: settings, level }])]))).flat(),
+    ...(await Promise.all(dirs.map(async ({ dir, level, settings }) => [...(await jsonFiles(dir)).map((file) => ({ file, level })), ...settings.filter(existsSync).map((file) => ({ file, level }))]))).flat(),
   ];
+  // A repository's settings can switch off every hook Copilot CLI runs there, the user's own included.
+  const switchedOff = copilot && options.files === undefined && places.project ? await copilotHooksSwitchedOffIn(places.projectDir) : undefined;
+  if (switchedOff !== undefined) out.problem({ file: switchedOff, field: 'disableAllHooks', found: 'true', severity: 'warning', code: 'hooks-disabled', message: `${copilotHooksSwitchMessage(switchedOff)} None of its hooks is loaded here either.` });
   for (const { file, level } of located) {
     const config = await out.readObject(file);
     if (config === undefined) continue;
     const settings = isCopilotSettings(file);
     const kind = level === 'user' || settings ? 'copilot' : githubHookFileKind(config);
-    if (!kinds.includes(kind) || (settings && config.hooks === undefined)) {
-      // The other agent's file, or Copilot settings without hooks: not this loader's to read.
+    if (!kinds.includes(kind) || (settings && config.hooks === undefined) || (kind === 'copilot' && switchedOff !== undefined)) {
+      // The other agent's file, Copilot settings without hooks, or Copilot's hooks switched off: none to load here.
       out.files.pop();
+      continue;
+    }
+    const empty = settings ? emptyMatcherIn(config.hooks) : undefined;
+    if (empty !== undefined) {
+      // Copilot CLI 1.0.102 reads a settings file's hooks strictly: one empty matcher and none of them runs.
+      out.problem({ file, field: empty, found: '""', severity: 'error', code: 'invalid-matcher', message: 'Copilot CLI rejects this settings file\'s hooks, every one of them, for an empty matcher ("matcher cannot be empty"); none is loaded either. Leave "matcher" out to run a hook on every tool.' });
+      continue;
+    }
+    if (kind === 'copilot' && !settings && config.disableAllHooks === true) {
+      // Copilot CLI 1.0.102 runs none of the hooks of a hook file that switches its own off.
+      out.problem({ file, field: 'disableAllHooks', found: 'true', severity: 'warning', code: 'hooks-disabled', message: 'Copilot CLI runs none of this file\'s hooks while "disableAllHooks" is true here; none is loaded either.' });
       continue;
     }
     if (kind === 'copilot' && !settings && config.version !== undefined && config.version !== 1) {
@@ -129,17 +172,54 @@ export async function loadGithubHooks(
     }
   }
   const loaded = await out.result();
+  const twice = bridgeRunTwice(loaded.problems);
+  const problems = twice === undefined ? loaded.problems : [...loaded.problems, twice];
   const hooks = inCopilotFileOrder(loaded.hooks);
   // Copilot CLI fires permissionRequest on every call its preToolUse hooks let through, not only when one asked.
   const permission = hooks.filter((h) => h.origin.kind === 'copilot' && h.events.includes('PermissionRequest'));
-  return { ...loaded, hooks: [...hooks, ...permission.map(permissionOnEveryCall)] };
+  return { ...loaded, problems, hooks: [...hooks, ...permission.map(permissionOnEveryCall)] };
 }
 
 /**
- * Whether `file` is a Copilot CLI settings file (`~/.copilot/settings.json`, `.github/copilot/settings.json`), whose
- * `hooks` hold entries as a hook file's do.
+ * Whether `file` is a settings file Copilot CLI reads hooks from (`~/.copilot/settings.json`,
+ * `.github/copilot/settings.json` and `settings.local.json`, the cross-tool `.claude/settings.json` and
+ * `settings.local.json`), whose `hooks` hold entries as a hook file's do.
  */
-const isCopilotSettings = (file: string): boolean => basename(file) === 'settings.json';
+const isCopilotSettings = (file: string): boolean => isCopilotSettingsFile(file);
+
+/**
+ * A note when Copilot CLI runs the agent-hooks bridge twice on an event: Claude Code's bridge line in the repository's
+ * `.claude/settings.json` (or `settings.local.json`), which Copilot reads, besides Copilot's own. Both run every
+ * HOOK.md hook of the project; `bridge --install copilot` says it loudly. Found among the `bridge-skipped` notes.
+ */
+function bridgeRunTwice(problems: readonly HookProblem[]): HookProblem | undefined {
+  const bridges = problems.filter((p) => p.code === 'bridge-skipped');
+  const claude = bridges.find((p) => basename(dirname(p.file)) === '.claude');
+  const own = bridges.find((p) => basename(dirname(p.file)) !== '.claude');
+  if (claude === undefined || own === undefined) return undefined;
+  return {
+    file: claude.file,
+    field: claude.field,
+    severity: 'info',
+    code: 'bridge-twice',
+    message: `GitHub Copilot CLI runs the hooks of this Claude Code settings file too, so the Claude Code bridge line here runs beside Copilot's own (${own.file}): every HOOK.md hook of the project runs twice on each Copilot event both name (their side effects too). Install the Claude Code bridge for your user instead (\`agent-hooks bridge --install claude --user\`, in ~/.claude/settings.json, which Copilot does not read), or keep only one of them.`,
+  };
+}
+
+/** The field of the first empty `matcher` among a settings file's `hooks` (an entry's or a group's hook's), if any. */
+function emptyMatcherIn(hooks: unknown): string | undefined {
+  if (!isRecord(hooks)) return undefined;
+  for (const [event, list] of Object.entries(hooks)) {
+    if (!Array.isArray(list)) continue;
+    for (const [i, entry] of list.entries()) {
+      if (!isRecord(entry)) continue;
+      if (entry.matcher === '') return `hooks.${event}[${i}].matcher`;
+      const inner = Array.isArray(entry.hooks) ? entry.hooks.findIndex((h: unknown) => isRecord(h) && h.matcher === '') : -1;
+      if (inner >= 0) return `hooks.${event}[${i}].hooks[${inner}].matcher`;
+    }
+  }
+  return undefined;
+}
 
 /** Whether `entry` is a command hook; reported when it is of another type (not loaded). */
 function isCommandType(out: ConfigCollector, file: string, at: string, entry: Record<string, unknown>): boolean {
@@ -201,6 +281,20 @@ function addEntry(out: ConfigCollector, p: EntryPlace): void {
   } else {
     ({ command, field: commandField } = vscodeCommandFor(entry, p.platform));
   }
+  let args: string[] | undefined;
+  if (kind === 'copilot' && entry.exec !== undefined && (entry.bash !== undefined || entry.powershell !== undefined || entry.command !== undefined)) {
+    // Copilot CLI drops such an entry (a hook file's others still load).
+    out.problem({ file, field: `${at}.exec`, severity: 'error', code: 'invalid-config', message: 'An entry gives "exec" (an executable) or "bash"/"powershell"/"command" (a shell command), not both: Copilot CLI runs neither, and it is not loaded here. Keep one.' });
+    return;
+  }
+  if (kind === 'copilot' && entry.exec !== undefined) {
+    // Copilot CLI starts `exec` directly with `args`, no shell between (a name is found on PATH).
+    if (typeof entry.exec !== 'string' || entry.exec.trim() === '' || (entry.args !== undefined && (!Array.isArray(entry.args) || !entry.args.every((a) => typeof a === 'string')))) {
+      out.problem({ file, field: `${at}.exec`, severity: 'error', code: 'invalid-config', message: 'An "exec" entry needs "exec", the executable, as a string, and "args", if given, as an array of strings.' });
+      return;
+    }
+    [command, commandField, args] = [entry.exec, 'exec', (entry.args as string[] | undefined) ?? []];
+  }
   if (typeof command !== 'string' || command.trim() === '') {
     const wanted = kind === 'copilot' ? (p.platform === 'win32' ? '"powershell" or "command"' : '"bash" or "command"') : '"command" or the OS-specific "windows", "linux", "osx"';
     out.problem({ file, field: at, severity: 'error', code: 'missing-field', message: `The entry has no command for this platform: give ${wanted}.` });
@@ -225,6 +319,7 @@ function addEntry(out: ConfigCollector, p: EntryPlace): void {
   } else {
     matcher = out.matcher(entry.matcher, p.event, 'anchored', file, `${at}.matcher`);
     if (matcher === null) return;
+    if (kind === 'copilot' && p.pascal && matcher !== undefined && typeof entry.matcher === 'string' && !matchesEverything(entry.matcher)) matcher = orClaudeToolName(matcher);
   }
   if (kind === 'copilot' && p.event === 'AgentFailed') matcher = MODEL_CALL_FAILURES;
   // Copilot CLI reads `timeout` as another name of `timeoutSec`; VS Code reads `timeout` first.
@@ -235,6 +330,7 @@ function addEntry(out: ConfigCollector, p: EntryPlace): void {
     out.commandHook({
       name: typeof entry.name === 'string' && entry.name.trim() !== '' ? entry.name : commandName(command),
       command,
+      args,
       shell,
       event: p.event,
       eventName: p.eventName,
@@ -275,16 +371,19 @@ export function loadVsCodeHooks(options: ConfigLoadOptions = {}): Promise<Loaded
  */
 export const githubConfigLoader: ConfigLoader = {
   kind: 'github',
-  describedFiles: '.github/hooks/*.json, .github/copilot/settings.json, ~/.copilot/hooks/*.json, ~/.copilot/settings.json',
+  describedFiles: '.github/hooks/*.json, .github/copilot/settings.json, .github/copilot/settings.local.json, ~/.copilot/hooks/*.json, ~/.copilot/settings.json',
   owns: ({ parent, grandparent, base }) =>
     (parent === 'hooks' && (grandparent === '.github' || grandparent === '.copilot') && base.endsWith('.json')) ||
-    (base === 'settings.json' && (parent === '.copilot' || (parent === 'copilot' && grandparent === '.github'))),
+    (base === 'settings.json' && parent === '.copilot') ||
+    ((base === 'settings.json' || base === 'settings.local.json') && parent === 'copilot' && grandparent === '.github'),
   async projectFiles(projectDir) {
     const github = join(resolve(projectDir), '.github', 'hooks');
     const names = await readdir(github).catch(() => [] as string[]);
-    const settings = join(resolve(projectDir), '.github', 'copilot', 'settings.json');
-    const withSettings = (await readdir(join(resolve(projectDir), '.github', 'copilot')).catch(() => [] as string[])).includes('settings.json');
-    return [...names.filter((n) => n.endsWith('.json')).sort().map((n) => join(github, n)), ...(withSettings ? [settings] : [])];
+    const copilotDir = join(resolve(projectDir), '.github', 'copilot');
+    const present = await readdir(copilotDir).catch(() => [] as string[]);
+    // The cross-tool .claude/ files are Claude Code's loader's to validate.
+    const settings = ['settings.json', 'settings.local.json'].filter((n) => present.includes(n)).map((n) => join(copilotDir, n));
+    return [...names.filter((n) => n.endsWith('.json')).sort().map((n) => join(github, n)), ...settings];
   },
   load: (agents, options) => loadGithubHooks(agents as readonly ('copilot' | 'vscode')[], options),
 };

@@ -4,10 +4,12 @@
  * @module
  * @internal
  */
+import { isAbsolute } from 'node:path';
 import { dialectNames } from '../event-names.js';
 import type { AgentProfile } from '../profile.js';
 import { copilotLight } from './light.js';
 import { githubConfigLoader } from './github-config.js';
+import { copilotHooksSwitchedOffWarning } from './hooks-switch.js';
 import { COPILOT_WIRE } from './wire.js';
 import { vocabularyOf } from '../tool-names.js';
 
@@ -37,9 +39,14 @@ export const copilotProfile: AgentProfile<'copilot'> = {
   projectSetsEnv: false,
   projectReference: 'plain',
   matcherSyntax: 'anchored',
-  userHookFile: (home) => ({ dir: home, file: '.copilot/hooks/agent-hooks.json' }),
+  // Copilot CLI reads the user's hooks from $COPILOT_HOME/hooks when it is set, and nothing of ~/.copilot then.
+  userHookFile(home, env) {
+    const copilotHome = env['COPILOT_HOME'];
+    return copilotHome !== undefined && isAbsolute(copilotHome) ? { dir: copilotHome, file: 'hooks/agent-hooks.json' } : { dir: home, file: '.copilot/hooks/agent-hooks.json' };
+  },
   httpHooks: false,
   tools: vocabularyOf('copilot'),
   config: { loader: githubConfigLoader, order: 2, sideBySide: false },
   checkedAgainst: { package: '@github/copilot', version: '1.0.102' },
+  hooksSwitchedOff: (projectDir) => copilotHooksSwitchedOffWarning(projectDir),
 };

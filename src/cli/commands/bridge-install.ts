@@ -90,7 +90,9 @@ export async function install(io: CliIO, projectDir: string, agent: string, flag
   // A config file the agent reads (a repository's own among them) can switch its hooks off, the bridge with them
   // (Gemini CLI's hooksConfig): its loader reports that as `bridge-disabled`, and it is said loudly.
   const { problems } = (await agentProfile(agent).config?.loader.load([agent], { projectDir, trust: 'all' })) ?? { problems: [] };
-  for (const problem of problems.filter((p) => p.code === 'bridge-disabled')) io.err(`WARNING: ${problem.file}: ${problem.message}`);
+  // A file another agent owns can make this agent run the bridge a second time (Copilot CLI reads the repository's
+  // .claude/settings.json): its loader reports that as `bridge-twice`.
+  for (const problem of problems.filter((p) => p.code === 'bridge-disabled' || p.code === 'bridge-twice')) io.err(`WARNING: ${problem.file}: ${problem.message}`);
   if (flags.json) {
     const { agent: name, file, backup, added, updated, present, skipped, command } = result;
     printJson(io, { agent: name, file, backup: backup ?? null, added, updated, present, skipped, command });
