@@ -17,15 +17,22 @@ const FAILED = 'Permission request hook failed';
 /** The fields Copilot reads on preToolUse or from Claude Code, which it does not read on permissionRequest. */
 const NOT_READ = ['permissionDecision', 'permissionDecisionReason', 'modifiedArgs', 'updatedInput', 'hookSpecificOutput', 'decision'];
 
-/** A denial by a failing exit: the reason Copilot gives the model; the hook's stderr kept for the user only. */
-function deniedByExit(decision: Decision, result: ProcessResult, hook: WireHookInfo, reason: string): Decision {
+/**
+ * A denial by a failing exit, as Copilot CLI words it: `reason` is what the model is told; the hook's stderr, which
+ * Copilot only logs, is kept for the user in an information note. Both of its dialects use it, on preToolUse and on
+ * permissionRequest.
+ *
+ * @internal
+ */
+export function copilotDenialByExit(decision: Decision, result: ProcessResult, hook: WireHookInfo, event: 'PreToolUse' | 'PermissionRequest', reason: string): Decision {
   const stderr = result.stderr.trim();
+  const denied = event === 'PreToolUse' ? 'the call' : 'the permission';
   const note = {
     level: 'info' as const,
     hookName: hook.name,
-    event: 'PermissionRequest' as const,
+    event,
     code: 'stderr-not-for-model',
-    message: `Hook '${hook.name}' denied the permission; as in Copilot CLI, the model is told "${reason}", not the hook's stderr (${stderr.slice(0, 200)}).`,
+    message: `Hook '${hook.name}' denied ${denied}; as in Copilot CLI, the model is told "${reason}", not the hook's stderr (${stderr.slice(0, 200)}).`,
     data: { exitCode: result.exitCode },
   };
   return { ...decision, reason, notes: [...(decision.notes ?? []), ...(stderr === '' ? [] : [note])] };
@@ -45,7 +52,7 @@ export function interpretCopilotPermission(result: ProcessResult, ctx: AnyHookCo
   if (exit !== undefined) {
     if (exit.kind !== 'block') return exit;
     const exit2 = result.exitCode === 2 && processFailure(result, hook) === undefined;
-    return deniedByExit(exit, result, hook, exit2 ? DENIED : FAILED);
+    return copilotDenialByExit(exit, result, hook, 'PermissionRequest', exit2 ? DENIED : FAILED);
   }
   const text = result.stdout.trim();
   if (text.length === 0) return PROCEED;

@@ -8,7 +8,7 @@ import { HookEvent, type AnyHookContext, type FailureHookContext, type HookEvent
 import type { ProcessResult } from './process-result.js';
 import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect.js';
 import { exitCodeDecision, processFailure } from './failure.js';
-import { interpretCopilotPermission } from './copilot-permission.js';
+import { copilotDenialByExit, interpretCopilotPermission } from './copilot-permission.js';
 import { withoutProgressLines } from './copilot-progress.js';
 import { writeCopilotTranscript } from './copilot-transcript.js';
 import { OutputReader, PROCEED, isRecord, parseJsonObject } from './wire-output.js';
@@ -131,17 +131,7 @@ function argsValue(value: unknown): unknown {
 function deniedAsCopilotSays(decision: Decision, result: ProcessResult, hook: WireHookInfo): Decision {
   const exit2 = result.exitCode === 2 && processFailure(result, hook) === undefined;
   // Copilot names the hook's file; here the name is often the command itself, which the model is not told either.
-  const reason = exit2 ? 'hook exited with code 2' : 'hook errored';
-  const stderr = result.stderr.trim();
-  const note = {
-    level: 'info' as const,
-    hookName: hook.name,
-    event: 'PreToolUse' as const,
-    code: 'stderr-not-for-model',
-    message: `Hook '${hook.name}' denied the call; as in Copilot CLI, the model is told "${reason}", not the hook's stderr (${stderr.slice(0, 200)}).`,
-    data: { exitCode: result.exitCode },
-  };
-  return { ...decision, reason, notes: [...(decision.notes ?? []), ...(stderr === '' ? [] : [note])] };
+  return copilotDenialByExit(decision, result, hook, 'PreToolUse', exit2 ? 'hook exited with code 2' : 'hook errored');
 }
 
 function interpret(raw: ProcessResult, ctx: AnyHookContext, hook: WireHookInfo): Decision {
