@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { ConfigLevel } from '../../script/command-hook.js';
 import { isRecord } from '../../dialects/wire-output.js';
+import { settingsOf, switchedOnBy } from '../settings-switch.js';
 
 /** Where the hooks were switched off: the file whose `disableAllHooks` decided it. */
 export interface ClaudeHooksSwitch {
@@ -43,21 +43,8 @@ export function claudeHooksSwitchedOff(
   managed?: { readonly file: string; readonly settings: unknown },
 ): ClaudeHooksSwitch | undefined {
   if (isRecord(managed?.settings) && managed.settings.disableAllHooks === true) return { file: managed.file, level: 'managed' };
-  let decided: ClaudeHooksSwitch | undefined;
-  for (const { file, level, settings } of files) {
-    if (!isRecord(settings) || !('disableAllHooks' in settings)) continue;
-    decided = settings.disableAllHooks === true ? { file, level } : undefined;
-  }
-  return decided;
-}
-
-/** A settings file's JSON, or `undefined` when it is missing or not JSON (the loader reports that). */
-async function settingsOf(file: string): Promise<unknown> {
-  try {
-    return JSON.parse(await readFile(file, 'utf8')) as unknown;
-  } catch {
-    return undefined;
-  }
+  const decided = switchedOnBy(files, 'disableAllHooks');
+  return decided === undefined ? undefined : { file: decided.file, level: decided.level };
 }
 
 /**

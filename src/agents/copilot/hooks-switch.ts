@@ -4,9 +4,8 @@
  *
  * @module
  */
-import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { isRecord } from '../../dialects/wire-output.js';
+import { settingsOf, switchedOnBy } from '../settings-switch.js';
 
 /**
  * The repository settings files whose top-level `disableAllHooks` Copilot CLI 1.0.102 reads, in the order it merges
@@ -33,21 +32,7 @@ export function copilotRepositorySettingsFiles(projectDir: string): string[] {
  * @internal
  */
 export function copilotHooksSwitchedOff(files: readonly { readonly file: string; readonly settings: unknown }[]): string | undefined {
-  let decided: string | undefined;
-  for (const { file, settings } of files) {
-    if (!isRecord(settings) || !('disableAllHooks' in settings)) continue;
-    decided = settings.disableAllHooks === true ? file : undefined;
-  }
-  return decided;
-}
-
-/** A settings file's JSON, or `undefined` when it is missing or not JSON (the loader reports that). */
-async function settingsOf(file: string): Promise<unknown> {
-  try {
-    return JSON.parse(await readFile(file, 'utf8')) as unknown;
-  } catch {
-    return undefined;
-  }
+  return switchedOnBy(files, 'disableAllHooks')?.file;
 }
 
 /**
