@@ -8,10 +8,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { AgentBuilder, ScriptedModel, defineTool, type AgentWarning } from '../../src/index.js';
+import type { AgentWarning } from '../../src/index.js';
+import { runShellAgent } from '../support/shell-agent.js';
 import { copilotDriver } from './drivers/copilot.js';
 import { REPO, bodyText, makeProject, pinOf, type AgentProject, type AgentRun } from './support/harness.js';
+import { shellScript } from './support/shell-script.js';
 import { startMockServer, type MockServer, type Turn } from './support/mock-server.js';
 
 /** One permissionRequest hook, answering by the marker its payload holds. */
@@ -74,30 +75,9 @@ describe(`copilot ${pinOf('copilot').version}: permissionRequest answers with ev
     const run = await copilotDriver.run(project, mock, 'Touch the files.', 120_000);
     copilot = { project, mock, run, told: mock.mainRequests().map((r) => bodyText(r.body)).join('\n'), files: present(project.dir) };
     const mine = withFile();
-    const model = new ScriptedModel(TURNS.map((t) => ('shell' in t ? { toolCalls: [{ name: 'bash', args: { command: t.shell } }] } : t.text)));
-    const bash = defineTool({
-      name: 'bash',
-      description: 'Runs a shell command.',
-      input: z.object({ command: z.string() }),
-      execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: mine.dir, env: mine.env, encoding: 'utf8' }),
-    });
-    const agent = AgentBuilder.new()
-      .withModel(model)
-      .withTools(bash)
-      .withHooksFrom({ projectDir: mine.dir, trust: 'all', homeDir: false, userDir: false, copilot: true, hookmd: false })
-      .build();
-    const warnings: AgentWarning[] = [];
-    agent.events.on('warning', (w) => warnings.push(w));
-    const previous = process.cwd();
-    process.chdir(mine.dir);
-    let error: string | undefined;
-    try {
-      await agent.run('Touch the files.');
-    } catch (e) {
-      error = String(e);
-    } finally {
-      process.chdir(previous);
-    }
+    const seen = await runShellAgent({ dir: mine.dir, env: mine.env, tool: 'bash', ...shellScript(TURNS), from: { copilot: true, hookmd: false }, prompt: 'Touch the files.', inDir: true, catchError: true });
+    const { model, warnings } = seen;
+    const error = seen.error === undefined ? undefined : String(seen.error);
     ours = { project: mine, told: model.requests.map((r) => JSON.stringify(r.messages)).join('\n'), files: present(mine.dir), requests: model.requests.length, warnings, error };
   }, 300_000);
   afterAll(async () => {
@@ -156,25 +136,8 @@ describe(`copilot ${pinOf('copilot').version}: a permissionRequest interrupt end
     const mock = await startMockServer(copilotDriver.api(), INTERRUPT_TURNS);
     copilot = { project, mock, run: await copilotDriver.run(project, mock, 'Touch the files.', 120_000) };
     const mine = withFile();
-    const model = new ScriptedModel(INTERRUPT_TURNS.map((t) => ('shell' in t ? { toolCalls: [{ name: 'bash', args: { command: t.shell } }] } : t.text)));
-    const bash = defineTool({
-      name: 'bash',
-      description: 'Runs a shell command.',
-      input: z.object({ command: z.string() }),
-      execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: mine.dir, env: mine.env, encoding: 'utf8' }),
-    });
-    const agent = AgentBuilder.new().withModel(model).withTools(bash).withHooksFrom({ projectDir: mine.dir, trust: 'all', homeDir: false, userDir: false, copilot: true, hookmd: false }).build();
-    const previous = process.cwd();
-    process.chdir(mine.dir);
-    let error: string | undefined;
-    try {
-      await agent.run('Touch the files.');
-    } catch (e) {
-      error = String(e);
-    } finally {
-      process.chdir(previous);
-    }
-    ours = { project: mine, requests: model.requests.length, error };
+    const seen = await runShellAgent({ dir: mine.dir, env: mine.env, tool: 'bash', ...shellScript(INTERRUPT_TURNS), from: { copilot: true, hookmd: false }, prompt: 'Touch the files.', inDir: true, catchError: true });
+    ours = { project: mine, requests: seen.model.requests.length, error: seen.error === undefined ? undefined : String(seen.error) };
   }, 300_000);
   afterAll(async () => {
     await copilot?.mock.close();

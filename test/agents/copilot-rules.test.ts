@@ -8,10 +8,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { AgentBuilder, ScriptedModel, defineTool, type AgentWarning } from '../../src/index.js';
+import type { AgentWarning } from '../../src/index.js';
+import { runShellAgent } from '../support/shell-agent.js';
 import { copilotDriver } from './drivers/copilot.js';
 import { bodyText, makeProject, pinOf, type AgentProject, type AgentRun } from './support/harness.js';
+import { shellScript } from './support/shell-script.js';
 import { startMockServer, type MockServer, type Turn } from './support/mock-server.js';
 
 /** A hook file's `preToolUse` entries; each project gets them in `.github/hooks/rules.json`. */
@@ -64,31 +65,7 @@ function projectWith(entries: Entries): AgentProject {
 /** The same project, run by our agent: the folder loaded as Copilot config, a `bash` tool that runs the command. */
 /** `inSession`: in a session, which fires sessionStart as Copilot's run does. */
 async function runOurs(project: AgentProject, turns: readonly Turn[], inSession = false): Promise<Seen & { warnings: AgentWarning[] }> {
-  const model = new ScriptedModel(turns.map((t) => ('shell' in t ? { toolCalls: [{ name: 'bash', args: { command: t.shell } }] } : t.text)));
-  const bash = defineTool({
-    name: 'bash',
-    description: 'Runs a shell command.',
-    input: z.object({ command: z.string() }),
-    execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: project.dir, env: project.env, encoding: 'utf8' }),
-  });
-  const agent = AgentBuilder.new()
-    .withModel(model)
-    .withTools(bash)
-    .withHooksFrom({ projectDir: project.dir, trust: 'all', homeDir: false, userDir: false, copilot: true, hookmd: false })
-    .build();
-  const warnings: AgentWarning[] = [];
-  agent.events.on('warning', (w) => warnings.push(w));
-  const previous = process.cwd();
-  process.chdir(project.dir);
-  try {
-    if (inSession) {
-      const session = agent.session();
-      await session.run('Touch the files.');
-      await session.close();
-    } else await agent.run('Touch the files.');
-  } finally {
-    process.chdir(previous);
-  }
+  const { warnings } = await runShellAgent({ dir: project.dir, env: project.env, tool: 'bash', ...shellScript(turns), from: { copilot: true, hookmd: false }, prompt: 'Touch the files.', inDir: true, inSession });
   return { ...seenIn(project.dir), warnings };
 }
 
@@ -166,30 +143,9 @@ describe(`copilot ${pinOf('copilot').version}: the answers it reads, and how we 
     const run = await copilotDriver.run(project, mock, 'Touch the files.', 90_000);
     copilot = { project, mock, run, told: mock.mainRequests().map((r) => bodyText(r.body)).join('\n'), files: present(project.dir) };
     const mine = withFile();
-    const model = new ScriptedModel(ANSWER_TURNS.map((t) => ('shell' in t ? { toolCalls: [{ name: 'bash', args: { command: t.shell } }] } : t.text)));
-    const bash = defineTool({
-      name: 'bash',
-      description: 'Runs a shell command.',
-      input: z.object({ command: z.string() }),
-      execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: mine.dir, env: mine.env, encoding: 'utf8' }),
-    });
-    const agent = AgentBuilder.new()
-      .withModel(model)
-      .withTools(bash)
-      .withHooksFrom({ projectDir: mine.dir, trust: 'all', homeDir: false, userDir: false, copilot: true, hookmd: false })
-      .build();
-    const warnings: AgentWarning[] = [];
-    agent.events.on('warning', (w) => warnings.push(w));
-    const previous = process.cwd();
-    process.chdir(mine.dir);
-    try {
-      await agent.run('Touch the files.');
-    } catch (error) {
-      // A Stop hook that keeps the agent working runs the script out: the request count below tells.
-      warnings.push({ message: String(error) } as AgentWarning);
-    } finally {
-      process.chdir(previous);
-    }
+    const { model, warnings, error } = await runShellAgent({ dir: mine.dir, env: mine.env, tool: 'bash', ...shellScript(ANSWER_TURNS), from: { copilot: true, hookmd: false }, prompt: 'Touch the files.', inDir: true, catchError: true });
+    // A Stop hook that keeps the agent working runs the script out: the request count below tells.
+    if (error !== undefined) warnings.push({ message: String(error) } as AgentWarning);
     ours = { project: mine, told: model.requests.map((r) => JSON.stringify(r.messages)).join('\n'), files: present(mine.dir), requests: model.requests.length, warnings };
   }, 200_000);
   afterAll(async () => {
@@ -386,25 +342,7 @@ describe(`copilot ${pinOf('copilot').version}: several files on one event, and w
     const run = await copilotDriver.run(project, mock, 'Touch the files.', 90_000);
     copilot = { project, mock, run, told: mock.mainRequests().map((r) => bodyText(r.body)).join('\n'), order: orderIn(project.dir) };
     const mine = withFiles();
-    const model = new ScriptedModel(ORDER_TURNS.map((t) => ('shell' in t ? { toolCalls: [{ name: 'bash', args: { command: t.shell } }] } : t.text)));
-    const bash = defineTool({
-      name: 'bash',
-      description: 'Runs a shell command.',
-      input: z.object({ command: z.string() }),
-      execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: mine.dir, env: mine.env, encoding: 'utf8' }),
-    });
-    const agent = AgentBuilder.new()
-      .withModel(model)
-      .withTools(bash)
-      .withHooksFrom({ projectDir: mine.dir, trust: 'all', homeDir: false, userDir: false, copilot: true, hookmd: false })
-      .build();
-    const previous = process.cwd();
-    process.chdir(mine.dir);
-    try {
-      await agent.run('Touch the files.');
-    } finally {
-      process.chdir(previous);
-    }
+    const { model } = await runShellAgent({ dir: mine.dir, env: mine.env, tool: 'bash', ...shellScript(ORDER_TURNS), from: { copilot: true, hookmd: false }, prompt: 'Touch the files.', inDir: true });
     ours = { project: mine, told: model.requests.map((r) => JSON.stringify(r.messages)).join('\n'), order: orderIn(mine.dir) };
   }, 200_000);
   afterAll(async () => {

@@ -9,10 +9,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { AgentBuilder, ScriptedModel, defineTool } from '../../src/index.js';
+import { runShellAgent } from '../support/shell-agent.js';
 import { copilotDriver } from './drivers/copilot.js';
 import { makeProject, pinOf, type AgentProject, type AgentRun } from './support/harness.js';
+import { shellScript } from './support/shell-script.js';
 import { startMockServer, type MockServer, type Turn } from './support/mock-server.js';
 
 /** A hook file whose preToolUse hooks each append their name to `order.log` in the project. */
@@ -53,25 +53,7 @@ describe(`copilot ${pinOf('copilot').version}: the user's hook files and the pro
     const run = await copilotDriver.run(project, mock, 'Touch the file.', 120_000);
     copilot = { project, mock, run, order: orderIn(project.dir) };
     const mine = withFiles();
-    const model = new ScriptedModel(TURNS.map((t) => ('shell' in t ? { toolCalls: [{ name: 'bash', args: { command: t.shell } }] } : t.text)));
-    const bash = defineTool({
-      name: 'bash',
-      description: 'Runs a shell command.',
-      input: z.object({ command: z.string() }),
-      execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: mine.dir, env: mine.env, encoding: 'utf8' }),
-    });
-    const agent = AgentBuilder.new()
-      .withModel(model)
-      .withTools(bash)
-      .withHooksFrom({ projectDir: mine.dir, trust: 'all', homeDir: mine.home, userDir: false, copilot: true, hookmd: false })
-      .build();
-    const previous = process.cwd();
-    process.chdir(mine.dir);
-    try {
-      await agent.run('Touch the file.');
-    } finally {
-      process.chdir(previous);
-    }
+    await runShellAgent({ dir: mine.dir, env: mine.env, tool: 'bash', ...shellScript(TURNS), from: { homeDir: mine.home, copilot: true, hookmd: false }, prompt: 'Touch the file.', inDir: true });
     ours = { project: mine, order: orderIn(mine.dir) };
   }, 300_000);
   afterAll(async () => {
