@@ -3,7 +3,6 @@
  * `agent-hooks serve` — and with no server, a wrong token, a project's `.curlrc`, `CURL_HOME`, proxy and `PATH` — must
  * answer exactly as `agent-hooks bridge --from codex` does.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -11,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI, cliProjects, runCli, scriptHook, type CliResult } from '../support/cli.js';
+import { runHookLine, startServeCli, type ServeCli } from '../support/serve-cli.js';
 
 const project = cliProjects();
 const stops: (() => Promise<void>)[] = [];
@@ -29,39 +29,13 @@ const envIn = (dir: string, more: Record<string, string> = {}): NodeJS.ProcessEn
   return { ...env, ...more };
 };
 
-/** A running `agent-hooks serve` of the built CLI in `dir`: its port, and its log so far. */
-async function serve(dir: string): Promise<{ port: number; log: () => string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { cwd: dir, env: envIn(dir), stdio: ['ignore', 'ignore', 'pipe'] });
-  const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
-  stops.push(async () => {
-    child.kill('SIGTERM');
-    await closed;
-  });
-  let log = '';
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-      log += chunk;
-      const line = log.split('\n').find((l) => l.includes('"listening"'));
-      if (line !== undefined) resolve(Number(new URL((JSON.parse(line) as { url: string }).url).port));
-    });
-    child.on('close', () => reject(new Error(`serve ended before listening:\n${log}`)));
-  });
-  return { port, log: () => log, child };
+/** A running `agent-hooks serve` of the built CLI in `dir`, stopped after the test. */
+async function serve(dir: string): Promise<ServeCli> {
+  const server = await startServeCli(dir, envIn(dir));
+  stops.push(server.stop);
+  return server;
 }
 
-/** `sh -c line`, the payload on stdin, as the agent runs it. */
-function sh(line: string, dir: string, input: string, env: NodeJS.ProcessEnv): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', line], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
 
 /** A project whose trusted hook refuses `rm -rf`, rewrites `echo hi`, and lets the rest through; its served line. */
 async function servedProject(port?: number) {
@@ -96,14 +70,14 @@ describe('bridge --install codex --http: the line that reaches a running serve',
     let asked = 0;
     for (const command of ['rm -rf /', 'ls', 'echo hi']) {
       const input = payload(dir, command);
-      const viaServe = await sh(line, dir, input, env);
+      const viaServe = await runHookLine(line, dir, input, env);
       asked++;
       expect(await servedCount(server!.log, asked), server!.log() + JSON.stringify(viaServe)).toBe(asked);
       expect(viaServe).toEqual(await bridge(dir, input));
     }
-    const denied = await sh(line, dir, payload(dir, 'rm -rf /'), env);
+    const denied = await runHookLine(line, dir, payload(dir, 'rm -rf /'), env);
     expect(JSON.parse(denied.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'no rm -rf here' } });
-    const rewritten = await sh(line, dir, payload(dir, 'echo hi'), env);
+    const rewritten = await runHookLine(line, dir, payload(dir, 'echo hi'), env);
     expect(JSON.parse(rewritten.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'allow', updatedInput: { command: 'echo hello' } } });
   }, 120_000);
 
@@ -116,12 +90,12 @@ describe('bridge --install codex --http: the line that reaches a running serve',
     const { dir, line, token } = await servedProject(port);
     for (const command of ['rm -rf /', 'ls', 'echo hi']) {
       const input = payload(dir, command);
-      expect(await sh(line, dir, input, envIn(dir, { AGENT_HOOKS_TOKEN: token }))).toEqual(await bridge(dir, input));
+      expect(await runHookLine(line, dir, input, envIn(dir, { AGENT_HOOKS_TOKEN: token }))).toEqual(await bridge(dir, input));
     }
 
     const running = await servedProject();
     const input = payload(running.dir, 'rm -rf /');
-    const wrong = await sh(running.line, running.dir, input, envIn(running.dir, { AGENT_HOOKS_TOKEN: 'not-the-token' }));
+    const wrong = await runHookLine(running.line, running.dir, input, envIn(running.dir, { AGENT_HOOKS_TOKEN: 'not-the-token' }));
     expect(wrong).toEqual(await bridge(running.dir, input));
     expect(JSON.parse(wrong.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'no rm -rf here' } });
     expect(running.server!.log()).toContain('wrong or missing token');
@@ -152,10 +126,10 @@ describe('bridge --install codex --http: the line that reaches a running serve',
     const input = payload(dir, 'rm -rf /');
     const alone = await bridge(dir, input);
     expect(JSON.parse(alone.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
-    expect(await sh(line, dir, input, envIn(dir, { AGENT_HOOKS_TOKEN: 'any' }))).toEqual(alone);
+    expect(await runHookLine(line, dir, input, envIn(dir, { AGENT_HOOKS_TOKEN: 'any' }))).toEqual(alone);
     hang = true;
     const started = performance.now();
-    expect(await sh(line, dir, input, envIn(dir, { AGENT_HOOKS_TOKEN: 'any' }))).toEqual(alone);
+    expect(await runHookLine(line, dir, input, envIn(dir, { AGENT_HOOKS_TOKEN: 'any' }))).toEqual(alone);
     expect(performance.now() - started).toBeGreaterThanOrEqual(2000);
     expect(answered).toEqual(['/bridge/codex', '/bridge/codex']);
   }, 120_000);
@@ -182,7 +156,7 @@ describe('bridge --install codex --http: the line that reaches a running serve',
     }
     const env = envIn(dir, { AGENT_HOOKS_TOKEN: token, CURL_HOME: dir, http_proxy: elsewhere, HTTP_PROXY: elsewhere, ALL_PROXY: elsewhere, all_proxy: elsewhere, PATH: `${bin}:${process.env.PATH}` });
     const input = payload(dir, 'rm -rf /');
-    const answer = await sh(line, dir, input, env);
+    const answer = await runHookLine(line, dir, input, env);
     expect(seen).toEqual([]);
     expect(await servedCount(server!.log, 1)).toBe(1);
     expect(answer.code).toBe(0);
@@ -225,13 +199,13 @@ describe('bridge --install codex --http: the line that reaches a running serve',
       const file = (JSON.parse(installed.stdout) as { file: string }).file;
       let viaServe: CliResult;
       if (other.agent === 'cline') {
-        viaServe = await sh(`exec ${JSON.stringify(join(file, other.event))}`, dir, input, env);
+        viaServe = await runHookLine(`exec ${JSON.stringify(join(file, other.event))}`, dir, input, env);
       } else {
         const config = JSON.parse(await readFile(file, 'utf8')) as { hooks: Record<string, ({ hooks?: { command: string }[]; bash?: string })[]> };
         const entry = config.hooks[other.event]![0]!;
         const line = entry.bash ?? entry.hooks![0]!.command;
         if (other.agent === 'copilot') expect(line).toContain(`/bridge/copilot/${other.event}`);
-        viaServe = await sh(line, dir, input, env);
+        viaServe = await runHookLine(line, dir, input, env);
       }
       const log = () => server.log().split('\n').filter((l) => l.includes('"hook request"') && l.includes(`"agent":"${other.agent}"`)).length;
       for (let waited = 0; log() < 1 && waited < 2000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));

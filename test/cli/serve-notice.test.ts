@@ -3,12 +3,12 @@
  * once per agent session — in Claude Code's http hook answer and in a command agent's served line — and again once a
  * reload changes what it skipped.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI, cliProjects, runCli, scriptHook, type CliResult } from '../support/cli.js';
+import { runHookLine, startServeCli } from '../support/serve-cli.js';
 
 const project = cliProjects();
 const stops: (() => Promise<void>)[] = [];
@@ -26,24 +26,11 @@ const envIn = (dir: string, more: Record<string, string> = {}): NodeJS.ProcessEn
 };
 const cli = (dir: string, args: string[], input?: string) => runCli(args, { cwd: dir, env: { AGENT_HOOKS_CACHE_DIR: join(dir, 'cache') }, input });
 
-/** A running `agent-hooks serve` of the built CLI in `dir`: its port, and how many loads its log shows. */
+/** A running `agent-hooks serve` of the built CLI in `dir`, stopped after the test: its port, and how many loads its log shows. */
 async function serve(dir: string): Promise<{ port: number; loads: () => number; log: () => string }> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--reload-interval', '200'], { cwd: dir, env: envIn(dir), stdio: ['ignore', 'ignore', 'pipe'] });
-  const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
-  stops.push(async () => {
-    child.kill('SIGTERM');
-    await closed;
-  });
-  let log = '';
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-      log += chunk;
-      const line = log.split('\n').find((l) => l.includes('"listening"'));
-      if (line !== undefined) resolve(Number(new URL((JSON.parse(line) as { url: string }).url).port));
-    });
-    child.on('close', () => reject(new Error(`serve ended before listening:\n${log}`)));
-  });
-  return { port, loads: () => log.split('\n').filter((l) => /"hooks (re)?loaded"/.test(l)).length, log: () => log };
+  const server = await startServeCli(dir, envIn(dir), ['--reload-interval', '200']);
+  stops.push(server.stop);
+  return { port: server.port, loads: () => server.log().split('\n').filter((l) => /"hooks (re)?loaded"/.test(l)).length, log: server.log };
 }
 
 /** A project with a trusted hook `guard` and an untrusted one, `extra`: serve skips `extra`. */
@@ -121,7 +108,7 @@ describe('agent-hooks serve tells the user of the hooks it skipped, once per age
     const line = config.hooks.PreToolUse[0]!.hooks[0]!.command;
     const fixture = JSON.parse(readFileSync(new URL('../bridge/fixtures/codex/PreToolUse.json', import.meta.url), 'utf8')) as Record<string, unknown>;
     const payload = (session: string) => JSON.stringify({ ...fixture, session_id: session, cwd: dir, tool_input: { command: 'ls' } });
-    const served = (session: string) => sh(line, dir, payload(session), envIn(dir, { AGENT_HOOKS_TOKEN: token }));
+    const served = (session: string) => runHookLine(line, dir, payload(session), envIn(dir, { AGENT_HOOKS_TOKEN: token }));
     const told = (result: CliResult): unknown => (result.stdout.trim() === '' ? undefined : (JSON.parse(result.stdout) as Record<string, unknown>).systemMessage);
     const requests = (): number => server.log().split('\n').filter((l) => l.includes('"hook request"') && l.includes('"agent":"codex"')).length;
 
@@ -145,16 +132,3 @@ describe('agent-hooks serve tells the user of the hooks it skipped, once per age
   }, 120_000);
 });
 
-/** `sh -c line`, the payload on stdin, as the agent runs it. */
-function sh(line: string, dir: string, input: string, env: NodeJS.ProcessEnv): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', line], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
