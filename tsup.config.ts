@@ -100,6 +100,25 @@ const builds: Options[] = [
     external: ['tsx', 'tsx/esm/api'],
   },
   {
+    // A bridged hook call (src/cli/bridge-entry.ts), which the executable requires for `bridge`: one CommonJS file,
+    // minified like the executable, so that Node loads one file rather than the forty-odd ES modules of the same code
+    // (`npm run bench -- bridge`). What the call reaches only by a lazy `import()` is inside, and runs only when imported.
+    entry: { bridge: 'src/cli/bridge-entry.ts' },
+    format: ['cjs'],
+    splitting: false,
+    // `import.meta.url` (the lazy requires, the caches' build stamp) becomes this file's own URL.
+    shims: true,
+    noExternal: ['p-timeout'],
+    minify: true,
+    sourcemap: false,
+    esbuildOptions: (options) => {
+      options.keepNames = true;
+    },
+    target: 'node20',
+    outDir: 'dist',
+    external: ['tsx', 'tsx/esm/api'],
+  },
+  {
     // CommonJS, with shared chunks too: without them each entry would carry its own HookStack and contexts.
     entry: library,
     format: ['cjs'],

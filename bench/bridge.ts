@@ -7,7 +7,8 @@
  * start. Three projects: one HOOK.md hook that matches the
  * call (its script's own time — the spawn of `/bin/sh` running it, measured alone the same way — is subtracted from
  * the bridge's), no hook that matches it (the project's hook guards another tool), and 100 project hooks none of which
- * matches. Project hooks are trusted, as in use; the discovery cache holds what the first call validated. Then what
+ * matches. Beside the matching call, in the same rounds, the floor: `bench/bridge-floor.cjs`, Node reading the payload
+ * and starting the same script with none of our code — what no command bridge in Node can go below. Project hooks are trusted, as in use; the discovery cache holds what the first call validated. Then what
  * each hook that does not match adds: the 100-hook project's call against the one-hook project's that matches nothing,
  * alternating in the same rounds, the difference over the 99 more hooks.
  *
@@ -23,6 +24,8 @@ import { installNode, versionOf } from '../test/support/install-node.mjs';
 
 const CLI = process.env.AGENT_HOOKS_CLI ?? fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const LIBRARY = fileURLToPath(new URL(`../dist/index.js`, import.meta.url));
+/** Node reading the payload and starting the hook's script, with nothing of ours: the floor of a command bridge. */
+const FLOOR = fileURLToPath(new URL('./bridge-floor.cjs', import.meta.url));
 const ROUNDS = Number(process.env.BRIDGE_ROUNDS ?? 20);
 /** The other Node majors measured beside this one; `BRIDGE_NODES=` (empty) measures this one alone. */
 const OTHER_MAJORS = (process.env.BRIDGE_NODES ?? '22,24,26').split(',').filter((m) => m !== '');
@@ -110,16 +113,19 @@ function measureNode(node: NodeRun, env: NodeJS.ProcessEnv, dirs: ReadonlyMap<Ca
     const projectEnv = { ...env, CLAUDE_PROJECT_DIR: dir };
     const bridge = (): number => timed(node.exec, [CLI, 'bridge', '--from', 'claude'], dir, projectEnv);
     const bare = (): number => timed(node.exec, ['-e', ''], dir, projectEnv);
-    const script = join(dir, '.agents', 'hooks', c.hooks[0]!.name, 'scripts', 'run');
+    const folder = join(dir, '.agents', 'hooks', c.hooks[0]!.name);
+    const script = join(folder, 'scripts', 'run');
     const alone = (): number => timed(script, [], dir, projectEnv);
+    const floor = (): number => timed(node.exec, [FLOOR, folder], dir, projectEnv);
     // A first call validates and caches (and fills this Node's compile cache); the agent's calls after it are measured.
     bridge();
-    const samples = { bridge: [] as number[], bare: [] as number[], script: [] as number[] };
+    const samples = { bridge: [] as number[], bare: [] as number[], script: [] as number[], floor: [] as number[] };
+    const run = { bridge, bare, script: alone, floor };
     for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 === 0 ? (['bare', 'bridge', 'script'] as const) : (['script', 'bridge', 'bare'] as const);
+      const order = round % 2 === 0 ? (['bare', 'bridge', 'script', 'floor'] as const) : (['floor', 'script', 'bridge', 'bare'] as const);
       for (const which of order) {
-        if (which === 'script' && !c.runsScript) continue;
-        samples[which].push(which === 'bridge' ? bridge() : which === 'bare' ? bare() : alone());
+        if ((which === 'script' || which === 'floor') && !c.runsScript) continue;
+        samples[which].push(run[which]());
       }
     }
     const base = median(samples.bare);
@@ -140,6 +146,22 @@ function measureNode(node: NodeRun, env: NodeJS.ProcessEnv, dirs: ReadonlyMap<Ca
         note: c.runsScript ? `its script alone (${own.toFixed(1)} ms) subtracted; ${ROUNDS} rounds` : `${ROUNDS} rounds`,
       }),
     );
+    if (c.runsScript) {
+      const least = stats(samples.floor);
+      rows.push(
+        finishRow({
+          suite,
+          name: `the floor: Node starting that hook's script, nothing of agent-hooks (bench/bridge-floor.cjs)`,
+          unit: 'ms',
+          mean: least.mean,
+          median: least.median,
+          rme: least.rme,
+          baseline: "node -e ''",
+          ratio: (least.median - own) / base,
+          note: `what no command bridge in Node can go below; its script alone subtracted; ${ROUNDS} rounds`,
+        }),
+      );
+    }
   }
   rows.push(importRow(node, env, suite));
   // What one more hook costs a call it does not match: the two no-match projects, alternating.

@@ -3,10 +3,12 @@
  * per hook call, so every module that call does not use is paid for on every tool call. A preload records each module
  * Node loads (its `module.registerHooks`, Node ≥ 22.15) and Node's own list of the built-in modules it compiled; the
  * call itself runs as in use — a trusted HOOK.md hook that matches the call and blocks it, the caches filled by a
- * first call. And the library's ES build is its own, not cut into the executable's chunks.
+ * first call. A call the first stage hands over runs the bridge command's call from one file, `dist/bridge.cjs`, which
+ * holds what that call may import lazily too: there, V8's coverage of the call tells the code that ran from the code
+ * that did not. And the library's ES build is its own, not cut into the executable's chunks.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -43,11 +45,25 @@ interface Loads {
   readonly builtins: readonly string[];
 }
 
-/** Runs `args` under Node 24 with the preload; what it loaded, and how it ended. */
-function loadsOf(args: readonly string[], cwd: string, env: Record<string, string>): Loads & { status: number | null; stdout: string; stderr: string } {
-  const out = join(root, `loads-${Math.random().toString(36).slice(2)}.json`);
-  const run = spawnSync(node, ['--import', pathToFileURL(join(root, 'preload.mjs')).href, ...args], { cwd, input: PAYLOAD, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env, LOADS_OUT: out } });
-  return { ...(JSON.parse(readFileSync(out, 'utf8')) as Loads), status: run.status, stdout: run.stdout, stderr: run.stderr };
+/** One script's block coverage, as V8 writes it under `NODE_V8_COVERAGE`. */
+interface ScriptCoverage {
+  readonly url: string;
+  readonly functions: readonly { readonly ranges: readonly { readonly startOffset: number; readonly endOffset: number; readonly count: number }[] }[];
+}
+
+/** Runs `args` under Node 24 with the preload; what it loaded, the coverage of each script it ran, and how it ended. */
+function loadsOf(args: readonly string[], cwd: string, env: Record<string, string>): Loads & { status: number | null; stdout: string; stderr: string; coverage: ScriptCoverage[] } {
+  const id = Math.random().toString(36).slice(2);
+  const out = join(root, `loads-${id}.json`);
+  const coverageDir = join(root, `coverage-${id}`);
+  const run = spawnSync(node, ['--import', pathToFileURL(join(root, 'preload.mjs')).href, ...args], {
+    cwd,
+    input: PAYLOAD,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', ...env, LOADS_OUT: out, NODE_V8_COVERAGE: coverageDir },
+  });
+  const coverage = readdirSync(coverageDir).flatMap((file) => (JSON.parse(readFileSync(join(coverageDir, file), 'utf8')) as { result: ScriptCoverage[] }).result);
+  return { ...(JSON.parse(readFileSync(out, 'utf8')) as Loads), status: run.status, stdout: run.stdout, stderr: run.stderr, coverage };
 }
 
 /** A project whose trusted HOOK.md hook matches the call and refuses it; made once. */
@@ -82,12 +98,31 @@ const NOT_ON_A_CALL: Readonly<Record<string, string>> = {
   "the command line's table": 'own hooks run once trusted: review and trust them with',
 };
 
-/** Which of {@link NOT_ON_A_CALL} the files of the package that `loads` loaded hold. */
+/** The bridge command's call, one file with what it may import lazily (src/cli/bridge-entry.ts). */
+const BRIDGE_FILE = pathToFileURL(join(CLI, '..', 'bridge.cjs')).href;
+
+/** Which of {@link NOT_ON_A_CALL} the files of the package that `loads` loaded hold, `dist/bridge.cjs` aside. */
 function held(loads: Loads): string[] {
-  const texts = loads.urls.filter((url) => url.startsWith(pathToFileURL(join(CLI, '..')).href)).map((url) => readFileSync(new URL(url), 'utf8'));
+  const texts = loads.urls.filter((url) => url.startsWith(pathToFileURL(join(CLI, '..')).href) && url !== BRIDGE_FILE).map((url) => readFileSync(new URL(url), 'utf8'));
   return Object.entries(NOT_ON_A_CALL)
     .filter(([, marker]) => texts.some((text) => text.includes(marker)))
     .map(([what]) => what);
+}
+
+/**
+ * Whether the code at the first `text` of `dist/bridge.cjs` ran: the innermost range of the file's block coverage
+ * around it counted more than zero (a module's body is the function that runs when it is first imported; an error's
+ * words, the branch that throws it). `undefined` when the file does not hold `text`.
+ */
+function ranInBridgeFile(loads: ReturnType<typeof loadsOf>, text: string): boolean | undefined {
+  const source = readFileSync(new URL(BRIDGE_FILE), 'utf8');
+  const offset = source.indexOf(text);
+  if (offset < 0) return undefined;
+  const script = loads.coverage.find((entry) => entry.url === BRIDGE_FILE);
+  if (script === undefined) return false;
+  const around = script.functions.flatMap((fn) => fn.ranges).filter((r) => r.startOffset <= offset && offset < r.endOffset);
+  if (around.length === 0) return false;
+  return around.reduce((a, b) => (b.endOffset - b.startOffset < a.endOffset - a.startOffset ? b : a)).count > 0;
 }
 
 /**
@@ -116,7 +151,11 @@ describe('what a start loads', () => {
     const loads = call();
     expect(loads.status, loads.stderr).toBe(0);
     expect(JSON.parse(loads.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    expect(loads.urls).toContain(BRIDGE_FILE);
     expect(held(loads)).toEqual([]);
+    expect(Object.entries(NOT_ON_A_CALL).filter(([, marker]) => ranInBridgeFile(loads, marker) === true).map(([what]) => what)).toEqual([]);
+    // Code the call does run is told as such: the discovery cache's file, which the call reads.
+    expect(ranInBridgeFile(loads, "'discovery.json'") ?? ranInBridgeFile(loads, '"discovery.json"')).toBe(true);
     expect(loads.builtins.filter((name) => NODE_UNUSED.test(name))).toEqual([]);
     // The texts are found where that code is loaded: `list` reads every agent's config files, `bridge --help` the rest.
     const others = [loadsOf([CLI, 'list'], dir, env), loadsOf([CLI, 'bridge', '--help'], dir, env)];
