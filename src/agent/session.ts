@@ -59,6 +59,8 @@ export class AgentSession {
   private started = false;
   private startedAt: number | undefined;
   private closed = false;
+  /** Whether the last turn that ended, ended with status `failed`. */
+  private lastTurnFailed = false;
   private queue: Promise<unknown> = Promise.resolve();
   private interrupted: Interruption | undefined;
 
@@ -159,13 +161,19 @@ export class AgentSession {
     return work;
   }
 
-  /** Ends the session: waits for running turns and asynchronous hooks, then fires SessionEnd (once). */
-  async close(reason = 'close'): Promise<void> {
+  /**
+   * Ends the session: waits for running turns and asynchronous hooks, then fires SessionEnd (once), with `reason` —
+   * by default `error` when the last turn failed, else `close`. Each dialect words it as its agent does: Copilot CLI
+   * says `error` after a failed run and `complete` otherwise, Cursor `error` and `completed`, Gemini CLI `exit`
+   * either way, Claude Code `other`.
+   */
+  async close(reason?: string): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await this.queue;
     await this.host.drain();
-    if (this.started) await this.host.endSession(this.state, reason, this.startedAt === undefined ? undefined : performance.now() - this.startedAt);
+    const why = reason ?? (this.lastTurnFailed ? 'error' : 'close');
+    if (this.started) await this.host.endSession(this.state, why, this.startedAt === undefined ? undefined : performance.now() - this.startedAt);
   }
 
   private async turn(prompt: string, options: RunOptions, stream?: RunStream): Promise<RunResult> {
@@ -178,6 +186,7 @@ export class AgentSession {
 
   private ended(result: RunResult, options: RunOptions): RunResult {
     this.state = result.state;
+    this.lastTurnFailed = result.status === 'failed';
     this.interrupted = result.interruption;
     if (result.status === 'failed' && options.rejectOnFailure !== false) throw result.error;
     return result;

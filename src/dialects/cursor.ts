@@ -69,7 +69,8 @@ function eventFields(ctx: AnyHookContext, eventName: string, workDir: string): R
     case 'SessionStart':
       return { source: ctx.source };
     case 'SessionEnd':
-      return { reason: ctx.reason ?? 'completed' };
+      // Cursor's reasons: completed, aborted, error, window_close, user_close; a session closed here is `completed`.
+      return { reason: ctx.reason === undefined || ctx.reason === 'close' ? 'completed' : ctx.reason };
     case 'PreCompact':
       return { trigger: ctx.trigger };
     default:

@@ -72,7 +72,8 @@ function eventFields(ctx: AnyHookContext): Record<string, unknown> {
       return { source: ctx.source };
     case 'SessionEnd':
       // Closing a session is what Gemini CLI calls `exit` (its headless run ends with it too).
-      return { reason: ctx.reason === undefined || ctx.reason === 'close' ? 'exit' : ctx.reason };
+      // Headless Gemini CLI 0.61 ends with `exit` whether its run failed or not (the non-interactive run's cleanup).
+      return { reason: ctx.reason === undefined || ctx.reason === 'close' || ctx.reason === 'error' ? 'exit' : ctx.reason };
     case 'PreCompact':
       return { trigger: ctx.trigger };
     case 'Notification':

@@ -53,6 +53,50 @@ describe('the lifecycle of a run', () => {
     ]);
   });
 
+  it("ends a session with reason 'error' when its last turn failed, 'close' when it did not, and the reason close() is given", async () => {
+    const reasons: (string | undefined)[] = [];
+    const failing = (): never => {
+      throw Object.assign(new Error('model down'), { status: 500 });
+    };
+    const end = async (steps: ConstructorParameters<typeof ScriptedModel>[0], reason?: string): Promise<void> => {
+      const session = AgentBuilder.new()
+        .withModel(new ScriptedModel(steps))
+        .onSessionEnd((ctx) => {
+          reasons.push(ctx.reason);
+        })
+        .build()
+        .session();
+      await session.run('go').catch(() => undefined);
+      await session.close(reason);
+    };
+    await end(failing);
+    await end(['fine']);
+    await end(failing, 'logout');
+    expect(reasons).toEqual(['error', 'close', 'logout']);
+  });
+
+  it('ends a session with the last turn’s outcome: a failed turn followed by one that completed ends it with close', async () => {
+    let calls = 0;
+    const reasons: (string | undefined)[] = [];
+    const session = AgentBuilder.new()
+      .withModel(
+        new ScriptedModel(() => {
+          calls += 1;
+          if (calls === 1) throw new Error('model down');
+          return 'fine';
+        }),
+      )
+      .onSessionEnd((ctx) => {
+        reasons.push(ctx.reason);
+      })
+      .build()
+      .session();
+    await expect(session.run('one')).rejects.toThrow('model down');
+    await session.run('two');
+    await session.close();
+    expect(reasons).toEqual(['close']);
+  });
+
   it('fires PostToolUseFailure (not PostToolUse) when a tool throws, and tells the model the error', async () => {
     const fail = failTool('disk on fire');
     const model = new ScriptedModel([callStep('fail', {}, 'c1'), 'Sorry.']);

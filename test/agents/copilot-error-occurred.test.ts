@@ -142,8 +142,9 @@ describe(`copilot ${pinOf('copilot').version}: errorOccurred on a model call tha
     expect(lines(join(copilot.project.dir, 'end.jsonl')).map((p) => p.reason), explain).toEqual(['error']);
   });
 
-  it('ours fires it once, on the call that ended the run, as Copilot names it', () => {
+  it('ours fires it once, on the call that ended the run, as Copilot names it; the session ends "error", as Copilot’s does', () => {
     const mine = lines(join(ours.dir, 'error.jsonl'));
     expect(mine.map((p) => [p.errorContext, p.recoverable])).toEqual([['model_call', true]]);
+    expect(lines(join(ours.dir, 'end.jsonl')).map((p) => p.reason)).toEqual(['error']);
   });
 });

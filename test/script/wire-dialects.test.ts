@@ -101,6 +101,16 @@ describe('stdin payloads', () => {
     expect(payloadOf(copilotDialect, SessionHookContext.onEnd({ reason: 'error', state })).reason).toBe('error');
   });
 
+  it('end a session whose last turn failed with each agent’s own reason: Copilot CLI’s and Cursor’s error, Gemini CLI’s exit, Claude Code’s other', () => {
+    const failed = () => SessionHookContext.onEnd({ reason: 'error', state });
+    expect(payloadOf(copilotDialect, failed()).reason).toBe('error');
+    expect(payloadOf(cursorDialect, failed()).reason).toBe('error');
+    expect(payloadOf(geminiDialect, failed()).reason).toBe('exit');
+    expect(payloadOf(claudeDialect, failed()).reason).toBe('other');
+    // Cursor's reason for a session that ended well is `completed`.
+    expect(payloadOf(cursorDialect, SessionHookContext.onEnd({ reason: 'close', state })).reason).toBe('completed');
+  });
+
   it('set stop_hook_active in every dialect that has it', () => {
     expect(payloadOf(claudeDialect, stop(1)).stop_hook_active).toBe(true);
     expect(payloadOf(vscodeDialect, stop(1)).stop_hook_active).toBe(true);
