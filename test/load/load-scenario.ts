@@ -60,6 +60,8 @@ export interface LoadReport {
   readonly processes: number;
   /** Wall time of all the runs, in milliseconds. */
   readonly wallMs: number;
+  /** The agents' warnings (`agent.events`' `warning`), each with its code, event and hook. */
+  readonly warnings: readonly string[];
 }
 
 /** The run id a run's prompt carries. */
@@ -165,7 +167,13 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     }
 
     const dispatchMs: number[] = [];
-    const listen = (agent: Agent) => agent.events.on('dispatched', (record) => dispatchMs.push(record.durationMs));
+    // What went wrong without failing a run — a script hook that crashed, timed out or could not start lets the call
+    // through with a warning: under load, that is what to look at first.
+    const warnings: string[] = [];
+    const listen = (agent: Agent) => {
+      agent.events.on('dispatched', (record) => dispatchMs.push(record.durationMs));
+      agent.events.on('warning', (warning) => warnings.push(`${warning.code} (${warning.event ?? '-'}, ${warning.hookName ?? '-'}): ${warning.message}`));
+    };
     // Half the runs share one agent, the other half each build their own from the same builder.
     const shared = builder.build();
     listen(shared);
@@ -190,7 +198,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
         maxAlive = Math.max(maxAlive, ++alive);
       } else if (line === '-') alive--;
     }
-    return { runs: results, dispatchMs, crossTalk, maxAlive, processes, wallMs };
+    return { runs: results, dispatchMs, crossTalk, maxAlive, processes, wallMs, warnings };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

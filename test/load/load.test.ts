@@ -23,6 +23,8 @@ const SCRIPT_EVENTS = ['PreToolUse', 'UserPromptSubmit'] as const;
 
 /** The checks every configuration must pass. */
 function expectCorrect(report: LoadReport): void {
+  // No hook failed, timed out or was skipped: every one of them decided.
+  expect(report.warnings).toEqual([]);
   expect(report.crossTalk).toEqual([]);
   expect(report.runs).toHaveLength(RUNS);
   for (const { index, result } of report.runs) {
