@@ -5,11 +5,11 @@
  *
  * @module
  */
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, readlink, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { InstallBridgeError } from './install-bridge-error.js';
+import { nodeCrypto } from '../core/internal/node-crypto.js';
 
 /** A project file as it was read: its text and permissions, both `undefined` when it does not exist. */
 export interface ProjectFile {
@@ -63,7 +63,7 @@ export async function readProjectFile(projectDir: string, path: string): Promise
 
 /** Writes `text` to a new temporary file beside `target` and renames it over `target`, which is never opened. */
 async function writeByRename(target: string, text: string, mode: number | undefined): Promise<void> {
-  const temporary = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const temporary = `${target}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`;
   // 'wx' creates the file or fails: never opens an existing one, nor a link planted under that name.
   const handle = await open(temporary, 'wx', mode ?? 0o666);
   try {

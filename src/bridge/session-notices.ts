@@ -5,11 +5,11 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AnyHookContext } from '../core/index.js';
 import { agentHooksCacheDir } from '../script/internal/cache-dir.js';
+import { sha256Hex } from '../core/internal/sha256.js';
 
 /** The file's shape; `format` changes when the shape does, and a file of another format is started afresh. */
 interface NoticesFile {
@@ -106,7 +106,7 @@ export class SessionNotices {
 }
 
 /** A notice's words in a few bytes: the file needs to tell notices apart, not to hold them. */
-const digest = (notice: string): string => createHash('sha256').update(notice).digest('hex').slice(0, 16);
+const digest = (notice: string): string => sha256Hex(notice).slice(0, 16);
 
 /**
  * A notice given once per agent session, as `runBridge` takes it: {@link SessionNoticeTurn.notice} is its `notice`

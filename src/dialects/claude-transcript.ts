@@ -7,12 +7,12 @@
  * @internal
  * @module
  */
-import { randomUUID } from 'node:crypto';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentState, Message } from '../core/index.js';
 import { userEnvOf } from './project-set-env.js';
+import { nodeCrypto } from '../core/internal/node-crypto.js';
 
 /** What is on disk for one transcript: the messages written, and the uuid of the last line. */
 interface Written {
@@ -33,7 +33,7 @@ const names = new Map<string, string>();
 const fileName = (id: string): string => {
   let name = names.get(id);
   if (name === undefined) {
-    name = `${randomUUID()}.jsonl`;
+    name = `${nodeCrypto().randomUUID()}.jsonl`;
     names.set(id, name);
   }
   return name;
@@ -104,7 +104,7 @@ export function writeTranscript(state: AgentState, cwd: string): string | null {
     }
     let text = '';
     for (let i = known.count; i < messages.length; i++) {
-      const uuid = randomUUID();
+      const uuid = nodeCrypto().randomUUID();
       text += `${JSON.stringify(line(messages[i]!, sessionId, cwd, known.lastUuid, uuid))}\n`;
       known.lastUuid = uuid;
     }

@@ -8,11 +8,11 @@
  * @internal
  * @module
  */
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { AgentState, Message } from '../core/index.js';
 import { transcriptDir } from './claude-transcript.js';
 import { keepTranscript, safeName } from './transcript-file.js';
+import { nodeCrypto } from '../core/internal/node-crypto.js';
 
 /** Each file's last event id: the next event's `parentId`. */
 const lastIds = new Map<string, string | null>();
@@ -27,7 +27,7 @@ export function writeCopilotTranscript(state: AgentState, cwd: string): string |
   const sessionId = state.sessionId ?? state.agentId;
   const path = join(transcriptDir(), `copilot-events-${safeName(sessionId)}.jsonl`);
   const event = (type: string, data: object): object => {
-    const id = randomUUID();
+    const id = nodeCrypto().randomUUID();
     const parentId = lastIds.get(path) ?? null;
     lastIds.set(path, id);
     return { type, data, id, timestamp: new Date().toISOString(), parentId };
@@ -40,7 +40,7 @@ export function writeCopilotTranscript(state: AgentState, cwd: string): string |
     switch (message.role) {
       case 'assistant': {
         const toolRequests = (message.toolCalls ?? []).map((call) => ({ toolCallId: call.id, name: call.name, arguments: call.args, type: 'function' }));
-        return [event('assistant.message', { messageId: randomUUID(), content: message.content, toolRequests })];
+        return [event('assistant.message', { messageId: nodeCrypto().randomUUID(), content: message.content, toolRequests })];
       }
       case 'tool':
         return [event('tool.execution_complete', { toolCallId: message.toolCallId, success: true, result: { content: message.content } })];

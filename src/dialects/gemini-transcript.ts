@@ -8,11 +8,11 @@
  * @internal
  * @module
  */
-import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { AgentState, Message } from '../core/index.js';
 import { transcriptDir } from './claude-transcript.js';
 import { keepTranscript, safeName } from './transcript-file.js';
+import { nodeCrypto } from '../core/internal/node-crypto.js';
 
 /**
  * The transcript of `state`'s conversation in Gemini CLI's chat format, written (or brought up to date) now: its path,
@@ -27,10 +27,10 @@ export function writeGeminiTranscript(state: AgentState, cwd: string, model: str
   const now = (): string => new Date().toISOString();
   const header = () => {
     const at = now();
-    return [{ sessionId, projectHash: createHash('sha256').update(cwd).digest('hex'), startTime: at, lastUpdated: at, kind: 'main' }];
+    return [{ sessionId, projectHash: nodeCrypto().createHash('sha256').update(cwd).digest('hex'), startTime: at, lastUpdated: at, kind: 'main' }];
   };
   const lines = (message: Message): object[] => {
-    const base = { id: randomUUID(), timestamp: now() };
+    const base = { id: nodeCrypto().randomUUID(), timestamp: now() };
     switch (message.role) {
       case 'assistant': {
         const calls = (message.toolCalls ?? []).map((call) => ({ id: call.id, name: call.name, args: call.args, status: 'success', timestamp: base.timestamp }));

@@ -127,9 +127,10 @@ function ranInBridgeFile(loads: ReturnType<typeof loadsOf>, text: string): boole
 
 /**
  * Node's own modules a bridged call has no use for: `node:util` imported as an ES module loads worker_threads (its
- * facade reads every export), and the global `performance` loads perf_hooks.
+ * facade reads every export), and the global `performance` loads perf_hooks; `node:crypto` (some twenty internal
+ * modules on Node 24) is for a large file's hash and the agent runtime's ids, `vm` and `zlib` for the ReDoS checker.
  */
-const NODE_UNUSED = /^NativeModule (worker_threads|perf_hooks)$/;
+const NODE_UNUSED = /^NativeModule (worker_threads|perf_hooks|crypto|vm|zlib)$/;
 
 describe('what a start loads', () => {
   it('a bridged call that runs a matching HOOK.md hook loads neither zod, yaml, micromatch nor node:http(s)', () => {
@@ -144,7 +145,7 @@ describe('what a start loads', () => {
     expect(unused(loads)).toEqual([]);
   });
 
-  it("a bridged Claude Code call loads no agent's config loader, no http hook client, no help or command table, and none of Node's worker_threads or perf_hooks", () => {
+  it("a bridged Claude Code call loads no agent's config loader, no http hook client, no help or command table, and none of Node's worker_threads, perf_hooks, crypto, vm or zlib", () => {
     const { dir, env } = matchingProject();
     const call = (): ReturnType<typeof loadsOf> => loadsOf([CLI, 'bridge', '--from', 'claude'], dir, env);
     call();

@@ -1,6 +1,6 @@
 // Internal: not exported from the package.
-import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { nodeCrypto } from '../../core/internal/node-crypto.js';
 
 /**
  * The environment variable every hook process gets, holding a random id of its own run. Children inherit it, so a
@@ -9,9 +9,23 @@ import { readdirSync, readFileSync } from 'node:fs';
  */
 export const PROCESS_TAG_VARIABLE = 'AGENT_HOOKS_PROCESS_TAG';
 
-/** A fresh tag: 96 random bits, so no other process carries it by chance. */
+/**
+ * A fresh tag: 96 random bits, so no other process carries it by chance. Read from the kernel's `/dev/urandom` where
+ * there is one, as `node:crypto` would: loading that module costs a bridged call more than the read.
+ */
 export function newProcessTag(): string {
-  return randomBytes(12).toString('hex');
+  const bytes = Buffer.alloc(12);
+  try {
+    const fd = openSync('/dev/urandom', 'r');
+    try {
+      if (readSync(fd, bytes, 0, 12, null) === 12) return bytes.toString('hex');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // No /dev/urandom here (Windows): node:crypto's.
+  }
+  return nodeCrypto().randomBytes(12).toString('hex');
 }
 
 /** Whether the environment block `environ` (`NAME=value` entries, each ended by a NUL) holds one of `needles`. */

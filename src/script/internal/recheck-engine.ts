@@ -11,8 +11,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { compileFunction } from 'node:vm';
-import { brotliDecompressSync } from 'node:zlib';
+import { lazyModule } from '../../core/internal/lazy-module.js';
+
+// Loaded with the engine, the first time a pattern needs it: a bridged call that checks no pattern loads neither.
+const vm = lazyModule<typeof import('node:vm')>('node:vm');
+const zlib = lazyModule<typeof import('node:zlib')>('node:zlib');
 
 /** What recheck says of one pattern. */
 export type RecheckDiagnostics =
@@ -107,9 +110,9 @@ function engineModule(location: Location): unknown {
   const load = createRequire(import.meta.url);
   if (!location.compressed) return load(location.engine);
   const file = load.resolve(location.engine);
-  const source = brotliDecompressSync(readFileSync(file)).toString('utf8');
+  const source = zlib().brotliDecompressSync(readFileSync(file)).toString('utf8');
   const module = { exports: {} as unknown };
-  const run = compileFunction(source, ['exports', 'require', 'module', '__filename', '__dirname'], { filename: file.replace(/\.br$/, '') });
+  const run = vm().compileFunction(source, ['exports', 'require', 'module', '__filename', '__dirname'], { filename: file.replace(/\.br$/, '') });
   run(module.exports, createRequire(file), module, file, dirname(file));
   return module.exports;
 }

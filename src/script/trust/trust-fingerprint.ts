@@ -3,13 +3,13 @@
  *
  * @module
  */
-import { createHash, type Hash } from 'node:crypto';
 import { constants, type Dirent, type Stats } from 'node:fs';
 import { open, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import type { CommandHookOrigin } from '../command-hook.js';
 import type { HookManifest } from '../manifest.js';
 import { commandReferences } from './internal/command-files.js';
+import { hashOf, sha256Hex } from '../../core/internal/sha256.js';
 
 /**
  * A hook's identity and content, as a trust store pins it: where it is defined and a SHA-256 of every part that
@@ -112,7 +112,7 @@ export interface HookMdTrustSubject {
   readonly manifest: HookManifest;
 }
 
-const sha256 = (data: string | Uint8Array): string => createHash('sha256').update(data).digest('hex');
+const sha256 = sha256Hex;
 
 /** Whether `key` is an array index, which JavaScript orders first, by value, among an object's keys. */
 const isIndex = (key: string): boolean => /^(?:0|[1-9]\d*)$/.test(key) && Number(key) < 4294967295;
@@ -212,13 +212,16 @@ function kindOf(info: Stats): string {
 // A FIFO opened without O_NONBLOCK waits for a writer, forever; a regular file reads the same either way.
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
-/** SHA-256 of what the open file holds, read in chunks so a large file never sits in memory whole. */
-async function hashOpen(path: string, read: (buffer: Buffer) => Promise<number>, budget: PinBudget): Promise<string> {
-  const hash: Hash = createHash('sha256');
+/**
+ * SHA-256 of what the open file holds, read in chunks so a large file never sits in memory whole; `size` (what its
+ * stat said) picks the hash's implementation, not what is read.
+ */
+async function hashOpen(path: string, read: (buffer: Buffer) => Promise<number>, budget: PinBudget, size: number): Promise<string> {
+  const hash = hashOf(size);
   const buffer = Buffer.allocUnsafe(64 * 1024);
   for (;;) {
     const n = await read(buffer);
-    if (n === 0) return hash.digest('hex');
+    if (n === 0) return hash.digest();
     budget.read(path, n);
     hash.update(buffer.subarray(0, n));
   }
@@ -256,7 +259,7 @@ async function filePart(path: string, budget: PinBudget = new PinBudget()): Prom
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
       position += bytesRead;
       return bytesRead;
-    }, budget);
+    }, budget, opened.size);
     return (opened.mode & 0o111) !== 0 ? `${hash} +x` : hash;
   } catch (error) {
     if (error instanceof TrustFingerprintError) throw error;

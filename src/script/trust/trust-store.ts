@@ -3,7 +3,6 @@
  *
  * @module
  */
-import { randomBytes } from 'node:crypto';
 import { chmod, copyFile, mkdir, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
@@ -12,6 +11,7 @@ import { isInside } from './internal/paths.js';
 import type { HookEnv } from '../hook-dirs.js';
 import type { HookProblem } from '../problem.js';
 import type { TrustFingerprint } from './trust-fingerprint.js';
+import { nodeCrypto } from '../../core/internal/node-crypto.js';
 
 /** One trusted hook: where it is defined and what its content was when the user trusted it. */
 export interface TrustEntry {
@@ -282,7 +282,7 @@ export class TrustStore {
       const { entries, changed } = change(current.entries);
       entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : (a.field ?? '') < (b.field ?? '') ? -1 : 1));
       const text = `${JSON.stringify({ version: STORE_VERSION, hooks: entries }, null, 2)}\n`;
-      const temp = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+      const temp = `${this.path}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`;
       const handle = await open(temp, 'wx', 0o600);
       try {
         await handle.writeFile(text);
