@@ -46,6 +46,22 @@ const mapsWithoutSources: Options['esbuildOptions'] = (options) => {
   options.sourcesContent = false;
 };
 
+/**
+ * What the executable's builds share: minified, names kept, and without source maps — a third copy of the code beside
+ * the library's two builds, it would otherwise take the installed package past its 15 MB budget.
+ */
+const executable: Options = {
+  minify: true,
+  sourcemap: false,
+  esbuildOptions: (options) => {
+    options.keepNames = true;
+  },
+  target: 'node20',
+  outDir: 'dist',
+  // Loaded only for an agent-hooks.config.ts, from the user's project, when they have it.
+  external: ['tsx', 'tsx/esm/api'],
+};
+
 const library = {
   index: 'src/index.ts',
   'ai-sdk': 'src/integrations/ai-sdk/index.ts',
@@ -84,39 +100,22 @@ const builds: Options[] = [
     // src/bridge/first-stage.ts). The hooks a user's agent-hooks.config.mjs builds with `agent-hooks` are of the
     // library's classes, which the executable's own copy recognises by their brands, as it does another installed
     // copy's (see src/core/internal/brand.ts).
+    ...executable,
     entry: { cli: 'src/cli/index.ts' },
     format: ['esm'],
     splitting: true,
-    // Minified, names kept, and without source maps: a third copy of the code beside the library's two builds, it would
-    // otherwise take the installed package past its 15 MB budget.
-    minify: true,
-    sourcemap: false,
-    esbuildOptions: (options) => {
-      options.keepNames = true;
-    },
-    target: 'node20',
-    outDir: 'dist',
-    // Loaded only for an agent-hooks.config.ts, from the user's project, when they have it.
-    external: ['tsx', 'tsx/esm/api'],
   },
   {
     // A bridged hook call (src/cli/bridge-entry.ts), which the executable requires for `bridge`: one CommonJS file,
-    // minified like the executable, so that Node loads one file rather than the forty-odd ES modules of the same code
-    // (`npm run bench -- bridge`). What the call reaches only by a lazy `import()` is inside, and runs only when imported.
+    // so that Node loads one file rather than the forty-odd ES modules of the same code (`npm run bench -- bridge`).
+    // What the call reaches only by a lazy `import()` is inside, and runs only when imported.
+    ...executable,
     entry: { bridge: 'src/cli/bridge-entry.ts' },
     format: ['cjs'],
     splitting: false,
     // `import.meta.url` (the lazy requires, the caches' build stamp) becomes this file's own URL.
     shims: true,
     noExternal: ['p-timeout'],
-    minify: true,
-    sourcemap: false,
-    esbuildOptions: (options) => {
-      options.keepNames = true;
-    },
-    target: 'node20',
-    outDir: 'dist',
-    external: ['tsx', 'tsx/esm/api'],
   },
   {
     // CommonJS, with shared chunks too: without them each entry would carry its own HookStack and contexts.
