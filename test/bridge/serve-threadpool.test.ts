@@ -14,9 +14,11 @@ import { startHookServer, type HookServer } from '../../src/bridge/serve/hook-se
 
 const TOKEN = 'test-token-0123456789abcdef0123456789';
 const cleanups: (() => Promise<unknown>)[] = [];
+// The pool's jobs are measured to take about 3 s each, with the machine as it was then; four of them on fewer cores,
+// beside the rest of the suite, take longer, and the clean-up waits for them.
 afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((c) => c()));
-});
+}, 60_000);
 
 function post(server: HookServer, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
