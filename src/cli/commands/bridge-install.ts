@@ -5,6 +5,7 @@
  * @module
  * @internal
  */
+import { resolve } from 'node:path';
 import { INSTALL_AGENTS, INSTALL_TARGETS, installEventName, isInstallAgent, type InstallAgent } from '../../bridge/install-targets.js';
 import { installBridge, InstallBridgeError } from '../../bridge/install-bridge.js';
 import { idleModelEvents } from '../../bridge/install-model-events.js';
@@ -16,7 +17,7 @@ import type { CliIO } from '../io.js';
 import { printJson } from '../output.js';
 import { bridgeMatchers } from './bridge-matchers.js';
 import { hooksOffLines } from './hooks-off.js';
-import { agentProfile } from '../../agents/registry.js';
+import { AGENT_IDS, agentProfile } from '../../agents/registry.js';
 
 /** `--timeout SECONDS`: a whole number above 0. */
 function timeoutOf(value: string | undefined): number | undefined {
@@ -93,6 +94,18 @@ export async function install(io: CliIO, projectDir: string, agent: string, flag
   // A file another agent owns can make this agent run the bridge a second time (Copilot CLI reads the repository's
   // .claude/settings.json): its loader reports that as `bridge-twice`.
   for (const problem of problems.filter((p) => p.code === 'bridge-disabled' || p.code === 'bridge-twice')) io.err(`WARNING: ${problem.file}: ${problem.message}`);
+  // And the file this install wrote can make another agent run the bridge a second time (the Claude Code bridge in the
+  // repository's .claude/settings.json, beside Copilot CLI's own): that agent's loader reports it, and it is said too.
+  for (const other of AGENT_IDS.filter((id) => id !== agent)) {
+    // A warning's check: another agent's file that cannot be read is that agent's to report (`list`, `validate`), not
+    // a reason to fail this install.
+    const loaded = await agentProfile(other)
+      .config?.loader.load([other], { projectDir, trust: 'all' })
+      .catch(() => undefined);
+    for (const problem of loaded?.problems ?? []) {
+      if (problem.code === 'bridge-twice' && resolve(problem.file) === resolve(result.file)) io.err(`WARNING: ${problem.file}: ${problem.message}`);
+    }
+  }
   if (flags.json) {
     const { agent: name, file, backup, added, updated, present, skipped, command } = result;
     printJson(io, { agent: name, file, backup: backup ?? null, added, updated, present, skipped, command });
