@@ -16,11 +16,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { AgentBuilder, ScriptedModel, defineTool } from '../../src/index.js';
+import { runShellAgent } from '../support/shell-agent.js';
 import { copilotDriver } from './drivers/copilot.js';
 import { installBridge, makeProject, pinOf, type AgentProject, type AgentRun } from './support/harness.js';
 import { startMockServer, type Turn } from './support/mock-server.js';
+import { shellScript } from './support/shell-script.js';
 
 /** A preToolUse hook that appends `name` to `order.log` in the project. */
 const log = (name: string): string => `cat > /dev/null; echo ${name} >> order.log`;
@@ -162,28 +162,16 @@ async function copilotSees(files: Readonly<Record<string, object>>, turns: reado
 async function oursSees(files: Readonly<Record<string, object>>, turns: readonly Turn[], copilotHome?: string): Promise<Seen> {
   const project = withFiles(files);
   try {
-    const model = new ScriptedModel(turns.map((t) => ('shell' in t ? { toolCalls: [{ name: 'bash', args: { command: t.shell } }] } : t.text)));
-    const bash = defineTool({
-      name: 'bash',
-      description: 'Runs a shell command.',
-      input: z.object({ command: z.string() }),
-      execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: project.dir, env: project.env, encoding: 'utf8' }),
+    const { warnings } = await runShellAgent({
+      dir: project.dir,
+      tool: 'bash',
+      ...shellScript(turns),
+      prompt: 'Touch the files.',
+      env: project.env,
+      inDir: true,
+      from: { homeDir: project.home, copilot: true, hookmd: false, hostEnv: copilotHome === undefined ? {} : { COPILOT_HOME: join(project.root, copilotHome) } },
     });
-    const warnings: string[] = [];
-    const agent = AgentBuilder.new()
-      .withModel(model)
-      .withTools(bash)
-      .withHooksFrom({ projectDir: project.dir, trust: 'all', homeDir: project.home, userDir: false, copilot: true, hookmd: false, hostEnv: copilotHome === undefined ? {} : { COPILOT_HOME: join(project.root, copilotHome) } })
-      .build();
-    const previous = process.cwd();
-    process.chdir(project.dir);
-    try {
-      for (const p of (await agent.ready()).problems) warnings.push(`${p.code}: ${p.file}`);
-      await agent.run('Touch the files.');
-    } finally {
-      process.chdir(previous);
-    }
-    return seen(project, 'ours', warnings);
+    return seen(project, 'ours', warnings.map((w) => `${w.code}: ${w.message}`));
   } finally {
     project.remove();
   }
