@@ -78,6 +78,15 @@ describe('a resumed run that fails after the approved call ran', () => {
     expect(kept.run.at).toBeUndefined();
     expect(kept.run.state.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['deployed to production']);
 
+    // Resumed again with the decisions of the snapshot that was resumed: told so, and how to go on; nothing runs.
+    const again = await build(steps)
+      .resume('release-1', { [request!.id]: true })
+      .catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(ResumeError);
+    expect(again).toMatchObject({ code: 'already-resumed', message: expect.stringContaining(`agent.resume('release-1', {})`) });
+    expect(deploys()).toEqual(['production']);
+    expect((await checkpointer.load('release-1'))?.run.nextStep).toBe(1);
+
     // Another process goes on from it: no deploy again, and the run ends as it would have.
     events.length = 0;
     const result = await build(steps).resume('release-1', {});

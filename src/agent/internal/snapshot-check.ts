@@ -253,6 +253,15 @@ export function checkDecisions(snapshot: RunSnapshot, decisions: ApprovalDecisio
   }
   const pending = new Map(snapshot.pending.map((p) => [p.id, p]));
   for (const id of Object.keys(decisions)) {
+    // A checkpoint between two steps is what a resume leaves while it carries the run on: the requests the caller
+    // decides were those of the snapshot it resumed, decided already. (Of two processes resuming one id at once, the
+    // one that looked the snapshot up before the other took it reads this checkpoint when it looks again.)
+    if (snapshot.run.nextStep !== undefined) {
+      throw new ResumeError(
+        'already-resumed',
+        `The interrupted run '${snapshot.id}' was resumed already: what is saved under its id is a checkpoint between two of its steps, which waits for no decision (request '${id}' was decided when it was resumed). To go on from that checkpoint, resume it with no decisions: agent.resume('${snapshot.id}', {}).`,
+      );
+    }
     if (!pending.has(id)) {
       throw new ResumeError('unknown-request', `There is no pending request '${id}' in this snapshot; its requests are: ${[...pending.keys()].join(', ')}.`);
     }
