@@ -23,7 +23,8 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 export const DEFAULT_KILL_GRACE_MS = 2000;
 
 // Once the child has exited, output still in the pipe arrives within milliseconds; a longer wait means some
-// grandchild kept the pipe open, and it must not hold the result hostage.
+// grandchild kept the pipe open, and it must not hold the result hostage. The wait ends only after the loop has read
+// the pipes once more (see `finishOncePolled`): what the child wrote before it exited is always kept.
 const DRAIN_MS = 200;
 // After SIGKILL the kernel needs a moment before the processes are gone; beyond this, stop waiting for them.
 const REAP_MS = 500;
@@ -277,7 +278,7 @@ class ProcessRun {
     this.exitSignal = signal;
     if (!this.killing) {
       this.clearTimers();
-      this.after(DRAIN_MS, () => this.finish());
+      this.after(DRAIN_MS, () => this.finishOncePolled());
       return;
     }
     void this.awaitGroup(this.child!.pid!);
@@ -294,7 +295,18 @@ class ProcessRun {
     this.groupGone = true;
     this.clearTimers();
     if (this.closed) this.finish();
-    else this.after(DRAIN_MS, () => this.finish());
+    else this.after(DRAIN_MS, () => this.finishOncePolled());
+  }
+
+  /**
+   * Finishes once the event loop has read the pipes again (`setImmediate` runs after its next poll). Node learns of
+   * exits by reaping every child that has exited, so a child that wrote and exited while the loop was busy can be
+   * reaped before its output is read; on a loaded machine the loop can then stay busy past DRAIN_MS, and a drain timer
+   * runs before the loop's next read: the output the child wrote before it exited — a guard's decision — was dropped,
+   * and the hook read as one that said nothing.
+   */
+  private finishOncePolled(): void {
+    setImmediate(() => this.finish());
   }
 
   private clearTimers(): void {

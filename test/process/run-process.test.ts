@@ -1,4 +1,5 @@
 import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_OUTPUT_BYTES, runProcess } from '../../src/process/run-process.js';
@@ -11,6 +12,12 @@ afterAll(() => cleanup());
 
 const sh = (script: string, extra: { timeoutMs?: number; killGraceMs?: number; stdin?: string; maxOutputBytes?: number; signal?: AbortSignal } = {}) =>
   runProcess({ command: ['sh', '-c', script], timeoutMs: 10_000, ...extra });
+
+/** Holds the event loop for `ms`. */
+function busyFor(ms: number): void {
+  const until = Date.now() + ms;
+  while (Date.now() < until);
+}
 
 describe('runProcess', () => {
   it('passes argv without a shell, writes stdin, and captures the exit code and both streams', async () => {
@@ -94,6 +101,24 @@ describe('runProcess', () => {
     expect(result.durationMs).toBeLessThan(2000);
     process.kill(await readPid(pidFile));
   });
+
+  it('keeps what a script wrote before it exited when its exit is seen before its output, and the loop is busy after', async () => {
+    // Node learns of exits by reaping every child that has exited, so a child that writes and exits while the loop is
+    // busy can be reaped before its output is read; when the loop then stays busy past the wait for output after an
+    // exit, that wait ends before the loop reads the pipe. Set up here: another child's output keeps the loop busy
+    // while the script writes and exits (it is reaped with the other one), and the turn after keeps it busy again.
+    for (let round = 0; round < 3; round++) {
+      const other = spawn('/bin/sh', ['-c', 'echo x'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      const script = runProcess({ command: ['/bin/sh', '-c', `sleep 0.5; echo '{"decision":"deny","round":${round}}'`], timeoutMs: 30_000 });
+      other.stdout.on('data', () => {
+        busyFor(1200);
+        setImmediate(() => busyFor(400));
+      });
+      busyFor(150);
+      const result = await script;
+      expect(result).toMatchObject({ exitCode: 0, stdout: `{"decision":"deny","round":${round}}\n` });
+    }
+  }, 60_000);
 
   it('stops buffering at the cap, kills the flooding group and marks the overflow', async () => {
     const started = performance.now();
