@@ -78,6 +78,12 @@ export interface InstallShape {
    * message that refuses a timeout.
    */
   readonly fixedTimeoutSeconds?: number;
+  /**
+   * The agent's names of the events it fires as it exits, ending the hook's processes right after without waiting for
+   * them (Claude Code's StopFailure): their bridge line starts the bridge out of their reach (see
+   * `src/bridge/detached-line.ts`).
+   */
+  readonly firedAtExit?: readonly string[];
   /** Names of the agent's own that are not written for a canonical name (Cursor's `beforeShellExecution`), each with its event. */
   readonly extraEvents?: Readonly<Record<string, HookEventName>>;
 }

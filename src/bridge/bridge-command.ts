@@ -12,8 +12,12 @@ import { agentProfile } from '../agents/registry.js';
 import { InstallBridgeError } from './install-bridge-error.js';
 import { INSTALL_TARGETS, type InstallAgent } from './install-targets.js';
 
-/** `word` as one POSIX shell word: as it is when it needs no quoting, else in single quotes. */
-function shellWord(word: string): string {
+/**
+ * `word` as one POSIX shell word: as it is when it needs no quoting, else in single quotes.
+ *
+ * @internal
+ */
+export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 

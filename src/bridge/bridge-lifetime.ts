@@ -35,6 +35,11 @@ export interface BridgeLifetimeOptions {
    * that an agent that still reads it reads it as it was meant.
    */
   readonly exitCode?: (() => number) | undefined;
+  /**
+   * Whether the parent going away ends the bridge (default `true`). `false` for a call the agent made as it exited
+   * (`bridge --detached`): the agent is gone by design, and the hooks run to their end, each within its own timeout.
+   */
+  readonly followParent?: boolean | undefined;
 }
 
 /**
@@ -78,7 +83,8 @@ export async function drainAfterAnswer(stack: HookStack, controller: AbortContro
  *   when it passes) or a closed terminal. The dispatch is aborted, every hook's process group gets SIGTERM and, 200 ms
  *   later, SIGKILL, and the bridge exits 1 — the agent no longer reads its answer (or, once the answer is written and
  *   only async hooks are left, with the answer's own code: see {@link BridgeLifetimeOptions.exitCode}).
- * - **The parent gone** (the bridge re-parented, as when the agent itself was killed): the same.
+ * - **The parent gone** (the bridge re-parented, as when the agent itself was killed): the same — unless the call
+ *   was made as the agent exited ({@link BridgeLifetimeOptions.followParent}).
  * - **SIGKILL**, which no handler sees: every hook running longer than a second has a watchdog (see
  *   {@link guardAgainstOrphans}) that kills its group once the bridge is gone.
  *
@@ -106,10 +112,13 @@ export function holdBridgeLifetime(options: BridgeLifetimeOptions): () => void {
     return [signal, handler] as const;
   });
   const parent = process.ppid;
-  const poll = setInterval(() => {
-    if (process.ppid !== parent) end(`the agent that started the bridge (pid ${parent}) is gone: stopping the hooks and exiting.`);
-  }, PARENT_POLL_MS);
-  poll.unref();
+  const poll =
+    options.followParent === false
+      ? undefined
+      : setInterval(() => {
+          if (process.ppid !== parent) end(`the agent that started the bridge (pid ${parent}) is gone: stopping the hooks and exiting.`);
+        }, PARENT_POLL_MS);
+  poll?.unref();
   const unguard = guardAgainstOrphans();
   return () => {
     unguard();

@@ -9,6 +9,7 @@ import { parseConfigJson } from '../config/config-file.js';
 import { formatProblem } from '../script/problem.js';
 import { isRecord } from '../dialects/wire-output.js';
 import { bridgeCommandLine } from './bridge-command.js';
+import { detachedBridgeLine, findSetsid } from './detached-line.js';
 import { InstallBridgeError } from './install-bridge-error.js';
 import { installPlugin, otherPluginsOfOurs } from './install-plugin.js';
 import { installScripts } from './install-scripts.js';
@@ -248,9 +249,12 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
     const scripts = await installScripts(target, options.projectDir, names, lineFor(command, undefined));
     return { agent: target.agent, backup: undefined, skipped, command: lineFor(command, undefined), ...scripts };
   }
+  const atExit = names.filter((name) => target.firedAtExit?.includes(name));
+  const setsid = atExit.length === 0 ? undefined : await findSetsid((options.env ?? process.env)['PATH']);
   const commandFor = (name: string): string => {
     const perEvent = target.eventArgument && !/--event\b/.test(command);
-    return lineFor(perEvent ? `${command} --event ${name}` : command, perEvent ? name : undefined);
+    const line = lineFor(perEvent ? `${command} --event ${name}` : command, perEvent ? name : undefined);
+    return atExit.includes(name) ? detachedBridgeLine(line, setsid) : line;
   };
 
   const previous = user === undefined ? await readProjectFile(options.projectDir, target.file) : await readProjectFile(user.dir, user.file);
@@ -302,7 +306,7 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
       updated.push(name);
     }
   }
-  if (added.length === 0 && updated.length === 0) return { agent: target.agent, file, backup: undefined, added, updated, present, skipped, command: lineFor(command, undefined) };
+  if (added.length === 0 && updated.length === 0) return { agent: target.agent, file, backup: undefined, added, updated, present, skipped, command: lineFor(command, undefined), ...(warnings.length > 0 ? { warnings } : {}) };
   const versioned = target.version !== undefined && settings.version === undefined ? { version: target.version } : {};
   const body = target.eventsAt === 'top' ? hooks : { ...versioned, ...settings, hooks };
   const backup = await replaceProjectFile(previous, `${JSON.stringify(body, null, 2)}\n`);

@@ -15,6 +15,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import { AGENT_PROFILES, agentProfile } from '../agents/registry.js';
+import { shellWord } from './bridge-command.js';
 import { InstallBridgeError } from './install-bridge-error.js';
 import type { InstallAgent } from './install-targets.js';
 
@@ -65,7 +66,6 @@ export const clearingNodeVariables = (agent: InstallAgent, line: string): string
   return `${NODE_VARIABLES_CLEARED}${line.startsWith(OLDER_PREFIX) ? line.slice(OLDER_PREFIX.length) : line}`;
 };
 
-const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
 const inside = (dir: string, path: string): boolean => {
   const rel = relative(dir, path);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));

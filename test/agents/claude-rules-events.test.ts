@@ -5,14 +5,15 @@
  * runs the subagent). The payloads are the fixtures of test/agents/fixtures/claude/2.1.332/; ours are held to their
  * keys.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompactHookContext, SubagentHookContext, type AnyHookContext } from '../../src/index.js';
 import { claudeDialect } from '../../src/dialects/claude.js';
-import { pinOf } from './support/harness.js';
-import { runClaudeScenario, type ClaudeScenarioRun } from './support/claude-scenario.js';
-import { sendJson, type MockApi } from './support/mock-server.js';
+import { installBridge, pinOf, type AgentProject, type AgentRun } from './support/harness.js';
+import { claudeDriver } from './drivers/claude.js';
+import { runClaudeScenario, scenarioProject, type ClaudeScenarioRun } from './support/claude-scenario.js';
+import { sendJson, startMockServer, type MockApi, type MockServer } from './support/mock-server.js';
 
 const VERSION = pinOf('claude').version;
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'claude', VERSION);
@@ -88,4 +89,64 @@ describe(`claude ${VERSION}: PreCompact, StopFailure and MessageDisplay headless
     const mine = ours(SubagentHookContext.onStart({ name: 'worker', type: 'general-purpose', task: 't' }));
     expect(keysOf(mine)).toEqual(keysOf(fixture('SubagentStart')));
   });
+});
+
+describe(`claude ${VERSION}: a StopFailure HOOK.md hook through the bridge, which Claude Code does not wait for`, () => {
+  // A hook that starts a runtime, and takes a second more: far longer than Claude Code stays once it fired StopFailure.
+  const SLOW_RECORD = `#!/usr/bin/env node
+const fs = require('node:fs');
+const input = fs.readFileSync(0, 'utf8');
+setTimeout(() => fs.writeFileSync(require('node:path').join(process.env.AGENT_HOOKS_PROJECT_DIR, 'failure.json'), input), 1000);
+`;
+  const scenario = { hookmd: { 'record-failure': { trigger: 'StopFailure', run: SLOW_RECORD } }, turns: [] };
+  type Run = { project: AgentProject; mock: MockServer; line: string; exited: AgentRun };
+  /** The line --install writes for StopFailure: the shell kept, the bridge in the background of a subshell, on the payload. */
+  const DETACHED = /^trap '' TERM HUP INT; exec 3<&0; \( (NODE_OPTIONS= NODE_COMPILE_CACHE= )(?:\S*setsid )?(.* bridge --from claude) --detached <&3 3<&- & \)$/;
+  let detached: Run;
+  let inGroup: Run;
+
+  /** The scenario run by Claude Code with the bridge installed for StopFailure, its line first given to `line`. */
+  async function runWith(line: (installed: string) => string): Promise<Run> {
+    const project = scenarioProject(scenario);
+    const mock = await startMockServer(refusingApi(), []);
+    installBridge(project, 'claude', ['StopFailure'], 30);
+    const file = join(project.dir, '.claude', 'settings.json');
+    const settings = JSON.parse(readFileSync(file, 'utf8')) as { hooks: { StopFailure: { hooks: { command: string }[] }[] } };
+    const entry = settings.hooks.StopFailure[0]!.hooks[0]!;
+    entry.command = line(entry.command);
+    writeFileSync(file, JSON.stringify(settings));
+    const exited = await claudeDriver.run(project, mock, 'Do as you are told.', 90_000);
+    return { project, mock, line: entry.command, exited };
+  }
+  /** What the hook wrote, waited for a while after Claude Code exited; `undefined` when it wrote nothing. */
+  async function recorded(run: Run): Promise<Payload | undefined> {
+    const file = join(run.project.dir, 'failure.json');
+    for (let waited = 0; waited < 10_000; waited += 250) {
+      if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Payload;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    return undefined;
+  }
+  beforeAll(async () => {
+    detached = await runWith((installed) => installed);
+    // The line as a plain bridge line was: the bridge started in the group Claude Code ends as it exits.
+    inGroup = await runWith((installed) => installed.replace(DETACHED, '$1$2'));
+  }, 240_000);
+  afterAll(async () => {
+    for (const run of [detached, inGroup]) {
+      await run?.mock.close();
+      run?.project.remove();
+    }
+  });
+
+  it('the line --install writes starts the bridge out of the hook’s group: the hook runs to its end after Claude Code exited', async () => {
+    expect(detached.line).toMatch(DETACHED);
+    const payload = await recorded(detached);
+    expect(payload, `exit ${detached.exited.exitCode}\n${detached.exited.stderr.slice(-2000)}`).toMatchObject({ event_type: 'StopFailure' });
+  }, 30_000);
+
+  it('a bridge started in that group is ended with it, before its hook writes anything (what the binary does)', async () => {
+    expect(inGroup.line).toMatch(/^NODE_OPTIONS= NODE_COMPILE_CACHE= \S+ bridge --from claude$/);
+    expect(await recorded(inGroup)).toBeUndefined();
+  }, 30_000);
 });

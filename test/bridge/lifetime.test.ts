@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, cliProjects, scriptHook } from '../support/cli.js';
@@ -66,6 +67,25 @@ describe('the bridge ends with the agent’s patience', () => {
     child.kill('SIGKILL');
     expect(await gone(hook, 5000)).toBe(true);
     expect(await gone(grandchild, 2000)).toBe(true);
+  });
+
+  it('--detached (an event the agent fires as it exits): its parent gone, the hook runs on to its end', async () => {
+    const { dir, hooks } = await project();
+    const done = join(dir, 'done.txt');
+    await scriptHook(hooks, 'slow-record', { trigger: 'pre-tool-call' }, `#!/bin/sh\ncat > /dev/null; sleep 1.5; echo recorded > "${done}"`);
+    const argv = [process.execPath, CLI, 'bridge', '--trust-all', '--from', 'claude', '--detached'];
+    const agent = spawn('/bin/sh', ['-c', `exec 3<&0; ${argv.map((a) => `'${a}'`).join(' ')} <&3 & wait`], {
+      cwd: dir,
+      env: { ...process.env, CLAUDE_PROJECT_DIR: dir, HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'xdg') },
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    agent.stdin!.end(claudePre);
+    // The agent goes once the bridge has started its hook, as Claude Code does once it has fired StopFailure.
+    await new Promise((r) => setTimeout(r, 1000));
+    agent.kill('SIGKILL');
+    const end = Date.now() + 10_000;
+    while (Date.now() < end && !existsSync(done)) await new Promise((r) => setTimeout(r, 100));
+    expect(existsSync(done)).toBe(true);
   });
 
   it('SIGKILL, which no handler sees: the watchdog kills the hook’s group once the bridge is gone', async () => {

@@ -286,6 +286,41 @@ describe('agent-hooks bridge --install AGENT', () => {
     expect(codex.stderr).toBe('Skipped PostToolBatch: Codex has no such event.\n');
   });
 
+  it('writes StopFailure’s line to start the bridge out of Claude Code’s reach (it fires it as it exits), updates an older one, and list names one left behind', async () => {
+    const { dir } = await project();
+    await withLocalInstall(dir);
+    const file = join(dir, '.claude', 'settings.json');
+    const commandOf = async (event: string): Promise<string> => (await readJson(file)).hooks[event][0].hooks[0].command;
+    const bridge = local('claude', 'CLAUDE_PROJECT_DIR');
+    const inner = bridge.replace('NODE_OPTIONS= NODE_COMPILE_CACHE= ', '');
+    const setsid = realpathSync('/usr/bin/setsid');
+    const detached = `trap '' TERM HUP INT; exec 3<&0; ( NODE_OPTIONS= NODE_COMPILE_CACHE= ${setsid} ${inner} --detached <&3 3<&- & )`;
+    expect((await install(dir, 'claude', '--events', 'StopFailure,PreToolUse')).json.added).toEqual(['StopFailure', 'PreToolUse']);
+    expect(await commandOf('StopFailure')).toBe(detached);
+    expect(await commandOf('PreToolUse')).toBe(bridge);
+    // Once there, it is ours: nothing changes.
+    expect((await install(dir, 'claude', '--events', 'StopFailure')).json.present).toEqual(['StopFailure']);
+    const listed = await runCli(['list'], { cwd: dir });
+    expect(listed.stdout).not.toContain('fires StopFailure as it exits');
+    expect(listed.stdout).not.toContain('does not clear NODE_OPTIONS');
+
+    // The line an earlier version wrote is ended with Claude Code: list says so, and installing again replaces it.
+    const settings = await readJson(file);
+    settings.hooks.StopFailure[0].hooks[0].command = bridge;
+    await writeFile(file, JSON.stringify(settings));
+    expect((await runCli(['list'], { cwd: dir })).stdout).toContain(
+      ".claude/settings.json: Claude Code fires StopFailure as it exits and ends every process of the hook right after, so the bridge's StopFailure line is ended before its hooks run: run 'agent-hooks bridge --install claude' again.",
+    );
+    expect((await install(dir, 'claude', '--events', 'StopFailure')).json.updated).toEqual(['StopFailure']);
+    expect(await commandOf('StopFailure')).toBe(detached);
+
+    // Where there is no setsid (macOS), the line does without: the subshell alone takes the bridge out of reach.
+    const other = (await project()).dir;
+    await withLocalInstall(other);
+    await runCliJson(['bridge', '--install', 'claude', '--events', 'StopFailure', '--json'], { cwd: other, env: { PATH: join(other, 'no-setsid-here') } });
+    expect((await readJson(join(other, '.claude', 'settings.json'))).hooks.StopFailure[0].hooks[0].command).toBe(detached.replace(`${setsid} `, ''));
+  });
+
   it('refuses a config, or a folder on the way to it, that is a symbolic link, and writes nothing through it', async () => {
     const { dir } = await project();
     await withLocalInstall(dir);

@@ -29,6 +29,8 @@ export const claudeProfile: AgentProfile<'claude'> = {
     projectVariable: 'CLAUDE_PROJECT_DIR',
     timeout: { field: 'timeout', unit: 's' },
     names: dialectNames('claude'),
+    // Checked with 2.1.332: it starts the hook, writes the payload and exits, sending SIGTERM to the hook's processes.
+    firedAtExit: ['StopFailure'],
   },
   // The `env` block of the project's .claude/settings.json and .claude/settings.local.json reaches its hooks.
   projectSetsEnv: true,

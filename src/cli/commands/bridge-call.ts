@@ -38,6 +38,7 @@ export const BRIDGE_FLAGS = {
   ...ENV_POLICY_FLAGS,
   from: { type: 'string' },
   event: { type: 'string' },
+  detached: { type: 'boolean' },
   config: { type: 'string' },
   install: { type: 'string' },
   uninstall: { type: 'string' },
@@ -101,7 +102,13 @@ export async function bridgeCall(io: CliIO, agent: AgentId, values: BridgeFlags)
   // From here on the agent may give up on us (its hook timeout): then no hook process of ours may outlive us.
   const controller = new AbortController();
   let answered: number | undefined;
-  const release = holdBridgeLifetime({ controller, onEnd: (reason) => io.err(`agent-hooks bridge: ${reason}`), exitCode: () => answered ?? ExitCode.problems });
+  const release = holdBridgeLifetime({
+    controller,
+    onEnd: (reason) => io.err(`agent-hooks bridge: ${reason}`),
+    exitCode: () => answered ?? ExitCode.problems,
+    // A call the agent made as it exited (see src/bridge/detached-line.ts): its going is no reason to stop.
+    followParent: values.detached !== true,
+  });
   const input = await io.readStdin();
   // A folder variable a project file set is not honoured (every resolver falls back to the default): the user hears of it.
   const ignoredEnv = projectSetVariablesMessage(projectSetVariables(io.env));

@@ -8,7 +8,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { INSTALL_TARGETS } from '../../bridge/install-targets.js';
+import { isDetachedLine, undetached } from '../../bridge/detached-line.js';
+import { INSTALL_AGENTS, INSTALL_TARGETS, type InstallAgent } from '../../bridge/install-targets.js';
 import { servedFallback } from '../../bridge/served-bridge-line.js';
 import { NODE_VARIABLES_CLEARED, PROJECT_ENV_AGENTS, userHookPath } from '../../bridge/user-bridge-command.js';
 
@@ -51,15 +52,47 @@ export async function unclearedBridgeLines(projectDir: string, hostEnv: Readonly
   const lines: string[] = [];
   for (const agent of PROJECT_ENV_AGENTS) {
     const target = INSTALL_TARGETS[agent];
-    const files: [file: string, shown: string, user: boolean][] = [[join(projectDir, target.file), target.file, false]];
-    const user = userHookPath(agent, hostEnv);
-    if (user !== undefined) files.push([user, user, true]);
-    for (const [file, shown, isUser] of files) {
+    for (const [file, shown, isUser] of configFiles(agent, projectDir, hostEnv)) {
       for (const [event, command] of await bridgeCommands(file, target.eventsAt)) {
         // A line that posts to serve first runs the command bridge after its `|` when no server answers.
-        if ((servedFallback(command) ?? command).startsWith(NODE_VARIABLES_CLEARED)) continue;
+        if (undetached(servedFallback(command) ?? command).startsWith(NODE_VARIABLES_CLEARED)) continue;
         lines.push(
           `${shown}: the bridge's ${event} line does not clear NODE_OPTIONS and NODE_COMPILE_CACHE, so a repository that sets them runs its code before your hooks: run 'agent-hooks bridge --install ${agent}${isUser ? ' --user' : ''}' again.`,
+        );
+      }
+    }
+  }
+  return lines;
+}
+
+/** The project's and the user's config file of `agent`: its path, how messages name it, and whether it is the user's. */
+function configFiles(agent: InstallAgent, projectDir: string, hostEnv: Readonly<Record<string, string | undefined>>): [file: string, shown: string, user: boolean][] {
+  const target = INSTALL_TARGETS[agent];
+  const files: [string, string, boolean][] = [[join(projectDir, target.file), target.file, false]];
+  const user = userHookPath(agent, hostEnv);
+  if (user !== undefined) files.push([user, user, true]);
+  return files;
+}
+
+/**
+ * One line per bridge entry, in the project's or the user's config, of an event its agent fires as it exits (Claude
+ * Code's StopFailure) whose command is not the detached line `--install` writes now (see
+ * `src/bridge/detached-line.ts`): the agent ends that bridge before any of its hooks runs. The fix is to install it
+ * again.
+ *
+ * @internal
+ */
+export async function undetachedExitLines(projectDir: string, hostEnv: Readonly<Record<string, string | undefined>>): Promise<string[]> {
+  const lines: string[] = [];
+  for (const agent of INSTALL_AGENTS) {
+    const target = INSTALL_TARGETS[agent];
+    const atExit = target.firedAtExit ?? [];
+    if (atExit.length === 0) continue;
+    for (const [file, shown, isUser] of configFiles(agent, projectDir, hostEnv)) {
+      for (const [event, command] of await bridgeCommands(file, target.eventsAt)) {
+        if (!atExit.includes(event) || isDetachedLine(command)) continue;
+        lines.push(
+          `${shown}: ${target.title} fires ${event} as it exits and ends every process of the hook right after, so the bridge's ${event} line is ended before its hooks run: run 'agent-hooks bridge --install ${agent}${isUser ? ' --user' : ''}' again.`,
         );
       }
     }

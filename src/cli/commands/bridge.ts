@@ -20,7 +20,7 @@ import { BRIDGE_HELP, option, paragraph } from './bridge-help.js';
  */
 export const bridgeCommand: Command = {
   name: 'bridge',
-  synopsis: `bridge --from ${BRIDGE_HELP.from} [--event E] [--project DIR] [--config FILE] | bridge --install ${BRIDGE_HELP.install} [--events E,…] [--timeout S] [--command CMD] [--user] | bridge --install AGENT --http [--port N] [--host H] | bridge --uninstall AGENT [--user]`,
+  synopsis: `bridge --from ${BRIDGE_HELP.from} [--event E] [--project DIR] [--config FILE] [--detached] | bridge --install ${BRIDGE_HELP.install} [--events E,…] [--timeout S] [--command CMD] [--user] | bridge --install AGENT --http [--port N] [--host H] | bridge --uninstall AGENT [--user]`,
   summary: 'run the project’s HOOK.md hooks as another agent’s hook, answering in its own format',
   usageExitCode: ExitCode.problems,
   help: `Reads the agent's hook payload on stdin, dispatches it through the project's HOOK.md hooks (user and project)
@@ -31,6 +31,9 @@ Options:
 ${option('--from AGENT', BRIDGE_HELP.fromList)}
 ${option('--event E', `the event, for the payloads of ${BRIDGE_HELP.eventArgument}, which name none (e.g. --event preToolUse)`)}
 ${option('--project DIR', `the project (default: the agent's project variable, e.g. ${BRIDGE_HELP.exampleVariable}, else the current directory)`)}
+  --detached         the agent fired the event as it exits (Claude Code's StopFailure): its going away does not
+                     stop the hooks, which run to their end, each within its own timeout. --install writes it on
+                     those events' lines, which start the bridge out of the agent's reach
   --hooks-dir DIR    another folder of HOOK.md hook folders (repeatable). A relative DIR is the project's
                      folder, and its hooks need trust like .agents/hooks (agent-hooks trust --hooks-dir DIR);
                      an absolute one names a folder you chose, and loads without trust

@@ -99,7 +99,10 @@ Exit 1 when a hook definition has an error.`,
     // An agent's bridge entry with a matcher the hooks have outgrown would skip some of them without a word.
     for (const line of await (await import('./bridge-matchers.js')).staleMatcherLines(projectDir, io.env)) io.out(`\n${s.yellow(line)}`);
     // A bridge line written before it cleared NODE_OPTIONS runs a repository's code first, if the repository sets it.
-    for (const line of await (await import('./bridge-lines.js')).unclearedBridgeLines(projectDir, io.env)) io.out(`\n${s.yellow(line)}`);
+    const bridgeLines = await import('./bridge-lines.js');
+    for (const line of await bridgeLines.unclearedBridgeLines(projectDir, io.env)) io.out(`\n${s.yellow(line)}`);
+    // A bridge line of an event the agent fires as it exits is ended with the agent unless it leaves its group.
+    for (const line of await bridgeLines.undetachedExitLines(projectDir, io.env)) io.out(`\n${s.yellow(line)}`);
     // A repository's settings can switch off every hook Claude Code runs, the user's own guards among them.
     for (const line of await (await import('./hooks-off.js')).hooksOffLines(projectDir, io.env)) io.err(s.red(s.bold(line)));
     return code;
