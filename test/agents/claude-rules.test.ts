@@ -452,8 +452,9 @@ describe(`claude ${pinOf('claude').version}: StopFailure on an API error (HTTP 4
   let mock: MockServer;
   let run: AgentRun;
   beforeAll(async () => {
-    // A shell, not node: Claude Code exits right after it fires StopFailure, and a slow hook is cut short.
-    const record = { type: 'command', command: 'cat > "$CLAUDE_PROJECT_DIR"/StopFailure.json', timeout: 30 };
+    // A shell, not node, ignoring SIGTERM: Claude Code exits right after it fires StopFailure, ending the hook's
+    // processes with SIGTERM at once and SIGKILL 1.5 s later.
+    const record = { type: 'command', command: `trap '' TERM; cat > "$CLAUDE_PROJECT_DIR"/StopFailure.json`, timeout: 30 };
     project = scenarioProject({ project: { hooks: { StopFailure: [{ hooks: [record] }], Stop: [{ hooks: [marker('stop-ran.log')] }] } }, turns: [] }, placeHook);
     mock = await startMockServer(failingApi(), [{ text: 'never' }]);
     // Claude Code exits right after it fires StopFailure, and may cut even `cat` short, leaving the file empty or
