@@ -207,6 +207,27 @@ describe(`claude ${pinOf('claude').version}: an asyncRewake hook wakes the model
     }
   }, 150_000);
 
+  it('Claude Code, its input streamed and closed after the turn: the hook runs in the background, and its message reaches no model', async () => {
+    const project = makeProject([]);
+    mkdirSync(join(project.dir, '.claude'), { recursive: true });
+    writeFileSync(join(project.dir, '.claude', 'settings.json'), JSON.stringify(SETTINGS));
+    const mock = await startMockServer(claudeDriver.api(), [{ shell: 'echo one' }, { text: 'First.' }, { text: 'Woken.' }]);
+    try {
+      const input = JSON.stringify({ type: 'user', message: { role: 'user', content: 'Print one.' } });
+      const run = await runClaude(project, mock, ['-p', '--input-format', 'stream-json', '--allowedTools', 'Bash'], { stdin: `${input}\n` });
+      const why = `exit ${run.exitCode}\n${run.stderr.slice(-2000)}`;
+      expect(run.exitCode, why).toBe(0);
+      // The turn ended without the hook's message, and no turn came after it: as a session here that is closed after
+      // its run (test/config/claude-async-rewake.test.ts), where a wake-undelivered warning says so.
+      const main = mock.mainRequests();
+      expect(main.length, why).toBe(2);
+      expect(main.some((r) => textsOf(r.body).some((t) => t.includes('E2E-REWAKE'))), why).toBe(false);
+    } finally {
+      await mock.close();
+      project.remove();
+    }
+  }, 150_000);
+
   it('an agent built here, the same settings in a session: the message reaches the next turn', async () => {
     const project = makeProject([]);
     mkdirSync(join(project.dir, '.claude'), { recursive: true });
