@@ -1,8 +1,11 @@
 /**
  * A transcript file of the run's conversation, as Claude Code writes one: a JSONL line per message, each with `type`
  * (`user` or `assistant`), `message` (role and content blocks), `uuid`, `parentUuid`, `timestamp`, `sessionId` and
- * `cwd`. Claude Code hooks read it from `transcript_path` (Stop gates that look at the last answer, loop hooks that keep
- * their state beside it); the file is brought up to date each time a payload names it.
+ * `cwd`; and, as Claude Code 2.1.332 writes them around the messages, a `queue-operation` line pair (`enqueue` with
+ * the prompt, then `dequeue`) before each prompt and a `last-prompt` line after each answer. Its other lines
+ * (attachments, API requests, hook summaries) describe its own workings and are not written. Claude Code hooks read it
+ * from `transcript_path` (Stop gates that look at the last answer, loop hooks that keep their state beside it); the
+ * file is brought up to date each time a payload names it.
  *
  * @internal
  * @module
@@ -12,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentState, Message } from '../core/index.js';
 import { userEnvOf } from './project-set-env.js';
+import { isHookFeedback } from '../core/internal/hook-feedback.js';
 import { nodeCrypto } from '../core/internal/node-crypto.js';
 
 /** What is on disk for one transcript: the messages written, and the uuid of the last line. */
@@ -19,6 +23,8 @@ interface Written {
   count: number;
   lastUuid: string | null;
   first: Message | undefined;
+  /** The text of the last prompt written, for the `last-prompt` lines. */
+  lastPrompt: string | undefined;
 }
 
 const written = new Map<string, Written>();
@@ -75,6 +81,10 @@ function line(message: Message, sessionId: string, cwd: string, parentUuid: stri
     case 'system':
       return { ...base, type: 'user', isMeta: true, message: { role: 'user', content: message.content }, uuid, timestamp };
     default:
+      // A hook's feedback (a Stop hook's) as Claude Code 2.1.332 writes it: a meta line of the hook's, not a prompt.
+      if (isHookFeedback(message)) {
+        return { parentUuid, isSidechain: false, type: 'user', message: { role: 'user', content: message.content }, isMeta: true, rowSource: 'hook', hookText: true, uuid, timestamp, userType: 'external', cwd, sessionId, version: 'agent-hooks' };
+      }
       return { ...base, type: 'user', message: { role: 'user', content: message.content }, uuid, timestamp };
   }
 }
@@ -99,14 +109,25 @@ export function writeTranscript(state: AgentState, cwd: string): string | null {
       // or link someone put there first is never written through; a conversation replaced here starts its file again.
       mkdirSync(transcriptDir(), { recursive: true, mode: 0o700 });
       writeFileSync(path, '', { mode: 0o600, flag: written.has(path) ? 'w' : 'wx' });
-      known = { count: 0, lastUuid: null, first: messages[0] };
+      known = { count: 0, lastUuid: null, first: messages[0], lastPrompt: undefined };
       written.set(path, known);
     }
     let text = '';
     for (let i = known.count; i < messages.length; i++) {
+      const message = messages[i]!;
       const uuid = nodeCrypto().randomUUID();
-      text += `${JSON.stringify(line(messages[i]!, sessionId, cwd, known.lastUuid, uuid))}\n`;
+      if (message.role === 'user' && !isHookFeedback(message)) {
+        // The prompt went through Claude Code's queue before it became the conversation's line.
+        const timestamp = new Date().toISOString();
+        text += `${JSON.stringify({ type: 'queue-operation', operation: 'enqueue', timestamp, sessionId, content: message.content })}\n`;
+        text += `${JSON.stringify({ type: 'queue-operation', operation: 'dequeue', timestamp, sessionId })}\n`;
+        known.lastPrompt = message.content;
+      }
+      text += `${JSON.stringify(line(message, sessionId, cwd, known.lastUuid, uuid))}\n`;
       known.lastUuid = uuid;
+      if (message.role === 'assistant' && known.lastPrompt !== undefined) {
+        text += `${JSON.stringify({ type: 'last-prompt', lastPrompt: known.lastPrompt, leafUuid: uuid, sessionId })}\n`;
+      }
     }
     if (text.length > 0) appendFileSync(path, text);
     known.count = messages.length;

@@ -72,7 +72,11 @@ last = ""
 with open(path) as f:
     for raw in f:
         entry = json.loads(raw)
-        assert entry["type"] in ("user", "assistant") and entry["uuid"] and entry["timestamp"] and entry["sessionId"]
+        # Claude Code's transcript holds other lines too (queue operations, last-prompt, attachments): a gate skips them.
+        if entry["type"] not in ("user", "assistant"):
+            assert entry["sessionId"]
+            continue
+        assert entry["uuid"] and entry["timestamp"] and entry["sessionId"]
         if entry["type"] == "assistant":
             texts = [b.get("text", "") for b in entry["message"]["content"] if b.get("type") == "text"]
             if texts:

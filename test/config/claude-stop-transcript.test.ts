@@ -90,4 +90,27 @@ describe('the transcript a Stop gate reads', () => {
     const path = readFileSync(join(project, 'transcript-path.txt'), 'utf8').trim();
     expect(statSync(path).mode & 0o777).toBe(0o600);
   });
+
+  it('around the messages, the lines Claude Code 2.1.332 writes of the prompt: its queue operations before it, last-prompt after each answer', async () => {
+    const { project } = await gated(false);
+    const ours = lines(join(project, 'seen.jsonl'));
+    const claude = lines(FIXTURE);
+    // The kinds of line, in order, of the conversation this gate saw last: one prompt, a held-back answer, the gate's
+    // feedback and its blocking error (a system message, a meta line), the answer it let stop.
+    const kinds = (all: Record<string, unknown>[]) => all.map((l) => (l.type === 'queue-operation' ? `queue-${String(l.operation)}` : String(l.type)));
+    expect(kinds(ours)).toEqual(['queue-enqueue', 'queue-dequeue', 'user', 'assistant', 'last-prompt', 'user', 'user', 'assistant', 'last-prompt']);
+    // Each with Claude Code's keys, in its order.
+    for (const kind of ['queue-enqueue', 'queue-dequeue', 'last-prompt']) {
+      const reference = claude[kinds(claude).indexOf(kind)]!;
+      for (const line of ours.filter((_, i) => kinds(ours)[i] === kind)) expect(Object.keys(line)).toEqual(Object.keys(reference));
+    }
+    expect(ours[0]).toMatchObject({ content: 'go', sessionId: 'session_1' });
+    const answers = ours.filter((l) => l.type === 'assistant');
+    expect(ours.filter((l) => l.type === 'last-prompt')).toEqual(answers.map((a) => ({ type: 'last-prompt', lastPrompt: 'go', leafUuid: a.uuid, sessionId: 'session_1' })));
+    // The gate's feedback is no prompt: a meta line of the hook's, with the keys Claude Code gives it, in its order.
+    const feedback = ours.filter((l) => l.type === 'user')[1]!;
+    expect(feedback).toMatchObject({ isMeta: true, rowSource: 'hook', hookText: true });
+    const reference = claude.find((l) => l.type === 'user' && l.rowSource === 'hook')!;
+    expect(Object.keys(feedback)).toEqual(Object.keys(reference).filter((k) => k in feedback));
+  });
 });

@@ -11,6 +11,7 @@ import { stateFromJson } from '../internal/snapshot-codec.js';
 import { type AgentConfig, type RunEnvironment, type RunInit, type ResumeInit, type RunStream, type ModelTurn, type RunOutcome, Halt, Interrupt } from './run-types.js';
 import { RunSubagents } from './subagents.js';
 import type { RunCore } from './run-core.js';
+import { asHookFeedback } from '../../core/internal/hook-feedback.js';
 
 /**
  * The run loop. One instance per `run()`: all mutable state of a run lives in it (see {@link RunCore}), so runs of one
@@ -198,7 +199,7 @@ export class Run extends RunSubagents {
     }
     this.stopBlocks++;
     this.rejectedStop = undefined;
-    this.addMessage({ role: 'user', content: feedback });
+    this.addMessage(asHookFeedback({ role: 'user', content: feedback }));
     return true;
   }
 

@@ -10,6 +10,7 @@ import { SUBAGENT_INPUT } from '../internal/subagent-input.js';
 import type { ToolDefinition } from '../tool.js';
 import { type ModelTurn, ANY_INPUT } from './run-types.js';
 import { RunCore } from './run-core.js';
+import { asHookFeedback } from '../../core/internal/hook-feedback.js';
 
 /** A run's model calls: bare, through the hooks around them, streamed or not. */
 export abstract class RunModelTurns extends RunCore {
@@ -134,7 +135,7 @@ export abstract class RunModelTurns extends RunCore {
         return this.init.stream === undefined ? this.config.model.generate(modelRequest) : this.generate(modelRequest, index);
       },
       // The rejected answer is not recorded (its tool calls never run); the model is told why and asked again.
-      retry: (feedback) => this.addMessage({ role: 'user', content: feedback }),
+      retry: (feedback) => this.addMessage(asHookFeedback({ role: 'user', content: feedback })),
       retryForced: (reason, blocks) => {
         this.env.emitter.emit('model:retry-forced', { reason, stepIndex: index, blocks });
         this.warn('model-retry-forced', reason, 'AfterModel');
