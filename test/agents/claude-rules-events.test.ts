@@ -151,3 +151,35 @@ setTimeout(() => fs.writeFileSync(require('node:path').join(process.env.AGENT_HO
     expect(await recorded(inGroup)).toBeUndefined();
   }, 30_000);
 });
+
+describe(`claude ${VERSION}: the events with no counterpart here that a headless run fires`, () => {
+  const HEADLESS = ['InstructionsLoaded', 'UserPromptExpansion', 'PreSkillShellCommand'];
+  let run: ClaudeScenarioRun;
+  beforeAll(async () => {
+    run = await runClaudeScenario({
+      settings: { hooks: Object.fromEntries(HEADLESS.map((e) => [e, [{ hooks: [RECORD] }]])) },
+      files: {
+        'CLAUDE.md': '# Notes\nBe brief.\n',
+        // A slash command whose text runs a shell line (`!` and the command in backquotes) as it is expanded.
+        '.claude/commands/hello.md': '---\ndescription: Say hello\nallowed-tools: Bash(echo:*)\n---\nSay hello. Today: !`echo RULE-SKILL-SHELL`\n',
+      },
+      turns: [{ text: 'Hello.' }],
+      prompt: '/hello',
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await run?.mock.close();
+    run?.project.remove();
+  });
+
+  it('CLAUDE.md loads (InstructionsLoaded), a slash command expands (UserPromptExpansion) and its shell line is about to run (PreSkillShellCommand)', () => {
+    const payloads = payloadsOf(run).filter((p) => HEADLESS.includes(String(p.hook_event_name)));
+    expect(payloads.map((p) => p.hook_event_name), run.explain()).toEqual(HEADLESS);
+    const [loaded, expansion, shell] = payloads;
+    expect(loaded).toMatchObject({ memory_type: 'Project', load_reason: 'session_start', file_path: join(run.project.dir, 'CLAUDE.md') });
+    expect(expansion).toMatchObject({ expansion_type: 'slash_command', command_name: 'hello', command_args: '', command_source: 'projectSettings', prompt: '/hello' });
+    expect(shell).toMatchObject({ tool_name: 'Bash', tool_input: { command: 'echo RULE-SKILL-SHELL' }, command_name: 'hello', command_source: 'projectSettings', invoked_by: 'user' });
+    // The line ran, and its output went into the prompt the model got.
+    expect(JSON.stringify(run.mock.mainRequests()[0]?.body)).toContain('RULE-SKILL-SHELL');
+  });
+});
