@@ -246,3 +246,68 @@ describe(`gemini ${pinOf('gemini').version}: when PreCompress fires, there and h
     expect(ours.events, explain()).toEqual(gemini.events);
   });
 });
+
+describe(`gemini ${pinOf('gemini').version}: two BeforeTool hooks of one event, one rewriting the command; there and here`, () => {
+  // The first rewrites the command; the second writes down the command it was given.
+  const REWRITE = { type: 'command', name: 'rewrite', command: `cat > /dev/null; echo '{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"touch rewritten.txt"}}}'` };
+  // The braced form: Gemini CLI replaces a plain $GEMINI_PROJECT_DIR in the text with the path already quoted.
+  const RECORD = { type: 'command', name: 'record', command: 'cat > "${GEMINI_PROJECT_DIR}"/seen-by-record.json' };
+  const settingsOf = (sequential: boolean) => ({ hooks: { BeforeTool: [{ matcher: SHELL_TOOL_NAME, ...(sequential ? { sequential: true } : {}), hooks: [REWRITE, RECORD] }] } });
+  const RUN_TURNS: readonly Turn[] = [{ shell: 'touch original.txt' }, { text: 'done' }];
+  type Seen = { command: unknown; ran: string[] };
+  const seenIn = (dir: string): Seen => {
+    const file = join(dir, 'seen-by-record.json');
+    const payload = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { tool_input?: { command?: unknown } }) : undefined;
+    return { command: payload?.tool_input?.command, ran: ['original.txt', 'rewritten.txt'].filter((f) => existsSync(join(dir, f))) };
+  };
+  async function gemini(sequential: boolean): Promise<Seen & { project: AgentProject; mock: MockServer; run: AgentRun }> {
+    const project = projectWith(settingsOf(sequential));
+    writeUserSettings(project);
+    const mock = await startMockServer(geminiDriver.api(), RUN_TURNS);
+    const run = await geminiDriver.run(project, mock, 'Touch the file.', 90_000);
+    return { ...seenIn(project.dir), project, mock, run };
+  }
+  async function ours(sequential: boolean, parallel: boolean): Promise<Seen> {
+    const project = projectWith(settingsOf(sequential));
+    try {
+      const model = new ScriptedModel([{ toolCalls: [{ name: SHELL_TOOL_NAME, args: { command: 'touch original.txt' } }] }, 'done']);
+      const shell = defineTool({ name: SHELL_TOOL_NAME, input: z.object({ command: z.string() }), execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: project.dir, env: project.env, encoding: 'utf8' }) });
+      const agent = AgentBuilder.new()
+        .withModel(model)
+        .withTools(shell)
+        .withHooksFrom({ projectDir: project.dir, trust: 'all', homeDir: false, userDir: false, gemini: true, hookmd: false, parallel })
+        .build();
+      await agent.run('Touch the file.');
+      return seenIn(project.dir);
+    } finally {
+      project.remove();
+    }
+  }
+  const runs: { sideBySide?: Awaited<ReturnType<typeof gemini>>; sequential?: Awaited<ReturnType<typeof gemini>> } = {};
+  beforeAll(async () => {
+    runs.sideBySide = await gemini(false);
+    runs.sequential = await gemini(true);
+  }, 200_000);
+  afterAll(async () => {
+    for (const run of [runs.sideBySide, runs.sequential]) {
+      await run?.mock.close();
+      run?.project.remove();
+    }
+  });
+
+  it('Gemini CLI runs them side by side: the second is given the command as the model wrote it; the rewrite runs', async () => {
+    const g = runs.sideBySide!;
+    expect(g.command, `exit ${g.run.exitCode}\n${g.run.stderr.slice(-2000)}`).toBe('touch original.txt');
+    expect(g.ran).toEqual(['rewritten.txt']);
+    // Here, with parallel: true, the same; without it, in order, the second is given the rewrite.
+    expect(await ours(false, true)).toEqual({ command: 'touch original.txt', ran: ['rewritten.txt'] });
+    expect(await ours(false, false)).toEqual({ command: 'touch rewritten.txt', ran: ['rewritten.txt'] });
+  });
+
+  it('with sequential: true, Gemini CLI runs them in order: the second is given the rewrite, as here with or without parallel', async () => {
+    const g = runs.sequential!;
+    expect(g.command, `exit ${g.run.exitCode}\n${g.run.stderr.slice(-2000)}`).toBe('touch rewritten.txt');
+    expect(g.ran).toEqual(['rewritten.txt']);
+    expect(await ours(true, true)).toEqual({ command: 'touch rewritten.txt', ran: ['rewritten.txt'] });
+  });
+});
