@@ -353,7 +353,7 @@ function readOutput(output: Record<string, unknown>, result: ProcessResult, ctx:
 }
 
 /**
- * Reads a run the way Codex 0.169 reads its command hooks:
+ * Reads a run the way Codex 0.171 reads its command hooks (`test/agents/codex-rules.test.ts`):
  *
  * - a hook that could not start, timed out, was killed, or exited with anything but 0 or 2 has failed: Codex goes on
  *   as if it had not run (a fail-closed hook blocks here instead);

@@ -184,3 +184,87 @@ describe(`codex ${pinOf('codex').version}: a Stop hook that always blocks`, () =
     expect(ours.warnings.map((w) => w.message).join('\n'), explain).toMatch(/Stop/);
   });
 });
+
+describe(`codex ${pinOf('codex').version}: timeoutSec, PostToolUse's continue: false and a PreModelRequest answer, there and here`, () => {
+  const LATER: object = {
+    hooks: {
+      PreToolUse: [
+        {
+          matcher: 'Bash',
+          hooks: [
+            // Four seconds, past the timeoutSec of 1 that Codex does not read: the deny stands.
+            { type: 'command', command: 'if grep -q slow-sec; then sleep 4; echo RULE-SLOW-SEC >&2; exit 2; fi; exit 0', timeoutSec: 1 },
+            // The same under `timeout`, which Codex reads: the hook is ended at 1 s, and the call runs.
+            { type: 'command', command: 'if grep -q slow-timeout; then sleep 4; echo RULE-SLOW-TIMEOUT >&2; exit 2; fi; exit 0', timeout: 1 },
+          ],
+        },
+      ],
+      PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `if grep -q post-stop; then echo '{"continue": false, "stopReason": "RULE-POST-STOP"}'; fi`, timeout: 30 }] }],
+      PreModelRequest: [{ hooks: [{ type: 'command', command: `cat > /dev/null; echo '{"decision":"block","reason":"RULE-PMR-BLOCK"}'`, timeout: 30 }] }],
+    },
+  };
+  const LATER_TURNS: readonly Turn[] = [{ shell: 'touch slow-sec.txt' }, { shell: 'touch slow-timeout.txt' }, { shell: 'echo post-stop-output' }, { shell: 'touch after.txt' }, { text: 'done' }];
+  const LATER_FILES = ['slow-sec.txt', 'slow-timeout.txt', 'after.txt'];
+  const project = (): AgentProject => {
+    const p = makeProject([]);
+    mkdirSync(join(p.dir, '.codex'), { recursive: true });
+    writeFileSync(join(p.dir, '.codex', 'hooks.json'), `${JSON.stringify(LATER, null, 2)}\n`);
+    return p;
+  };
+  type Ran = { files: Record<string, boolean>; told: string; requests: number };
+  let codex: Ran & { project: AgentProject; mock: MockServer; run: AgentRun };
+  let ours: Ran & { project: AgentProject; warnings: AgentWarning[] };
+  beforeAll(async () => {
+    const p = project();
+    const mock = await startMockServer(codexDriver.api(), LATER_TURNS);
+    writeConfig(p, mock);
+    const run = await codexDriver.run(p, mock, 'Touch the files.', 90_000);
+    const files = Object.fromEntries(LATER_FILES.map((f) => [f, existsSync(join(p.dir, f))]));
+    codex = { project: p, mock, run, files, told: mock.mainRequests().map((r) => bodyText(r.body)).join('\n'), requests: mock.mainRequests().length };
+
+    const mine = project();
+    const model = new ScriptedModel(LATER_TURNS.map((t) => ('shell' in t ? { toolCalls: [{ name: 'Bash', args: { command: t.shell } }] } : t.text)));
+    const bash = defineTool({ name: 'Bash', input: z.object({ command: z.string() }), execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: mine.dir, env: mine.env, encoding: 'utf8' }) });
+    const agent = AgentBuilder.new().withModel(model).withTools(bash).withHooksFrom({ projectDir: mine.dir, trust: 'all', homeDir: false, userDir: false, codex: true, hookmd: false }).build();
+    const warnings: AgentWarning[] = [];
+    agent.events.on('warning', (w) => warnings.push(w));
+    const previous = process.cwd();
+    process.chdir(mine.dir);
+    try {
+      await agent.run('Touch the files.');
+    } finally {
+      process.chdir(previous);
+    }
+    ours = { project: mine, warnings, files: Object.fromEntries(LATER_FILES.map((f) => [f, existsSync(join(mine.dir, f))])), told: model.requests.map((r) => JSON.stringify(r.messages)).join('\n'), requests: model.requests.length };
+  }, 200_000);
+  afterAll(async () => {
+    await codex?.mock.close();
+    codex?.project.remove();
+    ours?.project.remove();
+  });
+  const explain = () => `codex: exit ${codex.run.exitCode}, ${JSON.stringify(codex.files)}\n${codex.run.stderr.slice(-2000)}\nours: ${JSON.stringify(ours.files)}, ${JSON.stringify(ours.warnings.map((w) => w.message))}`;
+
+  it('timeoutSec is not read: the slow deny stands; under timeout the hook is ended and the call runs', () => {
+    for (const side of [codex, ours]) {
+      expect(side.files['slow-sec.txt'], explain()).toBe(false);
+      expect(side.told, explain()).toContain('RULE-SLOW-SEC');
+      expect(side.files['slow-timeout.txt'], explain()).toBe(true);
+      expect(side.told).not.toContain('RULE-SLOW-TIMEOUT');
+    }
+    // Here the user is told that timeoutSec means nothing to Codex.
+    expect(ours.warnings.map((w) => w.message).join('\n')).toContain('timeoutSec');
+  });
+
+  it('PostToolUse continue: false does not end the run: the model gets its reason, and goes on', () => {
+    for (const side of [codex, ours]) {
+      expect(side.told, explain()).toContain('RULE-POST-STOP');
+      expect(side.files['after.txt'], explain()).toBe(true);
+    }
+  });
+
+  it('a PreModelRequest answer is not read: its block reaches no model and stops nothing', () => {
+    expect(codex.requests, explain()).toBe(LATER_TURNS.length);
+    expect(ours.requests).toBe(LATER_TURNS.length);
+    for (const side of [codex, ours]) expect(side.told).not.toContain('RULE-PMR-BLOCK');
+  });
+});
