@@ -230,7 +230,7 @@ export async function loadCodexHooks(options: CodexLoadOptions = {}): Promise<Lo
               allowed: 'timeout',
               severity: 'warning',
               code: 'invalid-timeout',
-              message: `Codex 0.169 reads "timeout", not "timeoutSec", so it gives this hook its default of ${CODEX_HOOK_TIMEOUT_MS / 1000} s, and so does this loader. Rename the field to "timeout".`,
+              message: `Codex 0.171 reads "timeout", not "timeoutSec", so it gives this hook its default of ${CODEX_HOOK_TIMEOUT_MS / 1000} s, and so does this loader. Rename the field to "timeout".`,
             });
           }
           const timeout = timeoutMs(handler.timeout, event);
