@@ -150,3 +150,34 @@ describe(`claude ${VERSION}: a prompt hook's refusal on PreToolUse and PostToolU
     }
   });
 });
+
+describe(`claude ${VERSION}: a Claude-dialect HOOK.md hook that defers the call, through the bridge`, () => {
+  const DEFER = `#!/bin/sh
+cat > /dev/null
+printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer","permissionDecisionReason":"needs the owner"}}'
+`;
+  const scenario: ClaudeScenario = {
+    hookmd: { 'defer-all': { trigger: 'PreToolUse', run: DEFER, metadata: { dialect: 'claude' } } },
+    bridged: ['PreToolUse'],
+    turns: [{ shell: 'touch deferred.txt' }, { text: 'done' }],
+  };
+  let claude: ClaudeScenarioRun;
+  let ours: OurScenarioRun;
+  beforeAll(async () => {
+    claude = await runClaudeScenario(scenario);
+    ours = await runOurScenario(scenario);
+  }, 240_000);
+  afterAll(async () => {
+    await claude?.mock.close();
+    claude?.project.remove();
+    ours?.project.remove();
+  });
+
+  it('Claude Code reads the bridge’s answer as a defer: the tool does not run and the session ends (tool_deferred); ours ends there too', () => {
+    expect(claude.file('deferred.txt'), claude.explain()).toBeUndefined();
+    expect(claude.run.stdout, claude.explain()).toContain('"stop_reason":"tool_deferred"');
+    expect(claude.mock.mainRequests()).toHaveLength(1);
+    expect(ours.file('deferred.txt')).toBeUndefined();
+    expect((ours.result as { status?: string } | undefined)?.status).toBe('stopped');
+  });
+});
