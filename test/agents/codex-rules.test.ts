@@ -268,3 +268,56 @@ describe(`codex ${pinOf('codex').version}: timeoutSec, PostToolUse's continue: f
     for (const side of [codex, ours]) expect(side.told).not.toContain('RULE-PMR-BLOCK');
   });
 });
+
+describe(`codex ${pinOf('codex').version}: a deny in the project's file, an audit hook in the user's`, () => {
+  const PROJECT_HOOKS = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `if grep -q denied; then echo RULE-PROJECT-DENY >&2; exit 2; fi`, timeout: 30 }] }] } };
+  const USER_HOOKS = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'cat > /dev/null; echo seen >> audit.log', timeout: 30 }] }] } };
+  const CROSS_TURNS: readonly Turn[] = [{ shell: 'touch denied.txt' }, { shell: 'touch allowed.txt' }, { text: 'done' }];
+  const setUp = (): AgentProject => {
+    const p = makeProject([]);
+    mkdirSync(join(p.dir, '.codex'), { recursive: true });
+    mkdirSync(join(p.home, '.codex'), { recursive: true });
+    writeFileSync(join(p.dir, '.codex', 'hooks.json'), JSON.stringify(PROJECT_HOOKS));
+    writeFileSync(join(p.home, '.codex', 'hooks.json'), JSON.stringify(USER_HOOKS));
+    return p;
+  };
+  type Ran = { denied: boolean; allowed: boolean; audited: number };
+  const ranIn = (dir: string): Ran => ({ denied: existsSync(join(dir, 'denied.txt')), allowed: existsSync(join(dir, 'allowed.txt')), audited: auditedIn(dir) });
+  let codex: Ran & { project: AgentProject; mock: MockServer; run: AgentRun };
+  let ours: Ran & { project: AgentProject };
+  beforeAll(async () => {
+    const p = setUp();
+    const mock = await startMockServer(codexDriver.api(), CROSS_TURNS);
+    writeConfig(p, mock);
+    const run = await codexDriver.run(p, mock, 'Touch the files.', 90_000);
+    codex = { ...ranIn(p.dir), project: p, mock, run };
+
+    const mine = setUp();
+    const model = new ScriptedModel(CROSS_TURNS.map((t) => ('shell' in t ? { toolCalls: [{ name: 'Bash', args: { command: t.shell } }] } : t.text)));
+    const bash = defineTool({ name: 'Bash', input: z.object({ command: z.string() }), execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: mine.dir, env: mine.env, encoding: 'utf8' }) });
+    const agent = AgentBuilder.new()
+      .withModel(model)
+      .withTools(bash)
+      .withHooksFrom({ projectDir: mine.dir, trust: 'all', homeDir: mine.home, userDir: false, codex: true, hookmd: false })
+      .build();
+    const previous = process.cwd();
+    process.chdir(mine.dir);
+    try {
+      await agent.run('Touch the files.');
+    } finally {
+      process.chdir(previous);
+    }
+    ours = { ...ranIn(mine.dir), project: mine };
+  }, 200_000);
+  afterAll(async () => {
+    await codex?.mock.close();
+    codex?.project.remove();
+    ours?.project.remove();
+  });
+
+  it('the user’s audit hook sees the call the project’s hook denies, there and here', () => {
+    const why = `codex: exit ${codex.run.exitCode}\n${codex.run.stderr.slice(-2000)}`;
+    expect({ denied: codex.denied, allowed: codex.allowed, audited: codex.audited }, why).toEqual({ denied: false, allowed: true, audited: 2 });
+    expect({ denied: ours.denied, allowed: ours.allowed, audited: ours.audited }).toEqual({ denied: false, allowed: true, audited: 2 });
+  });
+});
