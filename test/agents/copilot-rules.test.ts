@@ -203,8 +203,10 @@ const FIELDS_FILES: Readonly<Record<string, object>> = {
     hooks: {
       // `timeout` is Copilot's alias of `timeoutSec`: killed at 1 s, this guard fails open and the call runs.
       preToolUse: [{ bash: 'sleep 4; echo \'{"permissionDecision":"deny","permissionDecisionReason":"RULE-SLOW"}\'', timeout: 1 }],
-      // A matcher on sessionStart is not applied: the hook runs.
+      // A matcher on sessionStart, userPromptSubmitted or agentStop is not applied: the hook runs.
       sessionStart: [{ matcher: 'no-such-source', bash: 'cat > /dev/null; touch session-started.txt' }],
+      userPromptSubmitted: [{ matcher: 'no-such-prompt', bash: 'cat > /dev/null; touch prompt-submitted.txt' }],
+      agentStop: [{ matcher: 'no-such-stop', bash: 'cat > /dev/null; touch agent-stopped.txt' }],
     },
   },
   // A file of another version is not read at all: its guard does not run.
@@ -215,7 +217,7 @@ const FIELDS_TURNS: readonly Turn[] = [{ shell: 'touch slow-guard.txt' }, { text
 describe(`copilot ${pinOf('copilot').version}: the fields it reads, and how we read them`, () => {
   let copilot: { project: AgentProject; mock: MockServer; run: AgentRun; files: string[] };
   let ours: { project: AgentProject; files: string[]; warnings: AgentWarning[] };
-  const FILES = ['slow-guard.txt', 'session-started.txt'];
+  const FILES = ['slow-guard.txt', 'session-started.txt', 'prompt-submitted.txt', 'agent-stopped.txt'];
   const present = (dir: string) => FILES.filter((f) => existsSync(join(dir, f)));
   const withFiles = (): AgentProject => {
     const project = makeProject([]);
@@ -252,9 +254,11 @@ describe(`copilot ${pinOf('copilot').version}: the fields it reads, and how we r
     expect(ours.files, explain()).toContain('slow-guard.txt');
   });
 
-  it('a matcher on sessionStart is not applied: the hook runs', () => {
-    expect(copilot.files, explain()).toContain('session-started.txt');
-    expect(ours.files, explain()).toContain('session-started.txt');
+  it('a matcher on sessionStart, userPromptSubmitted or agentStop is not applied: the hook runs', () => {
+    for (const file of ['session-started.txt', 'prompt-submitted.txt', 'agent-stopped.txt']) {
+      expect(copilot.files, explain()).toContain(file);
+      expect(ours.files, explain()).toContain(file);
+    }
   });
 });
 
