@@ -12,6 +12,7 @@ import type { Decision, PayloadInfo, WireDialect, WireHookInfo } from './dialect
 import { claudeBlockingFeedbackOf, fromClaudeCode, withClaudeBlockingFeedback, type ClaudeBlockingFeedback } from './claude-blocking-feedback.js';
 import { claudeStopBlockingError, claudeStopFeedback, wordsStopFeedback } from './claude-stop-feedback.js';
 import { newSessionEnvFile } from './claude-env-file.js';
+import { claudeOwnOutput } from './claude-tool-output.js';
 import { writeTranscript } from './claude-transcript.js';
 import { exit2Notes, exitCodeDecision, failureDecision, processFailure, tail } from './failure.js';
 import { OutputReader, PROCEED, invalidOutput, isRecord, parseJsonObject } from './wire-output.js';
@@ -280,15 +281,6 @@ export function readClaudeCodeAnswer(result: ProcessResult, ctx: AnyHookContext,
   return asText;
 }
 
-/**
- * The text of Bash's output object as a PostToolUse hook gives it in `updatedToolOutput` (`{stdout, stderr,
- * interrupted, …}`): its stdout, then its stderr; `undefined` for anything else, which Claude Code 2.1.332 ignores.
- */
-function bashOutputText(value: unknown): string | undefined {
-  if (!isRecord(value) || typeof value.stdout !== 'string') return undefined;
-  const stderr = typeof value.stderr === 'string' ? value.stderr : '';
-  return [value.stdout, stderr].filter((part) => part !== '').join('\n');
-}
 
 /**
  * What Claude Code 2.1.332 tells the model beside a tool's result when a PostToolUse hook answers
@@ -417,12 +409,17 @@ function readClaudeCodeOutput(output: Record<string, unknown>, ctx: AnyHookConte
     const isMcp = ctx.toolName.startsWith('mcp__');
     if (take('updatedToolOutput')) {
       const value = fields.updatedToolOutput;
-      const bash = ctx.toolName === 'Bash' ? bashOutputText(value) : undefined;
-      if (ctx.toolName !== 'Bash') modified = r.toolResult(value, at('updatedToolOutput'));
-      else if (bash !== undefined) modified = r.toolResult(bash, at('updatedToolOutput'));
+      const own = claudeOwnOutput(ctx.toolName);
+      const text = own?.text(value);
+      if (own === undefined) modified = r.toolResult(value, at('updatedToolOutput'));
+      else if (text !== undefined) modified = r.toolResult(text, at('updatedToolOutput'));
       else {
-        // Claude Code 2.1.332 replaces Bash's output only with Bash's own output object; a string it ignores.
-        notes.push(droppedNote(hook, ctx, 'invalid-output', `Hook '${hook.name}' printed hookSpecificOutput.updatedToolOutput for Bash that is not Bash's output object ({"stdout": …, "stderr": …}); Claude Code ignores it, and so does this.`, { field: at('updatedToolOutput') }));
+        // Claude Code 2.1.332 replaces the output of Bash and Read only with the tool's own output object; a string it ignores.
+        notes.push(
+          droppedNote(hook, ctx, 'invalid-output', `Hook '${hook.name}' printed hookSpecificOutput.updatedToolOutput for ${ctx.toolName} that is not ${ctx.toolName}'s output object (${own.shape}); Claude Code ignores it, and so does this.`, {
+            field: at('updatedToolOutput'),
+          }),
+        );
       }
     }
     else if (take('updatedMCPToolOutput') && isMcp) modified = r.toolResult(fields.updatedMCPToolOutput, at('updatedMCPToolOutput'));

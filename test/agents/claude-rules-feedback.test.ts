@@ -3,9 +3,14 @@
  * (the exact text, as a message of role `system` after the tool result), and the same text from our agent and from a
  * Claude-dialect HOOK.md hook that Claude Code runs through the bridge.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { pinOf } from './support/harness.js';
+import { installBridge, pinOf, type AgentProject } from './support/harness.js';
+import { startMockServer, type MockApi } from './support/mock-server.js';
+import { claudeDriver } from './drivers/claude.js';
+import { answerWith, shellToolOf } from './mock/anthropic.js';
 import { AgentBuilder, ScriptedModel, defineTool } from '../../src/index.js';
 import { judgingApi, runClaudeScenario, runOurScenario, scenarioProject, systemTextsIn, type ClaudeScenario, type ClaudeScenarioRun, type OurScenarioRun } from './support/claude-scenario.js';
 
@@ -180,4 +185,86 @@ printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision"
     expect(ours.file('deferred.txt')).toBeUndefined();
     expect((ours.result as { status?: string } | undefined)?.status).toBe('stopped');
   });
+});
+
+describe(`claude ${VERSION}: updatedToolOutput on Read, as a string and as Read's own output object; ours`, () => {
+  const SHAPES = {
+    string: '"RULE-REPLACED-READ"',
+    object: '{"type":"text","file":{"filePath":"notes.txt","content":"RULE-REPLACED-READ","numLines":1,"startLine":1,"totalLines":1}}',
+  } as const;
+  const settingsOf = (output: string) => ({
+    hooks: { PostToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: `cat > /dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":${output}}}'`, timeout: 30 }] }] },
+  });
+  /** What the model got back from Read (the call's result, as JSON): Claude Code, its file read by its own Read tool. */
+  async function claudeRead(output: string | undefined, prepare?: (project: AgentProject) => void): Promise<string> {
+    const project = scenarioProject({ ...(output === undefined ? {} : { settings: settingsOf(output) }), files: { 'notes.txt': 'ORIGINAL-NOTES\n' }, turns: [] });
+    prepare?.(project);
+    let calls = 0;
+    const api: MockApi = {
+      name: 'Anthropic Messages, reading a file',
+      handle(request, res, next) {
+        const body = request.body;
+        if (request.method === 'POST' && request.path.split('?')[0]!.endsWith('/messages') && shellToolOf(body) !== undefined) {
+          answerWith(res, body, ++calls === 1 ? [{ type: 'tool_use', id: 'toolu_read', name: 'Read', input: { file_path: join(project.dir, 'notes.txt') } }] : [{ type: 'text', text: 'done' }]);
+          return { main: true };
+        }
+        return claudeDriver.api().handle(request, res, next);
+      },
+    };
+    const mock = await startMockServer(api, []);
+    try {
+      const run = await claudeDriver.run(project, mock, 'Read the notes.', 90_000);
+      const after = mock.mainRequests()[1]?.body as { messages?: { content?: unknown }[] } | undefined;
+      if (after === undefined) throw new Error(`claude: exit ${run.exitCode}, no second request\n${run.stderr.slice(-2000)}`);
+      // The Read call's result, as the model got it.
+      const blocks = (after.messages ?? []).flatMap((m) => (Array.isArray(m.content) ? (m.content as { type?: string; tool_use_id?: string; content?: unknown }[]) : []));
+      return JSON.stringify(blocks.find((b) => b.type === 'tool_result' && b.tool_use_id === 'toolu_read')?.content ?? null);
+    } finally {
+      await mock.close();
+      project.remove();
+    }
+  }
+  /** The same, an agent built here with a Read tool of its own. */
+  async function ourRead(output: string): Promise<{ result: string; warnings: string[] }> {
+    const project = scenarioProject({ settings: settingsOf(output), files: { 'notes.txt': 'ORIGINAL-NOTES\n' }, turns: [] });
+    try {
+      const read = defineTool({ name: 'Read', input: z.object({ file_path: z.string() }), execute: ({ file_path }) => readFileSync(file_path, 'utf8') });
+      const model = new ScriptedModel([{ toolCalls: [{ name: 'Read', args: { file_path: join(project.dir, 'notes.txt') } }] }, 'done']);
+      const agent = AgentBuilder.new().withModel(model).withTools(read).withHooksFrom({ projectDir: project.dir, trust: 'all', homeDir: false, userDir: false, claude: true, hookmd: false }).build();
+      const warnings: string[] = [];
+      agent.events.on('warning', (w) => warnings.push(w.message));
+      await agent.run('Read the notes.');
+      return { result: model.requests[1]!.messages.find((m) => m.role === 'tool')!.content, warnings };
+    } finally {
+      project.remove();
+    }
+  }
+
+  it('a string is ignored: the model sees the file', async () => {
+    const told = await claudeRead(SHAPES.string);
+    expect(told).toContain('ORIGINAL-NOTES');
+    expect(told).not.toContain('RULE-REPLACED-READ');
+    const ours = await ourRead(SHAPES.string);
+    expect(ours.result).toBe('ORIGINAL-NOTES\n');
+    expect(ours.warnings.join('\n')).toMatch(/updatedToolOutput for Read that is not Read's output object/);
+  }, 120_000);
+
+  it('through the bridge, a hook of ours that replaces Read’s output: the bridge writes Read’s object, and Claude Code takes it', async () => {
+    // A module of in-process hooks (trusted, as the user would trust it) that redacts what Read returns.
+    const module = `export default [{ priority: 100, hook: { name: 'redact-read', events: ['PostToolUse'], handle: (ctx, next) => next(ctx.toolCall.name === 'Read' ? ctx.withResult('RULE-REDACTED') : ctx) } }];\n`;
+    const told = await claudeRead(undefined, (project) => {
+      writeFileSync(join(project.dir, 'agent-hooks.config.mjs'), module);
+      project.cli('trust', '--all');
+      installBridge(project, 'claude', ['PostToolUse'], 30);
+    });
+    expect(told).toContain('RULE-REDACTED');
+    expect(told).not.toContain('ORIGINAL-NOTES');
+  }, 120_000);
+
+  it('Read’s own output object replaces it: the model sees the new content', async () => {
+    const told = await claudeRead(SHAPES.object);
+    expect(told).toContain('RULE-REPLACED-READ');
+    expect(told).not.toContain('ORIGINAL-NOTES');
+    expect((await ourRead(SHAPES.object)).result).toBe('RULE-REPLACED-READ');
+  }, 120_000);
 });

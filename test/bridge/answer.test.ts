@@ -150,8 +150,16 @@ describe('a replaced Bash result, written back to Claude Code', () => {
     const answer = JSON.parse(bridgeAnswer('claude', outcome, ctx, 'PostToolUse').stdout) as { hookSpecificOutput: { updatedToolOutput: unknown } };
     expect(answer.hookSpecificOutput.updatedToolOutput).toEqual({ ...sent, stdout: '[redacted]', stderr: '' });
     // Another tool's result goes back as it is.
-    const read = ToolHookContext.afterToolUse(ToolExecution.success(ToolCall.create('Read', { file_path: 'a' }, 't2'), 'text'));
-    const other = JSON.parse(bridgeAnswer('claude', HookOutcome.proceed(read.withExecution(ToolExecution.success(read.toolCall, 'x'))), read, 'PostToolUse').stdout) as { hookSpecificOutput: { updatedToolOutput: unknown } };
+    const fetch = ToolHookContext.afterToolUse(ToolExecution.success(ToolCall.create('mcp__docs__fetch', { url: 'a' }, 't2'), 'text'));
+    const other = JSON.parse(bridgeAnswer('claude', HookOutcome.proceed(fetch.withExecution(ToolExecution.success(fetch.toolCall, 'x'))), fetch, 'PostToolUse').stdout) as { hookSpecificOutput: { updatedToolOutput: unknown } };
     expect(other.hookSpecificOutput.updatedToolOutput).toBe('x');
+  });
+
+  it('goes back as Read\'s output object for a text file, which Claude Code 2.1.332 takes (it ignores a string), the fields it sent kept', () => {
+    const sent = { type: 'text', file: { filePath: '/p/.env', content: 'KEY=secret\nOTHER=1\n', numLines: 2, startLine: 1, totalLines: 2 } };
+    const ctx = ToolHookContext.afterToolUse(ToolExecution.success(ToolCall.create('Read', { file_path: '/p/.env' }, 't1'), sent));
+    const outcome = HookOutcome.proceed(ctx.withExecution(ToolExecution.success(ctx.toolCall, '[redacted]')));
+    const answer = JSON.parse(bridgeAnswer('claude', outcome, ctx, 'PostToolUse').stdout) as { hookSpecificOutput: { updatedToolOutput: unknown } };
+    expect(answer.hookSpecificOutput.updatedToolOutput).toEqual({ type: 'text', file: { ...sent.file, content: '[redacted]', numLines: 1 } });
   });
 });

@@ -7,19 +7,19 @@
 import type { AnyHookContext, HookOutcome } from '../../core/index.js';
 import { claudeBlockingFeedbackOf } from '../../dialects/claude-blocking-feedback.js';
 import { CLAUDE_SPECIFIC_FIELDS } from '../../dialects/claude.js';
+import { claudeOwnOutput } from '../../dialects/claude-tool-output.js';
 import { replacedResult, rewrittenArgs, type BridgeAnswer } from '../../dialects/outcome-changes.js';
 import { compact, joined, json, nothing } from '../answer-json.js';
 
 /**
- * A replaced result as Claude Code 2.1.332 takes it in `updatedToolOutput`: for Bash, only Bash's own output object
- * (`{stdout, stderr, interrupted, …}`; a string it ignores), so text becomes its `stdout`, the other fields kept from
- * the output Claude Code sent; any other tool's as it is.
+ * A replaced result as Claude Code 2.1.332 takes it in `updatedToolOutput`: for Bash and Read, only the tool's own
+ * output object (a string it ignores), so text goes into that object, its other fields kept from the output Claude Code
+ * sent; any other tool's as it is.
  */
 function claudeToolOutput(ctx: AnyHookContext, value: unknown): unknown {
-  if (ctx.event !== 'PostToolUse' || ctx.toolCall.name !== 'Bash' || typeof value !== 'string') return value;
-  const sent = ctx.execution?.result;
-  const base = typeof sent === 'object' && sent !== null && !Array.isArray(sent) ? (sent as Record<string, unknown>) : { interrupted: false, isImage: false };
-  return { ...base, stdout: value, stderr: '' };
+  if (ctx.event !== 'PostToolUse' || typeof value !== 'string') return value;
+  const own = claudeOwnOutput(ctx.toolCall.name);
+  return own === undefined ? value : own.object(value, ctx.execution?.result);
 }
 
 /**
