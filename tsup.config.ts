@@ -62,6 +62,34 @@ const executable: Options = {
   external: ['tsx', 'tsx/esm/api'],
 };
 
+/**
+ * For the CommonJS executable (src/cli/bin.ts): each `import()` of its graph — the first stage's lessons, loaded only
+ * when its index misses — becomes a read of that module's namespace in `dist/cli-lazy.cjs` (src/cli/bin-lazy.ts,
+ * `export * as name from …`), so that a bridged call parses some 20 KB of ours instead of the 140 KB that bundling them
+ * in would make. A lazily imported module bin-lazy.ts does not list fails the build.
+ */
+const lazyFirstStage: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'lazy-first-stage',
+  setup(build) {
+    const listing = join(process.cwd(), 'src', 'cli', 'bin-lazy.ts');
+    const names = new Map<string, string>();
+    for (const [, name, from] of readFileSync(listing, 'utf8').matchAll(/^export \* as (\w+) from '([^']+)';$/gm)) {
+      names.set(join(dirname(listing), from!.replace(/\.js$/, '.ts')), name!);
+    }
+    build.onResolve({ filter: /.*/ }, (args) => {
+      if (args.kind !== 'dynamic-import') return undefined;
+      const file = join(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
+      const name = names.get(file);
+      if (name === undefined) return { errors: [{ text: `${args.importer} imports ${args.path} lazily: list it in src/cli/bin-lazy.ts, which the CommonJS executable loads such modules from.` }] };
+      return { path: name, namespace: 'cli-lazy' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'cli-lazy' }, (args) => ({
+      contents: `module.exports = require(require('node:path').join(__dirname, 'cli-lazy.cjs'))[${JSON.stringify(args.path)}];`,
+      loader: 'js',
+    }));
+  },
+};
+
 const library = {
   index: 'src/index.ts',
   'ai-sdk': 'src/integrations/ai-sdk/index.ts',
@@ -101,9 +129,26 @@ const builds: Options[] = [
     // library's classes, which the executable's own copy recognises by their brands, as it does another installed
     // copy's (see src/core/internal/brand.ts).
     ...executable,
-    entry: { cli: 'src/cli/index.ts' },
+    entry: { cli: 'src/cli/index.ts', 'cli-main': 'src/cli/run-main.ts' },
     format: ['esm'],
     splitting: true,
+  },
+  {
+    // The package's executable, `dist/cli.cjs` (src/cli/bin.ts): one CommonJS file, so that a bridged call starts
+    // neither Node's ES module loader nor more than one file of ours; what it imports lazily is in `cli-lazy.cjs`.
+    ...executable,
+    entry: { cli: 'src/cli/bin.ts' },
+    format: ['cjs'],
+    splitting: false,
+    shims: true,
+    esbuildPlugins: [lazyFirstStage],
+  },
+  {
+    ...executable,
+    entry: { 'cli-lazy': 'src/cli/bin-lazy.ts' },
+    format: ['cjs'],
+    splitting: false,
+    shims: true,
   },
   {
     // A bridged hook call (src/cli/bridge-entry.ts), which the executable requires for `bridge`: one CommonJS file,

@@ -9,7 +9,7 @@
  * Claude Code (its start is not part of any tool call). Codex's served variant is the line `bridge --install codex --http`
  * writes (curl to the running serve), beside Codex's command bridge.
  *
- * Needs the pinned agent CLIs (installed on first use, as `npm run test:agents` does) and a built `dist/cli.js` (or
+ * Needs the pinned agent CLIs (installed on first use, as `npm run test:agents` does) and a built `dist/cli.cjs` (or
  * the build `AGENT_HOOKS_E2E_CLI` names).
  */
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';

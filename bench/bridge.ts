@@ -12,7 +12,7 @@
  * each hook that does not match adds: the 100-hook project's call against the one-hook project's that matches nothing,
  * alternating in the same rounds, the difference over the 99 more hooks.
  *
- * Needs a built CLI: `dist/cli.js`, or the file `AGENT_HOOKS_CLI` names.
+ * Needs a built CLI: `dist/cli.cjs`, or the file `AGENT_HOOKS_CLI` names.
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { finishRow, median, ratioTarget, stats, valueTarget, type Row } from './harness.js';
 import { installNode, versionOf } from '../test/support/install-node.mjs';
 
-const CLI = process.env.AGENT_HOOKS_CLI ?? fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const CLI = process.env.AGENT_HOOKS_CLI ?? fileURLToPath(new URL('../dist/cli.cjs', import.meta.url));
 const LIBRARY = fileURLToPath(new URL(`../dist/index.js`, import.meta.url));
 /** Node reading the payload and starting the hook's script, with nothing of ours: the floor of a command bridge. */
 const FLOOR = fileURLToPath(new URL('./bridge-floor.cjs', import.meta.url));

@@ -6,7 +6,7 @@
  * same run. The project has one trusted HOOK.md hook that matches the call, so each run also pays for its script (in
  * serve, or in the bridge). Then the line with no server listening: its fallback to the command bridge.
  *
- * Needs a built CLI (`dist/cli.js`, or the file `AGENT_HOOKS_CLI` names) and curl.
+ * Needs a built CLI (`dist/cli.cjs`, or the file `AGENT_HOOKS_CLI` names) and curl.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { finishRow, median, ratioTarget, stats, type Row } from './harness.js';
 
-const CLI = process.env.AGENT_HOOKS_CLI ?? fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const CLI = process.env.AGENT_HOOKS_CLI ?? fileURLToPath(new URL('../dist/cli.cjs', import.meta.url));
 const ROUNDS = Number(process.env.SERVED_LINE_ROUNDS ?? 30);
 
 /** Wall time of one process given `input`, in ms; throws when it fails or prints `unexpected` output. */

@@ -1,12 +1,10 @@
 #!/usr/bin/env node
-// The `agent-hooks` executable: runs the command line and exits with its code. An agent starts `bridge` once per hook
+// The `agent-hooks` executable as an ES module, `dist/cli.js`: the one bridge lines written before `dist/cli.cjs`
+// (bin.ts, the package's executable now) name, and what they keep running. An agent starts `bridge` once per hook
 // call, so that one first goes through the bridge's first stage, which loads next to nothing and answers alone when no
-// hook can run on the call; a call it hands over goes straight to the bridge command's call (`bridge-entry.ts`, built
-// as the one file `bridge.cjs`), and the rest of the command line (its table, the terminal's colours and prompts) is
-// loaded only for other commands.
-import { createRequire } from 'node:module';
+// hook can run on the call; the rest is run-main.ts.
 import { enableCompileCache } from './compile-cache.js';
-import type { FirstStageResult } from '../bridge/first-stage.js';
+import { readStdin } from './read-stdin.js';
 
 const argv = process.argv.slice(2);
 
@@ -14,43 +12,14 @@ const argv = process.argv.slice(2);
 enableCompileCache();
 
 async function run(): Promise<number> {
-  let early: FirstStageResult | undefined;
+  let input: string | undefined;
   if (argv[0] === 'bridge') {
     const { bridgeFirstStage } = await import('../bridge/first-stage.js');
-    early = await bridgeFirstStage(argv.slice(1), { env: process.env, cwd: process.cwd(), readStdin: readProcessStdin });
+    const early = await bridgeFirstStage(argv.slice(1), { env: process.env, cwd: process.cwd(), readStdin });
     if (early.answered) return early.exitCode;
+    input = early.input;
   }
-  const input = early?.answered === false ? early.input : undefined;
-  if (input !== undefined) {
-    // A usage error, which the bridge raises before it does anything, is left to `main` (`undefined`), which words it.
-    const handled = await (await bridgeEntry()).runBridgedCall(argv.slice(1), input);
-    if (handled !== undefined) return handled;
-  }
-  const [{ colorEnabled, cliIO }, { main }] = await Promise.all([import('./io.js'), import('./main.js')]);
-  const io = cliIO({ color: colorEnabled(process.env, process.stdout.isTTY === true), ...(input === undefined ? {} : { readStdin: () => Promise.resolve(input) }) });
-  return main(argv, io);
-}
-
-/** The whole of standard input, read as the bridge command reads it. */
-async function readProcessStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/**
- * The bridge's entry: the built `bridge.cjs` beside this file, or, where there is none (the sources run as they are),
- * the module it is built from.
- */
-async function bridgeEntry(): Promise<typeof import('./bridge-entry.js')> {
-  const require = createRequire(import.meta.url);
-  let file: string;
-  try {
-    file = require.resolve('./bridge.cjs');
-  } catch {
-    return import('./bridge-entry.js');
-  }
-  return require(file) as typeof import('./bridge-entry.js');
+  return (await import('./run-main.js')).runCommandLine(argv, input);
 }
 
 run().then(

@@ -162,9 +162,9 @@ export interface ConfigHook extends Hook {
   readonly timeoutMs: number;
 }
 
-// `agent-hooks bridge`, however it is invoked (npx, node_modules/.bin, node dist/cli.js).
+// `agent-hooks bridge`, however it is invoked (npx, node_modules/.bin, node dist/cli.cjs, or dist/cli.js as older lines name it).
 /** A command line that runs the agent-hooks bridge. @internal */
-export const BRIDGE_COMMAND = /agent-hooks(?:[\\/]dist[\\/]cli\.js)?["']?\s+bridge\b|cli\.js["']?\s+bridge\s+--from\b/;
+export const BRIDGE_COMMAND = /agent-hooks(?:[\\/]dist[\\/]cli\.[cm]?js)?["']?\s+bridge\b|cli\.[cm]?js["']?\s+bridge\s+--from\b/;
 
 /** The resolved paths and settings every loader starts from. */
 export interface ConfigPlaces {

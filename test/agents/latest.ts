@@ -161,7 +161,7 @@ function suiteRun(label: string, env: NodeJS.ProcessEnv): Outcomes | undefined {
   return outcomes;
 }
 
-// The bridge the agents call is the built CLI (dist/cli.js): built now when missing or older than the sources.
+// The bridge the agents call is the built CLI (dist/cli.cjs): built now when missing or older than the sources.
 if (newer.length > 0) await ensureCliBuilt();
 
 if (toRun.length > 0) {

@@ -52,13 +52,13 @@ interface ScriptCoverage {
 }
 
 /** Runs `args` under Node 24 with the preload; what it loaded, the coverage of each script it ran, and how it ended. */
-function loadsOf(args: readonly string[], cwd: string, env: Record<string, string>): Loads & { status: number | null; stdout: string; stderr: string; coverage: ScriptCoverage[] } {
+function loadsOf(args: readonly string[], cwd: string, env: Record<string, string>, input = PAYLOAD): Loads & { status: number | null; stdout: string; stderr: string; coverage: ScriptCoverage[] } {
   const id = Math.random().toString(36).slice(2);
   const out = join(root, `loads-${id}.json`);
   const coverageDir = join(root, `coverage-${id}`);
   const run = spawnSync(node, ['--import', pathToFileURL(join(root, 'preload.mjs')).href, ...args], {
     cwd,
-    input: PAYLOAD,
+    input,
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '', ...env, LOADS_OUT: out, NODE_V8_COVERAGE: coverageDir },
   });
@@ -141,7 +141,7 @@ describe('what a start loads', () => {
     // The hook ran and its refusal is the answer: the path measured is the one that decides.
     expect(loads.status, loads.stderr).toBe(0);
     expect(JSON.parse(loads.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('no shell here') } });
-    expect(loads.urls.some((url) => url.endsWith('/dist/cli.js'))).toBe(true);
+    expect(loads.urls.some((url) => url.endsWith('/dist/cli.cjs'))).toBe(true);
     expect(unused(loads)).toEqual([]);
   });
 
@@ -161,6 +161,18 @@ describe('what a start loads', () => {
     // The texts are found where that code is loaded: `list` reads every agent's config files, `bridge --help` the rest.
     const others = [loadsOf([CLI, 'list'], dir, env), loadsOf([CLI, 'bridge', '--help'], dir, env)];
     expect(new Set(others.flatMap(held))).toEqual(new Set(Object.keys(NOT_ON_A_CALL)));
+  });
+
+  it('a bridged call no hook can run on, its index warm, loads one file of ours: dist/cli.cjs', () => {
+    const { dir, env } = matchingProject();
+    // The project's hook guards Bash: a Read runs nothing.
+    const payload = PAYLOAD.replace('"tool_name":"Bash"', '"tool_name":"Read"');
+    const call = (): ReturnType<typeof loadsOf> => loadsOf([CLI, 'bridge', '--from', 'claude'], dir, env, payload);
+    call();
+    const loads = call();
+    expect(loads.status, loads.stderr).toBe(0);
+    expect(loads.stdout).toBe('');
+    expect(loads.urls.filter((url) => url.startsWith(pathToFileURL(join(CLI, '..')).href))).toEqual([pathToFileURL(CLI).href]);
   });
 
   it("import('agent-hooks') loads neither node:http nor node:https", () => {

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeDialect, sampleContext } from 'agent-hooks';
-import { cliProjects, runCli, runCliJson, scriptHook } from '../support/cli.js';
+import { CLI, cliProjects, runCli, runCliJson, scriptHook } from '../support/cli.js';
 import { exited } from '../support/script-fixture.js';
 
 // The projects here are the tests' own: their hooks run with --trust-all (trust itself is tested in trust.test.ts).
@@ -46,6 +46,21 @@ describe('agent-hooks bridge', () => {
 
     const allowed = await runCli(['bridge', '--trust-all', '--from', 'claude'], { cwd: dir, input: claudePre('ls'), env: { CLAUDE_PROJECT_DIR: dir } });
     expect(allowed).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('answers the same from dist/cli.js, the ES module executable that bridge lines written before dist/cli.cjs name', async () => {
+    const { dir, hooks } = await project();
+    await scriptHook(hooks, 'no-rm', { trigger: 'pre-tool-call', matcher: { tool: 'Bash' } }, blockRmRf);
+    const older = join(CLI, '..', 'cli.js');
+    for (const executable of [CLI, older]) {
+      const denied = await runCli(['bridge', '--trust-all', '--from', 'claude'], { cwd: dir, input: claudePre('rm -rf /'), env: { CLAUDE_PROJECT_DIR: dir }, executable });
+      expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision, executable).toBe('deny');
+      // A call no hook can run on, which the first stage answers alone.
+      const allowed = await runCli(['bridge', '--trust-all', '--from', 'claude'], { cwd: dir, input: claudePre('ls'), env: { CLAUDE_PROJECT_DIR: dir }, executable });
+      expect(allowed, executable).toMatchObject({ code: 0, stdout: '', stderr: '' });
+      const events = await runCli(['events', '--json'], { cwd: dir, executable });
+      expect(events.code, executable).toBe(0);
+    }
   });
 
   it('answers Copilot, Gemini CLI, VS Code and Cursor in their own formats', async () => {

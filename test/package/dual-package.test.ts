@@ -274,7 +274,7 @@ module.exports = new HookStack().with(new BeforeToolHook(() => HookOutcome.block
     // The user's own hooks and agent configs stay out: their homes are inside the project.
     const env = { ...process.env, HOME: join(projectDir, 'home'), XDG_CONFIG_HOME: join(projectDir, 'xdg') };
     const out = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [join(dir, 'pkg/dist/cli.js'), 'bridge', '--trust-all', '--from', 'claude'], { cwd: projectDir, env });
+      const child = spawn(process.execPath, [join(dir, 'pkg/dist/cli.cjs'), 'bridge', '--trust-all', '--from', 'claude'], { cwd: projectDir, env });
       let stdout = '';
       let stderr = '';
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -55,8 +55,11 @@ describe('the built package', () => {
   });
 
   it('installs a working agent-hooks executable', async () => {
-    const { stdout } = await run(process.execPath, [join(dir, 'dist/cli.js'), 'events', '--json'], { cwd: dir });
-    expect((JSON.parse(stdout) as { event: string }[]).map((r) => r.event)).toContain('PreToolUse');
+    // The executable, and the ES module one that bridge lines written before it name.
+    for (const file of ['dist/cli.cjs', 'dist/cli.js']) {
+      const { stdout } = await run(process.execPath, [join(dir, file), 'events', '--json'], { cwd: dir });
+      expect((JSON.parse(stdout) as { event: string }[]).map((r) => r.event)).toContain('PreToolUse');
+    }
     const bin = (pkg as unknown as { bin: Record<string, string> }).bin['agent-hooks']!;
     expect(existsSync(join(dir, bin)), bin).toBe(true);
     expect(readFileSync(join(dir, bin), 'utf8').startsWith('#!/usr/bin/env node')).toBe(true);

@@ -1,6 +1,6 @@
 /**
  * The build the command-line tests run: the JavaScript of `dist/`, made with the project's tsup config when
- * dist/cli.js is missing or older than the sources, so `npm test` on a fresh clone needs no `npm run build` first.
+ * dist/cli.cjs is missing or older than the sources, so `npm test` on a fresh clone needs no `npm run build` first.
  * It is made once per run, by the test configs' global setup (`build-once.ts`), before any test file starts; test
  * files call it again only as a cheap check. The type declarations are left out (seconds rather than a minute): the
  * packaging tests build the whole package for themselves, and `npm run build` makes dist/ anew. Worktrees sharing one
@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 /** The executable under test. */
-export const CLI = join(root, 'dist', 'cli.js');
+export const CLI = join(root, 'dist', 'cli.cjs');
 const LOCK = join(root, 'node_modules', '.cache', 'agent-hooks-cli-build.lock');
 /** A bound against a hung build, not its expected time. */
 export const BUILD_TIMEOUT_MS = 300_000;
@@ -37,10 +37,10 @@ function newestInput(): number {
 }
 
 const fresh = (): boolean => existsSync(CLI) && statSync(CLI).mtimeMs >= newestInput();
-// A build in progress may have written part of cli.js already: it is only fresh with no build before or after the look.
+// A build in progress may have written part of cli.cjs already: it is only fresh with no build before or after the look.
 const settled = (): boolean => !existsSync(LOCK) && fresh() && !existsSync(LOCK);
 
-/** Builds dist/'s JavaScript with the project's tsup config unless dist/cli.js is newer than every source. */
+/** Builds dist/'s JavaScript with the project's tsup config unless dist/cli.cjs is newer than every source. */
 export async function ensureCliBuilt(): Promise<void> {
   const deadline = Date.now() + BUILD_TIMEOUT_MS;
   mkdirSync(join(LOCK, '..'), { recursive: true });

@@ -28,10 +28,12 @@ export interface CliOptions {
   readonly cwd: string;
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly input?: string;
+  /** Another file of the build to run in place of the executable (`dist/cli.js`, which older bridge lines name). */
+  readonly executable?: string;
 }
 
 /**
- * Runs `node dist/cli.js …args`. The environment is this process's without the colour variables, with
+ * Runs `node dist/cli.cjs …args`. The environment is this process's without the colour variables, with
  * `XDG_CONFIG_HOME` and `HOME` inside `cwd` unless given, so the user's real hooks (HOOK.md folders, and agents'
  * config files such as `~/.claude/settings.json`) never leak into a test.
  */
@@ -40,7 +42,7 @@ export function runCli(args: readonly string[], options: CliOptions): Promise<Cl
   for (const [key, value] of Object.entries(options.env ?? {})) env[key] = value;
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [options.executable ?? CLI, ...args], { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -15,7 +15,7 @@ export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
  * The built command line the bridge runs as: the suite tests what users install. `AGENT_HOOKS_E2E_CLI` names another
  * build (a measurement made while dist/ is someone else's to build).
  */
-export const CLI = process.env.AGENT_HOOKS_E2E_CLI ?? join(REPO, 'dist', 'cli.js');
+export const CLI = process.env.AGENT_HOOKS_E2E_CLI ?? join(REPO, 'dist', 'cli.cjs');
 /** The HOOK.md hook folders every agent runs, unchanged. */
 export const HOOKS = fileURLToPath(new URL('../hooks/', import.meta.url));
 

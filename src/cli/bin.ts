@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// The `agent-hooks` executable, `dist/cli.cjs`: one CommonJS file. An agent starts `bridge` once per hook call, and a
+// call that starts Node's ES module loader, or reads standard input through `process.stdin`, pays some 10 ms for each
+// before it does anything (`npm run bench -- bridge`): this file needs neither. It holds the bridge's first stage,
+// which answers alone when no hook can run on the call; what the first stage loads only when it learns something new
+// comes from `dist/cli-lazy.cjs` (bin-lazy.ts). A call it hands over runs from `dist/bridge.cjs`; every other command
+// from the ES modules of `dist/cli-main.js` (run-main.ts).
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { enableCompileCache } from './compile-cache.js';
+import { bridgeFirstStage } from '../bridge/first-stage.js';
+import { readStdin } from './read-stdin.js';
+
+// Before anything else is loaded, so every module after this one is compiled from the cache (Node ≥ 22.1).
+enableCompileCache();
+
+const argv = process.argv.slice(2);
+
+async function run(): Promise<number> {
+  let input: string | undefined;
+  if (argv[0] === 'bridge') {
+    const early = await bridgeFirstStage(argv.slice(1), { env: process.env, cwd: process.cwd(), readStdin });
+    if (early.answered) return early.exitCode;
+    input = early.input;
+    if (input !== undefined) {
+      const entry = createRequire(import.meta.url)(fileURLToPath(new URL('./bridge.cjs', import.meta.url))) as typeof import('./bridge-entry.js');
+      const handled = await entry.runBridgedCall(argv.slice(1), input);
+      if (handled !== undefined) return handled;
+      // A usage error: the command line words it, from the payload already read.
+    }
+  }
+  const main = (await import(new URL('./cli-main.js', import.meta.url).href)) as typeof import('./run-main.js');
+  return main.runCommandLine(argv, input);
+}
+
+run().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(`agent-hooks: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exitCode = 1;
+  },
+);
