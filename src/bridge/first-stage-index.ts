@@ -8,7 +8,7 @@
  * @internal
  */
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { buildStamp } from '../script/internal/build-stamp.js';
 import { agentHooksCacheDir } from '../script/internal/cache-dir.js';
 import type { HookFilter } from './hook-filter.js';
@@ -61,9 +61,11 @@ function statOrNull(file: string): Stats | null {
  * @internal
  */
 export function folderKey(dir: string): string {
-  const upper = statOrNull(join(dir, 'HOOK.md'));
+  // `dir` is a folder as discovery lists it, already normalised: joined by hand, as `path.join` costs more than the
+  // stat on a call that looks at every hook folder of the project.
+  const upper = statOrNull(`${dir}${sep}HOOK.md`);
   if (upper !== null) return `U${statKey(upper)}`;
-  const lower = statOrNull(join(dir, 'hook.md'));
+  const lower = statOrNull(`${dir}${sep}hook.md`);
   return lower === null ? 'none' : `L${statKey(lower)}`;
 }
 

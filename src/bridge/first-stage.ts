@@ -14,7 +14,7 @@
  * @internal
  */
 import { readdirSync, statSync, type Dirent } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, join, resolve, sep } from 'node:path';
 import { projectSetVariables } from '../dialects/project-set-env.js';
 import { projectHooksDir, userHooksDir } from '../script/hook-dirs.js';
 import { lightProfileOf } from '../agents/light-registry.js';
@@ -75,26 +75,35 @@ function foldersOf(root: string): string[] | undefined {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ENOENT' ? [] : undefined;
   }
-  return entries.filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => join(root, e.name));
+  // `root` is resolved (normalised, no trailing separator but for the file system's root): joined by hand, as
+  // `path.join` costs more than the listing on a call that looks at every hook folder of the project.
+  const prefix = root.endsWith(sep) ? root : `${root}${sep}`;
+  return entries.filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => `${prefix}${e.name}`);
 }
 
 const exists = (file: string): boolean => statSync(file, { throwIfNoEntry: false }) !== undefined;
 
 /**
- * While the first stage reads stdin, the agent may give up on the call: it ends as the full path ends then (see
- * `holdBridgeLifetime`), with no hook process to stop.
+ * While the first stage reads stdin, the agent may give up on the call: it says so as the full path does then (see
+ * `holdBridgeLifetime`) — there is no hook process to stop — and ends by the agent's signal itself. Not by
+ * `process.exit`: stdin is read off the main thread (see `readStdin`), and an exit waits for that read, which only ends
+ * when the agent closes stdin.
  */
 function holdSignals(): () => void {
   const handlers = (['SIGTERM', 'SIGINT', 'SIGHUP'] as const).map((signal) => {
     const handler = (): void => {
-      process.stderr.write(`agent-hooks bridge: ${signal} received: stopping the hooks and exiting.\n`, () => process.exit(1));
+      process.stderr.write(`agent-hooks bridge: ${signal} received: stopping the hooks and exiting.\n`, () => {
+        release();
+        process.kill(process.pid, signal);
+      });
     };
     process.on(signal, handler);
     return [signal, handler] as const;
   });
-  return () => {
+  const release = (): void => {
     for (const [signal, handler] of handlers) process.off(signal, handler);
   };
+  return release;
 }
 
 /**
