@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { enableCompileCache } from './compile-cache.js';
+import { endWith } from './exit-code.js';
 import { bridgeFirstStage } from '../bridge/first-stage.js';
 import { readStdin } from './read-stdin.js';
 
@@ -33,12 +34,4 @@ async function run(): Promise<number> {
   return main.runCommandLine(argv, input);
 }
 
-run().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(`agent-hooks: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    process.exitCode = 1;
-  },
-);
+endWith(run());

@@ -4,6 +4,7 @@
 // call, so that one first goes through the bridge's first stage, which loads next to nothing and answers alone when no
 // hook can run on the call; the rest is run-main.ts.
 import { enableCompileCache } from './compile-cache.js';
+import { endWith } from './exit-code.js';
 import { readStdin } from './read-stdin.js';
 
 const argv = process.argv.slice(2);
@@ -22,12 +23,4 @@ async function run(): Promise<number> {
   return (await import('./run-main.js')).runCommandLine(argv, input);
 }
 
-run().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(`agent-hooks: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    process.exitCode = 1;
-  },
-);
+endWith(run());

@@ -187,14 +187,21 @@ describe(`claude ${pinOf('claude').version}: an asyncRewake hook wakes the model
   const SETTINGS = { hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'cat >/dev/null; sleep 1; echo E2E-REWAKE >&2; exit 2', asyncRewake: true, timeout: 30 }] }] } };
   const WAKE = 'Stop hook blocking error from command "PostToolUse:Bash": E2E-REWAKE';
 
-  it('Claude Code, its input streamed and kept open: the hook done after the turn starts a new one with the message', async () => {
+  /** Claude Code on those settings, its one prompt streamed in, and its input kept open `holdStdinSec` (else closed). */
+  async function streamed(holdStdinSec?: number): Promise<{ run: AgentRun; mock: MockServer; project: AgentProject }> {
     const project = makeProject([]);
     mkdirSync(join(project.dir, '.claude'), { recursive: true });
     writeFileSync(join(project.dir, '.claude', 'settings.json'), JSON.stringify(SETTINGS));
     const mock = await startMockServer(claudeDriver.api(), [{ shell: 'echo one' }, { text: 'First.' }, { text: 'Woken.' }]);
+    const input = JSON.stringify({ type: 'user', message: { role: 'user', content: 'Print one.' } });
+    const args = ['-p', '--input-format', 'stream-json', '--allowedTools', 'Bash'];
+    const run = await runClaude(project, mock, args, holdStdinSec === undefined ? { stdin: `${input}\n` } : { stdin: input, holdStdinSec });
+    return { run, mock, project };
+  }
+
+  it('Claude Code, its input streamed and kept open: the hook done after the turn starts a new one with the message', async () => {
+    const { run, mock, project } = await streamed(8);
     try {
-      const input = JSON.stringify({ type: 'user', message: { role: 'user', content: 'Print one.' } });
-      const run = await runClaude(project, mock, ['-p', '--input-format', 'stream-json', '--allowedTools', 'Bash'], { stdin: input, holdStdinSec: 8 });
       const why = `exit ${run.exitCode}\n${run.stderr.slice(-2000)}`;
       const main = mock.mainRequests();
       // The hook did not hold the tool call up: the request after it knows nothing of it yet.
@@ -208,13 +215,8 @@ describe(`claude ${pinOf('claude').version}: an asyncRewake hook wakes the model
   }, 150_000);
 
   it('Claude Code, its input streamed and closed after the turn: the hook runs in the background, and its message reaches no model', async () => {
-    const project = makeProject([]);
-    mkdirSync(join(project.dir, '.claude'), { recursive: true });
-    writeFileSync(join(project.dir, '.claude', 'settings.json'), JSON.stringify(SETTINGS));
-    const mock = await startMockServer(claudeDriver.api(), [{ shell: 'echo one' }, { text: 'First.' }, { text: 'Woken.' }]);
+    const { run, mock, project } = await streamed();
     try {
-      const input = JSON.stringify({ type: 'user', message: { role: 'user', content: 'Print one.' } });
-      const run = await runClaude(project, mock, ['-p', '--input-format', 'stream-json', '--allowedTools', 'Bash'], { stdin: `${input}\n` });
       const why = `exit ${run.exitCode}\n${run.stderr.slice(-2000)}`;
       expect(run.exitCode, why).toBe(0);
       // The turn ended without the hook's message, and no turn came after it: as a session here that is closed after

@@ -58,9 +58,12 @@ function projectWithHooks(): AgentProject {
   return project;
 }
 
-/** The same project, run by our agent: the folder loaded as Codex config, a `Bash` tool (the name Codex's hooks see). */
-async function runOurs(project: AgentProject): Promise<Seen & { warnings: AgentWarning[] }> {
-  const model = new ScriptedModel(TURNS.map((t) => ('shell' in t ? { toolCalls: [{ name: 'Bash', args: { command: t.shell } }] } : t.text)));
+/**
+ * `turns` run by our agent in `project`: its folder loaded as Codex config (the user's `~/.codex` too with
+ * `homeDir`), a `Bash` tool (the name Codex's hooks see). The script model, with every request, and the warnings.
+ */
+async function ourCodexRun(project: AgentProject, turns: readonly Turn[], homeDir: string | false = false): Promise<{ model: ScriptedModel; warnings: AgentWarning[] }> {
+  const model = new ScriptedModel(turns.map((t) => ('shell' in t ? { toolCalls: [{ name: 'Bash', args: { command: t.shell } }] } : t.text)));
   const bash = defineTool({
     name: 'Bash',
     description: 'Runs a shell command.',
@@ -70,7 +73,7 @@ async function runOurs(project: AgentProject): Promise<Seen & { warnings: AgentW
   const agent = AgentBuilder.new()
     .withModel(model)
     .withTools(bash)
-    .withHooksFrom({ projectDir: project.dir, trust: 'all', homeDir: false, userDir: false, codex: true, hookmd: false })
+    .withHooksFrom({ projectDir: project.dir, trust: 'all', homeDir, userDir: false, codex: true, hookmd: false })
     .build();
   const warnings: AgentWarning[] = [];
   agent.events.on('warning', (w) => warnings.push(w));
@@ -81,6 +84,12 @@ async function runOurs(project: AgentProject): Promise<Seen & { warnings: AgentW
   } finally {
     process.chdir(previous);
   }
+  return { model, warnings };
+}
+
+/** The same project, run by our agent (see {@link ourCodexRun}). */
+async function runOurs(project: AgentProject): Promise<Seen & { warnings: AgentWarning[] }> {
+  const { model, warnings } = await ourCodexRun(project, TURNS);
   return { files: filesIn(project.dir), audited: auditedIn(project.dir), told: model.requests.slice(1).map((r) => JSON.stringify(r.messages)).join('\n'), warnings };
 }
 
@@ -223,18 +232,7 @@ describe(`codex ${pinOf('codex').version}: timeoutSec, PostToolUse's continue: f
     codex = { project: p, mock, run, files, told: mock.mainRequests().map((r) => bodyText(r.body)).join('\n'), requests: mock.mainRequests().length };
 
     const mine = project();
-    const model = new ScriptedModel(LATER_TURNS.map((t) => ('shell' in t ? { toolCalls: [{ name: 'Bash', args: { command: t.shell } }] } : t.text)));
-    const bash = defineTool({ name: 'Bash', input: z.object({ command: z.string() }), execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: mine.dir, env: mine.env, encoding: 'utf8' }) });
-    const agent = AgentBuilder.new().withModel(model).withTools(bash).withHooksFrom({ projectDir: mine.dir, trust: 'all', homeDir: false, userDir: false, codex: true, hookmd: false }).build();
-    const warnings: AgentWarning[] = [];
-    agent.events.on('warning', (w) => warnings.push(w));
-    const previous = process.cwd();
-    process.chdir(mine.dir);
-    try {
-      await agent.run('Touch the files.');
-    } finally {
-      process.chdir(previous);
-    }
+    const { model, warnings } = await ourCodexRun(mine, LATER_TURNS);
     ours = { project: mine, warnings, files: Object.fromEntries(LATER_FILES.map((f) => [f, existsSync(join(mine.dir, f))])), told: model.requests.map((r) => JSON.stringify(r.messages)).join('\n'), requests: model.requests.length };
   }, 200_000);
   afterAll(async () => {
@@ -293,20 +291,7 @@ describe(`codex ${pinOf('codex').version}: a deny in the project's file, an audi
     codex = { ...ranIn(p.dir), project: p, mock, run };
 
     const mine = setUp();
-    const model = new ScriptedModel(CROSS_TURNS.map((t) => ('shell' in t ? { toolCalls: [{ name: 'Bash', args: { command: t.shell } }] } : t.text)));
-    const bash = defineTool({ name: 'Bash', input: z.object({ command: z.string() }), execute: (input) => execFileSync('/bin/sh', ['-c', input.command], { cwd: mine.dir, env: mine.env, encoding: 'utf8' }) });
-    const agent = AgentBuilder.new()
-      .withModel(model)
-      .withTools(bash)
-      .withHooksFrom({ projectDir: mine.dir, trust: 'all', homeDir: mine.home, userDir: false, codex: true, hookmd: false })
-      .build();
-    const previous = process.cwd();
-    process.chdir(mine.dir);
-    try {
-      await agent.run('Touch the files.');
-    } finally {
-      process.chdir(previous);
-    }
+    await ourCodexRun(mine, CROSS_TURNS, mine.home);
     ours = { ...ranIn(mine.dir), project: mine };
   }, 200_000);
   afterAll(async () => {
