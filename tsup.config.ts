@@ -90,6 +90,26 @@ const lazyFirstStage: NonNullable<Options['esbuildPlugins']>[number] = {
   },
 };
 
+/**
+ * Keeps the agent runtime in the chunk that holds the core (stack, contexts, outcomes) in the library's split builds.
+ * esbuild puts a module in the chunk of the entry points that reach it, so when `agent-hooks/opencode` reached the core
+ * but not the runtime, the two fell into different chunks, and an agent step with hooks on every event ran at about
+ * twice the time it takes with both in one (`npm run bench -- agent-built`; which V8 optimisation the split defeats
+ * was not found). The plugin's entry imports the runtime here, for the layout only: nothing of it runs until used.
+ * `test/build/chunk-layout.test.ts` fails when an entry splits them again.
+ */
+const oneRuntimeChunk: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'one-runtime-chunk',
+  setup(build) {
+    const plugin = join(process.cwd(), 'src', 'agents', 'opencode', 'index.ts');
+    const runtime = join(process.cwd(), 'src', 'agent', 'index.ts');
+    build.onLoad({ filter: /[\\/]agents[\\/]opencode[\\/]index\.ts$/ }, (args) => {
+      if (args.path !== plugin) return undefined;
+      return { contents: `${readFileSync(plugin, 'utf8')}\nimport ${JSON.stringify(runtime)};\n`, loader: 'ts' };
+    });
+  },
+};
+
 const library = {
   index: 'src/index.ts',
   'ai-sdk': 'src/integrations/ai-sdk/index.ts',
@@ -122,6 +142,7 @@ const builds: Options[] = [
     target: 'node20',
     outDir: 'dist',
     plugins: [frontmatterSchema, recheckEngine],
+    esbuildPlugins: [oneRuntimeChunk],
   },
   {
     // The `agent-hooks` executable, with chunks of its own: a bridged call loads a few small modules first (see
@@ -172,6 +193,7 @@ const builds: Options[] = [
     // ESM-only dependencies are bundled in: Node 20.0 to 20.18 cannot require() an ES module. p-timeout holds no state
     // a copy could disagree on, so the CommonJS build carrying its own is harmless.
     noExternal: ['p-timeout'],
+    esbuildPlugins: [oneRuntimeChunk],
     // No source maps: with the executable's own copy of the code, the package would pass its 15 MB budget; the ES
     // module build keeps its maps.
     sourcemap: false,
