@@ -1,5 +1,6 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   compileManifestRegex,
@@ -91,6 +92,32 @@ describe('compileManifestRegex refuses regexes that can backtrack catastrophical
     const unsupported = () => (calls++, { status: 'unknown', error: { kind: 'unsupported' } });
     checkWithinCpuBudget(unsupported, 50);
     expect(calls).toBe(1);
+  });
+
+  it("counts this thread's CPU only: another thread busy during a check does not use up the checker's budget", () => {
+    // The first attempt waits, using no CPU, while a worker thread spins for 300 ms of its own CPU, then times out.
+    const shared = new Int32Array(new SharedArrayBuffer(4));
+    const budgets: number[] = [];
+    const check = (budgetMs: number) => {
+      budgets.push(budgetMs);
+      if (budgets.length > 1) return { status: 'safe' };
+      const worker = new Worker(
+        `const { workerData } = require('node:worker_threads');
+         const start = process.threadCpuUsage ? () => process.threadCpuUsage() : () => process.cpuUsage();
+         const t0 = start();
+         while ((() => { const u = process.threadCpuUsage ? process.threadCpuUsage(t0) : process.cpuUsage(t0); return u.user + u.system; })() < 300_000);
+         Atomics.store(workerData, 0, 1);
+         Atomics.notify(workerData, 0);`,
+        { eval: true, workerData: shared },
+      );
+      Atomics.wait(shared, 0, 0, 10_000);
+      void worker.terminate();
+      return { status: 'unknown', error: { kind: 'timeout' } };
+    };
+    expect(checkWithinCpuBudget(check, 1000)).toEqual({ status: 'safe' });
+    expect(Atomics.load(shared, 0), 'the worker spun').toBe(1);
+    // The worker's 300 ms are not counted: the second attempt gets nearly the whole budget.
+    expect(budgets[1]).toBeGreaterThan(900);
   });
 
   it('the shape refused when undecided: an unbounded repeat of a group that holds a repeat', () => {
