@@ -5,8 +5,8 @@
 // which answers alone when no hook can run on the call; what the first stage loads only when it learns something new
 // comes from `dist/cli-lazy.cjs` (bin-lazy.ts). A call it hands over runs from `dist/bridge.cjs`; every other command
 // from the ES modules of `dist/cli-main.js` (run-main.ts).
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { requireWithCodeCache } from './code-cache.js';
 import { enableCompileCache } from './compile-cache.js';
 import { endWith } from './exit-code.js';
 import { bridgeFirstStage } from '../bridge/first-stage.js';
@@ -24,9 +24,15 @@ async function run(): Promise<number> {
     if (early.answered) return early.exitCode;
     input = early.input;
     if (input !== undefined) {
-      const entry = createRequire(import.meta.url)(fileURLToPath(new URL('./bridge.cjs', import.meta.url))) as typeof import('./bridge-entry.js');
-      const handled = await entry.runBridgedCall(argv.slice(1), input);
-      if (handled !== undefined) return handled;
+      const bridge = requireWithCodeCache<typeof import('./bridge-entry.js')>(fileURLToPath(new URL('./bridge.cjs', import.meta.url)));
+      // Compiled by node:vm, the file has no import() of its own: a config module is imported from here.
+      bridge.exports.useModuleImporter((specifier) => import(specifier));
+      const handled = await bridge.exports.runBridgedCall(argv.slice(1), input);
+      if (handled !== undefined) {
+        // Once the call has answered: the cache then holds the functions it ran.
+        bridge.save();
+        return handled;
+      }
       // A usage error: the command line words it, from the payload already read.
     }
   }

@@ -9,6 +9,8 @@ import { createRequire } from 'node:module';
 import { bridgedCall } from './commands/bridge-call.js';
 import type { CliIO } from './io.js';
 
+export { useModuleImporter } from './module-import.js';
+
 /**
  * Runs `agent-hooks bridge ARGS` (`args` without `bridge`) on a payload the first stage read (`input`), with the
  * process's streams as they are — the answer is for the agent — and without the command line's table of commands, the

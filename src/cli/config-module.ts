@@ -13,6 +13,7 @@ import type { HookProblem } from '../script/problem.js';
 import { configModuleFingerprint } from '../script/trust/trust-fingerprint.js';
 import type { TrustCheck } from '../script/trust/trust-policy.js';
 import { trustVerdict, type TrustStore } from '../script/trust/trust-store.js';
+import { importModule } from './module-import.js';
 
 /** The config modules of in-process hooks, looked for in the project in this order. */
 export const CONFIG_MODULE_FILES = ['agent-hooks.config.mjs', 'agent-hooks.config.js', 'agent-hooks.config.mts', 'agent-hooks.config.ts'] as const;
@@ -88,16 +89,16 @@ export async function checkConfigModule(file: string, projectDir: string, store:
 async function importConfigModule(file: string, version?: string): Promise<unknown> {
   // A version in the URL is a new module to the loader: a server that reloads a changed file gets its new code.
   const url = version === undefined ? pathToFileURL(file).href : `${pathToFileURL(file).href}?v=${encodeURIComponent(version)}`;
-  if (!/\.m?ts$/.test(file)) return import(url);
+  if (!/\.m?ts$/.test(file)) return importModule(url);
   let tsx: { register(): () => Promise<void> | void };
   try {
-    tsx = (await import('tsx/esm/api')) as typeof tsx;
+    tsx = (await importModule('tsx/esm/api')) as typeof tsx;
   } catch {
     throw new Error(`${file} is TypeScript, which needs tsx to load: install it (npm install -D tsx), or write agent-hooks.config.mjs.`);
   }
   const unregister = tsx.register();
   try {
-    return await import(url);
+    return await importModule(url);
   } finally {
     await unregister();
   }
