@@ -95,9 +95,10 @@ const lazyFirstStage: NonNullable<Options['esbuildPlugins']>[number] = {
  * esbuild puts a module in the chunk of the entry points that reach it, so when `agent-hooks/opencode` reached the core
  * but not the runtime, the two fell into different chunks, and an agent step with hooks on every event ran at about
  * twice the time it takes with both in one (`npm run bench -- agent-built`; which V8 optimisation the split defeats
- * was not found). The plugin's entry imports the runtime here, for the layout only: nothing of it runs until used.
+ * was not found). The plugin's entry imports the runtime here, for the layout only: the plugin uses none of it.
  * `test/build/chunk-layout.test.ts` fails when an entry splits them again.
  */
+const LAYOUT_ONLY = 'agent-hooks:runtime-layout';
 const oneRuntimeChunk: NonNullable<Options['esbuildPlugins']>[number] = {
   name: 'one-runtime-chunk',
   setup(build) {
@@ -105,8 +106,11 @@ const oneRuntimeChunk: NonNullable<Options['esbuildPlugins']>[number] = {
     const runtime = join(process.cwd(), 'src', 'agent', 'index.ts');
     build.onLoad({ filter: /[\\/]agents[\\/]opencode[\\/]index\.ts$/ }, (args) => {
       if (args.path !== plugin) return undefined;
-      return { contents: `${readFileSync(plugin, 'utf8')}\nimport ${JSON.stringify(runtime)};\n`, loader: 'ts' };
+      return { contents: `${readFileSync(plugin, 'utf8')}\nimport ${JSON.stringify(LAYOUT_ONLY)};\n`, loader: 'ts' };
     });
+    // Kept, though the package says its modules have no side effects: esbuild would otherwise ignore the bare import,
+    // and say so on every build.
+    build.onResolve({ filter: /^agent-hooks:runtime-layout$/ }, () => ({ path: runtime, sideEffects: true }));
   },
 };
 

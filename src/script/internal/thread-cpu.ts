@@ -37,7 +37,7 @@ const since = (now: NodeJS.CpuUsage, previous?: NodeJS.CpuUsage): NodeJS.CpuUsag
 
 /** Picks once how this thread's CPU time is read. */
 function pick(): CpuUsageOf {
-  // Node 22.19 and 23.9 on.
+  // Node 22.15 and 23.9 on.
   const own = (process as { threadCpuUsage?: CpuUsageOf }).threadCpuUsage;
   if (typeof own === 'function') return (previous) => own.call(process, previous);
   // Node 20 on Linux: the kernel's count for this thread.
