@@ -110,7 +110,7 @@ const oneRuntimeChunk: NonNullable<Options['esbuildPlugins']>[number] = {
     });
     // Kept, though the package says its modules have no side effects: esbuild would otherwise ignore the bare import,
     // and say so on every build.
-    build.onResolve({ filter: /^agent-hooks:runtime-layout$/ }, () => ({ path: runtime, sideEffects: true }));
+    build.onResolve({ filter: new RegExp(`^${LAYOUT_ONLY}$`) }, () => ({ path: runtime, sideEffects: true }));
   },
 };
 

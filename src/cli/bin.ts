@@ -36,8 +36,9 @@ async function run(): Promise<number> {
       // A usage error: the command line words it, from the payload already read.
     }
   }
+  // The bridged call, when there was one to make, was made above.
   const main = (await import(new URL('./cli-main.js', import.meta.url).href)) as typeof import('./run-main.js');
-  return main.runCommandLine(argv, input);
+  return main.runMain(argv, input);
 }
 
 endWith(run());

@@ -21,6 +21,16 @@ export async function runCommandLine(argv: readonly string[], input: string | un
     const handled = await (await bridgeEntry()).runBridgedCall(argv.slice(1), input);
     if (handled !== undefined) return handled;
   }
+  return runMain(argv, input);
+}
+
+/**
+ * Runs the command line `argv` with its table, colours and prompts, for a caller that has tried the bridged call
+ * already (a usage error, which `main` words) or has none to try; `input` as for {@link runCommandLine}.
+ *
+ * @internal
+ */
+export async function runMain(argv: readonly string[], input: string | undefined): Promise<number> {
   const [{ colorEnabled, cliIO }, { main }] = await Promise.all([import('./io.js'), import('./main.js')]);
   const io = cliIO({ color: colorEnabled(process.env, process.stdout.isTTY === true), ...(input === undefined ? {} : { readStdin: () => Promise.resolve(input) }) });
   return main([...argv], io);
