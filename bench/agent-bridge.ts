@@ -9,17 +9,23 @@
  * Claude Code (its start is not part of any tool call). Codex's served variant is the line `bridge --install codex --http`
  * writes (curl to the running serve), beside Codex's command bridge.
  *
+ * Beside them, in the same rounds, a bare start of the Node that runs the command bridge (`node -e ''`, given a payload on
+ * stdin as a hook is) — what reaching serve must cost less than — and the hook's script run alone. The served rows'
+ * target is that what they add per bridged event, the script's own time left out, stays under that start.
+ *
  * Needs the pinned agent CLIs (installed on first use, as `npm run test:agents` does) and a built `dist/cli.cjs` (or
  * the build `AGENT_HOOKS_E2E_CLI` names).
  */
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { claudeDriver } from '../test/agents/drivers/claude.js';
 import { codexDriver } from '../test/agents/drivers/codex.js';
 import { makeProject, type AgentProject } from '../test/agents/support/harness.js';
 import { startMockServer, type RecordedRequest, type Turn } from '../test/agents/support/mock-server.js';
 import { startServe, type ServeProcess } from '../test/agents/support/serve.js';
-import { finishRow, median, stats, type Row } from './harness.js';
+import { finishRow, median, stats, valueTarget, type Row } from './harness.js';
 
 /** Shell calls per session: each gives one sample. */
 const CALLS = 6;
@@ -51,12 +57,15 @@ const VARIANTS: readonly Variant[] = ([
   { name: 'codex: serve (curl line) on PreToolUse, one HOOK.md hook', agent: 'codex', events: ['PreToolUse'], serve: true },
 ] as const satisfies readonly Variant[]).filter((variant: Variant) => AGENTS.includes(variant.agent ?? 'claude'));
 
+/** The script of every hook measured: it reads its payload and lets the call proceed. */
+const HOOK_SCRIPT = '#!/bin/sh\ncat >/dev/null\n';
+
 /** A HOOK.md hook on the shell that reads its payload and lets the call proceed: the cheapest hook a user can write. */
 function writeHook(project: AgentProject, name: string, trigger: string): void {
   const dir = join(project.dir, '.agents', 'hooks', name);
   mkdirSync(join(dir, 'scripts'), { recursive: true });
   writeFileSync(join(dir, 'HOOK.md'), `---\nname: ${name}\ndescription: Reads the payload and lets the call proceed.\ntrigger: ${trigger}\nmatcher:\n  tool: Shell\n---\n`);
-  writeFileSync(join(dir, 'scripts', 'run'), '#!/bin/sh\ncat >/dev/null\n');
+  writeFileSync(join(dir, 'scripts', 'run'), HOOK_SCRIPT);
   chmodSync(join(dir, 'scripts', 'run'), 0o755);
 }
 
@@ -108,13 +117,53 @@ async function session(variant: Variant): Promise<number[]> {
   }
 }
 
+/** Bare Node starts, and runs of the hook's script alone, taken after each session: the machine's drift hits them as it hits the sessions. */
+const STARTS_PER_SESSION = 5;
+const NODE_START = "a bare Node start (node -e '')";
+const SCRIPT_ALONE = "the hook's script alone (/bin/sh)";
+/** What the agent gives a hook on stdin, near enough in size. */
+const STDIN = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Shell', tool_input: { command: 'echo call-0' }, session_id: 'bench', cwd: '/tmp' });
+
+/** Wall time of one process given `STDIN`, with an environment as bare as a hook's, in ms; throws when it fails. */
+function timed(file: string, args: readonly string[]): number {
+  const t0 = process.hrtime.bigint();
+  const run = spawnSync(file, args, { input: STDIN, env: { PATH: process.env.PATH ?? '' } });
+  if (run.status !== 0) throw new Error(`${file} ${args.join(' ')} exited ${run.status}`);
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+}
+
 export async function agentBridgeSuite(): Promise<Row[]> {
   const samples = new Map<string, number[]>(VARIANTS.map((v) => [v.name, []]));
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const variant of round % 2 === 0 ? VARIANTS : [...VARIANTS].reverse()) samples.get(variant.name)!.push(...(await session(variant)));
+  const starts: number[] = [];
+  const scripts: number[] = [];
+  const scratch = mkdtempSync(join(tmpdir(), 'agent-hooks-bench-script-'));
+  const script = join(scratch, 'run');
+  writeFileSync(script, HOOK_SCRIPT, { mode: 0o755 });
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const variant of round % 2 === 0 ? VARIANTS : [...VARIANTS].reverse()) {
+        samples.get(variant.name)!.push(...(await session(variant)));
+        for (let i = 0; i < STARTS_PER_SESSION; i++) {
+          starts.push(timed(process.execPath, ['-e', '']));
+          scripts.push(timed(script, []));
+        }
+      }
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
   const suite = 'Bridge inside Claude Code and Codex (tool call to tool result)';
-  return VARIANTS.map((variant) => {
+  const start = median(starts);
+  const own = median(scripts);
+  const reference = (name: string, xs: readonly number[], note: string): Row => {
+    const timing = stats(xs);
+    return finishRow({ suite, name, unit: 'ms', mean: timing.mean, median: timing.median, rme: timing.rme, note });
+  };
+  const references = [
+    reference(NODE_START, starts, `Node ${process.versions.node}, ${starts.length} starts between the sessions`),
+    reference(SCRIPT_ALONE, scripts, `the HOOK.md hook's script, started as a hook is, ${scripts.length} runs between the sessions`),
+  ];
+  return [...references, ...VARIANTS.map((variant) => {
     const baseline = variant.agent === 'codex' ? CODEX_BASELINE : BASELINE;
     const base = median(samples.get(baseline)!);
     const xs = samples.get(variant.name)!;
@@ -131,5 +180,20 @@ export async function agentBridgeSuite(): Promise<Row[]> {
         ? { note: `${xs.length} tool calls in ${ROUNDS} sessions` }
         : { baseline, ratio: timing.median / base, note: `adds ${added.toFixed(0)} ms per tool call (medians; ${xs.length} calls)` }),
     });
-  });
+  }), ...VARIANTS.filter((variant) => variant.serve === true).map((variant) => {
+    const base = median(samples.get(variant.agent === 'codex' ? CODEX_BASELINE : BASELINE)!);
+    const added = median(samples.get(variant.name)!) - base;
+    // What reaching serve costs per bridged event, against one Node start: each event's hook script runs in serve
+    // whichever way the event comes, so its own time is left out, as the bridge bench leaves it out.
+    const perEvent = added / variant.events.length - own;
+    return finishRow({
+      suite,
+      name: `${variant.name}: added per bridged event, its script left out`,
+      unit: 'ms',
+      mean: perEvent,
+      median: perEvent,
+      target: valueTarget(start, `< ${NODE_START}, ${start.toFixed(0)} ms`),
+      note: `${added.toFixed(0)} ms per tool call over ${variant.events.length} event${variant.events.length === 1 ? '' : 's'}, less ${own.toFixed(1)} ms of script per event`,
+    });
+  })];
 }
