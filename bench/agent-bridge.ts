@@ -16,7 +16,6 @@
  * Needs the pinned agent CLIs (installed on first use, as `npm run test:agents` does) and a built `dist/cli.cjs` (or
  * the build `AGENT_HOOKS_E2E_CLI` names).
  */
-import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,7 +24,7 @@ import { codexDriver } from '../test/agents/drivers/codex.js';
 import { makeProject, type AgentProject } from '../test/agents/support/harness.js';
 import { startMockServer, type RecordedRequest, type Turn } from '../test/agents/support/mock-server.js';
 import { startServe, type ServeProcess } from '../test/agents/support/serve.js';
-import { finishRow, median, stats, valueTarget, type Row } from './harness.js';
+import { finishRow, median, stats, timeProcess, valueTarget, type Row } from './harness.js';
 
 /** Shell calls per session: each gives one sample. */
 const CALLS = 6;
@@ -128,12 +127,7 @@ const SCRIPT_ALONE = "the hook's script alone (/bin/sh)";
 const STDIN = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Shell', tool_input: { command: 'echo call-0' }, session_id: 'bench', cwd: '/tmp' });
 
 /** Wall time of one process given `STDIN`, with an environment as bare as a hook's, in ms; throws when it fails. */
-function timed(file: string, args: readonly string[]): number {
-  const t0 = process.hrtime.bigint();
-  const run = spawnSync(file, args, { input: STDIN, env: { PATH: process.env.PATH ?? '' } });
-  if (run.status !== 0) throw new Error(`${file} ${args.join(' ')} exited ${run.status}`);
-  return Number(process.hrtime.bigint() - t0) / 1e6;
-}
+const timed = (file: string, args: readonly string[]): number => timeProcess(file, args, { input: STDIN, env: { PATH: process.env.PATH ?? '' } });
 
 export async function agentBridgeSuite(): Promise<Row[]> {
   const samples = new Map<string, number[]>(VARIANTS.map((v) => [v.name, []]));
@@ -166,12 +160,15 @@ export async function agentBridgeSuite(): Promise<Row[]> {
     reference(NODE_START, starts, `Node ${process.versions.node}, ${starts.length} starts between the sessions`),
     reference(SCRIPT_ALONE, scripts, `the HOOK.md hook's script, started as a hook is, ${scripts.length} runs between the sessions`),
   ];
+  const baselineOf = (variant: Variant): string => (variant.agent === 'codex' ? CODEX_BASELINE : BASELINE);
+  /** What `variant` adds to a tool call over its agent's sessions without hooks (medians). */
+  const addedBy = (variant: Variant): number => median(samples.get(variant.name)!) - median(samples.get(baselineOf(variant))!);
   return [...references, ...VARIANTS.map((variant) => {
-    const baseline = variant.agent === 'codex' ? CODEX_BASELINE : BASELINE;
+    const baseline = baselineOf(variant);
     const base = median(samples.get(baseline)!);
     const xs = samples.get(variant.name)!;
     const timing = stats(xs);
-    const added = timing.median - base;
+    const added = addedBy(variant);
     return finishRow({
       suite,
       name: variant.name,
@@ -184,8 +181,7 @@ export async function agentBridgeSuite(): Promise<Row[]> {
         : { baseline, ratio: timing.median / base, note: `adds ${added.toFixed(0)} ms per tool call (medians; ${xs.length} calls)` }),
     });
   }), ...VARIANTS.filter((variant) => variant.serve === true).map((variant) => {
-    const base = median(samples.get(variant.agent === 'codex' ? CODEX_BASELINE : BASELINE)!);
-    const added = median(samples.get(variant.name)!) - base;
+    const added = addedBy(variant);
     // What reaching serve costs per bridged event, against one Node start: each event's hook script runs in serve
     // whichever way the event comes, so its own time is left out, as the bridge bench leaves it out.
     const perEvent = added / variant.events.length - own;

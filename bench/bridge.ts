@@ -14,12 +14,11 @@
  *
  * Needs a built CLI: `dist/cli.cjs`, or the file `AGENT_HOOKS_CLI` names.
  */
-import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { finishRow, median, ratioTarget, stats, valueTarget, type Row } from './harness.js';
+import { finishRow, median, ratioTarget, stats, timeProcess, valueTarget, type Row } from './harness.js';
 import { installNode, versionOf } from '../test/support/install-node.mjs';
 
 const CLI = process.env.AGENT_HOOKS_CLI ?? fileURLToPath(new URL('../dist/cli.cjs', import.meta.url));
@@ -63,14 +62,8 @@ function writeHook(dir: string, name: string, tool: string): void {
   chmodSync(join(folder, 'scripts', 'run'), 0o755);
 }
 
-/** Wall time of one process, in ms; throws when it fails. */
-function timed(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): number {
-  const t0 = process.hrtime.bigint();
-  const run = spawnSync(command, args, { cwd, env, input: PAYLOAD });
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (run.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${run.status}: ${String(run.stderr)}`);
-  return ms;
-}
+/** Wall time of one process given the payload, in ms; throws when it fails. */
+const timed = (command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): number => timeProcess(command, args, { cwd, env, input: PAYLOAD });
 
 /** A Node to measure with: its executable and how the rows name it. */
 interface NodeRun {

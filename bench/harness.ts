@@ -4,6 +4,7 @@
  * machine's load hits the case and its baseline alike; and every figure that matters is a ratio against a baseline
  * measured in the same run. Absolute numbers are reported, never asserted.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { Bench } from 'tinybench';
@@ -119,6 +120,18 @@ function runSync(op: () => unknown, batch: number): void {
 
 async function runAsync(op: () => unknown, batch: number): Promise<void> {
   for (let i = 0; i < batch; i++) await op();
+}
+
+/**
+ * Wall time of one whole process, in ms, from its spawn to its exit: `command` with `args`, given `input` on stdin. Throws
+ * when it exits otherwise than 0, with what it wrote on stderr.
+ */
+export function timeProcess(command: string, args: readonly string[], options: { readonly input: string; readonly env: NodeJS.ProcessEnv; readonly cwd?: string }): number {
+  const t0 = process.hrtime.bigint();
+  const run = spawnSync(command, args, { cwd: options.cwd, env: options.env, input: options.input });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (run.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${run.status}: ${String(run.stderr)}`);
+  return ms;
 }
 
 /** Mean, median and relative margin of error (95%) of `xs`. */

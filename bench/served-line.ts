@@ -13,19 +13,13 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { finishRow, median, ratioTarget, stats, type Row } from './harness.js';
+import { finishRow, median, ratioTarget, stats, timeProcess, type Row } from './harness.js';
 
 const CLI = process.env.AGENT_HOOKS_CLI ?? fileURLToPath(new URL('../dist/cli.cjs', import.meta.url));
 const ROUNDS = Number(process.env.SERVED_LINE_ROUNDS ?? 30);
 
-/** Wall time of one process given `input`, in ms; throws when it fails or prints `unexpected` output. */
-function timed(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, input: string): number {
-  const t0 = process.hrtime.bigint();
-  const run = spawnSync(command, args, { cwd, env, input });
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (run.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${run.status}: ${String(run.stderr)}`);
-  return ms;
-}
+/** Wall time of one process given `input`, in ms; throws when it fails. */
+const timed = (command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, input: string): number => timeProcess(command, args, { cwd, env, input });
 
 /** Starts `agent-hooks serve --port 0` in `dir`; resolves with its port once it listens. */
 function startServe(dir: string, env: NodeJS.ProcessEnv): Promise<{ port: number; child: ChildProcess }> {
