@@ -5,8 +5,8 @@
  * @module
  * @internal
  */
-import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { fileReads } from '../process/files.js';
 import type { ConfigLoadOptions, LoadedConfigHooks } from '../config/config-source.js';
 import type { AgentId } from './agent-id.js';
 
@@ -50,6 +50,6 @@ export interface ConfigLoader {
  */
 export async function existingFiles(projectDir: string, files: readonly string[]): Promise<string[]> {
   const paths = files.map((f) => join(resolve(projectDir), f));
-  const found = await Promise.all(paths.map(async (f) => (await stat(f).catch(() => undefined))?.isFile() === true));
+  const found = await Promise.all(paths.map(async (f) => (await fileReads.stat(f).catch(() => undefined))?.isFile() === true));
   return paths.filter((_, i) => found[i]);
 }

@@ -5,8 +5,8 @@
  * @module
  * @internal
  */
-import { readFile } from 'node:fs/promises';
 import { isRecord } from '../dialects/wire-output.js';
+import { fileReads } from '../process/files.js';
 
 /**
  * The file of `files` (in their merge order) whose `key` is `true` and set by no file after it; `undefined` when the
@@ -30,7 +30,7 @@ export function switchedOnBy<F extends { readonly settings: unknown }>(files: re
  */
 export async function settingsOf(file: string): Promise<unknown> {
   try {
-    return JSON.parse(await readFile(file, 'utf8')) as unknown;
+    return JSON.parse(await fileReads.readFile(file, 'utf8')) as unknown;
   } catch {
     return undefined;
   }

@@ -4,11 +4,11 @@
  *
  * @module
  */
-import { access } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AgentBuilder } from '../agent/index.js';
 import { HookStack, isHook, type Hook, type HookFn, type PrioritizedHook } from '../core/index.js';
+import { fileReads } from '../process/files.js';
 import type { HookProblem } from '../script/problem.js';
 import { configModuleFingerprint } from '../script/trust/trust-fingerprint.js';
 import type { TrustCheck } from '../script/trust/trust-policy.js';
@@ -37,7 +37,7 @@ export interface ConfigModuleTrust {
   readonly problems: readonly HookProblem[];
 }
 
-const exists = (file: string) => access(file).then(() => true, () => false);
+const exists = (file: string) => fileReads.access(file).then(() => true, () => false);
 
 /** The project's config module: the first of {@link CONFIG_MODULE_FILES} in `projectDir`, if any. */
 export async function findConfigModule(projectDir: string): Promise<string | undefined> {

@@ -5,9 +5,9 @@
  * @module
  */
 import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { jsonDepthProblem } from '../core/internal/json-depth.js';
 import { messageOf } from '../core/internal/message-of.js';
+import { fileReads } from '../process/files.js';
 import type { HookProblem } from '../script/problem.js';
 
 /**
@@ -213,9 +213,9 @@ export async function readConfigFile(file: string): Promise<ConfigFileRead> {
   let text: string;
   try {
     // Non-blocking, and a regular file only: a project's settings file that is a FIFO must not hang the load.
-    const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    const fd = await fileReads.open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     try {
-      const info = await handle.stat();
+      const info = await fileReads.fstat(fd);
       if (!info.isFile()) {
         return { status: 'invalid', problem: { file, severity: 'error', code: 'unreadable', message: 'Cannot read the file: it is not a regular file. Replace it with one.' } };
       }
@@ -225,7 +225,7 @@ export async function readConfigFile(file: string): Promise<ConfigFileRead> {
       let length = 0;
       for (;;) {
         const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, MAX_CONFIG_FILE_BYTES + 1 - length));
-        const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+        const bytesRead = await fileReads.read(fd, chunk, 0, chunk.length, null);
         if (bytesRead === 0) break;
         chunks.push(chunk.subarray(0, bytesRead));
         length += bytesRead;
@@ -233,7 +233,7 @@ export async function readConfigFile(file: string): Promise<ConfigFileRead> {
       }
       text = Buffer.concat(chunks, length).toString('utf8');
     } finally {
-      await handle.close();
+      await fileReads.close(fd);
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileReads } from '../process/files.js';
 import type { HookProblem } from './problem.js';
 
 /**
@@ -71,7 +71,7 @@ const NO_MODE_BITS = process.platform === 'win32' || typeof process.getuid !== '
 /** The file at `path` and whether it may be executed, or `undefined` when there is no file there. */
 async function probe(path: string, withoutModeBits: boolean): Promise<{ executable: boolean } | undefined> {
   try {
-    const s = await stat(path);
+    const s = await fileReads.stat(path);
     if (!s.isFile()) return undefined;
     return { executable: NO_MODE_BITS ? withoutModeBits : executableByMode(s.mode, s.uid, s.gid) };
   } catch {

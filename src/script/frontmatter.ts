@@ -3,10 +3,10 @@
  *
  * @module
  */
-import { close, constants, open, read } from 'node:fs';
-import { open as openHandle } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import type * as Yaml from 'yaml';
 import { lazyModule } from '../core/internal/lazy-module.js';
+import { fileReads } from '../process/files.js';
 import { parseSimpleYaml } from './internal/simple-yaml.js';
 import { assertBodyText, notTextProblem } from './frontmatter-text.js';
 import { readYaml11Scalars } from './frontmatter-yaml11.js';
@@ -106,20 +106,15 @@ function isDelimiter(buf: Buffer, start: number, end: number): boolean {
   return end - start === 3 && buf.compare(DELIMITER, 0, 3, start, end) === 0;
 }
 
+// Non-blocking, so that a HOOK.md which is a FIFO reads as empty instead of waiting for a writer forever; a regular
+// file reads the same either way.
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
 const failure = (problem: HookProblem, bytesRead: number): FrontmatterFailure => ({
   ok: false,
   problems: [problem],
   bytesRead,
 });
-
-// The callback API, promisified, rather than FileHandle: a FileHandle costs an object with a finalizer per file, and
-// discovery opens a thousand of them; measured, it made the reads twice as slow. By hand rather than with node:util's
-// promisify: importing node:util as an ES module loads some thirty of Node's own modules (worker_threads among them)
-// on a bridged call.
-const openFile = (file: string, flags: number): Promise<number> => new Promise((resolve, reject) => open(file, flags, (error, fd) => (error ? reject(error) : resolve(fd))));
-const readChunk = (fd: number, buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }> =>
-  new Promise((resolve, reject) => read(fd, buffer, offset, length, position, (error, bytesRead) => (error ? reject(error) : resolve({ bytesRead }))));
-const closeFile = (fd: number): Promise<void> => new Promise((resolve, reject) => close(fd, (error) => (error ? reject(error) : resolve())));
 
 /** Reads from a file descriptor in chunks, growing one buffer, so that lines can span chunk boundaries. */
 class ChunkReader {
@@ -144,7 +139,7 @@ class ChunkReader {
       this.buf.copy(bigger, 0, 0, this.length);
       this.buf = bigger;
     }
-    const { bytesRead } = await readChunk(this.fd, this.buf, this.length, want, this.length);
+    const bytesRead = await fileReads.read(this.fd, this.buf, this.length, want, this.length);
     if (bytesRead === 0) this.eof = true;
     this.length += bytesRead;
     return bytesRead > 0;
@@ -189,8 +184,7 @@ export async function readFrontmatter(file: string, options: ReadFrontmatterOpti
   const maxBytes = options.maxBytes ?? FRONTMATTER_MAX_BYTES;
   let fd: number;
   try {
-    // Non-blocking, so that a HOOK.md which is a FIFO reads as empty instead of waiting for a writer forever.
-    fd = await openFile(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    fd = await fileReads.open(file, READ_FLAGS);
   } catch (error) {
     return failure(ioProblem(file, error), 0);
   }
@@ -260,7 +254,7 @@ export async function readFrontmatter(file: string, options: ReadFrontmatterOpti
   } catch (error) {
     return failure(ioProblem(file, error), reader.length);
   } finally {
-    await closeFile(fd).catch(() => undefined);
+    await fileReads.close(fd).catch(() => undefined);
   }
 }
 
@@ -381,14 +375,14 @@ function wholeNumberProblems(doc: Yaml.Document.Parsed, block: FrontmatterBlock,
  * @internal
  */
 export async function readHookBody(manifest: Pick<HookManifest, 'file' | 'bodyOffset'>): Promise<string> {
-  const handle = await openHandle(manifest.file, 'r');
+  const fd = await fileReads.open(manifest.file, READ_FLAGS);
   try {
-    const { size } = await handle.stat();
+    const { size } = await fileReads.fstat(fd);
     const length = Math.max(0, size - manifest.bodyOffset);
     const buf = Buffer.allocUnsafe(length);
     let filled = 0;
     while (filled < length) {
-      const { bytesRead } = await handle.read(buf, filled, length - filled, manifest.bodyOffset + filled);
+      const bytesRead = await fileReads.read(fd, buf, filled, length - filled, manifest.bodyOffset + filled);
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
@@ -396,6 +390,6 @@ export async function readHookBody(manifest: Pick<HookManifest, 'file' | 'bodyOf
     const body = buf.toString('utf8', 0, filled);
     return body.startsWith('\r\n') ? body.slice(2) : body.startsWith('\n') || body.startsWith('\r') ? body.slice(1) : body;
   } finally {
-    await handle.close();
+    await fileReads.close(fd);
   }
 }

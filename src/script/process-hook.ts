@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { access } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { EventEmitter } from 'eventemitter3';
 import {
@@ -24,6 +23,7 @@ import { messageOf } from '../core/internal/message-of.js';
 import type { Decision, WireDialect, WireHookInfo } from '../dialects/dialect.js';
 import { failureDecision } from '../dialects/failure.js';
 import { HookEnvironment, type EnvPattern, type EnvPolicy } from './hook-environment.js';
+import { fileReads } from '../process/files.js';
 import { ProcessPool, type ProcessPoolLike, type ReleaseSlot } from '../process/process-pool.js';
 import { DEFAULT_MAX_OUTPUT_BYTES, runProcess, type ProcessResult } from '../process/run-process.js';
 
@@ -31,7 +31,7 @@ import { DEFAULT_MAX_OUTPUT_BYTES, runProcess, type ProcessResult } from '../pro
 async function scriptVanished(script: string, result: ProcessResult): Promise<boolean> {
   if (result.exitCode === 0 || result.exitCode === null || !result.stderr.includes(script)) return false;
   try {
-    await access(script);
+    await fileReads.access(script);
     return false;
   } catch {
     return true;

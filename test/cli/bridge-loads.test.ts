@@ -129,9 +129,11 @@ function ranInBridgeFile(loads: ReturnType<typeof loadsOf>, text: string): boole
  * Node's own modules a bridged call has no use for: `node:util` imported as an ES module loads worker_threads (its
  * facade reads every export), and the global `performance` loads perf_hooks; `node:crypto` (some twenty internal
  * modules on Node 24) is for a large file's hash and the agent runtime's ids, `zlib` for the ReDoS checker. (`vm`,
- * which the checker needs too, compiles `dist/bridge.cjs` from its code cache: see src/cli/code-cache.ts.)
+ * which the checker needs too, compiles `dist/bridge.cjs` from its code cache: see src/cli/code-cache.ts.) And
+ * `node:fs/promises`: the call's file reads block (src/process/files.ts), and only writing the trust store loads it
+ * (the internal module behind it is Node's ES module loader's, which this test's preload starts).
  */
-const NODE_UNUSED = /^NativeModule (worker_threads|perf_hooks|crypto|zlib)$/;
+const NODE_UNUSED = /^NativeModule (worker_threads|perf_hooks|crypto|zlib|fs\/promises)$/;
 
 describe('what a start loads', () => {
   // A package required by name costs the call more than its code: Node reads the package.json files it resolves through
@@ -149,7 +151,7 @@ describe('what a start loads', () => {
     expect(loads.urls.filter((url) => url.includes('/node_modules/'))).toEqual([]);
   });
 
-  it("a bridged Claude Code call loads no agent's config loader, no http hook client, no help or command table, and none of Node's worker_threads, perf_hooks, crypto or zlib", () => {
+  it("a bridged Claude Code call loads no agent's config loader, no http hook client, no help or command table, and none of Node's worker_threads, perf_hooks, crypto, zlib or fs/promises", () => {
     const { dir, env } = matchingProject();
     const call = (): ReturnType<typeof loadsOf> => loadsOf([CLI, 'bridge', '--from', 'claude'], dir, env);
     call();

@@ -4,7 +4,6 @@
  * @module
  */
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { HookEvent, type HookEventName } from '../../core/index.js';
 import type { ConfigKind, ConfigLevel } from '../../script/command-hook.js';
@@ -14,6 +13,7 @@ import { inCopilotFileOrder, isCopilotSettingsFile } from './file-order.js';
 import { orClaudeToolName } from './claude-name-matcher.js';
 import { copilotHooksSwitchMessage, copilotHooksSwitchedOffIn, copilotRepositorySettingsFiles } from './hooks-switch.js';
 import { MODEL_CALL_FAILURES } from './model-call-failures.js';
+import { fileReads } from '../../process/files.js';
 import { permissionOnEveryCall } from './permission-every-call.js';
 import { vscodeDialect } from '../../dialects/vscode.js';
 import { isRecord } from '../../dialects/wire-output.js';
@@ -35,7 +35,7 @@ const PASCAL_EVENTS = eventNamesIn('claude');
 /** The `.json` files of a folder, sorted by name; none when it does not exist. */
 async function jsonFiles(dir: string): Promise<string[]> {
   try {
-    const names = await readdir(dir);
+    const names = await fileReads.readdir(dir);
     return names.filter((n) => n.endsWith('.json')).sort().map((n) => join(dir, n));
   } catch {
     return [];
@@ -378,9 +378,9 @@ export const githubConfigLoader: ConfigLoader = {
     ((base === 'settings.json' || base === 'settings.local.json') && parent === 'copilot' && grandparent === '.github'),
   async projectFiles(projectDir) {
     const github = join(resolve(projectDir), '.github', 'hooks');
-    const names = await readdir(github).catch(() => [] as string[]);
+    const names = await fileReads.readdir(github).catch(() => [] as string[]);
     const copilotDir = join(resolve(projectDir), '.github', 'copilot');
-    const present = await readdir(copilotDir).catch(() => [] as string[]);
+    const present = await fileReads.readdir(copilotDir).catch(() => [] as string[]);
     // The cross-tool .claude/ files are Claude Code's loader's to validate.
     const settings = ['settings.json', 'settings.local.json'].filter((n) => present.includes(n)).map((n) => join(copilotDir, n));
     return [...names.filter((n) => n.endsWith('.json')).sort().map((n) => join(github, n)), ...settings];

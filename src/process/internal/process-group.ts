@@ -1,5 +1,5 @@
 // Internal: not exported from the package.
-import { readdir, readFile } from 'node:fs/promises';
+import { fileReads } from '../files.js';
 
 /**
  * Sends `signal` to every process of the group `pgid` (a detached child's pid), so grandchildren get it too. Where
@@ -28,7 +28,7 @@ export async function groupAlive(pgid: number): Promise<boolean> {
   if (process.platform !== 'linux') return true;
   let entries: string[];
   try {
-    entries = await readdir('/proc');
+    entries = await fileReads.readdir('/proc');
   } catch {
     return true;
   }
@@ -36,7 +36,7 @@ export async function groupAlive(pgid: number): Promise<boolean> {
     if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
     let stat: string;
     try {
-      stat = await readFile(`/proc/${entry}/stat`, 'latin1');
+      stat = await fileReads.readFile(`/proc/${entry}/stat`, 'latin1');
     } catch {
       continue; // it exited while we looked
     }

@@ -1,7 +1,7 @@
 // Internal: not exported from the package.
 import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
+import { fileReads } from '../../process/files.js';
 import type { DiscoveryOptions, DiscoveryResult } from '../discovery.js';
 import { projectHooksDir, userHooksDir } from '../hook-dirs.js';
 import { loadManifest, type ManifestLoad } from '../load-manifest.js';
@@ -33,7 +33,7 @@ interface Folder {
 async function listRoot(root: string, source: HookSource): Promise<{ folders: Folder[]; problem?: HookProblem }> {
   let entries: Dirent[];
   try {
-    entries = await readdir(root, { withFileTypes: true });
+    entries = await fileReads.entries(root);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { folders: [] };
     const problem: HookProblem = {

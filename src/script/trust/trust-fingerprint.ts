@@ -4,8 +4,8 @@
  * @module
  */
 import { constants, type Dirent, type Stats } from 'node:fs';
-import { open, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
+import { fileReads } from '../../process/files.js';
 import type { CommandHookOrigin } from '../command-hook.js';
 import type { HookManifest } from '../manifest.js';
 import { commandReferences } from './internal/command-files.js';
@@ -236,7 +236,7 @@ async function hashOpen(path: string, read: (buffer: Buffer) => Promise<number>,
 async function filePart(path: string, budget: PinBudget = new PinBudget()): Promise<string | undefined> {
   let info: Stats;
   try {
-    info = await stat(path);
+    info = await fileReads.stat(path);
   } catch (error) {
     if (['ENOENT', 'ENOTDIR', 'ELOOP'].includes(codeOf(error) ?? '')) return undefined;
     throw new TrustFingerprintError(path, `cannot be read (${(error as Error).message})`);
@@ -244,19 +244,19 @@ async function filePart(path: string, budget: PinBudget = new PinBudget()): Prom
   if (info.isDirectory()) return undefined;
   if (!info.isFile()) throw new TrustFingerprintError(path, `is ${kindOf(info)}, not a file`);
   budget.part(path);
-  let handle;
+  let fd: number;
   try {
-    handle = await open(path, READ_FLAGS);
+    fd = await fileReads.open(path, READ_FLAGS);
   } catch (error) {
     throw new TrustFingerprintError(path, `cannot be read (${(error as Error).message})`);
   }
   try {
     // The file opened is the one judged: it may have been swapped for a FIFO since the stat above.
-    const opened = await handle.stat();
+    const opened = await fileReads.fstat(fd);
     if (!opened.isFile()) throw new TrustFingerprintError(path, `is ${kindOf(opened)}, not a file`);
     let position = 0;
     const hash = await hashOpen(path, async (buffer) => {
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+      const bytesRead = await fileReads.read(fd, buffer, 0, buffer.length, position);
       position += bytesRead;
       return bytesRead;
     }, budget, opened.size);
@@ -265,7 +265,7 @@ async function filePart(path: string, budget: PinBudget = new PinBudget()): Prom
     if (error instanceof TrustFingerprintError) throw error;
     throw new TrustFingerprintError(path, `cannot be read (${(error as Error).message})`);
   } finally {
-    await handle.close().catch(() => undefined);
+    await fileReads.close(fd).catch(() => undefined);
   }
 }
 
@@ -282,7 +282,7 @@ async function filePart(path: string, budget: PinBudget = new PinBudget()): Prom
 async function folderParts(dir: string, base: string, into: Record<string, string>, budget: PinBudget, chain: readonly string[]): Promise<void> {
   let entries: Dirent[];
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    entries = await fileReads.entries(dir);
   } catch (error) {
     if (codeOf(error) === 'ENOENT' || codeOf(error) === 'ENOTDIR') return;
     throw new TrustFingerprintError(dir, `cannot be listed (${(error as Error).message})`);
@@ -297,9 +297,9 @@ async function folderParts(dir: string, base: string, into: Record<string, strin
       if (chain.includes(real)) into[name] = 'folder (cycle)';
       else await folderParts(path, base, into, budget, [...chain, real]);
     } else if (entry.isSymbolicLink()) {
-      const target = await readlink(path).catch(() => '');
-      const real = await realpath(path).catch(() => undefined);
-      const info = real === undefined ? undefined : await stat(real).catch(() => undefined);
+      const target = await fileReads.readlink(path).catch(() => '');
+      const real = await fileReads.realpath(path).catch(() => undefined);
+      const info = real === undefined ? undefined : await fileReads.stat(real).catch(() => undefined);
       if (info?.isDirectory() === true) {
         budget.part(path);
         if (chain.includes(real!)) {
@@ -315,7 +315,7 @@ async function folderParts(dir: string, base: string, into: Record<string, strin
       const part = await filePart(path, budget);
       if (part !== undefined) into[name] = part;
     } else {
-      const info = await stat(path).catch(() => undefined);
+      const info = await fileReads.stat(path).catch(() => undefined);
       throw new TrustFingerprintError(path, `is ${info === undefined ? 'not a regular file' : kindOf(info)}, not a file`);
     }
   }
@@ -323,7 +323,7 @@ async function folderParts(dir: string, base: string, into: Record<string, strin
 
 /** {@link folderParts} from the top: the real path of `dir` starts the chain. */
 async function folderTreeParts(dir: string, base: string, into: Record<string, string>, budget: PinBudget): Promise<void> {
-  const real = await realpath(dir).catch(() => undefined);
+  const real = await fileReads.realpath(dir).catch(() => undefined);
   if (real === undefined) return;
   await folderParts(dir, base, into, budget, [real]);
 }
@@ -374,7 +374,7 @@ export async function configHookFingerprint(hook: ConfigTrustSubject): Promise<T
   let unpinned: readonly string[] | undefined;
   if (hook.command !== undefined && hook.projectDir !== undefined) {
     const projectDir = hook.projectDir;
-    const realProject = await realpath(projectDir).catch(() => projectDir);
+    const realProject = await fileReads.realpath(projectDir).catch(() => projectDir);
     const env = Object.entries(hook.env ?? {}).map(([key, value]) => `${key}=${value}`);
     const named = await commandReferences(hook.command, projectDir, hook.cwd ?? projectDir, env);
     // Parts are named relative to the project, as the user knows them; a file a link leads out to, by its own path.

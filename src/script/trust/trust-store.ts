@@ -3,7 +3,6 @@
  *
  * @module
  */
-import { chmod, copyFile, mkdir, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { userEnvOf } from '../../dialects/project-set-env.js';
@@ -11,7 +10,9 @@ import { isInside } from './internal/paths.js';
 import type { HookEnv } from '../hook-dirs.js';
 import type { HookProblem } from '../problem.js';
 import type { TrustFingerprint } from './trust-fingerprint.js';
+import { lazyModule } from '../../core/internal/lazy-module.js';
 import { nodeCrypto } from '../../core/internal/node-crypto.js';
+import { fileReads } from '../../process/files.js';
 
 /** One trusted hook: where it is defined and what its content was when the user trusted it. */
 export interface TrustEntry {
@@ -76,6 +77,9 @@ const STORE_VERSION = 1;
 /** How long a writer waits for another one's lock, and when a lock is taken as left behind by a killed process. */
 const LOCK_WAIT_MS = 10_000;
 const LOCK_STALE_MS = 30_000;
+
+// Reading the store is part of every hook load (see process/files.ts); writing it, of trusting a hook only: loaded then.
+const writes = lazyModule<typeof import('node:fs/promises')>('node:fs/promises');
 
 /**
  * The trust store's file: `$XDG_CONFIG_HOME/agent-hooks/trust.json`, else `~/.config/agent-hooks/trust.json` — the
@@ -178,7 +182,7 @@ export class TrustStore {
   async load(): Promise<TrustStoreRead> {
     let info;
     try {
-      info = await stat(this.path);
+      info = await fileReads.stat(this.path);
     } catch (error) {
       if (codeOf(error) === 'ENOENT') return { entries: [] };
       return { entries: [], problem: this.problem(`cannot be read: ${(error as Error).message}`) };
@@ -187,7 +191,7 @@ export class TrustStore {
     if (this.cache?.key === key) return this.cache.read;
     let text: string;
     try {
-      text = await readFile(this.path, 'utf8');
+      text = await fileReads.readFile(this.path, 'utf8');
     } catch (error) {
       return { entries: [], problem: this.problem(`cannot be read: ${(error as Error).message}`) };
     }
@@ -267,23 +271,23 @@ export class TrustStore {
     create = true,
   ): Promise<TrustStoreWrite> {
     const dir = dirname(this.path);
-    if (!create && !(await stat(this.path).then(() => true, () => false))) return { entries: [] };
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    if (!create && !(await fileReads.stat(this.path).then(() => true, () => false))) return { entries: [] };
+    await writes().mkdir(dir, { recursive: true, mode: 0o700 });
     const release = await this.lock();
     try {
       this.cache = undefined;
       const current = await this.load();
       let backup: string | undefined;
-      if (current.problem !== undefined && (await stat(this.path).then(() => true, () => false))) {
+      if (current.problem !== undefined && (await fileReads.stat(this.path).then(() => true, () => false))) {
         backup = `${this.path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-        await copyFile(this.path, backup);
-        await chmod(backup, 0o600);
+        await writes().copyFile(this.path, backup);
+        await writes().chmod(backup, 0o600);
       }
       const { entries, changed } = change(current.entries);
       entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : (a.field ?? '') < (b.field ?? '') ? -1 : 1));
       const text = `${JSON.stringify({ version: STORE_VERSION, hooks: entries }, null, 2)}\n`;
       const temp = `${this.path}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`;
-      const handle = await open(temp, 'wx', 0o600);
+      const handle = await writes().open(temp, 'wx', 0o600);
       try {
         await handle.writeFile(text);
         await handle.sync();
@@ -291,10 +295,10 @@ export class TrustStore {
         await handle.close();
       }
       try {
-        await chmod(temp, 0o600);
-        await rename(temp, this.path);
+        await writes().chmod(temp, 0o600);
+        await writes().rename(temp, this.path);
       } catch (error) {
-        await rm(temp, { force: true });
+        await writes().rm(temp, { force: true });
         throw error;
       }
       this.cache = undefined;
@@ -310,16 +314,16 @@ export class TrustStore {
     const deadline = Date.now() + LOCK_WAIT_MS;
     for (;;) {
       try {
-        const handle = await open(lockPath, 'wx', 0o600);
+        const handle = await writes().open(lockPath, 'wx', 0o600);
         await handle.writeFile(String(process.pid));
         await handle.close();
-        return () => unlink(lockPath).catch(() => undefined);
+        return () => writes().unlink(lockPath).catch(() => undefined);
       } catch (error) {
         if (codeOf(error) !== 'EEXIST') throw error;
       }
-      const held = await stat(lockPath).catch(() => undefined);
+      const held = await fileReads.stat(lockPath).catch(() => undefined);
       if (held !== undefined && Date.now() - held.mtimeMs > LOCK_STALE_MS) {
-        await unlink(lockPath).catch(() => undefined);
+        await writes().unlink(lockPath).catch(() => undefined);
         continue;
       }
       if (Date.now() > deadline) {

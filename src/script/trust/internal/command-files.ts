@@ -1,8 +1,8 @@
 // Internal: not exported from the package.
-import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, resolve, sep } from 'node:path';
 import type Micromatch from 'micromatch';
 import { lazyModule } from '../../../core/internal/lazy-module.js';
+import { fileReads } from '../../../process/files.js';
 import { isInside } from './paths.js';
 
 const micromatch = lazyModule<typeof Micromatch>('micromatch');
@@ -106,7 +106,7 @@ export interface CommandReferences {
 }
 
 /** The real path of `path`, resolved the way the system does (`lib/..` is the parent of where `lib` points). */
-const realOf = (path: string): Promise<string | undefined> => realpath(path).catch(() => undefined);
+const realOf = (path: string): Promise<string | undefined> => fileReads.realpath(path).catch(() => undefined);
 
 /** The paths a glob stands for, matched one path component at a time as the shell does; at most `limit`. */
 async function expandGlob(pattern: string, base: string, limit: number): Promise<string[]> {
@@ -121,7 +121,7 @@ async function expandGlob(pattern: string, base: string, limit: number): Promise
         next.push(join(dir, part));
         continue;
       }
-      const names = await readdir(dir).catch(() => [] as string[]);
+      const names = await fileReads.readdir(dir).catch(() => [] as string[]);
       for (const name of names.sort()) if (micromatch().isMatch(name, part, { dot: part.startsWith('.') })) next.push(join(dir, name));
     }
     paths = next.slice(0, limit);
@@ -209,7 +209,7 @@ export async function commandReferences(command: string, projectDir: string, cwd
         }
         // Missing now, a file appearing here later is a part added, and untrusts the hook then.
         if (real === undefined) continue;
-        const info = await stat(real).catch(() => undefined);
+        const info = await fileReads.stat(real).catch(() => undefined);
         if (info === undefined) continue;
         if (!info.isDirectory()) files.add(real);
         else if (!programWord && program !== undefined && INTERPRETERS.has(program)) folders.add(real);

@@ -1,0 +1,135 @@
+/**
+ * The file reads of loading a project's hooks — discovery, a HOOK.md's frontmatter and body, a script's entry, its trust
+ * fingerprint, the trust store, a process group's `/proc` entries — made one way for the whole process.
+ *
+ * By default they are asynchronous, so that a server or an agent running hooks never waits on a disk. They use
+ * `node:fs`'s callbacks, promised by hand: `node:fs/promises` costs a process 1 to 2 ms to load, and its `FileHandle`
+ * an object with a finalizer per file (discovery opens a thousand HOOK.md files in a large project; measured, handles
+ * made those reads twice as slow).
+ *
+ * {@link useBlockingFiles} makes them blocking calls, answered as settled promises. It is for a process whose one job is
+ * one bridged hook call (`dist/bridge.cjs`), where nothing else waits while a file is read. There, the call's chain
+ * of some twenty awaited reads, each a trip through libuv's thread pool and back, and loading `node:fs/promises` cost
+ * 2 to 8 ms of a 60 to 90 ms call (docs/performance.md). A blocking read can still never hang the call: every file is opened with
+ * `O_NONBLOCK`, so a FIFO put in a file's place answers at once (nothing to read, or `EAGAIN`) instead of waiting
+ * for a writer. A regular file reads the same either way.
+ *
+ * @module
+ * @internal
+ */
+import { access, accessSync, close, closeSync, constants, fstat, fstatSync, open, openSync, read, readdir, readdirSync, readFile, readFileSync, readlink, readlinkSync, readSync, realpath, realpathSync, stat, statSync, type Dirent, type Stats } from 'node:fs';
+
+/** The reads, each answering a promise; see the module's description. @internal */
+export interface FileReads {
+  /** The names in a directory. */
+  readonly readdir: (path: string) => Promise<string[]>;
+  /** The entries of a directory, with their types (`readdir` with `withFileTypes`). */
+  readonly entries: (path: string) => Promise<Dirent[]>;
+  /** A whole file, decoded. */
+  readonly readFile: (path: string, encoding: BufferEncoding) => Promise<string>;
+  /** What a path names, links followed. */
+  readonly stat: (path: string) => Promise<Stats>;
+  /** Rejects when the path cannot be reached with `mode` (`F_OK` by default). */
+  readonly access: (path: string, mode?: number) => Promise<void>;
+  /**
+   * The path with every link resolved, by the system's `realpath(3)` as `node:fs/promises` does: `lib/..` is the
+   * parent of where the link `lib` leads, as the shell reads it, not the folder `lib` is in.
+   */
+  readonly realpath: (path: string) => Promise<string>;
+  /** A link's target, as written. */
+  readonly readlink: (path: string) => Promise<string>;
+  /** Opens a file to read (`O_RDONLY` and any of `O_NOFOLLOW`, `O_NONBLOCK`…); its descriptor. */
+  readonly open: (path: string, flags: number) => Promise<number>;
+  /** What an open file is. */
+  readonly fstat: (fd: number) => Promise<Stats>;
+  /** Reads into `buffer` from `position` (`null`: from where the last read ended); the bytes read, 0 at the end of the file. */
+  readonly read: (fd: number, buffer: Buffer, offset: number, length: number, position: number | null) => Promise<number>;
+  /** Closes a descriptor {@link FileReads.open} gave. */
+  readonly close: (fd: number) => Promise<void>;
+}
+
+type Callback<T> = (error: NodeJS.ErrnoException | null, value: T) => void;
+
+/** `call`'s callback as a promise: by hand, as `node:util`'s `promisify` loads some thirty of Node's modules. */
+const promised = <T>(call: (done: Callback<T>) => void): Promise<T> =>
+  new Promise<T>((resolve, reject) => call((error, value) => (error ? reject(error) : resolve(value))));
+
+const asynchronous: FileReads = {
+  readdir: (path) => promised<string[]>((done) => readdir(path, done)),
+  entries: (path) => promised<Dirent[]>((done) => readdir(path, { withFileTypes: true }, done)),
+  readFile: (path, encoding) => promised<string>((done) => readFile(path, encoding, done)),
+  stat: (path) => promised<Stats>((done) => stat(path, done)),
+  access: (path, mode) => promised<void>((done) => access(path, mode, (error) => done(error, undefined))),
+  realpath: (path) => promised<string>((done) => realpath.native(path, done)),
+  readlink: (path) => promised<string>((done) => readlink(path, done)),
+  open: (path, flags) => promised<number>((done) => open(path, flags, done)),
+  fstat: (fd) => promised<Stats>((done) => fstat(fd, done)),
+  read: (fd, buffer, offset, length, position) => promised<number>((done) => read(fd, buffer, offset, length, position, done)),
+  close: (fd) => promised<void>((done) => close(fd, (error) => done(error, undefined))),
+};
+
+/** `call`'s value, or what it threw, as a settled promise. */
+function settled<T>(call: () => T): Promise<T> {
+  try {
+    return Promise.resolve(call());
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+}
+
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
+
+const blocking: FileReads = {
+  readdir: (path) => settled(() => readdirSync(path)),
+  entries: (path) => settled(() => readdirSync(path, { withFileTypes: true })),
+  readFile: (path, encoding) =>
+    settled(() => {
+      const fd = openSync(path, constants.O_RDONLY | NONBLOCK);
+      try {
+        return readFileSync(fd, encoding);
+      } finally {
+        closeSync(fd);
+      }
+    }),
+  stat: (path) => settled(() => statSync(path)),
+  access: (path, mode) => settled(() => accessSync(path, mode)),
+  realpath: (path) => settled(() => realpathSync.native(path)),
+  readlink: (path) => settled(() => readlinkSync(path)),
+  open: (path, flags) => settled(() => openSync(path, flags | NONBLOCK)),
+  fstat: (fd) => settled(() => fstatSync(fd)),
+  read: (fd, buffer, offset, length, position) => settled(() => readSync(fd, buffer, offset, length, position)),
+  close: (fd) => settled(() => closeSync(fd)),
+};
+
+let current: FileReads = asynchronous;
+
+/**
+ * The reads in use: asynchronous, or blocking after {@link useBlockingFiles}. Each is looked up when called, so a
+ * module may import this object once.
+ *
+ * @internal
+ */
+export const fileReads: FileReads = {
+  readdir: (path) => current.readdir(path),
+  entries: (path) => current.entries(path),
+  readFile: (path, encoding) => current.readFile(path, encoding),
+  stat: (path) => current.stat(path),
+  access: (path, mode) => current.access(path, mode),
+  realpath: (path) => current.realpath(path),
+  readlink: (path) => current.readlink(path),
+  open: (path, flags) => current.open(path, flags),
+  fstat: (fd) => current.fstat(fd),
+  read: (fd, buffer, offset, length, position) => current.read(fd, buffer, offset, length, position),
+  close: (fd) => current.close(fd),
+};
+
+/**
+ * Makes every read of {@link fileReads} in this process a blocking one (see the module's description); with `false`,
+ * asynchronous again. Only a process that makes one bridged call and exits may call it: anywhere else it would make
+ * every hook load wait on the disk with the whole process.
+ *
+ * @internal
+ */
+export function useBlockingFiles(on = true): void {
+  current = on ? blocking : asynchronous;
+}
