@@ -174,8 +174,10 @@ describe(`claude ${VERSION}: the events with no counterpart here that a headless
 
   it('CLAUDE.md loads (InstructionsLoaded), a slash command expands (UserPromptExpansion) and its shell line is about to run (PreSkillShellCommand)', () => {
     const payloads = payloadsOf(run).filter((p) => HEADLESS.includes(String(p.hook_event_name)));
-    expect(payloads.map((p) => p.hook_event_name), run.explain()).toEqual(HEADLESS);
-    const [loaded, expansion, shell] = payloads;
+    // Each once. Claude Code runs the InstructionsLoaded hook beside the prompt's handling, not before it, so which
+    // record lands first in the file is a race (seen both ways under load): the order is not asserted.
+    expect(payloads.map((p) => p.hook_event_name).sort(), run.explain()).toEqual([...HEADLESS].sort());
+    const [loaded, expansion, shell] = HEADLESS.map((event) => payloads.find((p) => p.hook_event_name === event));
     expect(loaded).toMatchObject({ memory_type: 'Project', load_reason: 'session_start', file_path: join(run.project.dir, 'CLAUDE.md') });
     expect(expansion).toMatchObject({ expansion_type: 'slash_command', command_name: 'hello', command_args: '', command_source: 'projectSettings', prompt: '/hello' });
     expect(shell).toMatchObject({ tool_name: 'Bash', tool_input: { command: 'echo RULE-SKILL-SHELL' }, command_name: 'hello', command_source: 'projectSettings', invoked_by: 'user' });
