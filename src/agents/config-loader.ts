@@ -6,7 +6,7 @@
  * @internal
  */
 import { join, resolve } from 'node:path';
-import { fileReads } from '../process/files.js';
+import { fileReads } from '../process/file-reads.js';
 import type { ConfigLoadOptions, LoadedConfigHooks } from '../config/config-source.js';
 import type { AgentId } from './agent-id.js';
 

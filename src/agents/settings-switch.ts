@@ -6,7 +6,7 @@
  * @internal
  */
 import { isRecord } from '../dialects/wire-output.js';
-import { fileReads } from '../process/files.js';
+import { fileReads } from '../process/file-reads.js';
 
 /**
  * The file of `files` (in their merge order) whose `key` is `true` and set by no file after it; `undefined` when the

@@ -6,7 +6,7 @@
 // too, and runs only when imported, as before (test/cli/bridge-loads.test.ts checks what runs). The first stage itself
 // stays a few small ES modules: a call no hook can run on loads none of this.
 import { createRequire } from 'node:module';
-import { useBlockingFiles } from '../process/files.js';
+import { useBlockingFiles } from '../process/file-reads.js';
 import { bridgedCall } from './commands/bridge-call.js';
 import type { CliIO } from './io.js';
 
@@ -17,7 +17,7 @@ export { useModuleImporter } from './module-import.js';
  * process's streams as they are — the answer is for the agent — and without the command line's table of commands, the
  * bridge command's help and installers, every other agent's profile, and the terminal's colours and prompts. A usage
  * error, which the bridge raises before it does anything, is left to the command line (`undefined`), which words it.
- * The process's file reads block from here on (see `process/files.ts`): the call is all it does.
+ * The process's file reads block from here on (see `process/file-reads.ts`): the call is all it does.
  */
 export function runBridgedCall(args: readonly string[], input: string): Promise<number | undefined> {
   useBlockingFiles();

@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AgentBuilder } from '../agent/index.js';
 import { HookStack, isHook, type Hook, type HookFn, type PrioritizedHook } from '../core/index.js';
-import { fileReads } from '../process/files.js';
+import { fileReads } from '../process/file-reads.js';
 import type { HookProblem } from '../script/problem.js';
 import { configModuleFingerprint } from '../script/trust/trust-fingerprint.js';
 import type { TrustCheck } from '../script/trust/trust-policy.js';

@@ -7,7 +7,7 @@
 import { constants } from 'node:fs';
 import { jsonDepthProblem } from '../core/internal/json-depth.js';
 import { messageOf } from '../core/internal/message-of.js';
-import { fileReads } from '../process/files.js';
+import { fileReads } from '../process/file-reads.js';
 import type { HookProblem } from '../script/problem.js';
 
 /**

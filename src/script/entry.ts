@@ -4,7 +4,7 @@
  * @module
  */
 import { join } from 'node:path';
-import { fileReads } from '../process/files.js';
+import { fileReads } from '../process/file-reads.js';
 import type { HookProblem } from './problem.js';
 
 /**

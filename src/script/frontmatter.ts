@@ -6,7 +6,7 @@
 import { constants } from 'node:fs';
 import type * as Yaml from 'yaml';
 import { lazyModule } from '../core/internal/lazy-module.js';
-import { fileReads } from '../process/files.js';
+import { fileReads } from '../process/file-reads.js';
 import { parseSimpleYaml } from './internal/simple-yaml.js';
 import { assertBodyText, notTextProblem } from './frontmatter-text.js';
 import { readYaml11Scalars } from './frontmatter-yaml11.js';

@@ -23,7 +23,7 @@ import { messageOf } from '../core/internal/message-of.js';
 import type { Decision, WireDialect, WireHookInfo } from '../dialects/dialect.js';
 import { failureDecision } from '../dialects/failure.js';
 import { HookEnvironment, type EnvPattern, type EnvPolicy } from './hook-environment.js';
-import { fileReads } from '../process/files.js';
+import { fileReads } from '../process/file-reads.js';
 import { ProcessPool, type ProcessPoolLike, type ReleaseSlot } from '../process/process-pool.js';
 import { DEFAULT_MAX_OUTPUT_BYTES, runProcess, type ProcessResult } from '../process/run-process.js';
 

@@ -130,7 +130,7 @@ function ranInBridgeFile(loads: ReturnType<typeof loadsOf>, text: string): boole
  * facade reads every export), and the global `performance` loads perf_hooks; `node:crypto` (some twenty internal
  * modules on Node 24) is for a large file's hash and the agent runtime's ids, `zlib` for the ReDoS checker. (`vm`,
  * which the checker needs too, compiles `dist/bridge.cjs` from its code cache: see src/cli/code-cache.ts.) And
- * `node:fs/promises`: the call's file reads block (src/process/files.ts), and only writing the trust store loads it
+ * `node:fs/promises`: the call's file reads block (src/process/file-reads.ts), and only writing the trust store loads it
  * (the internal module behind it is Node's ES module loader's, which this test's preload starts).
  */
 const NODE_UNUSED = /^NativeModule (worker_threads|perf_hooks|crypto|zlib|fs\/promises)$/;

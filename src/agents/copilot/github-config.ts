@@ -13,7 +13,7 @@ import { inCopilotFileOrder, isCopilotSettingsFile } from './file-order.js';
 import { orClaudeToolName } from './claude-name-matcher.js';
 import { copilotHooksSwitchMessage, copilotHooksSwitchedOffIn, copilotRepositorySettingsFiles } from './hooks-switch.js';
 import { MODEL_CALL_FAILURES } from './model-call-failures.js';
-import { fileReads } from '../../process/files.js';
+import { fileReads } from '../../process/file-reads.js';
 import { permissionOnEveryCall } from './permission-every-call.js';
 import { vscodeDialect } from '../../dialects/vscode.js';
 import { isRecord } from '../../dialects/wire-output.js';

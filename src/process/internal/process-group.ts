@@ -1,5 +1,5 @@
 // Internal: not exported from the package.
-import { fileReads } from '../files.js';
+import { fileReads } from '../file-reads.js';
 
 /**
  * Sends `signal` to every process of the group `pgid` (a detached child's pid), so grandchildren get it too. Where

@@ -1,7 +1,7 @@
 // Internal: not exported from the package.
 import type { Dirent } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { fileReads } from '../../process/files.js';
+import { fileReads } from '../../process/file-reads.js';
 import type { DiscoveryOptions, DiscoveryResult } from '../discovery.js';
 import { projectHooksDir, userHooksDir } from '../hook-dirs.js';
 import { loadManifest, type ManifestLoad } from '../load-manifest.js';

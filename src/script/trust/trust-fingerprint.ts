@@ -5,7 +5,7 @@
  */
 import { constants, type Dirent, type Stats } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
-import { fileReads } from '../../process/files.js';
+import { fileReads } from '../../process/file-reads.js';
 import type { CommandHookOrigin } from '../command-hook.js';
 import type { HookManifest } from '../manifest.js';
 import { commandReferences } from './internal/command-files.js';

@@ -12,7 +12,7 @@ import type { HookProblem } from '../problem.js';
 import type { TrustFingerprint } from './trust-fingerprint.js';
 import { lazyModule } from '../../core/internal/lazy-module.js';
 import { nodeCrypto } from '../../core/internal/node-crypto.js';
-import { fileReads } from '../../process/files.js';
+import { fileReads } from '../../process/file-reads.js';
 
 /** One trusted hook: where it is defined and what its content was when the user trusted it. */
 export interface TrustEntry {
@@ -78,7 +78,7 @@ const STORE_VERSION = 1;
 const LOCK_WAIT_MS = 10_000;
 const LOCK_STALE_MS = 30_000;
 
-// Reading the store is part of every hook load (see process/files.ts); writing it, of trusting a hook only: loaded then.
+// Reading the store is part of every hook load (see process/file-reads.ts); writing it, of trusting a hook only: loaded then.
 const writes = lazyModule<typeof import('node:fs/promises')>('node:fs/promises');
 
 /**

@@ -2,7 +2,7 @@
 import { basename, isAbsolute, join, resolve, sep } from 'node:path';
 import type Micromatch from 'micromatch';
 import { lazyModule } from '../../../core/internal/lazy-module.js';
-import { fileReads } from '../../../process/files.js';
+import { fileReads } from '../../../process/file-reads.js';
 import { isInside } from './paths.js';
 
 const micromatch = lazyModule<typeof Micromatch>('micromatch');

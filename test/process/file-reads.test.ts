@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fileReads, useBlockingFiles } from '../../src/process/files.js';
+import { fileReads, useBlockingFiles } from '../../src/process/file-reads.js';
 
 let root: string;
 
