@@ -17,7 +17,8 @@ export { useModuleImporter } from './module-import.js';
  * process's streams as they are — the answer is for the agent — and without the command line's table of commands, the
  * bridge command's help and installers, every other agent's profile, and the terminal's colours and prompts. A usage
  * error, which the bridge raises before it does anything, is left to the command line (`undefined`), which words it.
- * The process's file reads block from here on (see `process/file-reads.ts`): the call is all it does.
+ * The process's file reads block while it loads the call's hooks (see `process/file-reads.ts`): nothing else runs
+ * meanwhile. They are asynchronous again once a hook may run.
  */
 export function runBridgedCall(args: readonly string[], input: string): Promise<number | undefined> {
   useBlockingFiles();
@@ -32,6 +33,7 @@ export function runBridgedCall(args: readonly string[], input: string): Promise<
       return (colors ??= (createRequire(import.meta.url)('picocolors') as typeof import('picocolors')).createColors(false));
     },
     interactive: false,
+    hooksStarting: () => useBlockingFiles(false),
     flush: () => Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write('', () => resolve())))).then(() => undefined),
   };
   return bridgedCall(args, io);

@@ -37,6 +37,13 @@ export interface CliIO {
    * nothing is buffered). The bridge calls it after its answer, before it waits for anything else.
    */
   readonly flush?: (() => Promise<void>) | undefined;
+  /**
+   * Called once by a bridged call, when its hooks are loaded and the first of them may run (absent: nothing to do).
+   * The bridged call's own process turns its file reads back to asynchronous here (see `process/file-reads.ts`):
+   * from now on a hook process of ours may be running, and a read that blocked would hold the timers and the signal
+   * handlers that end that process with the call.
+   */
+  readonly hooksStarting?: (() => void) | undefined;
 }
 
 /**

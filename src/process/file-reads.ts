@@ -8,11 +8,12 @@
  * made those reads twice as slow).
  *
  * {@link useBlockingFiles} makes them blocking calls, answered as settled promises. It is for a process whose one job is
- * one bridged hook call (`dist/bridge.cjs`), where nothing else waits while a file is read. There, the call's chain
+ * one bridged hook call (`dist/bridge.cjs`), while it loads the call's hooks: nothing else waits while a file is read
+ * then, and no hook process of ours is running yet, whose timeout a blocked read would hold. There, the call's chain
  * of some twenty awaited reads, each a trip through libuv's thread pool and back, and loading `node:fs/promises` cost
- * 2 to 8 ms of a 60 to 90 ms call (docs/performance.md). A blocking read can still never hang the call: every file is opened with
- * `O_NONBLOCK`, so a FIFO put in a file's place answers at once (nothing to read, or `EAGAIN`) instead of waiting
- * for a writer. A regular file reads the same either way.
+ * 2 to 8 ms of a 60 to 90 ms call (docs/performance.md). A FIFO put in a file's place still cannot hang the call: every
+ * file is opened with `O_NONBLOCK`, so it answers at once (nothing to read, or `EAGAIN`) instead of waiting for a
+ * writer. A regular file reads the same either way.
  *
  * @module
  * @internal
@@ -125,8 +126,8 @@ export const fileReads: FileReads = {
 
 /**
  * Makes every read of {@link fileReads} in this process a blocking one (see the module's description); with `false`,
- * asynchronous again. Only a process that makes one bridged call and exits may call it: anywhere else it would make
- * every hook load wait on the disk with the whole process.
+ * asynchronous again. Only a process that makes one bridged call and exits may turn it on, and only until the first
+ * hook may run: anywhere else it would make every hook load wait on the disk with the whole process.
  *
  * @internal
  */

@@ -160,6 +160,8 @@ export async function bridgeCall(io: CliIO, agent: AgentId, values: BridgeFlags)
   // Agents keep a hook's stderr out of sight: the user hears of skipped hooks in the answer, once per session.
   const notice = [ignoredEnv, projectPath, skippedHooksNotice(skipped, projectDir)].filter((n) => n !== undefined).join(' ') || undefined;
   const once = noticeOncePerSession(new SessionNotices(sessionNoticesFile(io.env)), agent, notice);
+  // From here on a hook of ours may be running (see CliIO.hooksStarting).
+  io.hooksStarting?.();
   const result = await runBridgeWith(wire, {
     agent,
     input,
