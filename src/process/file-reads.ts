@@ -11,7 +11,7 @@
  * one bridged hook call (`dist/bridge.cjs`), while it loads the call's hooks: nothing else waits while a file is read
  * then, and no hook process of ours is running yet, whose timeout a blocked read would hold. There, the call's chain
  * of some twenty awaited reads, each a trip through libuv's thread pool and back, and loading `node:fs/promises` cost
- * 2 to 8 ms of a 60 to 90 ms call (docs/performance.md). A FIFO put in a file's place still cannot hang the call: every
+ * 2 to 9 ms of a 60 to 95 ms call (docs/performance.md). A FIFO put in a file's place still cannot hang the call: every
  * file is opened with `O_NONBLOCK`, so it answers at once (nothing to read, or `EAGAIN`) instead of waiting for a
  * writer. A regular file reads the same either way.
  *
