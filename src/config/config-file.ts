@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { constants } from 'node:fs';
 import { jsonDepthProblem } from '../core/internal/json-depth.js';
 import { messageOf } from '../core/internal/message-of.js';
 import { fileReads } from '../process/file-reads.js';
@@ -212,8 +211,9 @@ function tooLarge(file: string, size: number): ConfigFileRead {
 export async function readConfigFile(file: string): Promise<ConfigFileRead> {
   let text: string;
   try {
-    // Non-blocking, and a regular file only: a project's settings file that is a FIFO must not hang the load.
-    const fd = await fileReads.open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    // Non-blocking (see FileReads.open), and a regular file only: a project's settings file that is a FIFO must not
+    // hang the load.
+    const fd = await fileReads.open(file);
     try {
       const info = await fileReads.fstat(fd);
       if (!info.isFile()) {

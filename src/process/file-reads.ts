@@ -11,9 +11,9 @@
  * one bridged hook call (`dist/bridge.cjs`), while it loads the call's hooks: nothing else waits while a file is read
  * then, and no hook process of ours is running yet, whose timeout a blocked read would hold. There, the call's chain
  * of some twenty awaited reads, each a trip through libuv's thread pool and back, and loading `node:fs/promises` cost
- * 2 to 9 ms of a 60 to 95 ms call (docs/performance.md). A FIFO put in a file's place still cannot hang the call: every
- * file is opened with `O_NONBLOCK`, so it answers at once (nothing to read, or `EAGAIN`) instead of waiting for a
- * writer. A regular file reads the same either way.
+ * 2 to 9 ms of a 60 to 95 ms call (docs/performance.md). A FIFO put in a file's place still cannot hang the call: files
+ * are opened with `O_NONBLOCK` in both modes, so it answers at once (nothing to read, or `EAGAIN`) instead of waiting
+ * for a writer. A regular file reads the same either way.
  *
  * @module
  * @internal
@@ -26,7 +26,7 @@ export interface FileReads {
   readonly readdir: (path: string) => Promise<string[]>;
   /** The entries of a directory, with their types (`readdir` with `withFileTypes`). */
   readonly entries: (path: string) => Promise<Dirent[]>;
-  /** A whole file, decoded. */
+  /** A whole file, decoded; opened as {@link FileReads.open} opens one. */
   readonly readFile: (path: string, encoding: BufferEncoding) => Promise<string>;
   /** What a path names, links followed. */
   readonly stat: (path: string) => Promise<Stats>;
@@ -39,8 +39,12 @@ export interface FileReads {
   readonly realpath: (path: string) => Promise<string>;
   /** A link's target, as written. */
   readonly readlink: (path: string) => Promise<string>;
-  /** Opens a file to read (`O_RDONLY` and any of `O_NOFOLLOW`, `O_NONBLOCK`…); its descriptor. */
-  readonly open: (path: string, flags: number) => Promise<number>;
+  /**
+   * Opens a file to read, non-blocking (`O_RDONLY | O_NONBLOCK`); its descriptor. A FIFO put in a file's place opens at
+   * once and reads as empty (or fails with `EAGAIN`) instead of waiting for a writer; a regular file reads the same
+   * either way. Check what was opened with {@link FileReads.fstat}.
+   */
+  readonly open: (path: string) => Promise<number>;
   /** What an open file is. */
   readonly fstat: (fd: number) => Promise<Stats>;
   /** Reads into `buffer` from `position` (`null`: from where the last read ended); the bytes read, 0 at the end of the file. */
@@ -51,6 +55,8 @@ export interface FileReads {
 
 type Callback<T> = (error: NodeJS.ErrnoException | null, value: T) => void;
 
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
 /** `call`'s callback as a promise: by hand, as `node:util`'s `promisify` loads some thirty of Node's modules. */
 const promised = <T>(call: (done: Callback<T>) => void): Promise<T> =>
   new Promise<T>((resolve, reject) => call((error, value) => (error ? reject(error) : resolve(value))));
@@ -58,12 +64,19 @@ const promised = <T>(call: (done: Callback<T>) => void): Promise<T> =>
 const asynchronous: FileReads = {
   readdir: (path) => promised<string[]>((done) => readdir(path, done)),
   entries: (path) => promised<Dirent[]>((done) => readdir(path, { withFileTypes: true }, done)),
-  readFile: (path, encoding) => promised<string>((done) => readFile(path, encoding, done)),
+  readFile: async (path, encoding) => {
+    const fd = await promised<number>((done) => open(path, READ_FLAGS, done));
+    try {
+      return await promised<string>((done) => readFile(fd, encoding, done));
+    } finally {
+      await promised<void>((done) => close(fd, (error) => done(error, undefined)));
+    }
+  },
   stat: (path) => promised<Stats>((done) => stat(path, done)),
   access: (path, mode) => promised<void>((done) => access(path, mode, (error) => done(error, undefined))),
   realpath: (path) => promised<string>((done) => realpath.native(path, done)),
   readlink: (path) => promised<string>((done) => readlink(path, done)),
-  open: (path, flags) => promised<number>((done) => open(path, flags, done)),
+  open: (path) => promised<number>((done) => open(path, READ_FLAGS, done)),
   fstat: (fd) => promised<Stats>((done) => fstat(fd, done)),
   read: (fd, buffer, offset, length, position) => promised<number>((done) => read(fd, buffer, offset, length, position, done)),
   close: (fd) => promised<void>((done) => close(fd, (error) => done(error, undefined))),
@@ -78,14 +91,12 @@ function settled<T>(call: () => T): Promise<T> {
   }
 }
 
-const NONBLOCK = constants.O_NONBLOCK ?? 0;
-
 const blocking: FileReads = {
   readdir: (path) => settled(() => readdirSync(path)),
   entries: (path) => settled(() => readdirSync(path, { withFileTypes: true })),
   readFile: (path, encoding) =>
     settled(() => {
-      const fd = openSync(path, constants.O_RDONLY | NONBLOCK);
+      const fd = openSync(path, READ_FLAGS);
       try {
         return readFileSync(fd, encoding);
       } finally {
@@ -96,33 +107,19 @@ const blocking: FileReads = {
   access: (path, mode) => settled(() => accessSync(path, mode)),
   realpath: (path) => settled(() => realpathSync.native(path)),
   readlink: (path) => settled(() => readlinkSync(path)),
-  open: (path, flags) => settled(() => openSync(path, flags | NONBLOCK)),
+  open: (path) => settled(() => openSync(path, READ_FLAGS)),
   fstat: (fd) => settled(() => fstatSync(fd)),
   read: (fd, buffer, offset, length, position) => settled(() => readSync(fd, buffer, offset, length, position)),
   close: (fd) => settled(() => closeSync(fd)),
 };
 
-let current: FileReads = asynchronous;
-
 /**
- * The reads in use: asynchronous, or blocking after {@link useBlockingFiles}. Each is looked up when called, so a
- * module may import this object once.
+ * The reads in use: asynchronous, or blocking after {@link useBlockingFiles}, which swaps this object's functions in
+ * place, so a module may import it once and call through it.
  *
  * @internal
  */
-export const fileReads: FileReads = {
-  readdir: (path) => current.readdir(path),
-  entries: (path) => current.entries(path),
-  readFile: (path, encoding) => current.readFile(path, encoding),
-  stat: (path) => current.stat(path),
-  access: (path, mode) => current.access(path, mode),
-  realpath: (path) => current.realpath(path),
-  readlink: (path) => current.readlink(path),
-  open: (path, flags) => current.open(path, flags),
-  fstat: (fd) => current.fstat(fd),
-  read: (fd, buffer, offset, length, position) => current.read(fd, buffer, offset, length, position),
-  close: (fd) => current.close(fd),
-};
+export const fileReads: FileReads = { ...asynchronous };
 
 /**
  * Makes every read of {@link fileReads} in this process a blocking one (see the module's description); with `false`,
@@ -132,5 +129,5 @@ export const fileReads: FileReads = {
  * @internal
  */
 export function useBlockingFiles(on = true): void {
-  current = on ? blocking : asynchronous;
+  Object.assign(fileReads, on ? blocking : asynchronous);
 }

@@ -3,7 +3,6 @@
  *
  * @module
  */
-import { constants } from 'node:fs';
 import type * as Yaml from 'yaml';
 import { lazyModule } from '../core/internal/lazy-module.js';
 import { fileReads } from '../process/file-reads.js';
@@ -106,10 +105,6 @@ function isDelimiter(buf: Buffer, start: number, end: number): boolean {
   return end - start === 3 && buf.compare(DELIMITER, 0, 3, start, end) === 0;
 }
 
-// Non-blocking, so that a HOOK.md which is a FIFO reads as empty instead of waiting for a writer forever; a regular
-// file reads the same either way.
-const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
-
 const failure = (problem: HookProblem, bytesRead: number): FrontmatterFailure => ({
   ok: false,
   problems: [problem],
@@ -184,7 +179,8 @@ export async function readFrontmatter(file: string, options: ReadFrontmatterOpti
   const maxBytes = options.maxBytes ?? FRONTMATTER_MAX_BYTES;
   let fd: number;
   try {
-    fd = await fileReads.open(file, READ_FLAGS);
+    // Non-blocking (see FileReads.open): a HOOK.md which is a FIFO reads as empty instead of waiting for a writer.
+    fd = await fileReads.open(file);
   } catch (error) {
     return failure(ioProblem(file, error), 0);
   }
@@ -375,7 +371,7 @@ function wholeNumberProblems(doc: Yaml.Document.Parsed, block: FrontmatterBlock,
  * @internal
  */
 export async function readHookBody(manifest: Pick<HookManifest, 'file' | 'bodyOffset'>): Promise<string> {
-  const fd = await fileReads.open(manifest.file, READ_FLAGS);
+  const fd = await fileReads.open(manifest.file);
   try {
     const { size } = await fileReads.fstat(fd);
     const length = Math.max(0, size - manifest.bodyOffset);

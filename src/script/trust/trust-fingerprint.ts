@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { constants, type Dirent, type Stats } from 'node:fs';
+import type { Dirent, Stats } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { fileReads } from '../../process/file-reads.js';
 import type { CommandHookOrigin } from '../command-hook.js';
@@ -209,9 +209,6 @@ function kindOf(info: Stats): string {
   return 'not a regular file';
 }
 
-// A FIFO opened without O_NONBLOCK waits for a writer, forever; a regular file reads the same either way.
-const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
-
 /**
  * SHA-256 of what the open file holds, read in chunks so a large file never sits in memory whole; `size` (what its
  * stat said) picks the hash's implementation, not what is read.
@@ -246,7 +243,8 @@ async function filePart(path: string, budget: PinBudget = new PinBudget()): Prom
   budget.part(path);
   let fd: number;
   try {
-    fd = await fileReads.open(path, READ_FLAGS);
+    // Non-blocking (see FileReads.open): a FIFO opened otherwise would wait for a writer, forever.
+    fd = await fileReads.open(path);
   } catch (error) {
     throw new TrustFingerprintError(path, `cannot be read (${(error as Error).message})`);
   }
