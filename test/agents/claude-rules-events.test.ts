@@ -140,11 +140,21 @@ setTimeout(() => fs.writeFileSync(require('node:path').join(process.env.AGENT_HO
     }
   });
 
+  // Claude Code signals the hook's group within milliseconds of starting it, as it exits: a line whose shell has not
+  // yet run its `trap` by then (a loaded machine) is ended before the bridge starts, and no line can prevent that
+  // (docs/bridge.md; under six busy loops on two cores, 1 run of 62 lost its hook so). So the detached line gets up to
+  // three runs, each a new project; the line as written before, which the next test runs, must never record.
   it('the line --install writes starts the bridge out of the hook’s group: the hook runs to its end after Claude Code exited', async () => {
     expect(detached.line).toMatch(DETACHED);
-    const payload = await recorded(detached);
+    let payload = await recorded(detached);
+    for (let tries = 1; payload === undefined && tries < 3; tries++) {
+      await detached.mock.close();
+      detached.project.remove();
+      detached = await runWith((installed) => installed);
+      payload = await recorded(detached);
+    }
     expect(payload, `exit ${detached.exited.exitCode}\n${detached.exited.stderr.slice(-2000)}`).toMatchObject({ event_type: 'StopFailure' });
-  }, 30_000);
+  }, 120_000);
 
   it('the line as written before, the bridge among the hook’s processes: ended with them before its hook writes anything (what the binary does)', async () => {
     expect(inGroup.line).toMatch(/^NODE_OPTIONS= NODE_COMPILE_CACHE= \S+ bridge --from claude$/);
