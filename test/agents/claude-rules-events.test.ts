@@ -140,7 +140,7 @@ setTimeout(() => fs.writeFileSync(require('node:path').join(process.env.AGENT_HO
     }
   });
 
-  // Claude Code signals the hook's group within milliseconds of starting it, as it exits: a line whose shell has not
+  // Claude Code signals the hook's group less than 50 ms after starting it, as it exits: a line whose shell has not
   // yet run its `trap` by then (a loaded machine) is ended before the bridge starts, and no line can prevent that
   // (docs/bridge.md; under six busy loops on two cores, 1 run of 62 lost its hook so). So the detached line gets up to
   // three runs, each a new project; the line as written before, which the next test runs, must never record.
