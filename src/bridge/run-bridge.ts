@@ -14,6 +14,11 @@ export interface BridgeOptions {
   readonly agent: BridgeAgent;
   /** What the agent wrote to stdin. */
   readonly input: string;
+  /**
+   * `input` already parsed, when the caller has parsed it (serve reads the payload's `cwd` first): it is then not
+   * parsed again. It must be `JSON.parse(input)`'s value, and is not changed.
+   */
+  readonly payload?: unknown;
   /** The event, when the payload does not name it (Copilot), or to override it. */
   readonly event?: string | undefined;
   /** The hooks to dispatch through. */

@@ -21,11 +21,13 @@ import { BridgeInputError, readWirePayload } from './wire-payload.js';
 export async function runBridgeWith(wire: AgentWire, options: BridgeOptions): Promise<BridgeResult> {
   const notes: HookNote[] = [];
   const failed = (message: string, ctx?: AnyHookContext): BridgeResult => ({ exitCode: 1, stdout: '', stderr: `agent-hooks bridge: ${message}\n`, ctx, notes });
-  let payload: unknown;
-  try {
-    payload = JSON.parse(options.input);
-  } catch (error) {
-    return failed(`the hook input is not JSON (${messageOf(error)}).`);
+  let payload: unknown = options.payload;
+  if (payload === undefined) {
+    try {
+      payload = JSON.parse(options.input);
+    } catch (error) {
+      return failed(`the hook input is not JSON (${messageOf(error)}).`);
+    }
   }
   let read;
   try {

@@ -190,6 +190,17 @@ describe('agent-hooks serve: the HTTP hook endpoint', () => {
     expect(health.status).toBe(200);
   }, 20_000);
 
+  it('answers 504 at the request timeout even when an in-process hook ignores the abort and never settles', async () => {
+    const stack = new HookStack().with(() => new Promise<HookOutcome>(() => undefined));
+    const server = await serve(stack, { requestTimeoutMs: 500 });
+    const started = performance.now();
+    const reply = await post(server, pre('ls'));
+    expect(reply.status).toBe(504);
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(server.load()).toEqual({ inFlight: 0, queued: 0 });
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+  }, 20_000);
+
   it('aborts the dispatch when the client goes away: the hook’s process is killed, and the server keeps serving', async () => {
     const { stack, dir } = await projectStack('echo $$ > "$AGENT_HOOKS_PROJECT_DIR/gone.pid"\ncat > /dev/null\nsleep 30', { timeout: 60_000 });
     const lines: string[] = [];

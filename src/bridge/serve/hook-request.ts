@@ -122,7 +122,7 @@ export async function answerHookRequest(request: HookRequest): Promise<HookHttpA
     return { status: 200, body: '{}', event, tool, note: `unknown event ${JSON.stringify(event)}: no hook can run on it, answered with nothing to say`, notes: [] };
   }
   const once = serveNoticeTurn(request.notices, request.agent, request.stack);
-  const result = await runBridge({ agent: request.agent, input: request.body, event: request.event, stack: request.stack, signal: request.signal, notice: once.notice, drainAsync: false });
+  const result = await runBridge({ agent: request.agent, input: request.body, payload, event: request.event, stack: request.stack, signal: request.signal, notice: once.notice, drainAsync: false });
   once.given(result);
   const reason = result.stderr.replace(/^agent-hooks bridge: /, '').trim();
   if (result.exitCode !== 0) {

@@ -124,6 +124,8 @@ type AbortWhy = 'timeout' | 'client gone' | 'shutdown';
 interface Flight {
   readonly controller: AbortController;
   why?: AbortWhy;
+  /** Ends the wait for the dispatch's answer, once the request waits for it. */
+  stopWaiting?: () => void;
 }
 
 /**
@@ -246,7 +248,7 @@ export async function startHookServer(options: HookServerOptions): Promise<HookS
       }
       used.add(stack);
       flights.add(flight);
-      const aborted = new Promise<undefined>((resolve) => flight.controller.signal.addEventListener('abort', () => resolve(undefined), { once: true }));
+      const aborted = new Promise<undefined>((resolve) => (flight.stopWaiting = () => resolve(undefined)));
       const signal = flight.controller.signal;
       const from = req.headers[BRIDGE_PROJECT_HEADER];
       const answering =
@@ -292,6 +294,7 @@ export async function startHookServer(options: HookServerOptions): Promise<HookS
     if (flight.why !== undefined) return;
     flight.why = why;
     flight.controller.abort(new Error(why === 'timeout' ? `the request took longer than ${timeoutMs} ms` : why === 'shutdown' ? 'the server is shutting down' : 'the client went away'));
+    flight.stopWaiting?.();
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
