@@ -16,6 +16,14 @@ const frontmatterSchema: NonNullable<Options['plugins']>[number] = {
 };
 
 /**
+ * Values the sources would otherwise compute as they load, written into every build: the HOOK.md frontmatter's JSON
+ * Schema (see src/script/frontmatter-schema.ts).
+ */
+const builtValues: Options['define'] = {
+  BUILT_HOOK_FRONTMATTER_JSON_SCHEMA: JSON.stringify(hookFrontmatterJsonSchema),
+};
+
+/**
  * Ships recheck's pure-JavaScript engine (one self-contained file) in `dist/vendor/recheck/`, with its licence and
  * version, instead of depending on `recheck`: installing that package installs its optional dependencies too, a Java
  * archive and a native program of some 50 MB that are never run (see src/script/internal/recheck-engine.ts). The
@@ -51,6 +59,7 @@ const mapsWithoutSources: Options['esbuildOptions'] = (options) => {
  * the library's two builds, it would otherwise take the installed package past its 15 MB budget.
  */
 const executable: Options = {
+  define: builtValues,
   minify: true,
   sourcemap: false,
   esbuildOptions: (options) => {
@@ -141,6 +150,7 @@ const builds: Options[] = [
     entry: library,
     format: ['esm'],
     splitting: true,
+    define: builtValues,
     sourcemap: true,
     esbuildOptions: mapsWithoutSources,
     target: 'node20',
@@ -196,6 +206,7 @@ const builds: Options[] = [
     entry: library,
     format: ['cjs'],
     splitting: true,
+    define: builtValues,
     // `import.meta.url` (the lazy require of the ReDoS checker) becomes the chunk's own file URL.
     shims: true,
     // ESM-only dependencies are bundled in: Node 20.0 to 20.18 cannot require() an ES module. p-timeout holds no state

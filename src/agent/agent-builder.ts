@@ -40,7 +40,7 @@ import type { HookLoader, LoadedHooks, WithHooksFromOptions } from './hook-loade
 import { skippedHooksNotice } from './internal/skipped-hooks-notice.js';
 import type { HookProblem } from '../script/problem.js';
 import type { Subagent } from './subagent.js';
-import { SUBAGENT_INPUT, SUBAGENT_INPUT_SCHEMA } from './internal/subagent-input.js';
+import { subagentInput, subagentInputSchema } from './internal/subagent-input.js';
 import { alreadyMatched, handleMatched } from '../core/internal/matched.js';
 import { loadAllHookConfigs, prioritized, selectedSources } from '../agents/load-all.js';
 import { modelJudge } from './model-judge.js';
@@ -727,8 +727,8 @@ export class AgentBuilder {
       ...[...subagents.values()].map(({ def }) => ({
         name: def.name,
         description: def.description,
-        input: SUBAGENT_INPUT,
-        inputSchema: SUBAGENT_INPUT_SCHEMA,
+        input: subagentInput(),
+        inputSchema: subagentInputSchema(),
       })),
     ];
     return Object.freeze({

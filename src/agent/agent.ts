@@ -16,7 +16,7 @@ import { Run, type AgentConfig, type RunEnvironment, type RunStream } from './ru
 import type { ResumeOptions, RunOptions, RunResult } from './run-result.js';
 import { AgentSession, type SessionOptions } from './session.js';
 import { WakeInbox } from './wake-inbox.js';
-import { randomUUID } from 'node:crypto';
+import { nodeCrypto } from '../core/internal/node-crypto.js';
 import type { ApprovalDecisions } from './approval.js';
 import { agentShape, checkDecisions, checkShape, readSnapshot } from './internal/snapshot-check.js';
 import { signatureOf, signedWith } from './internal/snapshot-signature.js';
@@ -318,7 +318,7 @@ export class Agent {
     let result: RunResult = outcome;
     if (interrupted !== undefined) {
       const session = sessionId ?? (inSession ? outcome.state.sessionId : undefined);
-      const snapshot = this.snapshot(config, interrupted, options.checkpointId ?? session ?? `run_${randomUUID()}`, session);
+      const snapshot = this.snapshot(config, interrupted, options.checkpointId ?? session ?? `run_${nodeCrypto().randomUUID()}`, session);
       if (config.checkpointer !== undefined) await config.checkpointer.save(snapshot);
       const interruption = { id: snapshot.id, pending: snapshot.pending, snapshot };
       result = { ...outcome, interruption };
@@ -344,7 +344,7 @@ export class Agent {
       format: RUN_SNAPSHOT_FORMAT,
       version: RUN_SNAPSHOT_VERSION,
       id,
-      interruptId: randomUUID(),
+      interruptId: nodeCrypto().randomUUID(),
       createdAt: new Date().toISOString(),
       pending: interrupted.pending,
       agent: agentShape(config),

@@ -3,11 +3,11 @@
  *
  * @module
  */
-import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, readdir, rename, rm, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Checkpointer } from './checkpointer.js';
 import { messageOf } from '../core/internal/message-of.js';
+import { nodeCrypto } from '../core/internal/node-crypto.js';
 import { RUN_SNAPSHOT_FORMAT, type RunSnapshot } from './run-snapshot.js';
 import { kindOf, savedId, snapshotText } from './internal/snapshot-text.js';
 
@@ -204,7 +204,7 @@ function decodeId(encoded: string): string | undefined {
 
 /** `<pid>-<random>`: a tag no other save or take, in this process or another, picks at the same time. */
 function uniqueTag(): string {
-  return `${process.pid}-${randomBytes(8).toString('hex')}`;
+  return `${process.pid}-${nodeCrypto().randomBytes(8).toString('hex')}`;
 }
 
 /** The snapshot `text` holds; throws, naming `file`, when it holds something else. */

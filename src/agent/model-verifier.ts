@@ -5,28 +5,32 @@
  */
 import { z } from 'zod';
 import { ToolCall, type Message } from '../core/index.js';
+import { lazyValue } from '../core/internal/lazy-module.js';
 import type { VerifyFn, VerifyVerdict } from '../config/config-source.js';
 import { readVerdict } from '../config/prompt-hook.js';
 import type { Model } from './model.js';
 import type { ToolDefinition } from './tool.js';
 
-const VERDICT = z.object({ ok: z.boolean(), reason: z.string().optional() });
+const verdictSchema = lazyValue(() => z.object({ ok: z.boolean(), reason: z.string().optional() }));
 
 /** The one tool the verifier has: Claude Code's, the way it answers. */
-const STRUCTURED_OUTPUT: ToolDefinition = Object.freeze({
-  name: 'StructuredOutput',
-  description: 'Return your verdict: whether the condition is met, and why.',
-  inputSchema: Object.freeze({
-    type: 'object',
-    properties: {
-      ok: { type: 'boolean', description: 'Whether the condition was met' },
-      reason: { type: 'string', description: 'Reason, if the condition was not met' },
-    },
-    required: ['ok'],
-    additionalProperties: false,
-  }),
-  input: VERDICT,
-});
+const structuredOutput = lazyValue(
+  (): ToolDefinition =>
+    Object.freeze({
+      name: 'StructuredOutput',
+      description: 'Return your verdict: whether the condition is met, and why.',
+      inputSchema: Object.freeze({
+        type: 'object',
+        properties: {
+          ok: { type: 'boolean', description: 'Whether the condition was met' },
+          reason: { type: 'string', description: 'Reason, if the condition was not met' },
+        },
+        required: ['ok'],
+        additionalProperties: false,
+      }),
+      input: verdictSchema(),
+    }),
+);
 
 const NUDGE = 'Return your result using the StructuredOutput tool, always with a reason.';
 
@@ -42,7 +46,7 @@ export function modelVerifier(model: Model): VerifyFn {
     let messages: readonly Message[] = [{ role: 'user', content: prompt }];
     for (let turn = 0; turn < maxTurns; turn++) {
       signal.throwIfAborted();
-      const response = await model.generate({ system, messages, tools: [STRUCTURED_OUTPUT], signal });
+      const response = await model.generate({ system, messages, tools: [structuredOutput()], signal });
       const calls = (response.toolCalls ?? []).map((c) => (ToolCall.isToolCall(c) ? c : new ToolCall(c.name, c.args ?? {}, c.id)));
       const text = response.text ?? '';
       if (calls.length === 0) {
@@ -55,11 +59,11 @@ export function modelVerifier(model: Model): VerifyFn {
       let verdict: VerifyVerdict | undefined;
       for (const call of calls) {
         const answer = (content: string): void => void answers.push({ role: 'tool', content, toolCallId: call.id, name: call.name });
-        if (call.name !== STRUCTURED_OUTPUT.name) {
+        if (call.name !== structuredOutput().name) {
           answer(`There is no tool ${call.name} here: return your result with StructuredOutput.`);
           continue;
         }
-        const parsed = VERDICT.safeParse(call.args);
+        const parsed = verdictSchema().safeParse(call.args);
         if (!parsed.success) {
           answer(`The result needs "ok" (true or false) and may have "reason" (a string): ${parsed.error.issues.map((i) => i.message).join('; ')}.`);
           continue;

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { spawn } from 'node:child_process';
+import { childProcess } from './internal/node-child-process.js';
 import { groupAlive, signalGroup } from './internal/process-group.js';
 import { findTaggedNow, killTagged, PROCESS_TAG_VARIABLE } from './internal/process-tag.js';
 
@@ -159,7 +159,7 @@ const WATCHDOG =
 export function watchForOrphan(pgid: number, tag?: string): void {
   if (orphanGuard === undefined) return;
   try {
-    const watchdog = spawn('/bin/sh', ['-c', WATCHDOG, 'agent-hooks-watchdog', String(orphanGuard.ownerPid), String(pgid), tag ?? ''], {
+    const watchdog = childProcess().spawn('/bin/sh', ['-c', WATCHDOG, 'agent-hooks-watchdog', String(orphanGuard.ownerPid), String(pgid), tag ?? ''], {
       detached: true,
       stdio: 'ignore',
     });

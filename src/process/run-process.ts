@@ -5,11 +5,12 @@
  * @module
  */
 import { isUtf8 } from 'node:buffer';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { messageOf } from '../core/internal/message-of.js';
 import type { OutputStream, ProcessResult, SpawnFailure } from '../dialects/process-result.js';
+import { childProcess } from './internal/node-child-process.js';
 import { groupAlive, signalGroup } from './internal/process-group.js';
 import { killTagged, newProcessTag, PROCESS_TAG_VARIABLE } from './internal/process-tag.js';
 import { orphanWatchDelay, trackGroup, watchForOrphan } from './live-groups.js';
@@ -180,7 +181,7 @@ class ProcessRun {
     }
     let child: ChildProcess;
     try {
-      child = spawn(file, args, {
+      child = childProcess().spawn(file, args, {
         cwd: this.spec.cwd,
         env: { ...(this.spec.env ?? process.env), [PROCESS_TAG_VARIABLE]: this.tag },
         detached: true,

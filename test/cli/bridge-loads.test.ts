@@ -48,7 +48,7 @@ interface Loads {
 /** One script's block coverage, as V8 writes it under `NODE_V8_COVERAGE`. */
 interface ScriptCoverage {
   readonly url: string;
-  readonly functions: readonly { readonly ranges: readonly { readonly startOffset: number; readonly endOffset: number; readonly count: number }[] }[];
+  readonly functions: readonly { readonly functionName: string; readonly ranges: readonly { readonly startOffset: number; readonly endOffset: number; readonly count: number }[] }[];
 }
 
 /** Runs `args` under Node 24 with the preload; what it loaded, the coverage of each script it ran, and how it ended. */
@@ -187,6 +187,19 @@ describe('what a start loads', () => {
     expect(loads.status, loads.stderr).toBe(0);
     expect(loads.urls.some((url) => url.endsWith('/dist/index.js'))).toBe(true);
     expect([...loads.urls, ...loads.builtins].filter((name) => /^node:https?$|^NativeModule (https?|internal\/deps\/undici\/undici)$/.test(name))).toEqual([]);
+  });
+
+  // Each costs a process that imports the package and never draws a random id or starts a hook process: node:crypto
+  // about 5 ms on Node 24, node:child_process (with net and dgram) 1 to 3.
+  it("import('agent-hooks') loads neither node:crypto nor node:child_process, and computes no JSON Schema", () => {
+    const loads = importLibrary();
+    expect(loads.status, loads.stderr).toBe(0);
+    expect(loads.builtins.filter((name) => /^NativeModule (crypto|child_process|internal\/child_process)$/.test(name))).toEqual([]);
+    // The frontmatter's JSON Schema is written into the build: zod's JSON Schema generator runs only for a tool's.
+    const processors = loads.coverage.find((script) => script.url.endsWith('/zod/v4/core/json-schema-processors.js'));
+    const generator = processors?.functions.find((fn) => fn.functionName === 'toJSONSchema');
+    expect(generator, 'zod/v4/core/json-schema-processors.js defines toJSONSchema').toBeDefined();
+    expect(generator!.ranges[0]!.count).toBe(0);
   });
 
   // Cut into the chunks the executable's lazy imports make, the library ran an agent step with hooks on every event

@@ -153,6 +153,13 @@ describe('the built package', () => {
     const { hookFrontmatterJsonSchema } = await import('agent-hooks');
     expect(shipped).toEqual(JSON.parse(JSON.stringify(hookFrontmatterJsonSchema)));
     expect(shipped['required']).toEqual(expect.arrayContaining(['name', 'description', 'trigger']));
+    // The built entries hold the schema as the build wrote it, where the sources make it as they load: the same value.
+    writeFileSync(join(dir, 'schema-esm.mjs'), `const m = await import('agent-hooks'); console.log(JSON.stringify(m.hookFrontmatterJsonSchema));`);
+    writeFileSync(join(dir, 'schema-cjs.cjs'), `console.log(JSON.stringify(require('agent-hooks').hookFrontmatterJsonSchema));`);
+    for (const probe of ['schema-esm.mjs', 'schema-cjs.cjs']) {
+      const built = JSON.parse((await run(process.execPath, [probe], { cwd: dir })).stdout) as Record<string, unknown>;
+      expect(built, probe).toEqual(JSON.parse(JSON.stringify(hookFrontmatterJsonSchema)));
+    }
   });
 
   it('ships the framework integrations as subpaths, ESM and CommonJS with types for each', () => {

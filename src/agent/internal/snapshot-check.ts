@@ -5,129 +5,136 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { lazyValue } from '../../core/internal/lazy-module.js';
+import { nodeCrypto } from '../../core/internal/node-crypto.js';
 import { decisionKind, type ApprovalDecision, type ApprovalDecisions, type ApprovalResponse } from '../approval.js';
 import { ResumeError } from '../resume-error.js';
 import type { AgentConfig } from '../run/index.js';
 import { RUN_SNAPSHOT_FORMAT, RUN_SNAPSHOT_VERSION, type AgentShapeJson, type PendingApproval, type ReviewedCallJson, type RunFrameJson, type RunSnapshot } from '../run-snapshot.js';
-import { SUBAGENT_INPUT } from './subagent-input.js';
+import { subagentInput } from './subagent-input.js';
 
 /** The shape of an agent: its tools (with a digest of each input schema), hooks and subagents. */
 export function agentShape(config: AgentConfig): AgentShapeJson {
   const tools = config.definitions
     .filter((d) => config.tools.has(d.name))
-    .map((d) => ({ name: d.name, schema: createHash('sha256').update(JSON.stringify(d.inputSchema ?? null)).digest('hex').slice(0, 16) }));
+    .map((d) => ({ name: d.name, schema: nodeCrypto().createHash('sha256').update(JSON.stringify(d.inputSchema ?? null)).digest('hex').slice(0, 16) }));
   const hooks = config.stack.all().map((e) => ({ name: e.name, priority: e.priority, events: e.events === undefined ? '*' : [...e.events].sort().join(',') }));
   const subagents = [...config.subagents.values()].map((s) => ({ name: s.def.name, shape: agentShape(s.config) }));
   return { ...(config.name !== undefined ? { name: config.name } : {}), tools, hooks, subagents };
 }
 
-const json = z.unknown();
-const record = z.record(z.string(), json);
-const call = z.object({ id: z.string(), name: z.string().min(1), args: record });
-const usage = z.object({ inputTokens: z.number().optional(), outputTokens: z.number().optional(), totalTokens: z.number().optional() });
-const error = z.object({ name: z.string(), message: z.string(), by: z.enum(['hook', 'permission', 'approver']).optional() });
-const execution = z.object({ toolCall: call, isError: z.boolean(), result: json.optional(), error: error.optional(), durationMs: z.number().optional() });
-const message = z.object({
-  role: z.enum(['system', 'user', 'assistant', 'tool']),
-  content: z.string(),
-  toolCalls: z.array(call).optional(),
-  toolCallId: z.string().optional(),
-  name: z.string().optional(),
-});
-const step = z.object({ index: z.number().int(), text: z.string(), toolCalls: z.array(call), executions: z.array(execution), usage: usage.optional() });
-const state = z.object({
-  agentId: z.string(),
-  parentAgentId: z.string().optional(),
-  sessionId: z.string().optional(),
-  stepCount: z.number().int().nonnegative(),
-  messages: z.array(message),
-  steps: z.array(step),
-  metadata: record,
-});
-const decision = z.union([
-  z.object({ approved: z.boolean(), reason: z.string().optional(), stopRun: z.boolean().optional(), updatedInput: record.optional() }),
-  z.object({ respond: json }).refine((d) => 'respond' in d, { message: 'a response needs its respond' }),
-]);
-const kinds = z.array(z.enum(['approve', 'edit', 'reject', 'respond']));
-const reviewed = z.object({
-  kind: z.enum(['run', 'fail', 'refuse', 'ask']),
-  call,
-  message: z.string().optional(),
-  by: z.enum(['hook', 'permission']).optional(),
-  reason: z.string().optional(),
-  requestId: z.string().optional(),
-  decision: decision.optional(),
-  reviewed: z.boolean().optional(),
-});
-const frame: z.ZodType<RunFrameJson> = z.lazy(() =>
-  z.object({
-    prompt: z.string(),
-    state,
-    metadata: record,
-    pendingContext: z.array(z.string()),
-    systemMessages: z.array(z.string()),
-    usage: usage.optional(),
-    text: z.string(),
-    stopBlocks: z.number().int().nonnegative(),
-    rejectedStop: z.string().optional(),
-    childRuns: z.number().int().nonnegative(),
-    elapsedMs: z.number().nonnegative(),
-    subagent: z.object({ name: z.string(), type: z.string() }).optional(),
-    nextStep: z.number().int().nonnegative().optional(),
-    at: z
-      .object({
-        stepIndex: z.number().int().nonnegative(),
-        response: z.object({
-          text: z.string(),
-          toolCalls: z.array(call),
-          usage: usage.optional(),
-          synthetic: z.boolean().optional(),
-          offered: z.array(z.string()).optional(),
-        }),
-        executions: z.array(execution),
-        callIndex: z.number().int().nonnegative(),
-        phase: z.enum(['approval', 'subagent']),
-        call,
-        reason: z.string().optional(),
-        requestId: z.string().optional(),
-        child: frame.optional(),
-        startedAt: z.number().optional(),
-        review: z.array(reviewed).optional(),
-      })
-      .refine((at) => at.callIndex < at.response.toolCalls.length && at.executions.length <= at.callIndex, {
-        message: 'callIndex must name one of the step’s tool calls, after the executions kept',
-      })
-      .refine((at) => (at.phase === 'approval' ? at.requestId !== undefined : at.child !== undefined), {
-        message: 'an approval needs its requestId, a subagent phase its child frame',
-      })
-      .optional(),
-  }).refine((f) => (f.at === undefined) !== (f.nextStep === undefined), {
-    message: 'a run frame has either its position (at) or, between two steps, the step it goes on with (nextStep)',
-  }),
-) as z.ZodType<RunFrameJson>;
-const shape: z.ZodType<AgentShapeJson> = z.lazy(() =>
-  z.object({
+/**
+ * The schema of a run snapshot, made on the first snapshot read: zod builds (and compiles) its checks as it is
+ * defined, and a process that imports the package but resumes no run has no use for them.
+ */
+const snapshotSchema = lazyValue(() => {
+  const json = z.unknown();
+  const record = z.record(z.string(), json);
+  const call = z.object({ id: z.string(), name: z.string().min(1), args: record });
+  const usage = z.object({ inputTokens: z.number().optional(), outputTokens: z.number().optional(), totalTokens: z.number().optional() });
+  const error = z.object({ name: z.string(), message: z.string(), by: z.enum(['hook', 'permission', 'approver']).optional() });
+  const execution = z.object({ toolCall: call, isError: z.boolean(), result: json.optional(), error: error.optional(), durationMs: z.number().optional() });
+  const message = z.object({
+    role: z.enum(['system', 'user', 'assistant', 'tool']),
+    content: z.string(),
+    toolCalls: z.array(call).optional(),
+    toolCallId: z.string().optional(),
     name: z.string().optional(),
-    tools: z.array(z.object({ name: z.string(), schema: z.string() })),
-    hooks: z.array(z.object({ name: z.string(), priority: z.number(), events: z.string() })),
-    subagents: z.array(z.object({ name: z.string(), shape })),
-  }),
-) as z.ZodType<AgentShapeJson>;
-const snapshotSchema = z.object({
-  format: z.literal(RUN_SNAPSHOT_FORMAT),
-  version: z.number().int().positive(),
-  id: z.string().min(1),
-  interruptId: z.string().min(1),
-  createdAt: z.string(),
-  pending: z.array(
-    z.object({ id: z.string().min(1), toolCall: call, reason: z.string(), agentId: z.string(), subagentPath: z.array(z.string()), allowed: kinds.optional() }),
-  ),
-  agent: shape,
-  session: z.object({ id: z.string() }).optional(),
-  run: frame,
-  signature: z.string().optional(),
+  });
+  const step = z.object({ index: z.number().int(), text: z.string(), toolCalls: z.array(call), executions: z.array(execution), usage: usage.optional() });
+  const state = z.object({
+    agentId: z.string(),
+    parentAgentId: z.string().optional(),
+    sessionId: z.string().optional(),
+    stepCount: z.number().int().nonnegative(),
+    messages: z.array(message),
+    steps: z.array(step),
+    metadata: record,
+  });
+  const decision = z.union([
+    z.object({ approved: z.boolean(), reason: z.string().optional(), stopRun: z.boolean().optional(), updatedInput: record.optional() }),
+    z.object({ respond: json }).refine((d) => 'respond' in d, { message: 'a response needs its respond' }),
+  ]);
+  const kinds = z.array(z.enum(['approve', 'edit', 'reject', 'respond']));
+  const reviewed = z.object({
+    kind: z.enum(['run', 'fail', 'refuse', 'ask']),
+    call,
+    message: z.string().optional(),
+    by: z.enum(['hook', 'permission']).optional(),
+    reason: z.string().optional(),
+    requestId: z.string().optional(),
+    decision: decision.optional(),
+    reviewed: z.boolean().optional(),
+  });
+  const frame: z.ZodType<RunFrameJson> = z.lazy(() =>
+    z.object({
+      prompt: z.string(),
+      state,
+      metadata: record,
+      pendingContext: z.array(z.string()),
+      systemMessages: z.array(z.string()),
+      usage: usage.optional(),
+      text: z.string(),
+      stopBlocks: z.number().int().nonnegative(),
+      rejectedStop: z.string().optional(),
+      childRuns: z.number().int().nonnegative(),
+      elapsedMs: z.number().nonnegative(),
+      subagent: z.object({ name: z.string(), type: z.string() }).optional(),
+      nextStep: z.number().int().nonnegative().optional(),
+      at: z
+        .object({
+          stepIndex: z.number().int().nonnegative(),
+          response: z.object({
+            text: z.string(),
+            toolCalls: z.array(call),
+            usage: usage.optional(),
+            synthetic: z.boolean().optional(),
+            offered: z.array(z.string()).optional(),
+          }),
+          executions: z.array(execution),
+          callIndex: z.number().int().nonnegative(),
+          phase: z.enum(['approval', 'subagent']),
+          call,
+          reason: z.string().optional(),
+          requestId: z.string().optional(),
+          child: frame.optional(),
+          startedAt: z.number().optional(),
+          review: z.array(reviewed).optional(),
+        })
+        .refine((at) => at.callIndex < at.response.toolCalls.length && at.executions.length <= at.callIndex, {
+          message: 'callIndex must name one of the step’s tool calls, after the executions kept',
+        })
+        .refine((at) => (at.phase === 'approval' ? at.requestId !== undefined : at.child !== undefined), {
+          message: 'an approval needs its requestId, a subagent phase its child frame',
+        })
+        .optional(),
+    }).refine((f) => (f.at === undefined) !== (f.nextStep === undefined), {
+      message: 'a run frame has either its position (at) or, between two steps, the step it goes on with (nextStep)',
+    }),
+  ) as z.ZodType<RunFrameJson>;
+  const shape: z.ZodType<AgentShapeJson> = z.lazy(() =>
+    z.object({
+      name: z.string().optional(),
+      tools: z.array(z.object({ name: z.string(), schema: z.string() })),
+      hooks: z.array(z.object({ name: z.string(), priority: z.number(), events: z.string() })),
+      subagents: z.array(z.object({ name: z.string(), shape })),
+    }),
+  ) as z.ZodType<AgentShapeJson>;
+  return z.object({
+    format: z.literal(RUN_SNAPSHOT_FORMAT),
+    version: z.number().int().positive(),
+    id: z.string().min(1),
+    interruptId: z.string().min(1),
+    createdAt: z.string(),
+    pending: z.array(
+      z.object({ id: z.string().min(1), toolCall: call, reason: z.string(), agentId: z.string(), subagentPath: z.array(z.string()), allowed: kinds.optional() }),
+    ),
+    agent: shape,
+    session: z.object({ id: z.string() }).optional(),
+    run: frame,
+    signature: z.string().optional(),
+  });
 });
 
 /** `value` as a run snapshot, or a {@link ResumeError} saying which field is wrong. */
@@ -142,7 +149,7 @@ export function readSnapshot(value: unknown): RunSnapshot {
       `This run snapshot has format version ${version}, written by a newer agent-hooks; this one reads versions up to ${RUN_SNAPSHOT_VERSION}. Resume it with the version that wrote it, or a later one.`,
     );
   }
-  const parsed = snapshotSchema.safeParse(value);
+  const parsed = snapshotSchema().safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const path = issue.path.length > 0 ? issue.path.join('.') : '(the snapshot itself)';
@@ -301,7 +308,7 @@ function checkDecision(request: PendingApproval, answer: boolean | ApprovalDecis
   if (!answer.approved) throw new ResumeError('invalid-decision', `${where} refuses the call and edits its input; edit only an approved call.`);
   const input = answer.updatedInput;
   if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new ResumeError('invalid-decision', `${where}: updatedInput must be an object.`);
-  const schema = config.tools.get(request.toolCall.name)?.input ?? (config.subagents.has(request.toolCall.name) ? SUBAGENT_INPUT : undefined);
+  const schema = config.tools.get(request.toolCall.name)?.input ?? (config.subagents.has(request.toolCall.name) ? subagentInput() : undefined);
   const parsed = schema?.safeParse(input);
   if (parsed !== undefined && !parsed.success) {
     const issue = parsed.error.issues[0]!;

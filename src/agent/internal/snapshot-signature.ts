@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { nodeCrypto } from '../../core/internal/node-crypto.js';
 import type { RunSnapshot } from '../run-snapshot.js';
 
 /** `value` as JSON text with the keys of every object sorted. */
@@ -21,7 +21,7 @@ function canonical(value: unknown): string {
 /** The signature of `snapshot` (its own `signature` left out) with `key`. */
 export function signatureOf(snapshot: RunSnapshot, key: string | Uint8Array): string {
   const { signature: _ignored, ...rest } = snapshot;
-  return createHmac('sha256', key).update(canonical(rest)).digest('hex');
+  return nodeCrypto().createHmac('sha256', key).update(canonical(rest)).digest('hex');
 }
 
 /** Whether `snapshot` carries the signature `key` gives it. */
@@ -29,5 +29,5 @@ export function signedWith(snapshot: RunSnapshot, key: string | Uint8Array): boo
   if (typeof snapshot.signature !== 'string') return false;
   const expected = Buffer.from(signatureOf(snapshot, key), 'hex');
   const given = Buffer.from(snapshot.signature, 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return given.length === expected.length && nodeCrypto().timingSafeEqual(given, expected);
 }

@@ -6,9 +6,9 @@
 import { ToolCall, selectedTools, type ModelCallRequest, type ModelToolSpec, type Usage } from '../../core/index.js';
 import { callModelWithHooks } from '../../core/internal/model-call.js';
 import type { ModelRequest, ModelResponse, ModelToolCall } from '../model.js';
-import { SUBAGENT_INPUT } from '../internal/subagent-input.js';
+import { subagentInput } from '../internal/subagent-input.js';
 import type { ToolDefinition } from '../tool.js';
-import { type ModelTurn, ANY_INPUT } from './run-types.js';
+import { type ModelTurn, anyInput } from './run-types.js';
 import { RunCore } from './run-core.js';
 import { asHookFeedback } from '../../core/internal/hook-feedback.js';
 
@@ -159,7 +159,7 @@ export abstract class RunModelTurns extends RunCore {
     const tools = selectedTools(request).map((spec): ToolDefinition => {
       if (own.has(spec)) return spec as ToolDefinition;
       const { name, description, inputSchema } = spec;
-      const input = this.config.tools.get(name)?.input ?? (this.config.subagents.has(name) ? SUBAGENT_INPUT : ANY_INPUT);
+      const input = this.config.tools.get(name)?.input ?? (this.config.subagents.has(name) ? subagentInput() : anyInput());
       return { name, description, inputSchema, input };
     });
     return {

@@ -6,6 +6,8 @@
 import type { AgentState, HookStack, Metadata, ModelCallResponse, ModelSettings, StopReason, ToolCall, ToolExecution, Usage } from '../../core/index.js';
 import type { EventEmitter } from 'eventemitter3';
 import { z } from 'zod';
+import { lazyValue } from '../../core/internal/lazy-module.js';
+import { nodeCrypto } from '../../core/internal/node-crypto.js';
 import type { AgentEvents } from '../agent-events.js';
 import type { AgentStreamEvent, StreamTextMode } from '../agent-stream.js';
 import type { ApprovalDecision, ApprovalDecisions, ApprovalResponse, Approver } from '../approval.js';
@@ -16,7 +18,6 @@ import type { RunResult } from '../run-result.js';
 import type { Subagent } from '../subagent.js';
 import type { WakeInbox } from '../wake-inbox.js';
 import type { Tool, ToolDefinition } from '../tool.js';
-import { randomUUID } from 'node:crypto';
 import type { PendingApproval, RunFrameJson } from '../run-snapshot.js';
 
 /**
@@ -191,7 +192,7 @@ export interface ModelTurn {
 }
 
 /** The input of a tool a hook offered the model without one of the agent's tools behind it. */
-export const ANY_INPUT = z.record(z.string(), z.unknown());
+export const anyInput = lazyValue(() => z.record(z.string(), z.unknown()));
 
 /** What the model is told beside a refusal when a PermissionDenied hook says it may retry: Claude Code 2.1.332's words. */
 export const RETRY_NOTE = 'The refusal above is not final for this call: the PermissionDenied hook set up for this session allows one more try, which goes through the same permission check. If the user asked for what this call does, make it again now. If they did not, leave it, and in your next words to them say that you made this call without being asked and that it was refused before it ran; then go on with what they did ask for.';
@@ -217,7 +218,7 @@ export class Interrupt {
 export const describe = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object without `approved`' : `${typeof value} ${String(value)}`);
 
 /** A new approval request's id. */
-export const requestId = (): string => `apr_${randomUUID()}`;
+export const requestId = (): string => `apr_${nodeCrypto().randomUUID()}`;
 
 /** Milliseconds since the epoch, with the precision of `performance.now()`: comparable across processes. */
 export const epochNow = (): number => performance.timeOrigin + performance.now();

@@ -5,7 +5,7 @@
  */
 import { ToolCall, ToolExecution, ToolHookContext } from '../../core/index.js';
 import { resultText } from '../../core/internal/as-text.js';
-import { SUBAGENT_INPUT } from '../internal/subagent-input.js';
+import { subagentInput } from '../internal/subagent-input.js';
 import { messageOf } from '../../core/internal/message-of.js';
 import { sessionShellSetup } from '../../dialects/claude-env-file.js';
 import { ToolInputError, ToolNotOfferedError, UnknownToolError, type Tool } from '../tool.js';
@@ -228,7 +228,7 @@ export abstract class RunToolExecution extends RunModelTurns {
       const names = [...offered].filter((name) => this.config.tools.has(name) || this.config.subagents.has(name));
       return { ok: false, error: new ToolNotOfferedError(call.name, names) };
     }
-    const parsed = (tool?.input ?? SUBAGENT_INPUT).safeParse(call.args);
+    const parsed = (tool?.input ?? subagentInput()).safeParse(call.args);
     return parsed.success ? { ok: true, tool, sub, input: parsed.data } : { ok: false, error: new ToolInputError(call.name, parsed.error) };
   }
 

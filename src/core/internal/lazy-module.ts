@@ -10,3 +10,14 @@ export function lazyModule<T>(id: string): () => T {
   let loaded: T | undefined;
   return () => (loaded ??= createRequire(import.meta.url)(id) as T);
 }
+
+/**
+ * A value made on first call rather than at import, then kept: what `import 'agent-hooks'` runs before the first line
+ * of its user's code is paid by every process that imports it, and a zod schema only the agent's runtime reads (a
+ * snapshot's, a subagent's input) costs its construction — zod compiles its checks as it builds — whether or not the
+ * process ever runs an agent.
+ */
+export function lazyValue<T>(make: () => T): () => T {
+  let made: { readonly value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
