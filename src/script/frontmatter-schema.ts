@@ -4,6 +4,7 @@
  * @module
  */
 import { z } from 'zod';
+import { lazyValue } from '../core/internal/lazy-module.js';
 import { HOOK_FRONTMATTER_LIMITS } from './internal/frontmatter-limits.js';
 import { compileManifestRegex } from './manifest-regex.js';
 import { UnsafeRegexError } from './unsafe-regex-error.js';
@@ -62,75 +63,81 @@ const regexString = (field: string, what: string) =>
  * `trigger` is an enum of every alias rather than a string with a refinement, so that the JSON Schema derived from
  * it gives editors the full list; turning the name into a canonical event is left to the validator.
  *
+ * Made on the first call, then kept: zod builds and compiles a schema's checks as it is defined, 5 to 6 ms for this
+ * one as the first schema of a process (Node 20 and 24), which `import 'agent-hooks'` paid before the first line of
+ * its user's code; a process that validates no HOOK.md never needs it.
+ *
  * @internal
  */
-export const HookFrontmatterSchema = z
-  .strictObject({
-    /** The hook's identifier; the reference validator wants it equal to the folder name. */
-    name: z
-      .string()
-      .min(name.min)
-      .max(name.max)
-      .regex(HOOK_NAME_PATTERN)
-      // Only once the pattern holds: one problem per name.
-      .refine((value) => !HOOK_NAME_PATTERN.test(value) || value === value.toLowerCase(), { params: { kind: 'uppercase-name' } })
-      .meta({
-        description: 'The hook identifier: lowercase letters (of any script), digits and single hyphens; equal to the folder name.',
+export const hookFrontmatterSchema = lazyValue(() =>
+  z
+    .strictObject({
+      /** The hook's identifier; the reference validator wants it equal to the folder name. */
+      name: z
+        .string()
+        .min(name.min)
+        .max(name.max)
+        .regex(HOOK_NAME_PATTERN)
+        // Only once the pattern holds: one problem per name.
+        .refine((value) => !HOOK_NAME_PATTERN.test(value) || value === value.toLowerCase(), { params: { kind: 'uppercase-name' } })
+        .meta({
+          description: 'The hook identifier: lowercase letters (of any script), digits and single hyphens; equal to the folder name.',
+        }),
+      /** Shown to people choosing or auditing hooks, and to the model where the runtime discloses it. */
+      description: z
+        .string()
+        .min(description.min)
+        .max(description.max)
+        .refine((value) => value.length === 0 || value.trim().length > 0, { params: { kind: 'blank' } })
+        .meta({ description: 'What the hook does, in one or a few sentences.' }),
+      /** Any event name of any dialect, so a hook ported from another agent keeps its name. */
+      trigger: z.enum(HOOK_TRIGGER_NAMES).meta({
+        description:
+          'The event the hook runs for: a HOOK.md name (pre-tool-call), an older HOOK.md name (before_tool), or any alias such as PreToolUse.',
       }),
-    /** Shown to people choosing or auditing hooks, and to the model where the runtime discloses it. */
-    description: z
-      .string()
-      .min(description.min)
-      .max(description.max)
-      .refine((value) => value.length === 0 || value.trim().length > 0, { params: { kind: 'blank' } })
-      .meta({ description: 'What the hook does, in one or a few sentences.' }),
-    /** Any event name of any dialect, so a hook ported from another agent keeps its name. */
-    trigger: z.enum(HOOK_TRIGGER_NAMES).meta({
-      description:
-        'The event the hook runs for: a HOOK.md name (pre-tool-call), an older HOOK.md name (before_tool), or any alias such as PreToolUse.',
-    }),
-    /** Leaves the hook out before its process is spawned, which is what makes a matcher cheap. */
-    matcher: z
-      .strictObject({
-        /** Checked at load time so that a typo fails where it is written, not on the first tool call. */
-        tool: regexString('matcher.tool', 'A regex over the tool name (unanchored). Both tool and pattern must match when both are given.').optional(),
-        /** Checked at load time, like `tool`. */
-        pattern: regexString('matcher.pattern', 'A regex over the tool input, serialized as JSON (unanchored).').optional(),
-      })
-      .meta({ description: 'Which tool calls the hook runs for; only meaningful on tool events.' })
-      .optional(),
-    /** Milliseconds (not seconds, unlike Claude Code's configs): a hung script must not hang the agent. */
-    timeout: z
-      .int()
-      .min(timeout.min)
-      .max(timeout.max)
-      .default(timeout.default)
-      .meta({ description: 'Milliseconds before the hook process is killed; a timeout fails open.' }),
-    /** For side effects only (logs, notifications): the agent does not wait. */
-    async: z
-      .boolean()
-      .default(false)
-      .meta({ description: 'Run in the background: the hook cannot block or modify anything.' }),
-    /** Orders hooks of one event; the spec's range, so hooks stay portable between runtimes. */
-    priority: z
-      .int()
-      .min(priority.min)
-      .max(priority.max)
-      .default(priority.default)
-      .meta({ description: 'Higher runs first; ties keep user-before-project, then folder order.' }),
-    /** Room for runtime- or hook-specific settings, so they need no new top-level key. */
-    metadata: z
-      .record(z.string(), z.unknown())
-      .default({})
-      .meta({ description: 'Free-form data for the hook and its runtime.' }),
-  })
-  .meta({ title: 'HOOK.md frontmatter', description: 'The YAML frontmatter of an Agent Hooks HOOK.md file.' });
+      /** Leaves the hook out before its process is spawned, which is what makes a matcher cheap. */
+      matcher: z
+        .strictObject({
+          /** Checked at load time so that a typo fails where it is written, not on the first tool call. */
+          tool: regexString('matcher.tool', 'A regex over the tool name (unanchored). Both tool and pattern must match when both are given.').optional(),
+          /** Checked at load time, like `tool`. */
+          pattern: regexString('matcher.pattern', 'A regex over the tool input, serialized as JSON (unanchored).').optional(),
+        })
+        .meta({ description: 'Which tool calls the hook runs for; only meaningful on tool events.' })
+        .optional(),
+      /** Milliseconds (not seconds, unlike Claude Code's configs): a hung script must not hang the agent. */
+      timeout: z
+        .int()
+        .min(timeout.min)
+        .max(timeout.max)
+        .default(timeout.default)
+        .meta({ description: 'Milliseconds before the hook process is killed; a timeout fails open.' }),
+      /** For side effects only (logs, notifications): the agent does not wait. */
+      async: z
+        .boolean()
+        .default(false)
+        .meta({ description: 'Run in the background: the hook cannot block or modify anything.' }),
+      /** Orders hooks of one event; the spec's range, so hooks stay portable between runtimes. */
+      priority: z
+        .int()
+        .min(priority.min)
+        .max(priority.max)
+        .default(priority.default)
+        .meta({ description: 'Higher runs first; ties keep user-before-project, then folder order.' }),
+      /** Room for runtime- or hook-specific settings, so they need no new top-level key. */
+      metadata: z
+        .record(z.string(), z.unknown())
+        .default({})
+        .meta({ description: 'Free-form data for the hook and its runtime.' }),
+    })
+    .meta({ title: 'HOOK.md frontmatter', description: 'The YAML frontmatter of an Agent Hooks HOOK.md file.' }),
+);
 
 /** A frontmatter as the schema outputs it: defaults filled in, `trigger` still the name as written. */
-export type HookFrontmatter = z.output<typeof HookFrontmatterSchema>;
+export type HookFrontmatter = z.output<ReturnType<typeof hookFrontmatterSchema>>;
 
 /** A frontmatter as an author may write it: only `name`, `description` and `trigger` are required. */
-export type HookFrontmatterInput = z.input<typeof HookFrontmatterSchema>;
+export type HookFrontmatterInput = z.input<ReturnType<typeof hookFrontmatterSchema>>;
 
 /**
  * The JSON Schema below as the build wrote it (`define` in tsup.config.ts, from the schema above): made as the module
@@ -145,5 +152,5 @@ declare const BUILT_HOOK_FRONTMATTER_JSON_SCHEMA: Record<string, unknown> | unde
  * It describes the input side, so fields with defaults are optional and carry their `default`.
  */
 export const hookFrontmatterJsonSchema: Readonly<Record<string, unknown>> = Object.freeze(
-  typeof BUILT_HOOK_FRONTMATTER_JSON_SCHEMA === 'object' ? BUILT_HOOK_FRONTMATTER_JSON_SCHEMA : (z.toJSONSchema(HookFrontmatterSchema, { io: 'input' }) as Record<string, unknown>),
+  typeof BUILT_HOOK_FRONTMATTER_JSON_SCHEMA === 'object' ? BUILT_HOOK_FRONTMATTER_JSON_SCHEMA : (z.toJSONSchema(hookFrontmatterSchema(), { io: 'input' }) as Record<string, unknown>),
 );

@@ -8,7 +8,7 @@ import { basename, dirname } from 'node:path';
 import type { z } from 'zod';
 import { DIALECT_NAMES, dialectNamed } from '../dialects/registry.js';
 import { HookEvent, TOOL_EVENTS, UnknownEventError, type HookEventName } from '../core/index.js';
-import { HookFrontmatterSchema, isHookName, normalizeHookName } from './frontmatter-schema.js';
+import { hookFrontmatterSchema, isHookName, normalizeHookName } from './frontmatter-schema.js';
 import { HOOK_FRONTMATTER_LIMITS } from './internal/frontmatter-limits.js';
 import { closestName } from './internal/closest-name.js';
 import { describeValue } from './internal/describe-value.js';
@@ -51,7 +51,8 @@ const { name: NAME, description: DESCRIPTION, timeout: TIMEOUT, priority: PRIORI
 
 const TOOL_EVENT_NAMES = [...TOOL_EVENTS].map((event) => HookEvent.toDialect(event, 'hookmd') ?? event).join(', ');
 
-const TOP_KEYS = Object.keys(HookFrontmatterSchema.shape);
+/** The frontmatter's keys, for the message about one it does not have. */
+const topKeys = (): string[] => Object.keys(hookFrontmatterSchema().shape);
 const MATCHER_KEYS = ['tool', 'pattern'];
 
 const ALLOWED: Readonly<Record<string, string>> = {
@@ -163,14 +164,14 @@ function problemsOf(complaint: z.core.$ZodIssue, frame: Frame): HookProblem[] {
       const parent = valueAt(frame.data, complaint.path);
       const inMatcher = field === 'matcher';
       return complaint.keys.map((key) => {
-        const hint = own(inMatcher ? MATCHER_HINTS : KEY_HINTS, key) ?? closestName(key, inMatcher ? MATCHER_KEYS : TOP_KEYS);
+        const hint = own(inMatcher ? MATCHER_HINTS : KEY_HINTS, key) ?? closestName(key, inMatcher ? MATCHER_KEYS : topKeys());
         const path = field === '' ? key : `${field}.${key}`;
         const where = inMatcher ? 'a matcher has only tool and pattern' : 'custom data belongs under metadata';
         return {
           ...base,
           field: path,
           found: describeValue(valueAt(parent, [key])),
-          allowed: (inMatcher ? MATCHER_KEYS : TOP_KEYS).join(', '),
+          allowed: (inMatcher ? MATCHER_KEYS : topKeys()).join(', '),
           message: hint === undefined ? `Unknown key ${path}: ${where}.` : `Unknown key ${path}: did you mean ${hint}?`,
           code: 'unknown-key',
         };
@@ -265,7 +266,7 @@ function problemsOf(complaint: z.core.$ZodIssue, frame: Frame): HookProblem[] {
 }
 
 /**
- * Validates a parsed frontmatter (`data`, from YAML) against {@link HookFrontmatterSchema} and the rules the schema
+ * Validates a parsed frontmatter (`data`, from YAML) against {@link hookFrontmatterSchema} and the rules the schema
  * alone cannot express: the name must equal the folder's, and a matcher on an event that concerns no tool is ignored
  * (with a warning, since the author surely expected it to filter something). Every problem is reported, not just the
  * first, so one pass over a file shows all that needs fixing. Never throws, whatever `data` is.
@@ -303,7 +304,7 @@ export function validateFrontmatter(data: unknown, location: ManifestLocation): 
   const hookName = typeof rawName === 'string' && rawName !== '' ? rawName : folder;
   const frame: Frame = { file, hookName, data: data as Record<string, unknown>, folder };
 
-  const parsed = HookFrontmatterSchema.safeParse(data);
+  const parsed = hookFrontmatterSchema().safeParse(data);
   const problems: HookProblem[] = parsed.success ? [] : parsed.error.issues.flatMap((complaint) => problemsOf(complaint, frame));
 
   if (typeof rawName === 'string' && isHookName(rawName) && rawName.length <= NAME.max && rawName !== folder.normalize('NFKC')) {

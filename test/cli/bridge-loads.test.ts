@@ -189,9 +189,10 @@ describe('what a start loads', () => {
     expect([...loads.urls, ...loads.builtins].filter((name) => /^node:https?$|^NativeModule (https?|internal\/deps\/undici\/undici)$/.test(name))).toEqual([]);
   });
 
-  // Each costs a process that imports the package and never draws a random id or starts a hook process: node:crypto
-  // about 5 ms on Node 24, node:child_process (with net and dgram) 1 to 3.
-  it("import('agent-hooks') loads neither node:crypto nor node:child_process, and computes no JSON Schema", () => {
+  // Each costs a process that imports the package and never draws a random id, starts a hook process or validates a
+  // HOOK.md: node:crypto about 5 ms on Node 24, node:child_process (with net and dgram) 1 to 3, the first zod schema
+  // 5 to 6.
+  it("import('agent-hooks') loads neither node:crypto nor node:child_process, and builds no zod schema", () => {
     const loads = importLibrary();
     expect(loads.status, loads.stderr).toBe(0);
     expect(loads.builtins.filter((name) => /^NativeModule (crypto|child_process|internal\/child_process)$/.test(name))).toEqual([]);
@@ -200,6 +201,11 @@ describe('what a start loads', () => {
     const generator = processors?.functions.find((fn) => fn.functionName === 'toJSONSchema');
     expect(generator, 'zod/v4/core/json-schema-processors.js defines toJSONSchema').toBeDefined();
     expect(generator!.ranges[0]!.count).toBe(0);
+    // Nor a schema of its own (the frontmatter's, the runtime's): zod's `init` runs for every schema made.
+    const core = loads.coverage.find((script) => script.url.endsWith('/zod/v4/core/core.js'));
+    const init = core?.functions.find((fn) => fn.functionName === 'init');
+    expect(init, 'zod/v4/core/core.js defines init').toBeDefined();
+    expect(init!.ranges[0]!.count).toBe(0);
   });
 
   // Cut into the chunks the executable's lazy imports make, the library ran an agent step with hooks on every event
