@@ -24,6 +24,12 @@ const builtValues: Options['define'] = {
 };
 
 /**
+ * The same for the CommonJS builds, which have no `import.meta` (tsup's shims give them `import.meta.url` alone): the
+ * code that asks for `import.meta.resolve` (src/core/internal/zod-module.ts) is told there is none.
+ */
+const commonJsValues: Options['define'] = { ...builtValues, 'import.meta.resolve': 'undefined' };
+
+/**
  * Ships recheck's pure-JavaScript engine (one self-contained file) in `dist/vendor/recheck/`, with its licence and
  * version, instead of depending on `recheck`: installing that package installs its optional dependencies too, a Java
  * archive and a native program of some 50 MB that are never run (see src/script/internal/recheck-engine.ts). The
@@ -174,6 +180,7 @@ const builds: Options[] = [
     ...executable,
     entry: { cli: 'src/cli/bin.ts' },
     format: ['cjs'],
+    define: commonJsValues,
     splitting: false,
     shims: true,
     esbuildPlugins: [lazyFirstStage],
@@ -182,6 +189,7 @@ const builds: Options[] = [
     ...executable,
     entry: { 'cli-lazy': 'src/cli/bin-lazy.ts' },
     format: ['cjs'],
+    define: commonJsValues,
     splitting: false,
     shims: true,
   },
@@ -192,6 +200,7 @@ const builds: Options[] = [
     ...executable,
     entry: { bridge: 'src/cli/bridge-entry.ts' },
     format: ['cjs'],
+    define: commonJsValues,
     splitting: false,
     // `import.meta.url` (the lazy requires, the caches' build stamp) becomes this file's own URL.
     shims: true,
@@ -205,8 +214,8 @@ const builds: Options[] = [
     // CommonJS, with shared chunks too: without them each entry would carry its own HookStack and contexts.
     entry: library,
     format: ['cjs'],
+    define: commonJsValues,
     splitting: true,
-    define: builtValues,
     // `import.meta.url` (the lazy require of the ReDoS checker) becomes the chunk's own file URL.
     shims: true,
     // ESM-only dependencies are bundled in: Node 20.0 to 20.18 cannot require() an ES module. p-timeout holds no state

@@ -3,15 +3,18 @@
  *
  * @module
  */
-import { z } from 'zod';
 import { ToolCall, type Message } from '../core/index.js';
 import { lazyValue } from '../core/internal/lazy-module.js';
+import { zod } from '../core/internal/zod-module.js';
 import type { VerifyFn, VerifyVerdict } from '../config/config-source.js';
 import { readVerdict } from '../config/prompt-hook.js';
 import type { Model } from './model.js';
 import type { ToolDefinition } from './tool.js';
 
-const verdictSchema = lazyValue(() => z.object({ ok: z.boolean(), reason: z.string().optional() }));
+const verdictSchema = lazyValue(() => {
+  const z = zod();
+  return z.object({ ok: z.boolean(), reason: z.string().optional() });
+});
 
 /** The one tool the verifier has: Claude Code's, the way it answers. */
 const structuredOutput = lazyValue(

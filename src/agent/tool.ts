@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import { zod } from '../core/internal/zod-module.js';
 import type { AgentState, ToolCall } from '../core/index.js';
 import { checkToolName } from './internal/tool-name.js';
 import { APPROVAL_DECISION_KINDS, type ApprovalDecisionKind, type ToolApprovalOptions } from './approval.js';
@@ -85,11 +86,11 @@ export interface ToolSpec<S extends z.ZodType, O> {
 export function defineTool<S extends z.ZodType = z.ZodObject<{}>, O = unknown>(spec: ToolSpec<S, O>): Tool<z.output<S>, O> {
   checkToolName('tool', spec?.name);
   if (typeof spec.execute !== 'function') throw new TypeError(`Tool '${spec.name}' needs an execute(input, context) function.`);
-  const input = (spec.input ?? z.object({})) as z.ZodType;
+  const input = (spec.input ?? zod().object({})) as z.ZodType;
   checkZod4(spec.name, input);
   let inputSchema: Record<string, unknown>;
   try {
-    inputSchema = z.toJSONSchema(input, { io: 'input' }) as Record<string, unknown>;
+    inputSchema = zod().toJSONSchema(input, { io: 'input' }) as Record<string, unknown>;
   } catch (error) {
     throw new TypeError(`Tool '${spec.name}': its input schema cannot be expressed as JSON Schema (${(error as Error).message}).`);
   }

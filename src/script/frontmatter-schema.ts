@@ -3,8 +3,9 @@
  *
  * @module
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { lazyValue } from '../core/internal/lazy-module.js';
+import { zod } from '../core/internal/zod-module.js';
 import { HOOK_FRONTMATTER_LIMITS } from './internal/frontmatter-limits.js';
 import { compileManifestRegex } from './manifest-regex.js';
 import { UnsafeRegexError } from './unsafe-regex-error.js';
@@ -40,7 +41,7 @@ const { name, description, timeout, priority } = HOOK_FRONTMATTER_LIMITS;
  * that can backtrack catastrophically, the field, the pattern, the risk and the fix.
  */
 const regexString = (field: string, what: string) =>
-  z
+  zod()
     .string()
     .superRefine((source, ctx) => {
       try {
@@ -69,8 +70,9 @@ const regexString = (field: string, what: string) =>
  *
  * @internal
  */
-export const hookFrontmatterSchema = lazyValue(() =>
-  z
+export const hookFrontmatterSchema = lazyValue(() => {
+  const z = zod();
+  return z
     .strictObject({
       /** The hook's identifier; the reference validator wants it equal to the folder name. */
       name: z
@@ -130,8 +132,8 @@ export const hookFrontmatterSchema = lazyValue(() =>
         .default({})
         .meta({ description: 'Free-form data for the hook and its runtime.' }),
     })
-    .meta({ title: 'HOOK.md frontmatter', description: 'The YAML frontmatter of an Agent Hooks HOOK.md file.' }),
-);
+    .meta({ title: 'HOOK.md frontmatter', description: 'The YAML frontmatter of an Agent Hooks HOOK.md file.' });
+});
 
 /** A frontmatter as the schema outputs it: defaults filled in, `trigger` still the name as written. */
 export type HookFrontmatter = z.output<ReturnType<typeof hookFrontmatterSchema>>;
@@ -152,5 +154,5 @@ declare const BUILT_HOOK_FRONTMATTER_JSON_SCHEMA: Record<string, unknown> | unde
  * It describes the input side, so fields with defaults are optional and carry their `default`.
  */
 export const hookFrontmatterJsonSchema: Readonly<Record<string, unknown>> = Object.freeze(
-  typeof BUILT_HOOK_FRONTMATTER_JSON_SCHEMA === 'object' ? BUILT_HOOK_FRONTMATTER_JSON_SCHEMA : (z.toJSONSchema(hookFrontmatterSchema(), { io: 'input' }) as Record<string, unknown>),
+  typeof BUILT_HOOK_FRONTMATTER_JSON_SCHEMA === 'object' ? BUILT_HOOK_FRONTMATTER_JSON_SCHEMA : (zod().toJSONSchema(hookFrontmatterSchema(), { io: 'input' }) as Record<string, unknown>),
 );

@@ -48,7 +48,7 @@ interface Loads {
 /** One script's block coverage, as V8 writes it under `NODE_V8_COVERAGE`. */
 interface ScriptCoverage {
   readonly url: string;
-  readonly functions: readonly { readonly functionName: string; readonly ranges: readonly { readonly startOffset: number; readonly endOffset: number; readonly count: number }[] }[];
+  readonly functions: readonly { readonly ranges: readonly { readonly startOffset: number; readonly endOffset: number; readonly count: number }[] }[];
 }
 
 /** Runs `args` under Node 24 with the preload; what it loaded, the coverage of each script it ran, and how it ended. */
@@ -189,23 +189,30 @@ describe('what a start loads', () => {
     expect([...loads.urls, ...loads.builtins].filter((name) => /^node:https?$|^NativeModule (https?|internal\/deps\/undici\/undici)$/.test(name))).toEqual([]);
   });
 
-  // Each costs a process that imports the package and never draws a random id, starts a hook process or validates a
-  // HOOK.md: node:crypto about 5 ms on Node 24, node:child_process (with net and dgram) 1 to 3, the first zod schema
-  // 5 to 6.
-  it("import('agent-hooks') loads neither node:crypto nor node:child_process, and builds no zod schema", () => {
+  // Each costs a process that imports the package and never draws a random id, starts a hook process or validates
+  // anything: zod about 55 ms on Node 24 (twice a bare start), node:crypto about 5, node:child_process (with net and
+  // dgram) 1 to 3.
+  it("import('agent-hooks') loads neither zod, node:crypto nor node:child_process", () => {
     const loads = importLibrary();
     expect(loads.status, loads.stderr).toBe(0);
+    expect(loads.urls.filter((url) => url.includes('/node_modules/zod/'))).toEqual([]);
     expect(loads.builtins.filter((name) => /^NativeModule (crypto|child_process|internal\/child_process)$/.test(name))).toEqual([]);
-    // The frontmatter's JSON Schema is written into the build: zod's JSON Schema generator runs only for a tool's.
-    const processors = loads.coverage.find((script) => script.url.endsWith('/zod/v4/core/json-schema-processors.js'));
-    const generator = processors?.functions.find((fn) => fn.functionName === 'toJSONSchema');
-    expect(generator, 'zod/v4/core/json-schema-processors.js defines toJSONSchema').toBeDefined();
-    expect(generator!.ranges[0]!.count).toBe(0);
-    // Nor a schema of its own (the frontmatter's, the runtime's): zod's `init` runs for every schema made.
-    const core = loads.coverage.find((script) => script.url.endsWith('/zod/v4/core/core.js'));
-    const init = core?.functions.find((fn) => fn.functionName === 'init');
-    expect(init, 'zod/v4/core/core.js defines init').toBeDefined();
-    expect(init!.ranges[0]!.count).toBe(0);
+  });
+
+  // The zod the package loads on first use is the user's: one module, so one set of classes, whichever comes first.
+  it('the zod the ES module build loads when it first needs one is the one `import "zod"` gives its user', () => {
+    const library = JSON.stringify(pathToFileURL(LIBRARY).href);
+    const zod = JSON.stringify(pathToFileURL(join(CLI, '..', '..', 'node_modules', 'zod', 'index.js')).href);
+    const probe = (packageFirst: boolean): string => {
+      const ours = `const { defineTool } = await import(${library}); const tool = defineTool({ name: 't', description: 'd', execute: () => 1 });`;
+      const users = `const { z } = await import(${zod});`;
+      return `${packageFirst ? ours + users : users + ours} console.log(JSON.stringify([tool.input.constructor === z.object({}).constructor, tool.input instanceof z.ZodObject]));`;
+    };
+    for (const packageFirst of [true, false]) {
+      const run = spawnSync(node, ['--input-type=module', '-e', probe(packageFirst)], { cwd: root, encoding: 'utf8' });
+      expect(run.stderr).toBe('');
+      expect(JSON.parse(run.stdout), packageFirst ? 'the package first' : 'the user first').toEqual([true, true]);
+    }
   });
 
   // Cut into the chunks the executable's lazy imports make, the library ran an agent step with hooks on every event

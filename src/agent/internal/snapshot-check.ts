@@ -5,9 +5,10 @@
  *
  * @module
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { lazyValue } from '../../core/internal/lazy-module.js';
 import { nodeCrypto } from '../../core/internal/node-crypto.js';
+import { zod } from '../../core/internal/zod-module.js';
 import { decisionKind, type ApprovalDecision, type ApprovalDecisions, type ApprovalResponse } from '../approval.js';
 import { ResumeError } from '../resume-error.js';
 import type { AgentConfig } from '../run/index.js';
@@ -29,6 +30,7 @@ export function agentShape(config: AgentConfig): AgentShapeJson {
  * defined, and a process that imports the package but resumes no run has no use for them.
  */
 const snapshotSchema = lazyValue(() => {
+  const z = zod();
   const json = z.unknown();
   const record = z.record(z.string(), json);
   const call = z.object({ id: z.string(), name: z.string().min(1), args: record });

@@ -5,8 +5,8 @@
  */
 import type { AgentState, HookStack, Metadata, ModelCallResponse, ModelSettings, StopReason, ToolCall, ToolExecution, Usage } from '../../core/index.js';
 import type { EventEmitter } from 'eventemitter3';
-import { z } from 'zod';
 import { lazyValue } from '../../core/internal/lazy-module.js';
+import { zod } from '../../core/internal/zod-module.js';
 import { nodeCrypto } from '../../core/internal/node-crypto.js';
 import type { AgentEvents } from '../agent-events.js';
 import type { AgentStreamEvent, StreamTextMode } from '../agent-stream.js';
@@ -192,7 +192,10 @@ export interface ModelTurn {
 }
 
 /** The input of a tool a hook offered the model without one of the agent's tools behind it. */
-export const anyInput = lazyValue(() => z.record(z.string(), z.unknown()));
+export const anyInput = lazyValue(() => {
+  const z = zod();
+  return z.record(z.string(), z.unknown());
+});
 
 /** What the model is told beside a refusal when a PermissionDenied hook says it may retry: Claude Code 2.1.332's words. */
 export const RETRY_NOTE = 'The refusal above is not final for this call: the PermissionDenied hook set up for this session allows one more try, which goes through the same permission check. If the user asked for what this call does, make it again now. If they did not, leave it, and in your next words to them say that you made this call without being asked and that it was refused before it ran; then go on with what they did ask for.';
