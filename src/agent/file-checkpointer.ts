@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { mkdir, open, readFile, readdir, rename, rm, unlink } from 'node:fs/promises';
+import { fsPromises } from '../core/internal/node-fs.js';
 import { join, resolve } from 'node:path';
 import type { Checkpointer } from './checkpointer.js';
 import { messageOf } from '../core/internal/message-of.js';
@@ -68,10 +68,10 @@ export class FileCheckpointer implements Checkpointer {
       );
     }
     const text = snapshotText(snapshot, id);
-    await mkdir(this.directory, { recursive: true, mode: 0o700 });
+    await fsPromises().mkdir(this.directory, { recursive: true, mode: 0o700 });
     const temp = `${file}.${uniqueTag()}.tmp`;
     // `wx` creates the file or fails: a symlink planted at the temporary name is never written through.
-    const handle = await open(temp, 'wx', 0o600);
+    const handle = await fsPromises().open(temp, 'wx', 0o600);
     try {
       try {
         await handle.writeFile(text);
@@ -79,9 +79,9 @@ export class FileCheckpointer implements Checkpointer {
       } finally {
         await handle.close();
       }
-      await rename(temp, file);
+      await fsPromises().rename(temp, file);
     } catch (error) {
-      await rm(temp, { force: true });
+      await fsPromises().rm(temp, { force: true });
       throw error;
     }
   }
@@ -95,7 +95,7 @@ export class FileCheckpointer implements Checkpointer {
     if (file === undefined) return undefined;
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      text = await fsPromises().readFile(file, 'utf8');
     } catch (error) {
       if (codeOf(error) === 'ENOENT') return undefined;
       throw error;
@@ -113,14 +113,14 @@ export class FileCheckpointer implements Checkpointer {
     if (file === undefined) return undefined;
     const claimed = `${file}.${uniqueTag()}.taken`;
     try {
-      await rename(file, claimed);
+      await fsPromises().rename(file, claimed);
     } catch (error) {
       // Not there, or another caller renamed it first.
       if (codeOf(error) === 'ENOENT') return undefined;
       throw error;
     }
-    const snapshot = parseSnapshot(await readFile(claimed, 'utf8'), claimed, id, 'It is out of the store now; inspect it, then delete it.');
-    await unlink(claimed);
+    const snapshot = parseSnapshot(await fsPromises().readFile(claimed, 'utf8'), claimed, id, 'It is out of the store now; inspect it, then delete it.');
+    await fsPromises().unlink(claimed);
     return snapshot;
   }
 
@@ -129,7 +129,7 @@ export class FileCheckpointer implements Checkpointer {
     const file = this.fileOf(id);
     if (file === undefined) return false;
     try {
-      await unlink(file);
+      await fsPromises().unlink(file);
       return true;
     } catch (error) {
       if (codeOf(error) === 'ENOENT') return false;
@@ -141,7 +141,7 @@ export class FileCheckpointer implements Checkpointer {
   async list(): Promise<readonly string[]> {
     let names: string[];
     try {
-      names = await readdir(this.directory);
+      names = await fsPromises().readdir(this.directory);
     } catch (error) {
       if (codeOf(error) === 'ENOENT') return [];
       throw error;

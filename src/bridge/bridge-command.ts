@@ -5,12 +5,13 @@
  *
  * @module
  */
-import { constants } from 'node:fs';
-import { access, realpath, stat } from 'node:fs/promises';
+import { nodeFs, fsPromises } from '../core/internal/node-fs.js';
 import { join } from 'node:path';
 import { agentProfile } from '../agents/registry.js';
 import { InstallBridgeError } from './install-bridge-error.js';
 import { INSTALL_TARGETS, type InstallAgent } from './install-targets.js';
+
+const { constants } = nodeFs;
 
 /**
  * `word` as one POSIX shell word: as it is when it needs no quoting, else in single quotes.
@@ -32,7 +33,7 @@ function projectReference(agent: InstallAgent, variable: string | undefined): st
   return agentProfile(agent).projectReference === 'braced' ? `"\${${variable}}"/` : `"$${variable}"/`;
 }
 
-const isFile = (path: string): Promise<boolean> => stat(path).then((s) => s.isFile(), () => false);
+const isFile = (path: string): Promise<boolean> => fsPromises().stat(path).then((s) => s.isFile(), () => false);
 
 /**
  * The command `agent` runs to reach the bridge of the project in `projectDir` (without Copilot's `--event NAME`):
@@ -55,10 +56,10 @@ export async function bridgeCommandLine(agent: InstallAgent, projectDir: string,
   }
   const advice = 'Install agent-hooks in the project (npm install --save-dev agent-hooks), or give the command with --command CMD.';
   if (executable === undefined) throw new InstallBridgeError(`The project has no node_modules/.bin/agent-hooks, and the running agent-hooks cannot be found. ${advice}`);
-  const real = await realpath(executable).catch(() => executable);
+  const real = await fsPromises().realpath(executable).catch(() => executable);
   if (!/\.[cm]?js$/.test(real) || !(await isFile(real))) {
     throw new InstallBridgeError(`The project has no node_modules/.bin/agent-hooks, and the running agent-hooks (${real}) is not a built .js file an agent could run. ${advice}`);
   }
-  const runnable = await access(real, constants.X_OK).then(() => true, () => false);
+  const runnable = await fsPromises().access(real, constants.X_OK).then(() => true, () => false);
   return `${runnable ? '' : `${shellWord(process.execPath)} `}${shellWord(real)} ${tail}`;
 }

@@ -11,10 +11,11 @@
  * @module
  * @internal
  */
-import { constants } from 'node:fs';
-import { access, realpath } from 'node:fs/promises';
+import { nodeFs, fsPromises } from '../core/internal/node-fs.js';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { shellWord } from './bridge-command.js';
+
+const { constants } = nodeFs;
 
 /** What the line starts with: the agent's parting signals ignored, the payload kept on fd 3, a subshell opened. */
 const PREFIX = "trap '' TERM HUP INT; exec 3<&0; ( ";
@@ -34,7 +35,7 @@ export async function findSetsid(path: string | undefined): Promise<string | und
   for (const dir of (path ?? '').split(delimiter)) {
     if (!isAbsolute(dir)) continue;
     const file = join(dir, 'setsid');
-    if (await access(file, constants.X_OK).then(() => true, () => false)) return realpath(file).catch(() => file);
+    if (await fsPromises().access(file, constants.X_OK).then(() => true, () => false)) return fsPromises().realpath(file).catch(() => file);
   }
   return undefined;
 }

@@ -7,11 +7,14 @@
  * @module
  * @internal
  */
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
+import { nodeFs } from '../core/internal/node-fs.js';
 import { dirname, join, sep } from 'node:path';
 import { buildStamp } from '../script/internal/build-stamp.js';
 import { agentHooksCacheDir } from '../script/internal/cache-dir.js';
 import type { HookFilter } from './hook-filter.js';
+
+const { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } = nodeFs;
 
 /**
  * What a hook folder holds, for the first stage: `'none'`, no HOOK.md (discovery passes over it); `'problem'`, a

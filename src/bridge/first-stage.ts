@@ -13,7 +13,8 @@
  * @module
  * @internal
  */
-import { readdirSync, statSync, type Dirent } from 'node:fs';
+import type { Dirent } from 'node:fs';
+import { nodeFs } from '../core/internal/node-fs.js';
 import { basename, join, resolve, sep } from 'node:path';
 import { projectSetVariables } from '../dialects/project-set-env.js';
 import { projectHooksDir, userHooksDir } from '../script/hook-dirs.js';
@@ -22,6 +23,8 @@ import type { LightAgentProfile } from '../agents/light-profile.js';
 import { FirstStageIndex, firstStageIndexFile, folderKey, type FolderVerdict } from './first-stage-index.js';
 import { filterAdmits } from './hook-filter.js';
 import { payloadCallOf, writtenEventOf } from './payload-call.js';
+
+const { readdirSync, statSync } = nodeFs;
 
 /**
  * What the first stage came to: the call answered (with this exit code), or handed over, with the payload when it was

@@ -5,12 +5,13 @@
  * @module
  * @internal
  */
-import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { nodeFs, fsPromises } from '../core/internal/node-fs.js';
 import { dirname, join } from 'node:path';
 import { InstallBridgeError } from './install-bridge-error.js';
 import type { InstallTarget } from './install-targets.js';
 import { readProjectFile, replaceProjectFile } from './project-file.js';
+
+const { existsSync } = nodeFs;
 
 /** A plugin file of ours, as written now or before: one that exports `AgentHooks`, loaded from our package's `entry`. */
 const loadsEntry = (text: string, entry: string): boolean => text.includes(`'${entry}'`) || text.includes(`"${entry}"`);
@@ -63,14 +64,14 @@ export async function otherPluginsOfOurs(target: InstallTarget, projectDir: stri
     const dir = join(projectDir, ...folder.split('/'));
     let names: string[];
     try {
-      names = await readdir(dir);
+      names = await fsPromises().readdir(dir);
     } catch {
       continue;
     }
     for (const name of names.filter((n) => /\.(?:js|ts)$/.test(n)).sort()) {
       const file = join(dir, name);
       if (file === own) continue;
-      const text = await readFile(file, 'utf8').catch(() => '');
+      const text = await fsPromises().readFile(file, 'utf8').catch(() => '');
       if (target.pluginEntry !== undefined && loadsEntry(text, target.pluginEntry)) found.push(file);
     }
   }

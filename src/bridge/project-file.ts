@@ -5,11 +5,12 @@
  *
  * @module
  */
-import { constants } from 'node:fs';
-import { lstat, mkdir, open, readlink, rename, unlink } from 'node:fs/promises';
+import { nodeFs, fsPromises } from '../core/internal/node-fs.js';
 import { dirname, join } from 'node:path';
 import { InstallBridgeError } from './install-bridge-error.js';
 import { nodeCrypto } from '../core/internal/node-crypto.js';
+
+const { constants } = nodeFs;
 
 /** A project file as it was read: its text and permissions, both `undefined` when it does not exist. */
 export interface ProjectFile {
@@ -41,18 +42,18 @@ export async function readProjectFile(projectDir: string, path: string): Promise
     at = join(at, part);
     let stats;
     try {
-      stats = await lstat(at);
+      stats = await fsPromises().lstat(at);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { file, text: undefined, mode: undefined };
       throw error;
     }
-    if (stats.isSymbolicLink()) throw linkRefused(at, await readlink(at).catch(() => 'somewhere unreadable'));
+    if (stats.isSymbolicLink()) throw linkRefused(at, await fsPromises().readlink(at).catch(() => 'somewhere unreadable'));
     const last = i === parts.length - 1;
     if (!last && !stats.isDirectory()) throw new InstallBridgeError(`${at} is not a folder, so ${file} cannot be written; nothing was changed.`);
     if (last && !stats.isFile()) throw new InstallBridgeError(`${file} is not a regular file; nothing was changed.`);
   }
   // O_NOFOLLOW: a link put in its place since the look above is refused too, not followed.
-  const handle = await open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  const handle = await fsPromises().open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   try {
     const text = await handle.readFile('utf8');
     return { file, text, mode: (await handle.stat()).mode & 0o777 };
@@ -65,7 +66,7 @@ export async function readProjectFile(projectDir: string, path: string): Promise
 async function writeByRename(target: string, text: string, mode: number | undefined): Promise<void> {
   const temporary = `${target}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`;
   // 'wx' creates the file or fails: never opens an existing one, nor a link planted under that name.
-  const handle = await open(temporary, 'wx', mode ?? 0o666);
+  const handle = await fsPromises().open(temporary, 'wx', mode ?? 0o666);
   try {
     if (mode !== undefined) await handle.chmod(mode);
     await handle.writeFile(text);
@@ -73,9 +74,9 @@ async function writeByRename(target: string, text: string, mode: number | undefi
     await handle.close();
   }
   try {
-    await rename(temporary, target);
+    await fsPromises().rename(temporary, target);
   } catch (error) {
-    await unlink(temporary).catch(() => undefined);
+    await fsPromises().unlink(temporary).catch(() => undefined);
     throw error;
   }
 }
@@ -87,7 +88,7 @@ async function writeByRename(target: string, text: string, mode: number | undefi
  * was no file before.
  */
 export async function replaceProjectFile(previous: ProjectFile, text: string): Promise<string | undefined> {
-  await mkdir(dirname(previous.file), { recursive: true });
+  await fsPromises().mkdir(dirname(previous.file), { recursive: true });
   let backup: string | undefined;
   if (previous.text !== undefined) {
     backup = `${previous.file}.bak`;

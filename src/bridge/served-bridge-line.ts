@@ -5,13 +5,14 @@
  * @module
  * @internal
  */
-import { constants } from 'node:fs';
-import { access, realpath } from 'node:fs/promises';
+import { nodeFs, fsPromises } from '../core/internal/node-fs.js';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { agentProfile } from '../agents/registry.js';
 import { InstallBridgeError } from './install-bridge-error.js';
 import type { InstallAgent } from './install-targets.js';
 import { BRIDGE_FRAME, BRIDGE_PROJECT_HEADER } from './serve/bridge-frame.js';
+
+const { constants } = nodeFs;
 
 /**
  * What stands between the served part of a line and its fallback: the payload, given again to the command bridge.
@@ -41,7 +42,7 @@ export async function executableOnPath(name: string, env: Readonly<Record<string
   for (const dir of (env['PATH'] ?? '').split(delimiter)) {
     if (!isAbsolute(dir)) continue;
     const path = join(dir, name);
-    if (await access(path, constants.X_OK).then(() => true, () => false)) return realpath(path).catch(() => path);
+    if (await fsPromises().access(path, constants.X_OK).then(() => true, () => false)) return fsPromises().realpath(path).catch(() => path);
   }
   return undefined;
 }

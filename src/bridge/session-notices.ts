@@ -5,11 +5,13 @@
  *
  * @module
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { nodeFs } from '../core/internal/node-fs.js';
 import { dirname, join } from 'node:path';
 import type { AnyHookContext } from '../core/index.js';
 import { agentHooksCacheDir } from '../script/internal/cache-dir.js';
 import { sha256Hex } from '../core/internal/sha256.js';
+
+const { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = nodeFs;
 
 /** The file's shape; `format` changes when the shape does, and a file of another format is started afresh. */
 interface NoticesFile {

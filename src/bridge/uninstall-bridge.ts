@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { readdir, unlink } from 'node:fs/promises';
+import { fsPromises } from '../core/internal/node-fs.js';
 import { isRecord } from '../dialects/wire-output.js';
 import { InstallBridgeError } from './install-bridge-error.js';
 import { readHookSettings } from './install-bridge.js';
@@ -58,10 +58,10 @@ export async function uninstallBridge(options: UninstallBridgeOptions): Promise<
   if (target.layout === 'scripts') {
     const folder = `${options.projectDir.replace(/\/$/, '')}/${target.file}`;
     const removed: string[] = [];
-    for (const name of await readdir(folder).catch(() => [] as string[])) {
+    for (const name of await fsPromises().readdir(folder).catch(() => [] as string[])) {
       const script = await readProjectFile(options.projectDir, `${target.file}/${name}`);
       if (script.text === undefined || !runsBridge(script.text, target.agent)) continue;
-      await unlink(script.file);
+      await fsPromises().unlink(script.file);
       removed.push(name);
     }
     return { agent: target.agent, file: folder, backup: undefined, removed };

@@ -11,7 +11,7 @@
  * @module
  * @internal
  */
-import { realpath, stat } from 'node:fs/promises';
+import { fsPromises } from '../core/internal/node-fs.js';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import { AGENT_PROFILES, agentProfile } from '../agents/registry.js';
@@ -84,14 +84,14 @@ const inside = (dir: string, path: string): boolean => {
 export async function userBridgeCommandLine(agent: InstallAgent, projectDir: string, executable: string | undefined = process.argv[1], nodePath: string = process.execPath): Promise<string> {
   const advice = 'Run --install --user from a global install (npm install --global agent-hooks, then agent-hooks bridge --install AGENT --user), or give the command with --command CMD.';
   if (executable === undefined) throw new InstallBridgeError(`The running agent-hooks cannot be found. ${advice}`);
-  const real = await realpath(executable).catch(() => executable);
-  const isFile = await stat(real).then((s) => s.isFile(), () => false);
+  const real = await fsPromises().realpath(executable).catch(() => executable);
+  const isFile = await fsPromises().stat(real).then((s) => s.isFile(), () => false);
   if (!/\.[cm]?js$/.test(real) || !isFile) throw new InstallBridgeError(`The running agent-hooks (${real}) is not a built .js file an agent could run. ${advice}`);
-  const project = await realpath(projectDir).catch(() => projectDir);
+  const project = await fsPromises().realpath(projectDir).catch(() => projectDir);
   if (inside(project, real)) {
     throw new InstallBridgeError(`The running agent-hooks (${real}) is the project's own copy; a user-level config runs its line in every repository, so it must not run one repository's files. ${advice}`);
   }
-  const node = await realpath(nodePath).catch(() => nodePath);
+  const node = await fsPromises().realpath(nodePath).catch(() => nodePath);
   return clearingNodeVariables(agent, `${shellWord(node)} ${shellWord(real)} bridge --from ${agent}`);
 }
 

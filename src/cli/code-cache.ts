@@ -14,12 +14,14 @@
  * @module
  * @internal
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { nodeFs } from '../core/internal/node-fs.js';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { lazyModule } from '../core/internal/lazy-module.js';
 import { Sha256 } from '../core/internal/sha256.js';
 import { agentHooksCacheDir } from '../script/internal/cache-dir.js';
+
+const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = nodeFs;
 
 /** A CommonJS file loaded by {@link requireWithCodeCache}. */
 export interface CodeCachedModule<T> {

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { readFile } from 'node:fs/promises';
+import { fsPromises } from '../core/internal/node-fs.js';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import pc from 'picocolors';
@@ -96,5 +96,5 @@ async function readProcessStdin(): Promise<string> {
 
 /** Reads `--input`: a file (relative to `io.cwd`), or standard input for `-`. */
 export function readInput(io: CliIO, path: string): Promise<string> {
-  return path === '-' ? io.readStdin() : readFile(resolve(io.cwd, path), 'utf8');
+  return path === '-' ? io.readStdin() : fsPromises().readFile(resolve(io.cwd, path), 'utf8');
 }

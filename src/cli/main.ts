@@ -6,12 +6,14 @@
  *
  * @module
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { nodeFs } from '../core/internal/node-fs.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ExitCode, UsageError, type Command } from './command.js';
 import { cliIO, type CliIO } from './io.js';
 import { humanIO } from './terminal-text.js';
+
+const { existsSync, readFileSync } = nodeFs;
 
 /**
  * Every subcommand, in the order the usage lists them, each loaded only when it is run: an agent starts the bridge

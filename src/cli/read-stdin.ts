@@ -4,7 +4,9 @@
  * @module
  * @internal
  */
-import { read } from 'node:fs';
+import { nodeFs } from '../core/internal/node-fs.js';
+
+const { read } = nodeFs;
 
 /** How much is read at a time. */
 const CHUNK = 64 * 1024;

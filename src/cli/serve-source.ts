@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { stat } from 'node:fs/promises';
+import { fsPromises } from '../core/internal/node-fs.js';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { StackLoad, StackSource } from '../bridge/serve/reloading-stack.js';
 import { treeSignature } from '../bridge/serve/tree-signature.js';
@@ -64,7 +64,7 @@ export function bridgeStackSource(options: BridgeStackOptions): StackSource {
       }
       let stack = project.stack;
       if (configFile !== undefined) {
-        const info = await stat(configFile);
+        const info = await fsPromises().stat(configFile);
         stack = stack.withAll(await configModuleHooks(configFile, `${info.mtimeMs}-${info.size}-${info.ino}`));
       }
       // The command bridge's words, so that the user hears the same of the same hooks whichever answers the agent.

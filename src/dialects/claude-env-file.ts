@@ -14,9 +14,11 @@
  * @module
  * @internal
  */
-import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { nodeFs } from '../core/internal/node-fs.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+const { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync } = nodeFs;
 
 /** One session's folder, and how many files its SessionStart hooks were given. */
 interface SessionEnv {

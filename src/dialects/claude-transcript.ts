@@ -10,13 +10,15 @@
  * @internal
  * @module
  */
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { nodeFs } from '../core/internal/node-fs.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentState, Message } from '../core/index.js';
 import { userEnvOf } from './project-set-env.js';
 import { isHookFeedback } from '../core/internal/hook-feedback.js';
 import { nodeCrypto } from '../core/internal/node-crypto.js';
+
+const { appendFileSync, mkdirSync, writeFileSync } = nodeFs;
 
 /** What is on disk for one transcript: the messages written, and the uuid of the last line. */
 interface Written {

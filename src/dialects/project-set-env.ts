@@ -13,9 +13,11 @@
  * @module
  * @internal
  */
-import { readFileSync, statSync } from 'node:fs';
+import { nodeFs } from '../core/internal/node-fs.js';
 import { homedir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+
+const { readFileSync, statSync } = nodeFs;
 
 /** An environment, as the folders are read from it. */
 type Env = Readonly<Record<string, string | undefined>>;

@@ -6,9 +6,11 @@
  * @internal
  * @module
  */
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { nodeFs } from '../core/internal/node-fs.js';
 import { dirname } from 'node:path';
 import type { Message } from '../core/index.js';
+
+const { appendFileSync, mkdirSync, writeFileSync } = nodeFs;
 
 /** What is on disk for one transcript: how many messages were written, and the first of them. */
 interface Written {

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { nodeFs } from '../core/internal/node-fs.js';
 import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import {
@@ -19,6 +19,8 @@ import {
 import { isThenable } from '../core/internal/thenable.js';
 import { messageOf } from '../core/internal/message-of.js';
 import { checkPriority } from './internal/refuse.js';
+
+const { createWriteStream, mkdirSync } = nodeFs;
 
 /** Options of an {@link AuditLogHook}. */
 export interface AuditLogHookOptions {

@@ -18,7 +18,10 @@
  * @module
  * @internal
  */
-import { access, accessSync, close, closeSync, constants, fstat, fstatSync, open, openSync, read, readdir, readdirSync, readFile, readFileSync, readlink, readlinkSync, readSync, realpath, realpathSync, stat, statSync, type Dirent, type Stats } from 'node:fs';
+import type { Dirent, Stats } from 'node:fs';
+import { nodeFs } from '../core/internal/node-fs.js';
+
+const { access, accessSync, close, closeSync, constants, fstat, fstatSync, open, openSync, read, readdir, readdirSync, readFile, readFileSync, readlink, readlinkSync, readSync, realpath, realpathSync, stat, statSync } = nodeFs;
 
 /** The reads, each answering a promise; see the module's description. @internal */
 export interface FileReads {

@@ -6,7 +6,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { nodeFs } from '../core/internal/node-fs.js';
 import { resolve as resolvePath } from 'node:path';
 import { messageOf } from '../core/internal/message-of.js';
 import type { OutputStream, ProcessResult, SpawnFailure } from '../dialects/process-result.js';
@@ -14,6 +14,8 @@ import { childProcess } from './internal/node-child-process.js';
 import { groupAlive, signalGroup } from './internal/process-group.js';
 import { killTagged, newProcessTag, PROCESS_TAG_VARIABLE } from './internal/process-tag.js';
 import { orphanWatchDelay, trackGroup, watchForOrphan } from './live-groups.js';
+
+const { existsSync } = nodeFs;
 
 export type { OutputStream, ProcessResult, SpawnFailure } from '../dialects/process-result.js';
 

@@ -3,12 +3,14 @@
  *
  * @module
  */
-import { statSync } from 'node:fs';
+import { nodeFs } from '../core/internal/node-fs.js';
 import { basename, dirname, resolve } from 'node:path';
 import type { HookEventName } from '../core/index.js';
 import { loadManifest } from './load-manifest.js';
 import type { HookManifest, ManifestMatcher } from './manifest.js';
 import type { HookProblem } from './problem.js';
+
+const { statSync } = nodeFs;
 
 /** The values of one HOOK.md, as the hook would run with them. */
 export interface HookProperties {

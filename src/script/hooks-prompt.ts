@@ -5,7 +5,7 @@
  * @module
  */
 import type { Dirent } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { fsPromises } from '../core/internal/node-fs.js';
 import { join, resolve } from 'node:path';
 import { discoverManifests, type DiscoveryOptions } from './discovery.js';
 import { propertiesOf, readHookProperties, type HookProperties } from './hook-properties.js';
@@ -64,7 +64,7 @@ export function availableHooksXml(hooks: readonly HookProperties[]): string {
 async function isHookFolder(dir: string): Promise<boolean> {
   for (const name of ['HOOK.md', 'hook.md']) {
     try {
-      if ((await stat(join(dir, name))).isFile()) return true;
+      if ((await fsPromises().stat(join(dir, name))).isFile()) return true;
     } catch {
       // Not this one.
     }
@@ -77,7 +77,7 @@ async function hookFoldersIn(dir: string): Promise<string[]> {
   if (await isHookFolder(dir)) return [dir];
   let entries: Dirent[];
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    entries = await fsPromises().readdir(dir, { withFileTypes: true });
   } catch {
     return [dir];
   }

@@ -19,10 +19,13 @@ import { installNode, versionOf } from '../support/install-node.mjs';
 const PAYLOAD = JSON.stringify({ session_id: 's', cwd: '/tmp', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, tool_use_id: 't' });
 const LIBRARY = join(CLI, '..', 'index.js');
 
-/** Records, at exit, every module URL Node loaded and the built-in modules it compiled (`process.moduleLoadList`). */
+/**
+ * Records, at exit, every module URL Node loaded and the built-in modules it compiled (`process.moduleLoadList`). It
+ * requires `node:fs` rather than importing it: an ES import of it loads `fs/promises`, readline and streams.
+ */
 const PRELOAD = `
 import module from 'node:module';
-import { writeFileSync } from 'node:fs';
+const { writeFileSync } = module.createRequire(import.meta.url)('node:fs');
 const urls = [];
 module.registerHooks({ load(url, context, next) { urls.push(url); return next(url, context); } });
 process.on('exit', () => writeFileSync(process.env.LOADS_OUT, JSON.stringify({ urls, builtins: process.moduleLoadList })));
@@ -197,6 +200,15 @@ describe('what a start loads', () => {
     expect(loads.status, loads.stderr).toBe(0);
     expect(loads.urls.filter((url) => url.includes('/node_modules/zod/'))).toEqual([]);
     expect(loads.builtins.filter((name) => /^NativeModule (crypto|child_process|internal\/child_process)$/.test(name))).toEqual([]);
+  });
+
+  // An ES import of node:fs reads its `promises`, which loads fs/promises, Node's readline and its streams: about 4 ms
+  // of a start on Node 24 for a process that may never read a file. The package requires node:fs instead
+  // (src/core/internal/node-fs.ts).
+  it("import('agent-hooks') loads neither node:fs/promises, readline nor Node's streams", () => {
+    const loads = importLibrary();
+    expect(loads.status, loads.stderr).toBe(0);
+    expect(loads.builtins.filter((name) => /^NativeModule (fs\/promises|internal\/fs\/promises|readline|internal\/readline\/interface|stream|internal\/streams\/readable)$/.test(name))).toEqual([]);
   });
 
   // The zod the package loads on first use is the user's: one module, so one set of classes, whichever comes first.

@@ -24,13 +24,15 @@ import { AgentHook, CLAUDE_AGENT_HOOK_TIMEOUT_MS } from '../../config/agent-hook
 import { httpHookFromEntry } from '../../config/http-hook.js';
 import { existingFiles, type ConfigLoader } from '../config-loader.js';
 import { claudeHooksSwitchedOff, claudeHooksSwitchMessage, claudeManagedSettingsFile } from './hooks-switch.js';
-import { existsSync } from 'node:fs';
+import { nodeFs } from '../../core/internal/node-fs.js';
 import type { CommandHookOrigin, ConfigLevel } from '../../script/command-hook.js';
 import type { AgentId } from '../agent-id.js';
 import { boundedTest, CallableMatcher, CompositeMatcher, type AnyHookContext, type HookEventName, type HookMatcher } from '../../core/index.js';
 import { compileManifestRegex } from '../../script/manifest-regex.js';
 import { messageOf } from '../../core/internal/message-of.js';
 import type { MatcherRule } from '../../config/config-matcher.js';
+
+const { existsSync } = nodeFs;
 
 /** The address `bridge --install claude --http` writes: an `agent-hooks serve` endpoint. */
 const SERVED_BRIDGE_URL = /\/hooks\/claude(?:\/[A-Za-z]+)?\/?$/;

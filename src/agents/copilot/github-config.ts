@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { existsSync } from 'node:fs';
+import { nodeFs } from '../../core/internal/node-fs.js';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { HookEvent, type HookEventName } from '../../core/index.js';
 import type { ConfigKind, ConfigLevel } from '../../script/command-hook.js';
@@ -21,6 +21,8 @@ import { matchesEverything } from '../../config/config-matcher.js';
 import { ConfigCollector, commandName, configPlaces, eventNamesIn, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from '../../config/config-source.js';
 import type { ConfigLoader } from '../config-loader.js';
 import type { HookProblem } from '../../script/problem.js';
+
+const { existsSync } = nodeFs;
 
 /**
  * The default timeout of Copilot and VS Code command hooks, in milliseconds.

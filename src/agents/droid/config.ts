@@ -5,11 +5,13 @@
  * @module
  * @internal
  */
-import { existsSync } from 'node:fs';
+import { nodeFs } from '../../core/internal/node-fs.js';
 import { join } from 'node:path';
 import { configPlaces, explicitFiles, type ConfigLoadOptions, type LoadedConfigHooks } from '../../config/config-source.js';
 import { loadClaudeShapedHooks, type ClaudeShapedFormat } from '../claude/config.js';
 import { existingFiles, type ConfigLoader } from '../config-loader.js';
+
+const { existsSync } = nodeFs;
 
 /** Factory Droid's default timeout for a command hook: 60 seconds. */
 const DROID_COMMAND_TIMEOUT_MS = 60_000;

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { realpath } from 'node:fs/promises';
+import { fsPromises } from '../../core/internal/node-fs.js';
 import { BRIDGE_AGENTS, type BridgeAgent } from '../bridge-answer.js';
 import type { HookStack } from '../../core/index.js';
 import { runBridge } from '../run-bridge.js';
@@ -59,7 +59,7 @@ export interface BridgeRouteRequest {
  */
 export async function answerBridgeRequest(request: BridgeRouteRequest): Promise<HookHttpAnswer> {
   if (request.project !== undefined) {
-    const from = request.from === undefined || request.from === '' ? undefined : await realpath(request.from).catch(() => undefined);
+    const from = request.from === undefined || request.from === '' ? undefined : await fsPromises().realpath(request.from).catch(() => undefined);
     if (from !== request.project) {
       const note = `the request names the project ${JSON.stringify(request.from ?? '')}, not ${request.project}: the line runs the command bridge instead`;
       return { status: 421, body: JSON.stringify({ error: `This server serves ${request.project} only, not ${request.from ?? 'a request that names no project'}.` }), note, notes: [] };

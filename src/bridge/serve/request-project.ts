@@ -6,8 +6,11 @@
  *
  * @module
  */
-import { realpathSync, statSync, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
+import { nodeFs } from '../../core/internal/node-fs.js';
 import { dirname, isAbsolute, join, sep } from 'node:path';
+
+const { realpathSync, statSync } = nodeFs;
 
 /** The files that make a folder a Claude Code project of its own, with its own entries (and its own hooks). */
 const PROJECT_SETTINGS = [join('.claude', 'settings.json'), join('.claude', 'settings.local.json')];

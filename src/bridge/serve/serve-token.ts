@@ -5,7 +5,7 @@
  * @module
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmod, mkdir, open, readFile, stat } from 'node:fs/promises';
+import { fsPromises } from '../../core/internal/node-fs.js';
 import { dirname, join } from 'node:path';
 import { trustStorePath, type TrustStoreLocation } from '../../script/trust/trust-store.js';
 
@@ -62,21 +62,21 @@ export async function loadServeToken(file: string, env: Readonly<Record<string, 
   }
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const info = await stat(file);
+      const info = await fsPromises().stat(file);
       if ((info.mode & 0o077) !== 0) {
         throw new Error(`${file} can be read by other users (mode ${(info.mode & 0o777).toString(8)}), so its token must be taken as known: delete it, and a new one is generated.`);
       }
-      const token = (await readFile(file, 'utf8')).trim();
+      const token = (await fsPromises().readFile(file, 'utf8')).trim();
       if (token === '') throw new Error(`${file} is empty: delete it, and a new token is generated.`);
       return { token, source: 'file', file };
     } catch (error) {
       if (codeOf(error) !== 'ENOENT') throw error;
     }
-    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+    await fsPromises().mkdir(dirname(file), { recursive: true, mode: 0o700 });
     const token = randomBytes(32).toString('base64url');
     let handle;
     try {
-      handle = await open(file, 'wx', 0o600);
+      handle = await fsPromises().open(file, 'wx', 0o600);
     } catch (error) {
       // Another server created it meanwhile: read that one.
       if (codeOf(error) === 'EEXIST') continue;
@@ -88,7 +88,7 @@ export async function loadServeToken(file: string, env: Readonly<Record<string, 
     } finally {
       await handle.close();
     }
-    await chmod(file, 0o600);
+    await fsPromises().chmod(file, 0o600);
     return { token, source: 'created', file };
   }
   throw new Error(`${file} could not be read or created.`);

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { lstat, readdir, readlink, realpath, stat } from 'node:fs/promises';
+import { fsPromises } from '../../core/internal/node-fs.js';
 import { join } from 'node:path';
 
 /** The most entries one signature walks: a hooks folder is small; a huge one is not walked whole every second. */
@@ -32,7 +32,7 @@ export async function treeSignature(paths: readonly string[]): Promise<string> {
     }
     let own;
     try {
-      own = await lstat(path);
+      own = await fsPromises().lstat(path);
     } catch {
       parts.push(`${path}:-`);
       return;
@@ -40,9 +40,9 @@ export async function treeSignature(paths: readonly string[]): Promise<string> {
     let info = own;
     let link = '';
     if (own.isSymbolicLink()) {
-      link = `->${await readlink(path).catch(() => '?')}:${own.ino}:`;
+      link = `->${await fsPromises().readlink(path).catch(() => '?')}:${own.ino}:`;
       try {
-        info = await stat(path);
+        info = await fsPromises().stat(path);
       } catch {
         parts.push(`${path}:l:${link}-`);
         return;
@@ -50,7 +50,7 @@ export async function treeSignature(paths: readonly string[]): Promise<string> {
     }
     parts.push(`${path}:${info.isDirectory() ? 'd' : info.isFile() ? 'f' : 'o'}:${link}${info.size}:${info.ino}:${info.mtimeMs}:${info.ctimeMs}:${info.mode}`);
     if (!info.isDirectory()) return;
-    const real = await realpath(path).catch(() => undefined);
+    const real = await fsPromises().realpath(path).catch(() => undefined);
     if (real === undefined) return;
     if (chain.includes(real)) {
       parts.push(`${path}:cycle`);
@@ -58,7 +58,7 @@ export async function treeSignature(paths: readonly string[]): Promise<string> {
     }
     let names: string[];
     try {
-      names = await readdir(path);
+      names = await fsPromises().readdir(path);
     } catch {
       return;
     }

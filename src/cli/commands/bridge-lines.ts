@@ -6,7 +6,7 @@
  * @module
  * @internal
  */
-import { readFile } from 'node:fs/promises';
+import { fsPromises } from '../../core/internal/node-fs.js';
 import { join } from 'node:path';
 import { isDetachedLine, undetached } from '../../bridge/detached-line.js';
 import { INSTALL_AGENTS, INSTALL_TARGETS, type InstallAgent } from '../../bridge/install-targets.js';
@@ -23,7 +23,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 async function bridgeCommands(file: string, eventsAt: 'hooks' | 'top' = 'hooks'): Promise<[event: string, command: string][]> {
   let settings: unknown;
   try {
-    settings = JSON.parse(await readFile(file, 'utf8'));
+    settings = JSON.parse(await fsPromises().readFile(file, 'utf8'));
   } catch {
     return [];
   }

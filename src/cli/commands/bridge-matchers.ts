@@ -5,7 +5,7 @@
  * @module
  * @internal
  */
-import { readFile } from 'node:fs/promises';
+import { fsPromises } from '../../core/internal/node-fs.js';
 import { join } from 'node:path';
 import { installMatcher, takesMatchers, type MatchedHook } from '../../bridge/install-matchers.js';
 import { INSTALL_AGENTS, INSTALL_TARGETS, type InstallAgent } from '../../bridge/install-targets.js';
@@ -64,7 +64,7 @@ export async function staleBridgeMatchers(projectDir: string, loadStack: () => P
     const target = INSTALL_TARGETS[agent];
     let settings: unknown;
     try {
-      settings = JSON.parse(await readFile(join(projectDir, target.file), 'utf8'));
+      settings = JSON.parse(await fsPromises().readFile(join(projectDir, target.file), 'utf8'));
     } catch {
       continue;
     }

@@ -3,8 +3,7 @@
  *
  * @module
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { nodeFs, fsPromises } from '../../core/internal/node-fs.js';
 import { join } from 'node:path';
 import { HookEvent, type HookEventName } from '../../core/index.js';
 import { projectHooksDir, validateFrontmatter } from '../../script/index.js';
@@ -12,6 +11,8 @@ import { parseEvent, parseFlags, positionalsUpTo, projectDirOf } from '../args.j
 import { ExitCode, UsageError, type Command } from '../command.js';
 import { displayPath } from '../output.js';
 import { scaffoldDescription } from '../scaffold-description.js';
+
+const { existsSync } = nodeFs;
 
 /** The script languages `--lang` offers, and the entry each one is written to (see `SCRIPT_ENTRY_NAMES`). */
 const LANGS = {
@@ -230,9 +231,9 @@ The name takes lowercase letters, digits and single hyphens. An existing hook fo
 
     const entry = LANGS[lang as Lang];
     const scriptPath = join(dir, entry);
-    await mkdir(join(dir, 'scripts'), { recursive: true });
-    await writeFile(file, hookMd(name, description, trigger, event, entry), { flag: 'wx' });
-    await writeFile(scriptPath, script(lang as Lang, name, event), { flag: 'wx', mode: 0o755 });
+    await fsPromises().mkdir(join(dir, 'scripts'), { recursive: true });
+    await fsPromises().writeFile(file, hookMd(name, description, trigger, event, entry), { flag: 'wx' });
+    await fsPromises().writeFile(scriptPath, script(lang as Lang, name, event), { flag: 'wx', mode: 0o755 });
 
     const s = io.style;
     const project = values.project === undefined ? '' : ` --project ${values.project}`;

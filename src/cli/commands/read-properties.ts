@@ -3,12 +3,14 @@
  *
  * @module
  */
-import { existsSync } from 'node:fs';
+import { nodeFs } from '../../core/internal/node-fs.js';
 import { resolve } from 'node:path';
 import { readHookProperties } from '../../script/hook-properties.js';
 import { parseFlags, positionalsUpTo } from '../args.js';
 import { ExitCode, UsageError, type Command } from '../command.js';
 import { hasErrors, printJson, problemJson, problemLines } from '../output.js';
+
+const { existsSync } = nodeFs;
 
 /**
  * Prints `{ name, description, trigger, event, matcher?, timeout, async, priority, metadata, location }` (see

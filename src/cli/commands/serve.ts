@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { realpath, stat } from 'node:fs/promises';
+import { fsPromises } from '../../core/internal/node-fs.js';
 import { resolve } from 'node:path';
 import { startHookServer, isLoopback } from '../../bridge/serve/hook-server.js';
 import { ReloadingStack } from '../../bridge/serve/reloading-stack.js';
@@ -146,8 +146,8 @@ as long as what started it: to keep it running, start it from a service manager 
     // sides are compared as real paths. The hooks load from the folder as named, as the command bridge loads them.
     let servedDir: string;
     try {
-      servedDir = await realpath(projectDir);
-      if (!(await stat(servedDir)).isDirectory()) throw new Error('not a folder');
+      servedDir = await fsPromises().realpath(projectDir);
+      if (!(await fsPromises().stat(servedDir)).isDirectory()) throw new Error('not a folder');
     } catch (error) {
       log.write('error', `the project ${projectDir} is not a folder that can be served (${messageOf(error)}): name one with --project DIR`);
       return ExitCode.problems;

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { existsSync, statSync } from 'node:fs';
+import { nodeFs } from '../../core/internal/node-fs.js';
 import { basename, dirname, isAbsolute, resolve, sep } from 'node:path';
 import { HookStack, type Hook } from '../../core/index.js';
 import { messageOf } from '../../core/internal/message-of.js';
@@ -16,6 +16,8 @@ import type { CliIO } from '../io.js';
 import { observedDispatch } from '../observed-dispatch.js';
 import { displayPath, hasErrors, isTrustProblem, printJson, problemLines, roundMs } from '../output.js';
 import { EVENT_INPUT_FLAGS, EVENT_INPUT_HELP, eventContext } from '../sample-input.js';
+
+const { existsSync, statSync } = nodeFs;
 
 /** The hook to fire, found by name or by path. */
 interface Target {

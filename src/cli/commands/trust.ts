@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { existsSync, statSync } from 'node:fs';
+import { nodeFs } from '../../core/internal/node-fs.js';
 import { relative, resolve } from 'node:path';
 import type { Hook } from '../../core/index.js';
 import { isInside } from '../../script/trust/internal/paths.js';
@@ -15,6 +15,8 @@ import { loadProjectHooks } from '../hook-sources.js';
 import type { CliIO } from '../io.js';
 import { displayPath, printJson, table } from '../output.js';
 import { escapeControls, humanIO } from '../terminal-text.js';
+
+const { existsSync, statSync } = nodeFs;
 
 /** One project hook as `trust` shows it. */
 interface TrustRow {

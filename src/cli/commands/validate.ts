@@ -4,7 +4,7 @@
  * @module
  */
 import type { Dirent } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { fsPromises } from '../../core/internal/node-fs.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { loadManifest, projectHooksDir, triggerNameProblem, type HookProblem } from '../../script/index.js';
 import { loadHookConfigFile, projectConfigFiles } from '../../agents/load-all.js';
@@ -32,7 +32,7 @@ interface Validation {
 
 async function statOf(path: string) {
   try {
-    return await stat(path);
+    return await fsPromises().stat(path);
   } catch {
     return undefined;
   }
@@ -80,7 +80,7 @@ async function validateProjectConfigs(projectDir: string, into: Validation): Pro
 async function validateHooksDir(dir: string, into: Validation): Promise<number> {
   let entries: Dirent[];
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    entries = await fsPromises().readdir(dir, { withFileTypes: true });
   } catch {
     return 0;
   }

@@ -1,6 +1,8 @@
 // Internal: not exported from the package.
-import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { nodeFs } from '../../core/internal/node-fs.js';
 import { nodeCrypto } from '../../core/internal/node-crypto.js';
+
+const { closeSync, openSync, readdirSync, readFileSync, readSync } = nodeFs;
 
 /**
  * The environment variable every hook process gets, holding a random id of its own run. Children inherit it, so a

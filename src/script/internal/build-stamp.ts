@@ -1,6 +1,8 @@
 // Internal: not exported from the package.
-import { statSync } from 'node:fs';
+import { nodeFs } from '../../core/internal/node-fs.js';
 import { fileURLToPath } from 'node:url';
+
+const { statSync } = nodeFs;
 
 /**
  * The build of agent-hooks a cache was written by: the calling module's own file (`import.meta.url`), by path, size and

@@ -11,11 +11,13 @@
  * Only frontmatters that validated without any problem are kept, so a hit has nothing to report. The file is tied to
  * the build of agent-hooks that wrote it: another version, or a rebuild, starts afresh.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { nodeFs } from '../../core/internal/node-fs.js';
 import { dirname, join } from 'node:path';
 import type { HookManifest, HookSource } from '../manifest.js';
 import { buildStamp } from './build-stamp.js';
 import { agentHooksCacheDir } from './cache-dir.js';
+
+const { mkdirSync, readFileSync, renameSync, writeFileSync } = nodeFs;
 
 /** Where a frontmatter was read, and how it was validated: all of it is part of an entry's key. */
 export interface FrontmatterPlace {

@@ -8,10 +8,12 @@
  *
  * @module
  */
-import { readFileSync } from 'node:fs';
+import { nodeFs } from '../../core/internal/node-fs.js';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { lazyModule } from '../../core/internal/lazy-module.js';
+
+const { readFileSync } = nodeFs;
 
 // Loaded with the engine, the first time a pattern needs it: a bridged call that checks no pattern loads neither.
 const vm = lazyModule<typeof import('node:vm')>('node:vm');

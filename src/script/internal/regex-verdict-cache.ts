@@ -4,10 +4,12 @@
  *
  * @module
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { nodeFs } from '../../core/internal/node-fs.js';
 import { dirname, join } from 'node:path';
 import { agentHooksCacheDir } from './cache-dir.js';
 import type { RegexVerdict } from './regex-safety.js';
+
+const { mkdirSync, readFileSync, renameSync, writeFileSync } = nodeFs;
 
 interface CacheFile {
   readonly format: string;

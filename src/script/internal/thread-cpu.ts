@@ -5,7 +5,9 @@
  *
  * @module
  */
-import { readFileSync } from 'node:fs';
+import { nodeFs } from '../../core/internal/node-fs.js';
+
+const { readFileSync } = nodeFs;
 
 /** The microseconds of CPU this thread has used, as `process.cpuUsage()` gives them; since `previous` when given. */
 export type CpuUsageOf = (previous?: NodeJS.CpuUsage) => NodeJS.CpuUsage;
