@@ -10,7 +10,7 @@ import { isInside } from './internal/paths.js';
 import type { HookEnv } from '../hook-dirs.js';
 import type { HookProblem } from '../problem.js';
 import type { TrustFingerprint } from './trust-fingerprint.js';
-import { lazyModule } from '../../core/internal/lazy-module.js';
+import { fsPromises } from '../../core/internal/node-fs.js';
 import { nodeCrypto } from '../../core/internal/node-crypto.js';
 import { fileReads } from '../../process/file-reads.js';
 
@@ -77,9 +77,6 @@ const STORE_VERSION = 1;
 /** How long a writer waits for another one's lock, and when a lock is taken as left behind by a killed process. */
 const LOCK_WAIT_MS = 10_000;
 const LOCK_STALE_MS = 30_000;
-
-// Reading the store is part of every hook load (see process/file-reads.ts); writing it, of trusting a hook only: loaded then.
-const writes = lazyModule<typeof import('node:fs/promises')>('node:fs/promises');
 
 /**
  * The trust store's file: `$XDG_CONFIG_HOME/agent-hooks/trust.json`, else `~/.config/agent-hooks/trust.json` — the
@@ -272,7 +269,7 @@ export class TrustStore {
   ): Promise<TrustStoreWrite> {
     const dir = dirname(this.path);
     if (!create && !(await fileReads.stat(this.path).then(() => true, () => false))) return { entries: [] };
-    await writes().mkdir(dir, { recursive: true, mode: 0o700 });
+    await fsPromises().mkdir(dir, { recursive: true, mode: 0o700 });
     const release = await this.lock();
     try {
       this.cache = undefined;
@@ -280,14 +277,14 @@ export class TrustStore {
       let backup: string | undefined;
       if (current.problem !== undefined && (await fileReads.stat(this.path).then(() => true, () => false))) {
         backup = `${this.path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-        await writes().copyFile(this.path, backup);
-        await writes().chmod(backup, 0o600);
+        await fsPromises().copyFile(this.path, backup);
+        await fsPromises().chmod(backup, 0o600);
       }
       const { entries, changed } = change(current.entries);
       entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : (a.field ?? '') < (b.field ?? '') ? -1 : 1));
       const text = `${JSON.stringify({ version: STORE_VERSION, hooks: entries }, null, 2)}\n`;
       const temp = `${this.path}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`;
-      const handle = await writes().open(temp, 'wx', 0o600);
+      const handle = await fsPromises().open(temp, 'wx', 0o600);
       try {
         await handle.writeFile(text);
         await handle.sync();
@@ -295,10 +292,10 @@ export class TrustStore {
         await handle.close();
       }
       try {
-        await writes().chmod(temp, 0o600);
-        await writes().rename(temp, this.path);
+        await fsPromises().chmod(temp, 0o600);
+        await fsPromises().rename(temp, this.path);
       } catch (error) {
-        await writes().rm(temp, { force: true });
+        await fsPromises().rm(temp, { force: true });
         throw error;
       }
       this.cache = undefined;
@@ -314,16 +311,16 @@ export class TrustStore {
     const deadline = Date.now() + LOCK_WAIT_MS;
     for (;;) {
       try {
-        const handle = await writes().open(lockPath, 'wx', 0o600);
+        const handle = await fsPromises().open(lockPath, 'wx', 0o600);
         await handle.writeFile(String(process.pid));
         await handle.close();
-        return () => writes().unlink(lockPath).catch(() => undefined);
+        return () => fsPromises().unlink(lockPath).catch(() => undefined);
       } catch (error) {
         if (codeOf(error) !== 'EEXIST') throw error;
       }
       const held = await fileReads.stat(lockPath).catch(() => undefined);
       if (held !== undefined && Date.now() - held.mtimeMs > LOCK_STALE_MS) {
-        await writes().unlink(lockPath).catch(() => undefined);
+        await fsPromises().unlink(lockPath).catch(() => undefined);
         continue;
       }
       if (Date.now() > deadline) {
