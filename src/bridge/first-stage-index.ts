@@ -9,12 +9,16 @@
  */
 import type { Stats } from 'node:fs';
 import { nodeFs } from '../core/internal/node-fs.js';
-import { dirname, join, sep } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
+import { buildTag, pruneBuildCaches } from '../script/internal/build-caches.js';
 import { buildStamp } from '../script/internal/build-stamp.js';
 import { agentHooksCacheDir } from '../script/internal/cache-dir.js';
 import type { HookFilter } from './hook-filter.js';
 
 const { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } = nodeFs;
+
+/** The index files of every build, and their temporary files (`bridge-index.json`: the builds before they were named). */
+const INDEX_FILE = /^bridge-index(-[0-9a-f]{16})?\.json(\.\d+\.\d+\.tmp)?$/;
 
 /**
  * What a hook folder holds, for the first stage: `'none'`, no HOOK.md (discovery passes over it); `'problem'`, a
@@ -40,8 +44,9 @@ interface IndexFile {
 const MAX_FOLDERS = 2000;
 const MAX_NAMES = 500;
 
-/** This build of agent-hooks (see {@link buildStamp}). */
-const buildFormat = (): string => `first-stage-1:${buildStamp(import.meta.url)}`;
+let format: string | undefined;
+/** This build of agent-hooks (see {@link buildStamp}), once per process. */
+const buildFormat = (): string => (format ??= `first-stage-1:${buildStamp(import.meta.url)}`);
 
 const statKey = (stat: Stats): string => `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.mode}`;
 
@@ -83,12 +88,16 @@ export class FirstStageIndex {
   private aliases = new Map<string, readonly string[]>();
   private folders = new Map<string, FolderEntry>();
   private dirty = false;
+  /** Whether the file was there when read: one written for the first time removes what builds no longer used left. */
+  private existed = false;
 
   /** @param file - the index file; `undefined` keeps nothing between processes. */
   constructor(private readonly file: string | undefined) {
     if (file === undefined) return;
     try {
-      const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<IndexFile> | null;
+      const text = readFileSync(file, 'utf8');
+      this.existed = true;
+      const parsed = JSON.parse(text) as Partial<IndexFile> | null;
       if (parsed === null || parsed.format !== this.format) return;
       if (isObject(parsed.events)) this.events = new Map(Object.entries(parsed.events));
       if (isObject(parsed.aliases)) this.aliases = new Map(Object.entries(parsed.aliases));
@@ -137,7 +146,8 @@ export class FirstStageIndex {
 
   /**
    * Writes what was learnt, through a temporary file and a rename, readable by the user alone. Failing to write costs
-   * the next process a lesson, nothing more: it is ignored.
+   * the next process a lesson, nothing more: it is ignored. The first write of this build's file removes the index
+   * files of builds written longest ago (see `pruneBuildCaches`).
    */
   save(): void {
     if (!this.dirty || this.file === undefined) return;
@@ -149,6 +159,8 @@ export class FirstStageIndex {
       const body: IndexFile = { format: this.format, events: last(this.events, MAX_NAMES), aliases: last(this.aliases, MAX_NAMES), folders: last(this.folders, MAX_FOLDERS) };
       writeFileSync(temp, `${JSON.stringify(body)}\n`, { mode: 0o600 });
       renameSync(temp, this.file);
+      if (!this.existed) pruneBuildCaches(dirname(this.file), (name) => INDEX_FILE.test(name), basename(this.file));
+      this.existed = true;
     } catch {
       // See above.
     }
@@ -168,11 +180,13 @@ function isVerdict(value: unknown): value is FolderVerdict {
 }
 
 /**
- * `bridge-index.json` in the user's cache folder, or `undefined` when caches are off (`AGENT_HOOKS_CACHE_DIR=off`).
+ * This build's index in the user's cache folder, `bridge-index-<build>.json` (see `buildTag`), or `undefined` when
+ * caches are off (`AGENT_HOOKS_CACHE_DIR=off`). Each build has its own, so that builds called in turn do not take each
+ * other's for empty.
  *
  * @internal
  */
 export function firstStageIndexFile(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const dir = agentHooksCacheDir(env);
-  return dir === undefined ? undefined : join(dir, 'bridge-index.json');
+  return dir === undefined ? undefined : join(dir, `bridge-index-${buildTag(buildFormat())}.json`);
 }

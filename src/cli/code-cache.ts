@@ -7,7 +7,9 @@
  *
  * The cache is a file in `compile/` of the user's cache folder (see `agentHooksCacheDir`: none with
  * `AGENT_HOOKS_CACHE_DIR=off`, never a folder a project file chose), named by the V8 version, the architecture and the
- * build of the file (its path, size and time), and replaced whole (written beside, then renamed). V8 checks that a
+ * build of the file (its path, size and time), and replaced whole (written beside, then renamed). Each build and Node
+ * keeps its own, so that two copies of agent-hooks, or two Nodes, called in turn do not compile afresh on every call;
+ * writing one removes those of the file written longest ago (see `pruneBuildCaches`). V8 checks that a
  * cache was made by the same V8 with the same flags and refuses it otherwise; the file is then compiled as usual and
  * the cache made again. A cache that cannot be read or written only makes the call slower, so that is not reported.
  *
@@ -19,9 +21,10 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { lazyModule } from '../core/internal/lazy-module.js';
 import { Sha256 } from '../core/internal/sha256.js';
+import { pruneBuildCaches } from '../script/internal/build-caches.js';
 import { agentHooksCacheDir } from '../script/internal/cache-dir.js';
 
-const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = nodeFs;
+const { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } = nodeFs;
 
 /** A CommonJS file loaded by {@link requireWithCodeCache}. */
 export interface CodeCachedModule<T> {
@@ -37,14 +40,14 @@ export interface CodeCachedModule<T> {
 // Loaded for a call the first stage hands over, not by one it answers alone.
 const vm = lazyModule<typeof import('node:vm')>('node:vm');
 
-/** Where the cache of `file` is kept, and the prefix of its earlier builds' caches; `undefined` with caches off. */
+/** Where the cache of `file` is kept, and the prefix of every cache of a file of that name; `undefined` with caches off. */
 function cacheFileOf(file: string, env: Readonly<Record<string, string | undefined>>): { path: string; prefix: string } | undefined {
   const dir = agentHooksCacheDir(env);
   if (dir === undefined) return undefined;
   const stat = statSync(file);
   const build = new Sha256().update(`${file}:${stat.size}:${stat.mtimeMs}`).digest().slice(0, 16);
-  const prefix = `${basename(file)}-${process.versions.v8}-${process.arch}-`;
-  return { path: join(dir, 'compile', `${prefix}${build}.v8`), prefix };
+  const prefix = `${basename(file)}-`;
+  return { path: join(dir, 'compile', `${prefix}${process.versions.v8}-${process.arch}-${build}.v8`), prefix };
 }
 
 /**
@@ -83,7 +86,10 @@ export function requireWithCodeCache<T>(file: string, env: Readonly<Record<strin
   };
 }
 
-/** Writes the script's cache to `at.path` whole, and removes what earlier builds of the file left on this V8. */
+/**
+ * Writes the script's cache to `at.path` whole, and removes the caches of the file that other builds or Nodes wrote
+ * longest ago, with what killed writers left half-written.
+ */
 function write(at: { path: string; prefix: string }, script: import('node:vm').Script): string | undefined {
   try {
     const dir = dirname(at.path);
@@ -91,12 +97,8 @@ function write(at: { path: string; prefix: string }, script: import('node:vm').S
     const partial = `${at.path}.${process.pid}.partial`;
     writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
     renameSync(partial, at.path);
-    // A partial file left by a call killed while it wrote is never read; one another call is writing right now only
-    // makes that call's rename fail, which it ignores.
-    for (const name of readdirSync(dir)) {
-      const other = join(dir, name) !== at.path && (name.endsWith('.v8') || name.endsWith('.partial'));
-      if (name.startsWith(at.prefix) && other) rmSync(join(dir, name), { force: true });
-    }
+    // One another call is writing right now is younger than an hour: it is left to that call's rename.
+    pruneBuildCaches(dir, (name) => name.startsWith(at.prefix) && (name.endsWith('.v8') || name.endsWith('.partial')), basename(at.path));
     return at.path;
   } catch {
     return undefined;

@@ -5,11 +5,18 @@
  * trust store or caches are must not be the repository's word: the repository's "user" hook does not run, the user's
  * own guard still refuses `rm -rf /`, and the user is told which file set what.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliProjects, runCli, scriptHook, type CliResult } from '../support/cli.js';
+
+/** The first stage's index in cache folder `dir`: the one file `bridge-index-<build>.json` the build under test wrote. */
+function indexIn(dir: string): string {
+  const names = readdirSync(dir).filter((name) => /^bridge-index-[0-9a-f]{16}\.json$/.test(name));
+  expect(names).toHaveLength(1);
+  return join(dir, names[0]!);
+}
 
 const project = cliProjects();
 
@@ -121,11 +128,11 @@ describe('under Gemini CLI, a project .env that moves the user’s folders into 
       const { dir, home, userHooks } = await setting();
       await scriptHook(userHooks, 'user-guard', { trigger: 'pre-tool-call', matcher: { tool: 'Bash' } }, NO_RM);
       const planted = join(dir, '.cache-planted');
-      const index = name === 'AGENT_HOOKS_CACHE_DIR' ? join(planted, 'bridge-index.json') : join(planted, 'agent-hooks', 'bridge-index.json');
       const base = { GEMINI_PROJECT_DIR: dir, HOME: home, XDG_CONFIG_HOME: undefined, AGENT_HOOKS_CACHE_DIR: undefined };
       // An honest call, with the folder the user's own: the first stage learns, and writes its index there.
       const honest = await runCli(['bridge', '--from', 'gemini'], { cwd: dir, input: geminiShell('rm -rf /'), env: { ...base, [name]: planted } });
       geminiDenied(honest);
+      const index = indexIn(name === 'AGENT_HOOKS_CACHE_DIR' ? planted : join(planted, 'agent-hooks'));
       const learnt = JSON.parse(readFileSync(index, 'utf8')) as { aliases: Record<string, string[]> };
       expect(learnt.aliases['run_shell_command']).toContain('Bash');
       writeFileSync(index, JSON.stringify({ ...learnt, aliases: { run_shell_command: ['run_shell_command'] } }));
@@ -173,7 +180,7 @@ describe('under Claude Code, a project settings env block (which Claude Code app
     const planted = join(dir, '.cache-planted');
     const base = { CLAUDE_PROJECT_DIR: dir, HOME: home, XDG_CONFIG_HOME: undefined, AGENT_HOOKS_CACHE_DIR: planted };
     claudeDenied(await runCli(['bridge', '--from', 'claude'], { cwd: dir, input: claudeShell('rm -rf /'), env: base }));
-    const index = join(planted, 'bridge-index.json');
+    const index = indexIn(planted);
     // Edited so that Claude Code's PreToolUse reads as PostToolUse: the guard, on pre-tool-call, seems not to apply.
     const learnt = JSON.parse(readFileSync(index, 'utf8')) as { events: Record<string, string | null> };
     expect(Object.values(learnt.events)).toContain('PreToolUse');

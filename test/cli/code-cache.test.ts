@@ -77,15 +77,24 @@ describe("the bridged call's code cache", () => {
     expect(readFileSync(file).equals(damaged)).toBe(false);
   });
 
-  it("a new build of the bridged call's file gets a cache of its own, and the earlier build's is removed", () => {
+  it("a new build of the bridged call's file gets a cache of its own; the earlier build's stays until it is a month old", () => {
     call();
     const [before] = caches();
     const bridge = join(root, 'dist', 'bridge.cjs');
     const later = new Date(statSync(bridge).mtimeMs + 60_000);
     utimesSync(bridge, later, later);
     call();
-    expect(caches()).toHaveLength(1);
-    expect(caches()[0]).not.toBe(before);
+    expect(caches()).toHaveLength(2);
+    const [after] = caches().filter((name) => name !== before);
+    // The earlier build's cache, last written 31 days ago, goes when another is written; this build's own stays.
+    const old = new Date(Date.now() - 31 * 24 * 60 * 60 * 1000);
+    utimesSync(join(cacheDir(), before!), old, old);
+    const again = new Date(later.getTime() + 60_000);
+    utimesSync(bridge, again, again);
+    call();
+    expect(caches()).toHaveLength(2);
+    expect(caches()).toContain(after);
+    expect(caches()).not.toContain(before);
   });
 
   it('is neither read nor written with AGENT_HOOKS_CACHE_DIR=off, and the call decides the same', () => {

@@ -8,12 +8,14 @@
  * validated, with the manifest validation made of it: a hit is a frontmatter read again, byte for byte the same, at
  * the same place, so it validates to the same manifest. Nothing about a file's stat is trusted, and trust does not
  * come into it at all: a project hook's files are still hashed and checked against the trust store on every load.
- * Only frontmatters that validated without any problem are kept, so a hit has nothing to report. The file is tied to
- * the build of agent-hooks that wrote it: another version, or a rebuild, starts afresh.
+ * Only frontmatters that validated without any problem are kept, so a hit has nothing to report. Each build of
+ * agent-hooks has a file of its own (see `build-caches.ts`): another version, or a rebuild, starts afresh without
+ * emptying the file of a build still in use.
  */
 import { nodeFs } from '../../core/internal/node-fs.js';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { HookManifest, HookSource } from '../manifest.js';
+import { buildTag, pruneBuildCaches } from './build-caches.js';
 import { buildStamp } from './build-stamp.js';
 import { agentHooksCacheDir } from './cache-dir.js';
 
@@ -41,8 +43,12 @@ interface CacheFile {
 /** Past this many frontmatters, the oldest are dropped: the file is read on every bridged call. */
 const MAX_ENTRIES = 1000;
 
-/** This build of agent-hooks (see {@link buildStamp}). */
-const buildFormat = (): string => `discovery-1:${buildStamp(import.meta.url)}`;
+/** The cache files of every build, and their temporary files (`discovery.json`: the builds before they were named). */
+const CACHE_FILE = /^discovery(-[0-9a-f]{16})?\.json(\.\d+\.\d+\.tmp)?$/;
+
+let format: string | undefined;
+/** This build of agent-hooks (see {@link buildStamp}), once per process. */
+const buildFormat = (): string => (format ??= `discovery-1:${buildStamp(import.meta.url)}`);
 
 const keyOf = (text: string, place: FrontmatterPlace): string =>
   JSON.stringify([place.dir, place.source ?? 'project', place.bodyOffset, place.deferRegexSafety, text]);
@@ -52,12 +58,16 @@ export class DiscoveryCache {
   private readonly entries: Map<string, Entry>;
   private readonly format: string;
   private dirty = false;
+  /** Whether the file was there when read: one written for the first time removes what builds no longer used left. */
+  private existed = false;
 
   constructor(private readonly file: string) {
     this.format = buildFormat();
     this.entries = new Map();
     try {
-      const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<CacheFile> | null;
+      const text = readFileSync(file, 'utf8');
+      this.existed = true;
+      const parsed = JSON.parse(text) as Partial<CacheFile> | null;
       if (parsed !== null && parsed.format === this.format && typeof parsed.entries === 'object' && parsed.entries !== null) {
         for (const [path, entry] of Object.entries(parsed.entries)) {
           if (isEntry(entry)) this.entries.set(path, entry);
@@ -86,7 +96,8 @@ export class DiscoveryCache {
 
   /**
    * Writes what was added, through a temporary file and a rename, readable by the user alone. Failing to write (a
-   * read-only home, a full disk) costs the next process a validation, nothing more: it is ignored.
+   * read-only home, a full disk) costs the next process a validation, nothing more: it is ignored. The first write of
+   * this build's file removes the cache files of builds written longest ago (see `pruneBuildCaches`).
    */
   save(): void {
     if (!this.dirty) return;
@@ -97,6 +108,8 @@ export class DiscoveryCache {
       const body: CacheFile = { format: this.format, entries: Object.fromEntries([...this.entries].slice(-MAX_ENTRIES)) };
       writeFileSync(temp, `${JSON.stringify(body)}\n`, { mode: 0o600 });
       renameSync(temp, this.file);
+      if (!this.existed) pruneBuildCaches(dirname(this.file), (name) => CACHE_FILE.test(name), basename(this.file));
+      this.existed = true;
     } catch {
       // See above.
     }
@@ -109,8 +122,11 @@ function isEntry(value: unknown): value is Entry {
   return typeof key === 'string' && manifest !== null && typeof manifest === 'object' && typeof manifest.name === 'string' && typeof manifest.trigger === 'string';
 }
 
-/** `discovery.json` in the user's cache folder, or `undefined` when caches are off (`AGENT_HOOKS_CACHE_DIR=off`). */
+/**
+ * This build's file in the user's cache folder, `discovery-<build>.json` (see `buildTag`), or `undefined` when caches
+ * are off (`AGENT_HOOKS_CACHE_DIR=off`).
+ */
 export function discoveryCacheFile(env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
   const dir = agentHooksCacheDir(env);
-  return dir === undefined ? undefined : join(dir, 'discovery.json');
+  return dir === undefined ? undefined : join(dir, `discovery-${buildTag(buildFormat())}.json`);
 }
