@@ -78,10 +78,10 @@ const executable: Options = {
 };
 
 /**
- * For the CommonJS executable's first stage (src/cli/bin-stage.ts): each `import()` of its graph — the first stage's
- * lessons, loaded only when its index misses — becomes a read of that module's namespace in `dist/cli-lazy.cjs`
- * (src/cli/bin-lazy.ts, `export * as name from …`), so that a bridged call parses some 20 KB of ours instead of the
- * 140 KB that bundling them in would make. A lazily imported module bin-lazy.ts does not list fails the build.
+ * For the CommonJS executable (src/cli/bin.ts): each `import()` of its graph — the first stage's lessons, loaded only
+ * when its index misses — becomes a read of that module's namespace in `dist/cli-lazy.cjs` (src/cli/bin-lazy.ts,
+ * `export * as name from …`), so that a bridged call parses some 20 KB of ours instead of the 140 KB that bundling them
+ * in would make. A lazily imported module bin-lazy.ts does not list fails the build.
  */
 const lazyFirstStage: NonNullable<Options['esbuildPlugins']>[number] = {
   name: 'lazy-first-stage',
@@ -175,20 +175,10 @@ const builds: Options[] = [
     splitting: true,
   },
   {
-    // The package's executable, `dist/cli.cjs` (src/cli/bin.ts): a small CommonJS file, so that a bridged call starts
-    // no ES module loader, which compiles the rest of the executable, `dist/cli-stage.cjs`, from a code cache.
+    // The package's executable, `dist/cli.cjs` (src/cli/bin.ts): one CommonJS file, so that a bridged call starts
+    // neither Node's ES module loader nor more than one file of ours; what it imports lazily is in `cli-lazy.cjs`.
     ...executable,
     entry: { cli: 'src/cli/bin.ts' },
-    format: ['cjs'],
-    define: commonJsValues,
-    splitting: false,
-    shims: true,
-  },
-  {
-    // The rest of the executable (src/cli/bin-stage.ts): the bridge's first stage, one CommonJS file; what it imports
-    // lazily is in `cli-lazy.cjs`.
-    ...executable,
-    entry: { 'cli-stage': 'src/cli/bin-stage.ts' },
     format: ['cjs'],
     define: commonJsValues,
     splitting: false,

@@ -1,7 +1,6 @@
 /**
- * The executable's first stage, `dist/cli-stage.cjs`, and the bridged call's file, `dist/bridge.cjs`, loaded with a
- * code cache of V8 made after a call has run: an agent starts the executable once per bridged hook call, and
- * compiling those files' functions is a large part of the call. Node's
+ * The bridged call's file, `dist/bridge.cjs`, loaded with a code cache of V8 made after a call has run: an agent starts
+ * the executable once per bridged hook call, and compiling that file's functions is a large part of the call. Node's
  * own compile cache (Node ≥ 22.1, see `compile-cache.ts`) keeps only what is compiled before the file runs — its top
  * level — while V8 compiles each function the first time it is called; Node 20 has none. A cache made once the call
  * has answered holds the functions the call ran, so the next call compiles almost nothing of ours, on every Node.
@@ -21,7 +20,8 @@ import { nodeFs } from '../core/internal/node-fs.js';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { lazyModule } from '../core/internal/lazy-module.js';
-import { buildTag, pruneBuildCaches } from '../script/internal/build-caches.js';
+import { Sha256 } from '../core/internal/sha256.js';
+import { pruneBuildCaches } from '../script/internal/build-caches.js';
 import { agentHooksCacheDir } from '../script/internal/cache-dir.js';
 
 const { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } = nodeFs;
@@ -45,7 +45,7 @@ function cacheFileOf(file: string, env: Readonly<Record<string, string | undefin
   const dir = agentHooksCacheDir(env);
   if (dir === undefined) return undefined;
   const stat = statSync(file);
-  const build = buildTag(`${file}:${stat.size}:${stat.mtimeMs}`);
+  const build = new Sha256().update(`${file}:${stat.size}:${stat.mtimeMs}`).digest().slice(0, 16);
   const prefix = `${basename(file)}-`;
   return { path: join(dir, 'compile', `${prefix}${process.versions.v8}-${process.arch}-${build}.v8`), prefix };
 }
