@@ -1,7 +1,7 @@
 /**
- * What the bridge's first stage has learnt, kept on disk between processes: for each hook folder, what its HOOK.md
- * says about the calls it may run on, keyed by the file's stat; and the readings of event and tool names, which
- * depend on this build alone. A stat that differs, a folder never seen, a name never read: the first stage learns it
+ * What the bridge's first stage has learnt, kept on disk between processes, in a folder of this build's: for each hook
+ * folder, what its HOOK.md says about the calls it may run on, keyed by the file's stat, in a file per root (the user's
+ * hooks folder, a project's); and the readings of event and tool names, which depend on this build alone. A stat that differs, a folder never seen, a name never read: the first stage learns it
  * again (or leaves the call to the full path). Nothing here decides that a hook runs, or whether it is trusted.
  *
  * @module
@@ -17,9 +17,6 @@ import type { HookFilter } from './hook-filter.js';
 
 const { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } = nodeFs;
 
-/** The index files of every build, and their temporary files (`bridge-index.json`: the builds before they were named). */
-const INDEX_FILE = /^bridge-index(-[0-9a-f]{16})?\.json(\.\d+\.\d+\.tmp)?$/;
-
 /**
  * What a hook folder holds, for the first stage: `'none'`, no HOOK.md (discovery passes over it); `'problem'`, a
  * HOOK.md discovery would report a problem about (the full path says it); else the hook's {@link HookFilter}.
@@ -33,20 +30,32 @@ interface FolderEntry {
   readonly verdict: FolderVerdict;
 }
 
-interface IndexFile {
+/** The build's lessons: what event and tool names read as. */
+interface LessonsFile {
   readonly format: string;
   readonly events: Record<string, string | null>;
   readonly aliases: Record<string, readonly string[]>;
+}
+
+/** What the folders of one hooks folder (`root`: the user's, or a project's `.agents/hooks`) hold. */
+interface RootFile {
+  readonly format: string;
+  readonly root: string;
   readonly folders: Record<string, FolderEntry>;
 }
 
-/** Past these many entries the oldest are dropped: the file is read on every bridged call. */
+/** Past these many entries the oldest are dropped: a call reads the lessons, and the files of its two roots. */
 const MAX_FOLDERS = 2000;
 const MAX_NAMES = 500;
 
+/** The index folders of every build, and the one file each build had before (`bridge-index.json`, then by build). */
+const INDEX_KIND = /^bridge-index(-[0-9a-f]{16})?(\.json(\.\d+\.\d+\.tmp)?)?$/;
+/** The files of the roots in a build's index folder, and their temporary files. */
+const ROOT_FILE = /^root-[0-9a-f]{16}\.json(\.\d+\.\d+\.tmp)?$/;
+
 let format: string | undefined;
 /** This build of agent-hooks (see {@link buildStamp}), once per process. */
-const buildFormat = (): string => (format ??= `first-stage-1:${buildStamp(import.meta.url)}`);
+const buildFormat = (): string => (format ??= `first-stage-2:${buildStamp(import.meta.url)}`);
 
 const statKey = (stat: Stats): string => `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.mode}`;
 
@@ -77,8 +86,41 @@ export function folderKey(dir: string): string {
   return lower === null ? 'none' : `L${statKey(lower)}`;
 }
 
+/** The parsed JSON of `file` when it is there (`undefined` when it is missing or unreadable), and whether it was. */
+function readJson(file: string): { readonly existed: boolean; readonly parsed?: unknown } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return { existed: false };
+  }
+  try {
+    return { existed: true, parsed: JSON.parse(text) as unknown };
+  } catch {
+    return { existed: true };
+  }
+}
+
+/** Writes `body` to `file` whole, through a temporary file and a rename, readable by the user alone. */
+function writeJson(file: string, body: unknown): void {
+  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  writeFileSync(temp, `${JSON.stringify(body)}\n`, { mode: 0o600 });
+  renameSync(temp, file);
+}
+
+/** The folders of one root, read when the call first looks at one of them. */
+interface Root {
+  readonly folders: Map<string, FolderEntry>;
+  readonly existed: boolean;
+  dirty: boolean;
+}
+
 /**
- * The first stage's memory: read once per process, written back once when something was learnt.
+ * The first stage's memory: read once per process, written back once when something was learnt. It is a folder of
+ * this build's in the cache folder: the lessons (what event and tool names read as) in one file, and what the hook
+ * folders of each root hold in a file of that root's own, so that a call reads what it needs — its project's hooks and
+ * the user's — however many projects the user has (2,000 folders of other projects in one file cost every call 4.5 ms
+ * to parse on Node 24).
  *
  * @internal
  */
@@ -86,25 +128,20 @@ export class FirstStageIndex {
   private readonly format = buildFormat();
   private events = new Map<string, string | null>();
   private aliases = new Map<string, readonly string[]>();
-  private folders = new Map<string, FolderEntry>();
+  private readonly roots = new Map<string, Root>();
   private dirty = false;
-  /** Whether the file was there when read: one written for the first time removes what builds no longer used left. */
+  /** Whether this build's lessons were there when read: the first written removes what builds no longer used left. */
   private existed = false;
 
-  /** @param file - the index file; `undefined` keeps nothing between processes. */
+  /** @param file - the lessons file in this build's index folder; `undefined` keeps nothing between processes. */
   constructor(private readonly file: string | undefined) {
     if (file === undefined) return;
-    try {
-      const text = readFileSync(file, 'utf8');
-      this.existed = true;
-      const parsed = JSON.parse(text) as Partial<IndexFile> | null;
-      if (parsed === null || parsed.format !== this.format) return;
-      if (isObject(parsed.events)) this.events = new Map(Object.entries(parsed.events));
-      if (isObject(parsed.aliases)) this.aliases = new Map(Object.entries(parsed.aliases));
-      if (isObject(parsed.folders)) this.folders = new Map(Object.entries(parsed.folders));
-    } catch {
-      // Missing, unreadable or corrupt: an empty index, replaced on the next write.
-    }
+    const { existed, parsed } = readJson(file);
+    this.existed = existed;
+    const lessons = parsed as Partial<LessonsFile> | null | undefined;
+    if (!isObject(lessons) || lessons.format !== this.format) return;
+    if (isObject(lessons.events)) this.events = new Map(Object.entries(lessons.events));
+    if (isObject(lessons.aliases)) this.aliases = new Map(Object.entries(lessons.aliases));
   }
 
   /** The canonical event `key` (a rule and a name) reads as; `null`: none; `undefined`: not learnt. */
@@ -131,36 +168,67 @@ export class FirstStageIndex {
     this.dirty = true;
   }
 
+  /** The file of the folders of `root`, in this build's index folder. */
+  private rootFile(root: string): string | undefined {
+    return this.file === undefined ? undefined : join(dirname(this.file), `root-${buildTag(root)}.json`);
+  }
+
+  /** The folders of the root `dir` is in, read from its file the first time. */
+  private rootOf(dir: string): Root {
+    const root = dirname(dir);
+    let known = this.roots.get(root);
+    if (known === undefined) {
+      const file = this.rootFile(root);
+      const { existed, parsed } = file === undefined ? { existed: false } : readJson(file);
+      const stored = parsed as Partial<RootFile> | null | undefined;
+      // A file of another build, or of another root whose name has the same tag, is read as empty.
+      const valid = isObject(stored) && stored.format === this.format && stored.root === root && isObject(stored.folders);
+      known = { folders: valid ? new Map(Object.entries(stored.folders as Record<string, FolderEntry>)) : new Map(), existed, dirty: false };
+      this.roots.set(root, known);
+    }
+    return known;
+  }
+
   /** What folder `dir` holds, if learnt while its HOOK.md had the stat `key`. */
   folder(dir: string, key: string): FolderVerdict | undefined {
-    const entry = this.folders.get(dir);
+    const entry = this.rootOf(dir).folders.get(dir);
     return entry !== undefined && isObject(entry) && entry.key === key && isVerdict(entry.verdict) ? entry.verdict : undefined;
   }
 
   /** Remembers what folder `dir` holds while its HOOK.md has the stat `key`. */
   setFolder(dir: string, key: string, verdict: FolderVerdict): void {
-    this.folders.delete(dir);
-    this.folders.set(dir, { key, verdict });
-    this.dirty = true;
+    const root = this.rootOf(dir);
+    root.folders.delete(dir);
+    root.folders.set(dir, { key, verdict });
+    root.dirty = true;
   }
 
   /**
-   * Writes what was learnt, through a temporary file and a rename, readable by the user alone. Failing to write costs
-   * the next process a lesson, nothing more: it is ignored. The first write of this build's file removes the index
-   * files of builds written longest ago (see `pruneBuildCaches`).
+   * Writes what was learnt, each file through a temporary file and a rename, readable by the user alone. Failing to
+   * write costs the next process a lesson, nothing more: it is ignored. The first lessons of this build remove the
+   * index folders of builds written longest ago, and a root's first file the files of roots not written for a month
+   * (see `pruneBuildCaches`): a root still in use learns again, once.
    */
   save(): void {
-    if (!this.dirty || this.file === undefined) return;
-    this.dirty = false;
-    const temp = `${this.file}.${process.pid}.${Date.now()}.tmp`;
+    if (this.file === undefined) return;
+    const folder = dirname(this.file);
     try {
-      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+      const dirtyRoots = [...this.roots].filter(([, root]) => root.dirty);
+      if (!this.dirty && dirtyRoots.length === 0) return;
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
       const last = <V>(map: Map<string, V>, max: number): Record<string, V> => Object.fromEntries([...map].slice(-max));
-      const body: IndexFile = { format: this.format, events: last(this.events, MAX_NAMES), aliases: last(this.aliases, MAX_NAMES), folders: last(this.folders, MAX_FOLDERS) };
-      writeFileSync(temp, `${JSON.stringify(body)}\n`, { mode: 0o600 });
-      renameSync(temp, this.file);
-      if (!this.existed) pruneBuildCaches(dirname(this.file), (name) => INDEX_FILE.test(name), basename(this.file));
-      this.existed = true;
+      if (this.dirty) {
+        this.dirty = false;
+        writeJson(this.file, { format: this.format, events: last(this.events, MAX_NAMES), aliases: last(this.aliases, MAX_NAMES) } satisfies LessonsFile);
+        if (!this.existed) pruneBuildCaches(dirname(folder), (name) => INDEX_KIND.test(name), basename(folder));
+        this.existed = true;
+      }
+      for (const [root, known] of dirtyRoots) {
+        known.dirty = false;
+        const file = this.rootFile(root)!;
+        writeJson(file, { format: this.format, root, folders: last(known.folders, MAX_FOLDERS) } satisfies RootFile);
+        if (!known.existed) pruneBuildCaches(folder, (name) => ROOT_FILE.test(name), basename(file), Date.now(), Infinity);
+      }
     } catch {
       // See above.
     }
@@ -180,13 +248,13 @@ function isVerdict(value: unknown): value is FolderVerdict {
 }
 
 /**
- * This build's index in the user's cache folder, `bridge-index-<build>.json` (see `buildTag`), or `undefined` when
- * caches are off (`AGENT_HOOKS_CACHE_DIR=off`). Each build has its own, so that builds called in turn do not take each
- * other's for empty.
+ * The lessons file of this build's index, `bridge-index-<build>/lessons.json` in the user's cache folder (see
+ * `buildTag`), or `undefined` when caches are off (`AGENT_HOOKS_CACHE_DIR=off`). Each build has its own folder, so that
+ * builds called in turn do not take each other's files for empty.
  *
  * @internal
  */
 export function firstStageIndexFile(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const dir = agentHooksCacheDir(env);
-  return dir === undefined ? undefined : join(dir, `bridge-index-${buildTag(buildFormat())}.json`);
+  return dir === undefined ? undefined : join(dir, `bridge-index-${buildTag(buildFormat())}`, 'lessons.json');
 }

@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliProjects, runCli, scriptHook, type CliResult } from '../support/cli.js';
 
-/** The first stage's index in cache folder `dir`: the one file `bridge-index-<build>.json` the build under test wrote. */
+/** The first stage's lessons in cache folder `dir`: `bridge-index-<build>/lessons.json` of the one build under test. */
 function indexIn(dir: string): string {
-  const names = readdirSync(dir).filter((name) => /^bridge-index-[0-9a-f]{16}\.json$/.test(name));
+  const names = readdirSync(dir).filter((name) => /^bridge-index-[0-9a-f]{16}$/.test(name));
   expect(names).toHaveLength(1);
-  return join(dir, names[0]!);
+  return join(dir, names[0]!, 'lessons.json');
 }
 
 const project = cliProjects();

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 
 const { readdirSync, rmSync, statSync } = nodeFs;
 
-/** How many builds' files of one kind are kept, the writer's own among them. */
+/** How many builds' files of one kind are kept, the writer's own among them, unless told otherwise. */
 export const KEEP_BUILDS = 8;
 
 /** A file of another build not written for this long is removed (30 days). */
@@ -42,12 +42,12 @@ export function buildTag(stamp: string): string {
 }
 
 /**
- * Removes from `dir` the files of one kind that other builds wrote longest ago, keeping `own` (the writer's file, a
- * name in `dir`): beyond the newest {@link KEEP_BUILDS} in all, or not written for {@link MAX_AGE_MS}; and the
- * temporary files of that kind (ending `.tmp` or `.partial`) older than an hour. `ofKind` tells the names of the kind,
- * temporary ones among them. Errors are ignored: a file left costs some disk, nothing more.
+ * Removes from `dir` the files (or folders) of one kind that others wrote longest ago, keeping `own` (the writer's, a
+ * name in `dir`): beyond the newest `keep` in all ({@link KEEP_BUILDS} unless told), or not written for
+ * {@link MAX_AGE_MS}; and the temporary files of that kind (ending `.tmp` or `.partial`) older than an hour. `ofKind`
+ * tells the names of the kind, temporary ones among them. Errors are ignored: a file left costs some disk, nothing more.
  */
-export function pruneBuildCaches(dir: string, ofKind: (name: string) => boolean, own: string, now: number = Date.now()): void {
+export function pruneBuildCaches(dir: string, ofKind: (name: string) => boolean, own: string, now: number = Date.now(), keep: number = KEEP_BUILDS): void {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -72,13 +72,13 @@ export function pruneBuildCaches(dir: string, ofKind: (name: string) => boolean,
   }
   others.sort((x, y) => y.mtimeMs - x.mtimeMs);
   others.forEach(({ name, mtimeMs }, i) => {
-    if (i >= KEEP_BUILDS - 1 || now - mtimeMs > MAX_AGE_MS) remove(join(dir, name));
+    if (i >= keep - 1 || now - mtimeMs > MAX_AGE_MS) remove(join(dir, name));
   });
 }
 
 function remove(file: string): void {
   try {
-    rmSync(file, { force: true });
+    rmSync(file, { force: true, recursive: true });
   } catch {
     // See pruneBuildCaches.
   }
