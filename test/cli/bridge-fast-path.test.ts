@@ -3,7 +3,7 @@
  * event's entry to the tools the hooks can match, `list` says when that matcher is outdated, and `--user` writes a
  * line that runs nothing of the project's. In-process, on temporary projects.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cliIO } from '../../src/cli/io.js';
@@ -71,10 +71,14 @@ describe('the bridge’s discovery for one call', () => {
   it('reuses a frontmatter validated before only when it is byte for byte the same, at the same place', async () => {
     const p = await project();
     const dir = await scriptHook(p.hooks, 'guard', { trigger: 'pre-tool-call', matcher: { tool: '^Bash$' } });
-    const file = join(p.dir, 'cache', 'discovery.json');
+    const file = join(p.dir, 'cache', 'discovery');
     const first = await discoverHooks({ projectDir: p.dir, userDir: false, trust: 'all', scope: { cache: new DiscoveryCache(file) } });
     expect(first.hooks).toHaveLength(1);
-    expect(JSON.parse(await readFile(file, 'utf8')).entries).toHaveProperty([join(dir, 'HOOK.md')]);
+    // One file for the project's hooks folder, which holds its hooks' frontmatters.
+    const [root, ...others] = await readdir(file);
+    expect(others).toEqual([]);
+    expect(JSON.parse(await readFile(join(file, root!), 'utf8'))).toMatchObject({ root: p.hooks });
+    expect(JSON.parse(await readFile(join(file, root!), 'utf8')).entries).toHaveProperty([join(dir, 'HOOK.md')]);
     const again = await discoverHooks({ projectDir: p.dir, userDir: false, trust: 'all', scope: { cache: new DiscoveryCache(file) } });
     expect(again.hooks[0]!.manifest).toEqual(first.hooks[0]!.manifest);
     // Edited: validated afresh, and an invalid edit is reported, not hidden by the cache.

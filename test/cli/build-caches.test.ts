@@ -77,7 +77,7 @@ describe('two copies of agent-hooks sharing a cache folder', () => {
     const names = [...learnt.keys()].map((path) => path.replace(/[0-9a-f]{16}/g, '<build>').replace(process.versions.v8, '<v8>'));
     // Each copy's index: its lessons, and a file for each hooks folder it looked at (the user's has none: it is missing).
     expect(names.filter((name) => name.startsWith('bridge-index-')).sort()).toEqual([...Array(2).fill('bridge-index-<build>/lessons.json'), ...Array(2).fill('bridge-index-<build>/root-<build>.json')]);
-    expect(names.filter((name) => name.startsWith('discovery-'))).toEqual(['discovery-<build>.json', 'discovery-<build>.json']);
+    expect(names.filter((name) => name.startsWith('discovery-'))).toEqual(['discovery-<build>/root-<build>.json', 'discovery-<build>/root-<build>.json']);
     expect(names.filter((name) => name.endsWith('.v8'))).toEqual([`compile/bridge.cjs-<v8>-${process.arch}-<build>.v8`, `compile/bridge.cjs-<v8>-${process.arch}-<build>.v8`]);
     for (let round = 0; round < 2; round++) {
       for (const cli of copies) {

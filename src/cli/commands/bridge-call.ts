@@ -18,7 +18,7 @@ import { readWirePayload } from '../../bridge/wire-payload.js';
 import { messageOf } from '../../core/internal/message-of.js';
 import { projectSetPath, projectSetPathMessage, projectSetVariables, projectSetVariablesMessage } from '../../dialects/project-set-env.js';
 import type { HookCall } from '../../script/internal/call-filter.js';
-import { DiscoveryCache, discoveryCacheFile } from '../../script/internal/discovery-cache.js';
+import { DiscoveryCache, discoveryCacheDir } from '../../script/internal/discovery-cache.js';
 import { formatProblem, type HookProblem } from '../../script/problem.js';
 import { ENV_POLICY_FLAGS, environmentOf, HelpRequested, parseFlags, positionalsUpTo, PROJECT_FLAGS, trustPolicyOf, type ParsedFlags } from '../args.js';
 import { ExitCode, UsageError } from '../command.js';
@@ -123,7 +123,7 @@ export async function bridgeCall(io: CliIO, agent: AgentId, values: BridgeFlags)
   // Only the hooks that may run on this call are loaded: one that cannot is never validated, analysed or hashed, so
   // a project's other hooks cost a call next to nothing (and an untrusted one is reported on the calls it would
   // have run on).
-  const cacheFile = discoveryCacheFile(io.env);
+  const cacheFile = discoveryCacheDir(io.env);
   const scope = { call: callOf(agent, wire, input, values.event), cache: cacheFile === undefined ? undefined : new DiscoveryCache(cacheFile) };
   const project = await loadProjectHooks({ projectDir, hooksDirs: values['hooks-dir'] ?? [], hostEnv: io.env, environment: environmentOf(values), trust, scope }, [hookMdSource]);
   const said = new Set<string>();

@@ -9,8 +9,9 @@
  * the same place, so it validates to the same manifest. Nothing about a file's stat is trusted, and trust does not
  * come into it at all: a project hook's files are still hashed and checked against the trust store on every load.
  * Only frontmatters that validated without any problem are kept, so a hit has nothing to report. Each build of
- * agent-hooks has a file of its own (see `build-caches.ts`): another version, or a rebuild, starts afresh without
- * emptying the file of a build still in use.
+ * agent-hooks has a folder of its own (see `build-caches.ts`), with a file per root — the user's hooks folder, each
+ * project's — so that a call reads only those of the hooks it may run: another version, or a rebuild, starts afresh
+ * without emptying the folder of a build still in use, and the cache does not grow with the user's other projects.
  */
 import { nodeFs } from '../../core/internal/node-fs.js';
 import { basename, dirname, join } from 'node:path';
@@ -35,52 +36,82 @@ interface Entry {
   readonly manifest: HookManifest;
 }
 
-interface CacheFile {
+/** The validated frontmatters of the hook folders of one root (the user's hooks folder, a project's). */
+interface RootFile {
   readonly format: string;
+  readonly root: string;
   readonly entries: Record<string, Entry>;
 }
 
-/** Past this many frontmatters, the oldest are dropped: the file is read on every bridged call. */
+/** Past this many frontmatters of one root, the oldest are dropped: a call reads the files of its roots. */
 const MAX_ENTRIES = 1000;
 
-/** The cache files of every build, and their temporary files (`discovery.json`: the builds before they were named). */
-const CACHE_FILE = /^discovery(-[0-9a-f]{16})?\.json(\.\d+\.\d+\.tmp)?$/;
+/** The cache folders of every build, and the one file each build had before (`discovery.json`, then by build). */
+const CACHE_KIND = /^discovery(-[0-9a-f]{16})?(\.json(\.\d+\.\d+\.tmp)?)?$/;
+/** The files of the roots in a build's cache folder, and their temporary files. */
+const ROOT_FILE = /^root-[0-9a-f]{16}\.json(\.\d+\.\d+\.tmp)?$/;
 
 let format: string | undefined;
 /** This build of agent-hooks (see {@link buildStamp}), once per process. */
-const buildFormat = (): string => (format ??= `discovery-1:${buildStamp(import.meta.url)}`);
+const buildFormat = (): string => (format ??= `discovery-2:${buildStamp(import.meta.url)}`);
 
 const keyOf = (text: string, place: FrontmatterPlace): string =>
   JSON.stringify([place.dir, place.source ?? 'project', place.bodyOffset, place.deferRegexSafety, text]);
 
-/** The validated frontmatters of one cache file, read once per process and written back once. */
-export class DiscoveryCache {
-  private readonly entries: Map<string, Entry>;
-  private readonly format: string;
-  private dirty = false;
-  /** Whether the file was there when read: one written for the first time removes what builds no longer used left. */
-  private existed = false;
+/** The entries of one root, read when a call first looks at one of its frontmatters. */
+interface Root {
+  readonly entries: Map<string, Entry>;
+  readonly existed: boolean;
+  dirty: boolean;
+}
 
-  constructor(private readonly file: string) {
+/**
+ * The validated frontmatters of one cache folder, a file per root (the folder a hook's folder is in), each read the
+ * first time a call looks at one of its frontmatters and written back once: a call reads those of its own project
+ * and of the user, however many projects the user has.
+ */
+export class DiscoveryCache {
+  private readonly roots = new Map<string, Root>();
+  private readonly format: string;
+
+  /** @param folder - this build's cache folder (see {@link discoveryCacheDir}). */
+  constructor(private readonly folder: string) {
     this.format = buildFormat();
-    this.entries = new Map();
-    try {
-      const text = readFileSync(file, 'utf8');
-      this.existed = true;
-      const parsed = JSON.parse(text) as Partial<CacheFile> | null;
-      if (parsed !== null && parsed.format === this.format && typeof parsed.entries === 'object' && parsed.entries !== null) {
-        for (const [path, entry] of Object.entries(parsed.entries)) {
-          if (isEntry(entry)) this.entries.set(path, entry);
+  }
+
+  private fileOf(root: string): string {
+    return join(this.folder, `root-${buildTag(root)}.json`);
+  }
+
+  /** The entries of the root the hook folder `dir` is in. */
+  private rootOf(dir: string): Root {
+    const root = dirname(dir);
+    let known = this.roots.get(root);
+    if (known === undefined) {
+      const entries = new Map<string, Entry>();
+      let existed = false;
+      try {
+        const text = readFileSync(this.fileOf(root), 'utf8');
+        existed = true;
+        const parsed = JSON.parse(text) as Partial<RootFile> | null;
+        // A file of another build, or of another root whose name has the same tag, is read as empty.
+        if (parsed !== null && parsed.format === this.format && parsed.root === root && typeof parsed.entries === 'object' && parsed.entries !== null) {
+          for (const [path, entry] of Object.entries(parsed.entries)) {
+            if (isEntry(entry)) entries.set(path, entry);
+          }
         }
+      } catch {
+        // Missing, unreadable or corrupt: empty, replaced on the next write.
       }
-    } catch {
-      // Missing, unreadable or corrupt: an empty cache, replaced on the next write.
+      known = { entries, existed, dirty: false };
+      this.roots.set(root, known);
     }
+    return known;
   }
 
   /** The manifest validated from exactly `text` at `place`, if this build validated it before without a problem. */
   get(text: string, place: FrontmatterPlace): HookManifest | undefined {
-    const entry = this.entries.get(place.file);
+    const entry = this.rootOf(place.dir).entries.get(place.file);
     if (entry === undefined || entry.key !== keyOf(text, place)) return undefined;
     // Frozen, as validation makes it.
     const { matcher, metadata } = entry.manifest;
@@ -89,27 +120,39 @@ export class DiscoveryCache {
 
   /** Remembers a frontmatter that validated without a problem. */
   set(text: string, place: FrontmatterPlace, manifest: HookManifest): void {
-    this.entries.delete(place.file);
-    this.entries.set(place.file, { key: keyOf(text, place), manifest });
-    this.dirty = true;
+    const root = this.rootOf(place.dir);
+    root.entries.delete(place.file);
+    root.entries.set(place.file, { key: keyOf(text, place), manifest });
+    root.dirty = true;
   }
 
   /**
-   * Writes what was added, through a temporary file and a rename, readable by the user alone. Failing to write (a
-   * read-only home, a full disk) costs the next process a validation, nothing more: it is ignored. The first write of
-   * this build's file removes the cache files of builds written longest ago (see `pruneBuildCaches`).
+   * Writes what was added, each root's file through a temporary file and a rename, readable by the user alone. Failing
+   * to write (a read-only home, a full disk) costs the next process a validation, nothing more: it is ignored. The
+   * first file of this build removes the cache folders of builds written longest ago, and a root's first file the
+   * files of roots not written for a month (see `pruneBuildCaches`).
    */
   save(): void {
-    if (!this.dirty) return;
-    this.dirty = false;
+    const dirty = [...this.roots].filter(([, root]) => root.dirty);
+    if (dirty.length === 0) return;
     try {
-      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-      const temp = `${this.file}.${process.pid}.${Date.now()}.tmp`;
-      const body: CacheFile = { format: this.format, entries: Object.fromEntries([...this.entries].slice(-MAX_ENTRIES)) };
-      writeFileSync(temp, `${JSON.stringify(body)}\n`, { mode: 0o600 });
-      renameSync(temp, this.file);
-      if (!this.existed) pruneBuildCaches(dirname(this.file), (name) => CACHE_FILE.test(name), basename(this.file));
-      this.existed = true;
+      let fresh = true;
+      try {
+        mkdirSync(this.folder, { mode: 0o700 });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') fresh = false;
+        else mkdirSync(this.folder, { recursive: true, mode: 0o700 });
+      }
+      for (const [root, known] of dirty) {
+        known.dirty = false;
+        const file = this.fileOf(root);
+        const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+        const body: RootFile = { format: this.format, root, entries: Object.fromEntries([...known.entries].slice(-MAX_ENTRIES)) };
+        writeFileSync(temp, `${JSON.stringify(body)}\n`, { mode: 0o600 });
+        renameSync(temp, file);
+        if (!known.existed) pruneBuildCaches(this.folder, (name) => ROOT_FILE.test(name), basename(file), Date.now(), Infinity);
+      }
+      if (fresh) pruneBuildCaches(dirname(this.folder), (name) => CACHE_KIND.test(name), basename(this.folder));
     } catch {
       // See above.
     }
@@ -123,10 +166,10 @@ function isEntry(value: unknown): value is Entry {
 }
 
 /**
- * This build's file in the user's cache folder, `discovery-<build>.json` (see `buildTag`), or `undefined` when caches
- * are off (`AGENT_HOOKS_CACHE_DIR=off`).
+ * This build's cache folder in the user's cache folder, `discovery-<build>/` (see `buildTag`), or `undefined` when
+ * caches are off (`AGENT_HOOKS_CACHE_DIR=off`).
  */
-export function discoveryCacheFile(env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
+export function discoveryCacheDir(env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
   const dir = agentHooksCacheDir(env);
-  return dir === undefined ? undefined : join(dir, `discovery-${buildTag(buildFormat())}.json`);
+  return dir === undefined ? undefined : join(dir, `discovery-${buildTag(buildFormat())}`);
 }
