@@ -1,21 +1,23 @@
 /**
  * What the bridge's first stage has learnt, kept on disk between processes, in a folder of this build's: for each hook
  * folder, what its HOOK.md says about the calls it may run on, keyed by the file's stat, in a file per root (the user's
- * hooks folder, a project's); and the readings of event and tool names, which depend on this build alone. A stat that differs, a folder never seen, a name never read: the first stage learns it
- * again (or leaves the call to the full path). Nothing here decides that a hook runs, or whether it is trusted.
+ * hooks folder, a project's: see `root-files.ts`); and the readings of event and tool names, which depend on this build
+ * alone. A stat that differs, a folder never seen, a name never read: the first stage learns it again (or leaves the
+ * call to the full path). Nothing here decides that a hook runs, or whether it is trusted.
  *
  * @module
  * @internal
  */
 import type { Stats } from 'node:fs';
 import { nodeFs } from '../core/internal/node-fs.js';
-import { basename, dirname, join, sep } from 'node:path';
-import { buildTag, pruneBuildCaches } from '../script/internal/build-caches.js';
+import { dirname, join, sep } from 'node:path';
+import { buildTag } from '../script/internal/build-caches.js';
 import { buildStamp } from '../script/internal/build-stamp.js';
 import { agentHooksCacheDir } from '../script/internal/cache-dir.js';
+import { readJson, RootFiles, writeJson } from '../script/internal/root-files.js';
 import type { HookFilter } from './hook-filter.js';
 
-const { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } = nodeFs;
+const { statSync } = nodeFs;
 
 /**
  * What a hook folder holds, for the first stage: `'none'`, no HOOK.md (discovery passes over it); `'problem'`, a
@@ -37,21 +39,12 @@ interface LessonsFile {
   readonly aliases: Record<string, readonly string[]>;
 }
 
-/** What the folders of one hooks folder (`root`: the user's, or a project's `.agents/hooks`) hold. */
-interface RootFile {
-  readonly format: string;
-  readonly root: string;
-  readonly folders: Record<string, FolderEntry>;
-}
-
 /** Past these many entries the oldest are dropped: a call reads the lessons, and the files of its two roots. */
 const MAX_FOLDERS = 2000;
 const MAX_NAMES = 500;
 
 /** The index folders of every build, and the one file each build had before (`bridge-index.json`, then by build). */
 const INDEX_KIND = /^bridge-index(-[0-9a-f]{16})?(\.json(\.\d+\.\d+\.tmp)?)?$/;
-/** The files of the roots in a build's index folder, and their temporary files. */
-const ROOT_FILE = /^root-[0-9a-f]{16}\.json(\.\d+\.\d+\.tmp)?$/;
 
 let format: string | undefined;
 /** This build of agent-hooks (see {@link buildStamp}), once per process. */
@@ -86,35 +79,6 @@ export function folderKey(dir: string): string {
   return lower === null ? 'none' : `L${statKey(lower)}`;
 }
 
-/** The parsed JSON of `file` when it is there (`undefined` when it is missing or unreadable), and whether it was. */
-function readJson(file: string): { readonly existed: boolean; readonly parsed?: unknown } {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return { existed: false };
-  }
-  try {
-    return { existed: true, parsed: JSON.parse(text) as unknown };
-  } catch {
-    return { existed: true };
-  }
-}
-
-/** Writes `body` to `file` whole, through a temporary file and a rename, readable by the user alone. */
-function writeJson(file: string, body: unknown): void {
-  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(body)}\n`, { mode: 0o600 });
-  renameSync(temp, file);
-}
-
-/** The folders of one root, read when the call first looks at one of them. */
-interface Root {
-  readonly folders: Map<string, FolderEntry>;
-  readonly existed: boolean;
-  dirty: boolean;
-}
-
 /**
  * The first stage's memory: read once per process, written back once when something was learnt. It is a folder of
  * this build's in the cache folder: the lessons (what event and tool names read as) in one file, and what the hook
@@ -128,17 +92,14 @@ export class FirstStageIndex {
   private readonly format = buildFormat();
   private events = new Map<string, string | null>();
   private aliases = new Map<string, readonly string[]>();
-  private readonly roots = new Map<string, Root>();
+  private readonly folders: RootFiles<FolderEntry>;
   private dirty = false;
-  /** Whether this build's lessons were there when read: the first written removes what builds no longer used left. */
-  private existed = false;
 
   /** @param file - the lessons file in this build's index folder; `undefined` keeps nothing between processes. */
   constructor(private readonly file: string | undefined) {
+    this.folders = new RootFiles(file === undefined ? undefined : dirname(file), this.format, { isEntry: isFolderEntry, max: MAX_FOLDERS, builds: INDEX_KIND });
     if (file === undefined) return;
-    const { existed, parsed } = readJson(file);
-    this.existed = existed;
-    const lessons = parsed as Partial<LessonsFile> | null | undefined;
+    const lessons = readJson(file).parsed as Partial<LessonsFile> | null | undefined;
     if (!isObject(lessons) || lessons.format !== this.format) return;
     if (isObject(lessons.events)) this.events = new Map(Object.entries(lessons.events));
     if (isObject(lessons.aliases)) this.aliases = new Map(Object.entries(lessons.aliases));
@@ -168,67 +129,33 @@ export class FirstStageIndex {
     this.dirty = true;
   }
 
-  /** The file of the folders of `root`, in this build's index folder. */
-  private rootFile(root: string): string | undefined {
-    return this.file === undefined ? undefined : join(dirname(this.file), `root-${buildTag(root)}.json`);
-  }
-
-  /** The folders of the root `dir` is in, read from its file the first time. */
-  private rootOf(dir: string): Root {
-    const root = dirname(dir);
-    let known = this.roots.get(root);
-    if (known === undefined) {
-      const file = this.rootFile(root);
-      const { existed, parsed } = file === undefined ? { existed: false } : readJson(file);
-      const stored = parsed as Partial<RootFile> | null | undefined;
-      // A file of another build, or of another root whose name has the same tag, is read as empty.
-      const valid = isObject(stored) && stored.format === this.format && stored.root === root && isObject(stored.folders);
-      known = { folders: valid ? new Map(Object.entries(stored.folders as Record<string, FolderEntry>)) : new Map(), existed, dirty: false };
-      this.roots.set(root, known);
-    }
-    return known;
-  }
-
   /** What folder `dir` holds, if learnt while its HOOK.md had the stat `key`. */
   folder(dir: string, key: string): FolderVerdict | undefined {
-    const entry = this.rootOf(dir).folders.get(dir);
-    return entry !== undefined && isObject(entry) && entry.key === key && isVerdict(entry.verdict) ? entry.verdict : undefined;
+    const entry = this.folders.entries(dirname(dir)).get(dir);
+    return entry?.key === key ? entry.verdict : undefined;
   }
 
   /** Remembers what folder `dir` holds while its HOOK.md has the stat `key`. */
   setFolder(dir: string, key: string, verdict: FolderVerdict): void {
-    const root = this.rootOf(dir);
-    root.folders.delete(dir);
-    root.folders.set(dir, { key, verdict });
-    root.dirty = true;
+    this.folders.set(dirname(dir), dir, { key, verdict });
   }
 
   /**
    * Writes what was learnt, each file through a temporary file and a rename, readable by the user alone. Failing to
-   * write costs the next process a lesson, nothing more: it is ignored. The first lessons of this build remove the
-   * index folders of builds written longest ago, and a root's first file the files of roots not written for a month
-   * (see `pruneBuildCaches`): a root still in use learns again, once.
+   * write costs the next process a lesson, nothing more: it is ignored. Making this build's folder removes the index
+   * folders of builds written longest ago, and a root's first file the files of roots not written for a month (see
+   * `root-files.ts`): a root still in use learns again, once.
    */
   save(): void {
     if (this.file === undefined) return;
-    const folder = dirname(this.file);
     try {
-      const dirtyRoots = [...this.roots].filter(([, root]) => root.dirty);
-      if (!this.dirty && dirtyRoots.length === 0) return;
-      mkdirSync(folder, { recursive: true, mode: 0o700 });
-      const last = <V>(map: Map<string, V>, max: number): Record<string, V> => Object.fromEntries([...map].slice(-max));
       if (this.dirty) {
         this.dirty = false;
-        writeJson(this.file, { format: this.format, events: last(this.events, MAX_NAMES), aliases: last(this.aliases, MAX_NAMES) } satisfies LessonsFile);
-        if (!this.existed) pruneBuildCaches(dirname(folder), (name) => INDEX_KIND.test(name), basename(folder));
-        this.existed = true;
+        this.folders.ensureFolder();
+        const last = <V>(map: Map<string, V>): Record<string, V> => Object.fromEntries([...map].slice(-MAX_NAMES));
+        writeJson(this.file, { format: this.format, events: last(this.events), aliases: last(this.aliases) } satisfies LessonsFile);
       }
-      for (const [root, known] of dirtyRoots) {
-        known.dirty = false;
-        const file = this.rootFile(root)!;
-        writeJson(file, { format: this.format, root, folders: last(known.folders, MAX_FOLDERS) } satisfies RootFile);
-        if (!known.existed) pruneBuildCaches(folder, (name) => ROOT_FILE.test(name), basename(file), Date.now(), Infinity);
-      }
+      this.folders.save();
     } catch {
       // See above.
     }
@@ -236,6 +163,8 @@ export class FirstStageIndex {
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const isFolderEntry = (value: unknown): value is FolderEntry => isObject(value) && typeof value.key === 'string' && isVerdict(value.verdict);
 
 function isVerdict(value: unknown): value is FolderVerdict {
   if (value === 'none' || value === 'problem' || value === 'always') return true;

@@ -13,14 +13,12 @@
  * project's — so that a call reads only those of the hooks it may run: another version, or a rebuild, starts afresh
  * without emptying the folder of a build still in use, and the cache does not grow with the user's other projects.
  */
-import { nodeFs } from '../../core/internal/node-fs.js';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { HookManifest, HookSource } from '../manifest.js';
-import { buildTag, pruneBuildCaches } from './build-caches.js';
+import { buildTag } from './build-caches.js';
 import { buildStamp } from './build-stamp.js';
 import { agentHooksCacheDir } from './cache-dir.js';
-
-const { mkdirSync, readFileSync, renameSync, writeFileSync } = nodeFs;
+import { RootFiles } from './root-files.js';
 
 /** Where a frontmatter was read, and how it was validated: all of it is part of an entry's key. */
 export interface FrontmatterPlace {
@@ -36,20 +34,11 @@ interface Entry {
   readonly manifest: HookManifest;
 }
 
-/** The validated frontmatters of the hook folders of one root (the user's hooks folder, a project's). */
-interface RootFile {
-  readonly format: string;
-  readonly root: string;
-  readonly entries: Record<string, Entry>;
-}
-
 /** Past this many frontmatters of one root, the oldest are dropped: a call reads the files of its roots. */
 const MAX_ENTRIES = 1000;
 
 /** The cache folders of every build, and the one file each build had before (`discovery.json`, then by build). */
 const CACHE_KIND = /^discovery(-[0-9a-f]{16})?(\.json(\.\d+\.\d+\.tmp)?)?$/;
-/** The files of the roots in a build's cache folder, and their temporary files. */
-const ROOT_FILE = /^root-[0-9a-f]{16}\.json(\.\d+\.\d+\.tmp)?$/;
 
 let format: string | undefined;
 /** This build of agent-hooks (see {@link buildStamp}), once per process. */
@@ -58,60 +47,22 @@ const buildFormat = (): string => (format ??= `discovery-2:${buildStamp(import.m
 const keyOf = (text: string, place: FrontmatterPlace): string =>
   JSON.stringify([place.dir, place.source ?? 'project', place.bodyOffset, place.deferRegexSafety, text]);
 
-/** The entries of one root, read when a call first looks at one of its frontmatters. */
-interface Root {
-  readonly entries: Map<string, Entry>;
-  readonly existed: boolean;
-  dirty: boolean;
-}
-
 /**
- * The validated frontmatters of one cache folder, a file per root (the folder a hook's folder is in), each read the
- * first time a call looks at one of its frontmatters and written back once: a call reads those of its own project
- * and of the user, however many projects the user has.
+ * The validated frontmatters of one cache folder, a file per root (the folder a hook's folder is in: see
+ * `root-files.ts`), each read the first time a call looks at one of its frontmatters and written back once: a call
+ * reads those of its own project and of the user, however many projects the user has.
  */
 export class DiscoveryCache {
-  private readonly roots = new Map<string, Root>();
-  private readonly format: string;
+  private readonly roots: RootFiles<Entry>;
 
   /** @param folder - this build's cache folder (see {@link discoveryCacheDir}). */
-  constructor(private readonly folder: string) {
-    this.format = buildFormat();
-  }
-
-  private fileOf(root: string): string {
-    return join(this.folder, `root-${buildTag(root)}.json`);
-  }
-
-  /** The entries of the root the hook folder `dir` is in. */
-  private rootOf(dir: string): Root {
-    const root = dirname(dir);
-    let known = this.roots.get(root);
-    if (known === undefined) {
-      const entries = new Map<string, Entry>();
-      let existed = false;
-      try {
-        const text = readFileSync(this.fileOf(root), 'utf8');
-        existed = true;
-        const parsed = JSON.parse(text) as Partial<RootFile> | null;
-        // A file of another build, or of another root whose name has the same tag, is read as empty.
-        if (parsed !== null && parsed.format === this.format && parsed.root === root && typeof parsed.entries === 'object' && parsed.entries !== null) {
-          for (const [path, entry] of Object.entries(parsed.entries)) {
-            if (isEntry(entry)) entries.set(path, entry);
-          }
-        }
-      } catch {
-        // Missing, unreadable or corrupt: empty, replaced on the next write.
-      }
-      known = { entries, existed, dirty: false };
-      this.roots.set(root, known);
-    }
-    return known;
+  constructor(folder: string) {
+    this.roots = new RootFiles(folder, buildFormat(), { isEntry, max: MAX_ENTRIES, builds: CACHE_KIND });
   }
 
   /** The manifest validated from exactly `text` at `place`, if this build validated it before without a problem. */
   get(text: string, place: FrontmatterPlace): HookManifest | undefined {
-    const entry = this.rootOf(place.dir).entries.get(place.file);
+    const entry = this.roots.entries(dirname(place.dir)).get(place.file);
     if (entry === undefined || entry.key !== keyOf(text, place)) return undefined;
     // Frozen, as validation makes it.
     const { matcher, metadata } = entry.manifest;
@@ -120,39 +71,16 @@ export class DiscoveryCache {
 
   /** Remembers a frontmatter that validated without a problem. */
   set(text: string, place: FrontmatterPlace, manifest: HookManifest): void {
-    const root = this.rootOf(place.dir);
-    root.entries.delete(place.file);
-    root.entries.set(place.file, { key: keyOf(text, place), manifest });
-    root.dirty = true;
+    this.roots.set(dirname(place.dir), place.file, { key: keyOf(text, place), manifest });
   }
 
   /**
    * Writes what was added, each root's file through a temporary file and a rename, readable by the user alone. Failing
-   * to write (a read-only home, a full disk) costs the next process a validation, nothing more: it is ignored. The
-   * first file of this build removes the cache folders of builds written longest ago, and a root's first file the
-   * files of roots not written for a month (see `pruneBuildCaches`).
+   * to write (a read-only home, a full disk) costs the next process a validation, nothing more: it is ignored.
    */
   save(): void {
-    const dirty = [...this.roots].filter(([, root]) => root.dirty);
-    if (dirty.length === 0) return;
     try {
-      let fresh = true;
-      try {
-        mkdirSync(this.folder, { mode: 0o700 });
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST') fresh = false;
-        else mkdirSync(this.folder, { recursive: true, mode: 0o700 });
-      }
-      for (const [root, known] of dirty) {
-        known.dirty = false;
-        const file = this.fileOf(root);
-        const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-        const body: RootFile = { format: this.format, root, entries: Object.fromEntries([...known.entries].slice(-MAX_ENTRIES)) };
-        writeFileSync(temp, `${JSON.stringify(body)}\n`, { mode: 0o600 });
-        renameSync(temp, file);
-        if (!known.existed) pruneBuildCaches(this.folder, (name) => ROOT_FILE.test(name), basename(file), Date.now(), Infinity);
-      }
-      if (fresh) pruneBuildCaches(dirname(this.folder), (name) => CACHE_KIND.test(name), basename(this.folder));
+      this.roots.save();
     } catch {
       // See above.
     }
