@@ -7,11 +7,11 @@
  *
  * The cache is a file in `compile/` of the user's cache folder (see `agentHooksCacheDir`: none with
  * `AGENT_HOOKS_CACHE_DIR=off`, never a folder a project file chose), named by the V8 version, the architecture and the
- * build of the file (its path, size and time), and replaced whole (written beside, then renamed). Each build and Node
- * keeps its own, so that two copies of agent-hooks, or two Nodes, called in turn do not compile afresh on every call;
- * writing one removes those of the file written longest ago (see `pruneBuildCaches`). V8 checks that a
- * cache was made by the same V8 with the same flags and refuses it otherwise; the file is then compiled as usual and
- * the cache made again. A cache that cannot be read or written only makes the call slower, so that is not reported.
+ * build of the file (its path, size and time) with the options Node was started with, and replaced whole (written
+ * beside, then renamed). Each build, Node and set of options keeps its own, so that two copies of agent-hooks, two
+ * Nodes, or a Node started two ways, called in turn do not compile afresh on every call; writing one removes those of
+ * the file written longest ago (see `pruneBuildCaches`). V8 checks that a cache was made by the same V8 with the same
+ * flags and refuses it otherwise; the file is then compiled as usual and the cache made again. A cache that cannot be read or written only makes the call slower, so that is not reported.
  *
  * @module
  * @internal
@@ -40,12 +40,23 @@ export interface CodeCachedModule<T> {
 // Loaded for a call the first stage hands over, not by one it answers alone.
 const vm = lazyModule<typeof import('node:vm')>('node:vm');
 
+/**
+ * The options this Node was started with (its command line's and `NODE_OPTIONS`): V8 refuses a cache made under other
+ * V8 flags, so two ways of starting Node called in turn (`node --no-opt` and `node`, say) would each refuse the other's
+ * cache and write their own over it on every call. Every option counts, V8's or not: more caches than needed, never
+ * one refused.
+ */
+function nodeOptionsOf(env: Readonly<Record<string, string | undefined>>): string {
+  const fromEnv = env['NODE_OPTIONS'] ?? '';
+  return process.execArgv.length === 0 && fromEnv === '' ? '' : `:${JSON.stringify([process.execArgv, fromEnv])}`;
+}
+
 /** Where the cache of `file` is kept, and the prefix of every cache of a file of that name; `undefined` with caches off. */
 function cacheFileOf(file: string, env: Readonly<Record<string, string | undefined>>): { path: string; prefix: string } | undefined {
   const dir = agentHooksCacheDir(env);
   if (dir === undefined) return undefined;
   const stat = statSync(file);
-  const build = new Sha256().update(`${file}:${stat.size}:${stat.mtimeMs}`).digest().slice(0, 16);
+  const build = new Sha256().update(`${file}:${stat.size}:${stat.mtimeMs}${nodeOptionsOf(env)}`).digest().slice(0, 16);
   const prefix = `${basename(file)}-`;
   return { path: join(dir, 'compile', `${prefix}${process.versions.v8}-${process.arch}-${build}.v8`), prefix };
 }

@@ -43,9 +43,9 @@ afterAll(() => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-/** One bridged call; it must refuse the command, as the hook says. */
-function call(extra: Record<string, string> = {}): void {
-  const run = spawnSync(process.execPath, [cli, 'bridge', '--from', 'claude'], { cwd: project, env: { ...env, ...extra }, input: PAYLOAD, encoding: 'utf8' });
+/** One bridged call, by Node started with `nodeArgs`; it must refuse the command, as the hook says. */
+function call(extra: Record<string, string> = {}, nodeArgs: readonly string[] = []): void {
+  const run = spawnSync(process.execPath, [...nodeArgs, cli, 'bridge', '--from', 'claude'], { cwd: project, env: { ...env, ...extra }, input: PAYLOAD, encoding: 'utf8' });
   expect(run.status, run.stderr).toBe(0);
   expect(JSON.parse(run.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('no shell here') } });
 }
@@ -95,6 +95,20 @@ describe("the bridged call's code cache", () => {
     expect(caches()).toHaveLength(2);
     expect(caches()).toContain(after);
     expect(caches()).not.toContain(before);
+  });
+
+  it('Node started with other V8 flags keeps a cache of its own: called in turn, neither is refused and written again', () => {
+    rmSync(cacheDir(), { recursive: true, force: true });
+    // V8 refuses a cache made under other flags; `--no-opt` is one of those it checks, on every Node we support.
+    const ways: readonly (readonly string[])[] = [[], ['--no-opt'], [], ['--no-opt']];
+    for (const nodeArgs of ways) call({}, nodeArgs);
+    expect(caches()).toHaveLength(2);
+    const written = new Map(caches().map((name) => [name, statSync(join(cacheDir(), name)).mtimeMs]));
+    for (const nodeArgs of ways) call({}, nodeArgs);
+    expect(new Map(caches().map((name) => [name, statSync(join(cacheDir(), name)).mtimeMs]))).toEqual(written);
+    // NODE_OPTIONS counts as the command line does.
+    call({ NODE_OPTIONS: '--stack-trace-limit=20' });
+    expect(caches()).toHaveLength(3);
   });
 
   it('is neither read nor written with AGENT_HOOKS_CACHE_DIR=off, and the call decides the same', () => {
