@@ -1,13 +1,14 @@
 /**
- * What the bridge costs inside the real Claude Code and Codex: the time from the model's tool call to the tool result, read at
+ * What the bridge costs inside the real Claude Code, Codex, Gemini CLI and Copilot CLI: the time from the model's tool call to the tool result, read at
  * the mock model server — from the moment the response carrying the `tool_use` was sent to the moment the next request,
  * carrying the `tool_result`, arrived. Between the two the agent runs its PreToolUse hooks, the tool and its
  * PostToolUse hooks; with no hooks configured it runs only the tool, which is each agent's baseline. Sessions of each case are
  * run in alternating order, round after round, so a drift in the machine's load hits every case alike.
  *
  * The serve variants send the same events as http hooks to `agent-hooks serve`, started once per session before
- * Claude Code (its start is not part of any tool call). Codex's served variant is the line `bridge --install codex --http`
- * writes (curl to the running serve), beside Codex's command bridge.
+ * the agent (its start is not part of any tool call). The served variant of an agent whose hooks are commands (Codex,
+ * Gemini CLI, Copilot CLI) is the line `bridge --install AGENT --http` writes (curl to the running serve), in place of
+ * the agent's command bridge; its baseline is the same configuration with the bridge uninstalled.
  *
  * Beside them, in the same rounds, a bare start of the Node that runs the command bridge (`node -e ''`, given a payload on
  * stdin as a hook is) — what reaching serve must cost less than — and the hook's script run alone. The served rows'
@@ -16,12 +17,14 @@
  * Needs the pinned agent CLIs (installed on first use, as `npm run test:agents` does) and a built `dist/cli.cjs` (or
  * the build `AGENT_HOOKS_E2E_CLI` names).
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { claudeDriver } from '../test/agents/drivers/claude.js';
 import { codexDriver } from '../test/agents/drivers/codex.js';
-import { makeProject, type AgentProject } from '../test/agents/support/harness.js';
+import { copilotDriver } from '../test/agents/drivers/copilot.js';
+import { geminiDriver } from '../test/agents/drivers/gemini.js';
+import { makeProject, type AgentDriver, type AgentProject } from '../test/agents/support/harness.js';
 import { startMockServer, type RecordedRequest, type Turn } from '../test/agents/support/mock-server.js';
 import { startServe, type ServeProcess } from '../test/agents/support/serve.js';
 import { finishRow, median, stats, timeProcess, valueTarget, type Row } from './harness.js';
@@ -34,26 +37,52 @@ const ROUNDS = Number(process.env.AGENT_BRIDGE_ROUNDS ?? 4);
 interface Variant {
   readonly name: string;
   /** The agent driven (default Claude Code); its rows are compared with its own baseline. */
-  readonly agent?: 'codex' | undefined;
+  readonly agent?: CommandAgent | undefined;
   /** Canonical events bridged, none for the baseline. */
   readonly events: readonly string[];
   /** Whether the events go to `agent-hooks serve` (Claude Code's http hooks; another agent's curl line), rather than the command bridge. */
   readonly serve?: boolean;
+  /** Whether the agent's command hook runs the hook's script itself, with nothing of agent-hooks: what any command hook costs there. */
+  readonly direct?: boolean;
 }
 
+/** The agents driven beside Claude Code, whose hooks are commands: their served variant is the curl line. */
+const COMMAND_AGENTS = { codex: codexDriver, gemini: geminiDriver, copilot: copilotDriver } as const satisfies Record<string, AgentDriver>;
+type CommandAgent = keyof typeof COMMAND_AGENTS;
+
 const BASELINE = 'no hooks';
-const CODEX_BASELINE = 'codex: no hooks';
-/** The agents driven: `AGENT_BRIDGE_AGENTS=codex` measures Codex's variants alone. */
-const AGENTS = (process.env.AGENT_BRIDGE_AGENTS ?? 'claude,codex').split(',');
+/** A command agent's sessions without hooks, its rows' baseline. */
+const baselineName = (agent: CommandAgent): string => `${agent}: no hooks`;
+/** A command agent's sessions with the hook's script as its own command hook on PreToolUse. */
+const directName = (agent: CommandAgent): string => `${agent}: the script as the agent's own command hook on PreToolUse`;
+/** Where each command agent keeps the hook entries `bridge --install` writes. */
+const HOOK_FILES: Readonly<Record<CommandAgent, string>> = { codex: join('.codex', 'hooks.json'), gemini: join('.gemini', 'settings.json'), copilot: join('.github', 'hooks', 'agent-hooks.json') };
+
+/** `value` with every string that runs the bridge replaced by `command`. */
+function withCommand(value: unknown, command: string): unknown {
+  if (typeof value === 'string') return / bridge --from /.test(value) ? command : value;
+  if (Array.isArray(value)) return value.map((item) => withCommand(item, command));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withCommand(v, command)]));
+  return value;
+}
+/** A command agent's variants: no hooks, the script as its own command hook, its command bridge, and the served curl line. */
+const commandVariants = (agent: CommandAgent): Variant[] => [
+  { name: baselineName(agent), agent, events: [] },
+  { name: directName(agent), agent, events: ['PreToolUse'], direct: true },
+  { name: `${agent}: bridge on PreToolUse, one HOOK.md hook`, agent, events: ['PreToolUse'] },
+  { name: `${agent}: serve (curl line) on PreToolUse, one HOOK.md hook`, agent, events: ['PreToolUse'], serve: true },
+];
+/** The agents driven: `AGENT_BRIDGE_AGENTS=codex,gemini` measures those agents' variants alone. */
+const AGENTS = (process.env.AGENT_BRIDGE_AGENTS ?? 'claude,codex,gemini,copilot').split(',');
 const VARIANTS: readonly Variant[] = ([
   { name: BASELINE, events: [] },
   { name: 'bridge on PreToolUse, one HOOK.md hook', events: ['PreToolUse'] },
   { name: 'bridge on PreToolUse and PostToolUse, one HOOK.md hook each', events: ['PreToolUse', 'PostToolUse'] },
   { name: 'serve (http hook) on PreToolUse, one HOOK.md hook', events: ['PreToolUse'], serve: true },
   { name: 'serve (http hooks) on PreToolUse and PostToolUse, one HOOK.md hook each', events: ['PreToolUse', 'PostToolUse'], serve: true },
-  { name: CODEX_BASELINE, agent: 'codex', events: [] },
-  { name: 'codex: bridge on PreToolUse, one HOOK.md hook', agent: 'codex', events: ['PreToolUse'] },
-  { name: 'codex: serve (curl line) on PreToolUse, one HOOK.md hook', agent: 'codex', events: ['PreToolUse'], serve: true },
+  ...commandVariants('codex'),
+  ...commandVariants('gemini'),
+  ...commandVariants('copilot'),
 ] as const satisfies readonly Variant[]).filter((variant: Variant) => AGENTS.includes(variant.agent ?? 'claude'));
 
 /** The script of every hook measured: it reads its payload and lets the call proceed. */
@@ -81,11 +110,12 @@ function latencies(requests: readonly RecordedRequest[]): number[] {
 }
 
 async function session(variant: Variant): Promise<number[]> {
-  const driver = variant.agent === 'codex' ? codexDriver : claudeDriver;
+  const driver: AgentDriver = variant.agent === undefined ? claudeDriver : COMMAND_AGENTS[variant.agent];
   const project = makeProject([]);
   const turns: Turn[] = [...Array.from({ length: CALLS }, (_, i) => ({ shell: `echo call-${i}` })), { text: 'Done.' }];
   const mock = await startMockServer(driver.api(), turns);
   let server: ServeProcess | undefined;
+  let direct: string | undefined;
   try {
     if (variant.events.length > 0) {
       if (variant.events.includes('PreToolUse')) writeHook(project, 'pre-shell', 'pre-tool-call');
@@ -93,14 +123,25 @@ async function session(variant: Variant): Promise<number[]> {
       project.cli('trust', '--all');
       // The driver writes the agent's own config (Codex's model provider) and the command bridge.
       await driver.configure(project, mock, { events: variant.events, timeoutSec: 30 });
+      if (variant.direct === true && variant.agent !== undefined) {
+        // The entry the bridge installed, running the hook's script instead — plus a line appended per run, which
+        // tells below that the agent ran it on every call (the projects' paths hold a space: it is quoted).
+        const file = join(project.dir, HOOK_FILES[variant.agent]);
+        direct = join(project.dir, 'direct-hook');
+        writeFileSync(direct, `${HOOK_SCRIPT}echo >>"$0.ran"\n`, { mode: 0o755 });
+        const before = readFileSync(file, 'utf8');
+        const after = JSON.stringify(withCommand(JSON.parse(before), `'${direct.replaceAll("'", `'\\''`)}'`), null, 2);
+        if (after === before) throw new Error(`${variant.name}: no bridge entry found in ${file} to replace`);
+        writeFileSync(file, after);
+      }
       if (variant.serve) {
         server = await startServe(project);
         project.cli('bridge', '--install', driver.name, '--http', '--port', String(server.port), '--events', variant.events.join(','), '--timeout', '30');
       }
     } else if (variant.agent !== undefined) {
-      // Codex's baseline needs its config (the mock as its model provider), and no hook.
+      // The agent's baseline needs its configuration (Codex's model provider, Gemini CLI's settings), and no hook.
       await driver.configure(project, mock, { events: ['PreToolUse'], timeoutSec: 30 });
-      rmSync(join(project.dir, '.codex', 'hooks.json'));
+      project.cli('bridge', '--uninstall', driver.name);
     }
     const env = server === undefined ? project.env : { ...project.env, AGENT_HOOKS_TOKEN: server.token };
     const run = await driver.run({ ...project, env }, mock, 'Run the commands.', 120_000);
@@ -108,6 +149,8 @@ async function session(variant: Variant): Promise<number[]> {
     if (run.exitCode !== 0 || samples.length !== CALLS) {
       throw new Error(`${driver.name} session '${variant.name}' ended with exit ${run.exitCode} and ${samples.length}/${CALLS} tool results:\n${run.stderr.slice(-2000)}`);
     }
+    const ran = direct === undefined ? CALLS : (readFileSync(`${direct}.ran`, { encoding: 'utf8', flag: 'a+' }).match(/\n/g) ?? []).length;
+    if (ran !== CALLS) throw new Error(`${driver.name} session '${variant.name}' ran its command hook ${ran} times for ${CALLS} tool calls:\n${run.stderr.slice(-2000)}`);
     return samples;
   } finally {
     await server?.stop();
@@ -149,7 +192,7 @@ export async function agentBridgeSuite(): Promise<Row[]> {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  const suite = 'Bridge inside Claude Code and Codex (tool call to tool result)';
+  const suite = 'Bridge inside the real agents (tool call to tool result)';
   const start = median(starts);
   const own = median(scripts);
   const reference = (name: string, xs: readonly number[], note: string): Row => {
@@ -160,7 +203,7 @@ export async function agentBridgeSuite(): Promise<Row[]> {
     reference(NODE_START, starts, `Node ${process.versions.node}, ${starts.length} starts between the sessions`),
     reference(SCRIPT_ALONE, scripts, `the HOOK.md hook's script, started as a hook is, ${scripts.length} runs between the sessions`),
   ];
-  const baselineOf = (variant: Variant): string => (variant.agent === 'codex' ? CODEX_BASELINE : BASELINE);
+  const baselineOf = (variant: Variant): string => (variant.agent === undefined ? BASELINE : baselineName(variant.agent));
   /** What `variant` adds to a tool call over its agent's sessions without hooks (medians). */
   const addedBy = (variant: Variant): number => median(samples.get(variant.name)!) - median(samples.get(baselineOf(variant))!);
   return [...references, ...VARIANTS.map((variant) => {
@@ -193,6 +236,21 @@ export async function agentBridgeSuite(): Promise<Row[]> {
       median: perEvent,
       target: valueTarget(start, `under ${NODE_START}, ${start.toFixed(0)} ms`),
       note: `${added.toFixed(0)} ms per tool call over ${variant.events.length} event${variant.events.length === 1 ? '' : 's'}, less ${own.toFixed(1)} ms of script per event`,
+    });
+  }), ...VARIANTS.filter((variant) => variant.serve === true && variant.agent !== undefined).map((variant) => {
+    // Any command hook costs the agent its own part (starting a shell, reading the answer): the served line against
+    // the same script run as the agent's own hook is what reaching serve adds to that.
+    const agent = variant.agent!;
+    const direct = median(samples.get(directName(agent))!);
+    const beyond = median(samples.get(variant.name)!) - direct;
+    const agentsOwn = direct - median(samples.get(baselineName(agent))!) - own;
+    return finishRow({
+      suite,
+      name: `${variant.name}: beyond the agent's own command hook running the script`,
+      unit: 'ms',
+      mean: beyond,
+      median: beyond,
+      note: `medians; the agent's own part of a command hook, its script left out: ${agentsOwn.toFixed(0)} ms`,
     });
   })];
 }
