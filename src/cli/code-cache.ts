@@ -11,7 +11,8 @@
  * beside, then renamed). Each build, Node and set of options keeps its own, so that two copies of agent-hooks, two
  * Nodes, or a Node started two ways, called in turn do not compile afresh on every call; writing one removes those of
  * the file written longest ago (see `pruneBuildCaches`). V8 checks that a cache was made by the same V8 with the same
- * flags and refuses it otherwise; the file is then compiled as usual and the cache made again. A cache that cannot be read or written only makes the call slower, so that is not reported.
+ * flags and refuses it otherwise; the file is then compiled as usual and the cache made again. A cache that cannot be
+ * read or written only makes the call slower, so that is not reported.
  *
  * @module
  * @internal
