@@ -66,27 +66,19 @@ while :; do sleep 1; done
 }
 
 /**
- * Whether `pid` is gone within `ms`: a process sent SIGKILL still takes a moment to die, longer on a loaded machine,
- * while one that was not killed (each here sleeps for 300 s) is still running when the time is up.
+ * What `read` gives once `settled` holds of it, or after `ms` what it gives then: a process sent SIGKILL still takes a
+ * moment to die, longer on a loaded machine, while one that was not killed (each here sleeps for 300 s) still runs.
  */
-async function goneWithin(pid: number, ms = 5000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (await isRunning(pid)) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return true;
-}
-
-/** The processes still carrying `tag` once those killed have had `ms` to die (see {@link goneWithin}). */
-async function carryingAfter(tag: string, ms = 5000): Promise<number[]> {
+async function afterDying<T>(read: () => Promise<T>, settled: (value: T) => boolean, ms = 5000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const found = await carrying(tag);
-    if (found.length === 0 || Date.now() > deadline) return found;
+    const value = await read();
+    if (settled(value) || Date.now() > deadline) return value;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+const stillRunning = (pid: number): Promise<boolean> => afterDying(() => isRunning(pid), (running) => !running);
+const stillCarrying = (tag: string): Promise<number[]> => afterDying(() => carrying(tag), (found) => found.length === 0);
 
 async function escapees(files: { tag: string; setsid: string; detached: string }) {
   const setsid = await readPid(files.setsid, 10_000);
@@ -106,9 +98,9 @@ describe.runIf(linux)('descendants that left the hook’s process group', () => 
     expect(Number(group)).toBe(setsid);
     const result = await running;
     expect(result.timedOut).toBe(true);
-    expect(await goneWithin(setsid)).toBe(true);
-    expect(await goneWithin(detached)).toBe(true);
-    expect(await carryingAfter(tag)).toEqual([]);
+    expect(await stillRunning(setsid)).toBe(false);
+    expect(await stillRunning(detached)).toBe(false);
+    expect(await stillCarrying(tag)).toEqual([]);
   });
 
   it('an aborted hook takes them with it too', async () => {
@@ -119,9 +111,9 @@ describe.runIf(linux)('descendants that left the hook’s process group', () => 
     controller.abort();
     const result = await running;
     expect(result.aborted).toBe(true);
-    expect(await goneWithin(setsid)).toBe(true);
-    expect(await goneWithin(detached)).toBe(true);
-    expect(await carryingAfter(tag)).toEqual([]);
+    expect(await stillRunning(setsid)).toBe(false);
+    expect(await stillRunning(detached)).toBe(false);
+    expect(await stillCarrying(tag)).toEqual([]);
   });
 
   it('killing every live group (the bridge going away) takes them with it', async () => {
@@ -129,9 +121,9 @@ describe.runIf(linux)('descendants that left the hook’s process group', () => 
     const running = runProcess({ command: [script], timeoutMs: 60_000, killGraceMs: 60_000 });
     const { setsid, detached, tag } = await escapees(files);
     await killLiveProcessGroups(100);
-    expect(await goneWithin(setsid)).toBe(true);
-    expect(await goneWithin(detached)).toBe(true);
-    expect(await carryingAfter(tag)).toEqual([]);
+    expect(await stillRunning(setsid)).toBe(false);
+    expect(await stillRunning(detached)).toBe(false);
+    expect(await stillCarrying(tag)).toEqual([]);
     expect((await running).signal).toBe('SIGKILL');
   });
 
@@ -156,9 +148,9 @@ const wait = setInterval(() => { if (files.every(written)) { clearInterval(wait)
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(0);
     const { setsid, detached, tag } = await escapees(files);
-    expect(await goneWithin(setsid)).toBe(true);
-    expect(await goneWithin(detached)).toBe(true);
-    expect(await carryingAfter(tag)).toEqual([]);
+    expect(await stillRunning(setsid)).toBe(false);
+    expect(await stillRunning(detached)).toBe(false);
+    expect(await stillCarrying(tag)).toEqual([]);
   }, 60_000);
 
   it('a hook that exits by itself is not looked after: what it leaves in the background runs on', async () => {
