@@ -3,13 +3,16 @@
  * connections, each answered by one in-process callback hook (a config module), against a bare node:http server
  * that reads the same body, parses it and answers `{}` — the floor any node HTTP endpoint pays at that concurrency.
  * Then one client, one request at a time, as an agent makes its calls. Both servers run as child processes (the real
- * `agent-hooks serve` command line, run from source through tsx, with its default logging: a JSON line per request,
- * to a file), measured in alternating rounds by the same client. Reported: the p50 and p99 of each request's latency
- * as the client sees it, and throughput; the targets are serve's p99 at 100 in flight against the bare server's, and
- * what serve adds to a request's p50 one at a time.
+ * `agent-hooks serve` command line — the built `dist/cli.cjs`, what a user runs, or the file `AGENT_HOOKS_E2E_CLI`
+ * names; from source through tsx when there is no build — with its default logging: a JSON line per request, to a
+ * file), measured in alternating rounds by the same client, under the Node running the bench and under each of the
+ * pinned Nodes `SERVE_NODES` names (default 22 and 24, installed by test/support/install-node.mjs the first time;
+ * `SERVE_NODES=` for this Node alone), both servers under the same Node. Reported per Node: the p50 and p99 of each
+ * request's latency as the client sees it, and throughput; the targets are serve's p99 at 100 in flight against the
+ * bare server's, and what serve adds to a request's p50 one at a time.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { finishRow, ratioTarget, valueTarget, type Row } from './harness.js';
+import { installNode, versionOf } from '../test/support/install-node.mjs';
 
 const CONCURRENCY = 100;
 const ROUND_MS = Number(process.env.SERVE_BENCH_ROUND_MS ?? 3000);
@@ -26,6 +30,8 @@ const ROUNDS = Number(process.env.SERVE_BENCH_ROUNDS ?? 2);
 const SINGLE_MS = Math.min(ROUND_MS, 2000);
 const TOKEN = 'bench-token-0123456789abcdef0123456789abcdef';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
+/** The other Node majors both servers are measured under, beside this one; `SERVE_NODES=` (empty) measures this one alone. */
+const OTHER_MAJORS = (process.env.SERVE_NODES ?? '22,24').split(',').filter((m) => m !== '');
 
 /** The payload of a session in `cwd`: the server's project, which it answers for (another project's is refused). */
 const bodyIn = (cwd: string): string =>
@@ -78,10 +84,10 @@ function freePort(): Promise<number> {
  * file — not to a pipe, whose writes block in node on Linux once this busy client falls behind reading them — and
  * waits until it answers `GET /health`.
  */
-async function start(args: (port: number) => readonly string[], env: NodeJS.ProcessEnv, cwd: string, log: string): Promise<Running> {
+async function start(node: string, args: (port: number) => readonly string[], env: NodeJS.ProcessEnv, cwd: string, log: string): Promise<Running> {
   const port = await freePort();
   const fd = openSync(log, 'w');
-  const child = spawn(process.execPath, args(port), { cwd, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', fd] });
+  const child = spawn(node, args(port), { cwd, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', fd] });
   closeSync(fd);
   let exited: number | null | undefined;
   child.on('close', (code) => (exited = code));
@@ -163,75 +169,91 @@ function singleRows(suite: string, [base, baseLatencies]: Latencies, others: rea
   ];
 }
 
+/** A Node to run both servers under: its executable and how the rows name it. */
+interface NodeRun {
+  readonly label: string;
+  readonly exec: string;
+}
+
 export async function serveSuite(): Promise<Row[]> {
   const dir = await realpath(await mkdtemp(join(tmpdir(), 'agent-hooks-bench-serve-')));
-  const body = bodyIn(dir);
   try {
     const config = join(dir, 'agent-hooks.config.mjs');
-    // One callback hook on every event: it reads the call and lets it proceed.
+    // One callback hook on every event: it reads the call and lets it proceed. Named by its absolute path, it is a
+    // module the user chose and loads without trust (a relative --config is the project's, and would need trust).
     await writeFile(config, 'export default [(ctx, next) => next(ctx)];\n');
     const env = { ...process.env, HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'xdg'), AGENT_HOOKS_TOKEN: TOKEN };
-    // A build when one is named (as the end-to-end suite's AGENT_HOOKS_E2E_CLI), else the sources through tsx.
-    const built = process.env.AGENT_HOOKS_E2E_CLI;
-    const tsx = built !== undefined ? [built] : ['--import', join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs'), join(ROOT, 'src', 'cli', 'index.ts')];
-    const cases = [
-      { name: 'bare node:http (reads, parses, answers {})', args: () => ['-e', ECHO], path: '/' },
-      { name: 'agent-hooks serve, one callback hook', args: (port: number) => [...tsx, 'serve', '--port', String(port), '--config', config, '--reload-interval', '0'], path: '/hooks/claude' },
-      { name: 'the same, --log-level warn (no line per request)', args: (port: number) => [...tsx, 'serve', '--port', String(port), '--config', config, '--reload-interval', '0', '--log-level', 'warn'], path: '/hooks/claude' },
-    ];
-    const samples = new Map(cases.map((c) => [c.name, { latencies: [] as number[], perSecond: [] as number[] }]));
-    // One request at a time, on the same servers: what an agent's call pays.
-    const single = new Map(cases.map((c) => [c.name, [] as number[]]));
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const c of round % 2 === 0 ? cases : [...cases].reverse()) {
-        const running = await start(c.args, env, dir, join(dir, 'server.log'));
-        try {
-          await load(running.url, WARMUP_MS, c.path, body);
-          const { latencies, perSecond } = await load(running.url, ROUND_MS, c.path, body);
-          samples.get(c.name)!.latencies.push(...latencies);
-          samples.get(c.name)!.perSecond.push(perSecond);
-          single.get(c.name)!.push(...(await load(running.url, SINGLE_MS, c.path, body, 1)).latencies);
-        } finally {
-          await stop(running);
-        }
-      }
-    }
-    const suite = `serve: ${CONCURRENCY} concurrent hook requests (keep-alive, Claude PreToolUse payload)`;
-    const [base, ours, quiet] = cases.map((c) => samples.get(c.name)!);
-    const p = (s: { latencies: number[] }, q: number) => quantile(s.latencies, q);
-    const rps = (s: { perSecond: number[] }) => s.perSecond.reduce((a, b) => a + b, 0) / s.perSecond.length;
-    const BASE = cases[0]!.name;
-    const OURS = cases[1]!.name;
-    return [
-      finishRow({ suite, name: `${BASE}: p50`, unit: 'ms', mean: p(base!, 0.5), median: p(base!, 0.5), note: `${base!.latencies.length} requests, ${rps(base!).toFixed(0)} per second` }),
-      finishRow({ suite, name: `${BASE}: p99`, unit: 'ms', mean: p(base!, 0.99) }),
-      finishRow({
-        suite,
-        name: `${OURS}: p50`,
-        unit: 'ms',
-        mean: p(ours!, 0.5),
-        median: p(ours!, 0.5),
-        baseline: BASE,
-        ratio: p(ours!, 0.5) / p(base!, 0.5),
-        note: `${ours!.latencies.length} requests, ${rps(ours!).toFixed(0)} per second (${((rps(ours!) / rps(base!)) * 100).toFixed(0)}% of the bare server's); at ${CONCURRENCY} in flight a latency is mostly the wait behind the others, so p50 ≈ ${CONCURRENCY} / throughput`,
-      }),
-      finishRow({ suite, name: `${OURS}: p99`, unit: 'ms', mean: p(ours!, 0.99), baseline: BASE, ratio: p(ours!, 0.99) / p(base!, 0.99), target: ratioTarget(1.3, BASE) }),
-      finishRow({
-        suite,
-        name: `${cases[2]!.name}: p50`,
-        unit: 'ms',
-        mean: p(quiet!, 0.5),
-        median: p(quiet!, 0.5),
-        baseline: BASE,
-        ratio: p(quiet!, 0.5) / p(base!, 0.5),
-        note: `${quiet!.latencies.length} requests, ${rps(quiet!).toFixed(0)} per second (${((rps(quiet!) / rps(base!)) * 100).toFixed(0)}% of the bare server's)`,
-      }),
-      finishRow({ suite, name: `${cases[2]!.name}: p99`, unit: 'ms', mean: p(quiet!, 0.99), baseline: BASE, ratio: p(quiet!, 0.99) / p(base!, 0.99) }),
-      ...singleRows('serve: one hook request at a time (keep-alive, Claude PreToolUse payload)', [BASE, single.get(BASE)!], cases.slice(1).map((c) => [c.name, single.get(c.name)!] as const)),
-    ];
+    const others = OTHER_MAJORS.map((major) => ({ label: `Node ${versionOf(major)}`, exec: installNode(versionOf(major)) }));
+    const rows: Row[] = [];
+    for (const node of [{ label: `Node ${process.versions.node}`, exec: process.execPath }, ...others]) rows.push(...(await measureNode(node, dir, config, env)));
+    return rows;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Both servers under `node`, in alternating rounds: the rows of one Node. */
+async function measureNode(node: NodeRun, dir: string, config: string, env: NodeJS.ProcessEnv): Promise<Row[]> {
+  const body = bodyIn(dir);
+  // The command line a user runs: the one named (as the end-to-end suite's AGENT_HOOKS_E2E_CLI), else the build,
+  // else the sources through tsx.
+  const built = process.env.AGENT_HOOKS_E2E_CLI ?? (existsSync(join(ROOT, 'dist', 'cli.cjs')) ? join(ROOT, 'dist', 'cli.cjs') : undefined);
+  const tsx = built !== undefined ? [built] : ['--import', join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs'), join(ROOT, 'src', 'cli', 'index.ts')];
+  const cases = [
+    { name: 'bare node:http (reads, parses, answers {})', args: () => ['-e', ECHO], path: '/' },
+    { name: 'agent-hooks serve, one callback hook', args: (port: number) => [...tsx, 'serve', '--port', String(port), '--config', config, '--reload-interval', '0'], path: '/hooks/claude' },
+    { name: 'the same, --log-level warn (no line per request)', args: (port: number) => [...tsx, 'serve', '--port', String(port), '--config', config, '--reload-interval', '0', '--log-level', 'warn'], path: '/hooks/claude' },
+  ];
+  const samples = new Map(cases.map((c) => [c.name, { latencies: [] as number[], perSecond: [] as number[] }]));
+  // One request at a time, on the same servers: what an agent's call pays.
+  const single = new Map(cases.map((c) => [c.name, [] as number[]]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const c of round % 2 === 0 ? cases : [...cases].reverse()) {
+      const running = await start(node.exec, c.args, env, dir, join(dir, 'server.log'));
+      try {
+        await load(running.url, WARMUP_MS, c.path, body);
+        const { latencies, perSecond } = await load(running.url, ROUND_MS, c.path, body);
+        samples.get(c.name)!.latencies.push(...latencies);
+        samples.get(c.name)!.perSecond.push(perSecond);
+        single.get(c.name)!.push(...(await load(running.url, SINGLE_MS, c.path, body, 1)).latencies);
+      } finally {
+        await stop(running);
+      }
+    }
+  }
+  const suite = `serve: ${CONCURRENCY} concurrent hook requests (keep-alive, Claude PreToolUse payload), ${node.label}`;
+  const [base, ours, quiet] = cases.map((c) => samples.get(c.name)!);
+  const p = (s: { latencies: number[] }, q: number) => quantile(s.latencies, q);
+  const rps = (s: { perSecond: number[] }) => s.perSecond.reduce((a, b) => a + b, 0) / s.perSecond.length;
+  const BASE = cases[0]!.name;
+  const OURS = cases[1]!.name;
+  return [
+    finishRow({ suite, name: `${BASE}: p50`, unit: 'ms', mean: p(base!, 0.5), median: p(base!, 0.5), note: `${base!.latencies.length} requests, ${rps(base!).toFixed(0)} per second` }),
+    finishRow({ suite, name: `${BASE}: p99`, unit: 'ms', mean: p(base!, 0.99) }),
+    finishRow({
+      suite,
+      name: `${OURS}: p50`,
+      unit: 'ms',
+      mean: p(ours!, 0.5),
+      median: p(ours!, 0.5),
+      baseline: BASE,
+      ratio: p(ours!, 0.5) / p(base!, 0.5),
+      note: `${ours!.latencies.length} requests, ${rps(ours!).toFixed(0)} per second (${((rps(ours!) / rps(base!)) * 100).toFixed(0)}% of the bare server's); at ${CONCURRENCY} in flight a latency is mostly the wait behind the others, so p50 ≈ ${CONCURRENCY} / throughput`,
+    }),
+    finishRow({ suite, name: `${OURS}: p99`, unit: 'ms', mean: p(ours!, 0.99), baseline: BASE, ratio: p(ours!, 0.99) / p(base!, 0.99), target: ratioTarget(1.3, BASE) }),
+    finishRow({
+      suite,
+      name: `${cases[2]!.name}: p50`,
+      unit: 'ms',
+      mean: p(quiet!, 0.5),
+      median: p(quiet!, 0.5),
+      baseline: BASE,
+      ratio: p(quiet!, 0.5) / p(base!, 0.5),
+      note: `${quiet!.latencies.length} requests, ${rps(quiet!).toFixed(0)} per second (${((rps(quiet!) / rps(base!)) * 100).toFixed(0)}% of the bare server's)`,
+    }),
+    finishRow({ suite, name: `${cases[2]!.name}: p99`, unit: 'ms', mean: p(quiet!, 0.99), baseline: BASE, ratio: p(quiet!, 0.99) / p(base!, 0.99) }),
+    ...singleRows(`serve: one hook request at a time (keep-alive, Claude PreToolUse payload), ${node.label}`, [BASE, single.get(BASE)!], cases.slice(1).map((c) => [c.name, single.get(c.name)!] as const)),
+  ];
 }
 
 // Run alone: `node --import tsx bench/serve.ts`.
