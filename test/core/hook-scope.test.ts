@@ -146,4 +146,38 @@ describe('HookScope.of', () => {
     expect(seen[0]).toBe(seen[1]);
     expect(seen[2]).not.toBe(seen[0]);
   });
+
+  it('keeps the scope out of sight on the options object, which reads, spreads and serialises as it did', () => {
+    const options = { signal: new AbortController().signal, onNote: () => {} };
+    const scope = HookScope.of(options);
+    expect(HookScope.of(options)).toBe(scope);
+    expect(Object.keys(options)).toEqual(['signal', 'onNote']);
+    expect(Object.keys({ ...options })).toEqual(['signal', 'onNote']);
+    expect(JSON.stringify(options)).toBe('{"signal":{}}');
+    expect(HookScope.of({ ...options })).not.toBe(scope);
+  });
+
+  it('gives frozen options a scope of their own on each dispatch, each lending what the options say', async () => {
+    const notes: string[] = [];
+    const options = Object.freeze({ onNote: (note: HookNote) => notes.push(note.message) });
+    const note = (message: string): HookNote => ({ level: 'warning', hookName: 'h', event: 'PreToolUse', message, code: 'test' });
+    const first = HookScope.of(options);
+    const second = HookScope.of(options);
+    expect(second).not.toBe(first);
+    first.report(note('one'));
+    second.report(note('two'));
+    expect(notes).toEqual(['one', 'two']);
+    const stack = new HookStack().with((ctx, next, scope) => (scope.report(note('from a hook')), next()));
+    await stack.process(pre(), undefined, options);
+    expect(notes).toEqual(['one', 'two', 'from a hook']);
+  });
+
+  it('dispatches with options behind a proxy that refuses new properties', async () => {
+    const notes: string[] = [];
+    const options = new Proxy({ onNote: (note: HookNote) => notes.push(note.message) }, { defineProperty: () => { throw new Error('no'); } });
+    const stack = new HookStack().with((ctx, next, scope) => (scope.report({ level: 'info', hookName: 'h', event: 'PreToolUse', message: 'seen', code: 'test' }), next()));
+    await stack.process(pre(), undefined, options);
+    await stack.process(pre(), undefined, options);
+    expect(notes).toEqual(['seen', 'seen']);
+  });
 });
