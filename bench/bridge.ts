@@ -18,16 +18,13 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { finishRow, median, ratioTarget, stats, timeProcess, valueTarget, type Row } from './harness.js';
-import { installNode, versionOf } from '../test/support/install-node.mjs';
+import { finishRow, median, nodesToMeasure, ratioTarget, stats, timeProcess, valueTarget, type NodeRun, type Row } from './harness.js';
 
 const CLI = process.env.AGENT_HOOKS_CLI ?? fileURLToPath(new URL('../dist/cli.cjs', import.meta.url));
 const LIBRARY = fileURLToPath(new URL(`../dist/index.js`, import.meta.url));
 /** Node reading the payload and starting the hook's script, with nothing of ours: the floor of a command bridge. */
 const FLOOR = fileURLToPath(new URL('./bridge-floor.cjs', import.meta.url));
 const ROUNDS = Number(process.env.BRIDGE_ROUNDS ?? 20);
-/** The other Node majors measured beside this one; `BRIDGE_NODES=` (empty) measures this one alone. */
-const OTHER_MAJORS = (process.env.BRIDGE_NODES ?? '22,24,26').split(',').filter((m) => m !== '');
 const PAYLOAD = JSON.stringify({
   session_id: 'bench',
   transcript_path: '/tmp/t.jsonl',
@@ -65,18 +62,6 @@ function writeHook(dir: string, name: string, tool: string): void {
 /** Wall time of one process given the payload, in ms; throws when it fails. */
 const timed = (command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): number => timeProcess(command, args, { cwd, env, input: PAYLOAD });
 
-/** A Node to measure with: its executable and how the rows name it. */
-interface NodeRun {
-  readonly label: string;
-  readonly exec: string;
-}
-
-/** This Node, then each of OTHER_MAJORS from the install cache (installed there the first time). */
-function nodes(): NodeRun[] {
-  const others = OTHER_MAJORS.map((major) => ({ label: `Node ${versionOf(major)}`, exec: installNode(versionOf(major)) }));
-  return [{ label: `Node ${process.versions.node}`, exec: process.execPath }, ...others];
-}
-
 export async function bridgeSuite(): Promise<Row[]> {
   const root = mkdtempSync(join(tmpdir(), 'agent-hooks-bench-bridge-'));
   const rows: Row[] = [];
@@ -90,7 +75,8 @@ export async function bridgeSuite(): Promise<Row[]> {
       for (const hook of c.hooks) writeHook(dir, hook.name, hook.tool);
       timed(process.execPath, [CLI, 'trust', '--all'], dir, { ...env, CLAUDE_PROJECT_DIR: dir });
     }
-    for (const node of nodes()) rows.push(...measureNode(node, env, dirs));
+    // This Node, then the pinned 22, 24 and 26; `BRIDGE_NODES=` (empty) measures this one alone.
+    for (const node of nodesToMeasure('BRIDGE_NODES', '22,24,26')) rows.push(...measureNode(node, env, dirs));
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { Bench } from 'tinybench';
+import { installNode, versionOf } from '../test/support/install-node.mjs';
 
 /** One measured operation: a synchronous or asynchronous function run `batch` times per sample. */
 export interface Case {
@@ -256,4 +257,20 @@ export function writeReport(rows: readonly Row[], suites: readonly string[], sta
   if (!complete) return dated.pathname;
   writeFileSync(new URL('latest.json', dir), text);
   return new URL('latest.json', dir).pathname;
+}
+
+/** A Node to measure under: its executable and how the rows name it. */
+export interface NodeRun {
+  readonly label: string;
+  readonly exec: string;
+}
+
+/**
+ * The Node running the bench, then each pinned major `variable` names (comma-separated; `defaults` when it is unset,
+ * none when it is empty), installed into the cache of test/support/install-node.mjs the first time.
+ */
+export function nodesToMeasure(variable: string, defaults: string): NodeRun[] {
+  const majors = (process.env[variable] ?? defaults).split(',').filter((m) => m !== '');
+  const others = majors.map((major) => ({ label: `Node ${versionOf(major)}`, exec: installNode(versionOf(major)) }));
+  return [{ label: `Node ${process.versions.node}`, exec: process.execPath }, ...others];
 }

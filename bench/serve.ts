@@ -19,8 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { finishRow, ratioTarget, valueTarget, type Row } from './harness.js';
-import { installNode, versionOf } from '../test/support/install-node.mjs';
+import { finishRow, nodesToMeasure, ratioTarget, valueTarget, type NodeRun, type Row } from './harness.js';
 
 const CONCURRENCY = 100;
 const ROUND_MS = Number(process.env.SERVE_BENCH_ROUND_MS ?? 3000);
@@ -30,8 +29,6 @@ const ROUNDS = Number(process.env.SERVE_BENCH_ROUNDS ?? 2);
 const SINGLE_MS = Math.min(ROUND_MS, 2000);
 const TOKEN = 'bench-token-0123456789abcdef0123456789abcdef';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-/** The other Node majors both servers are measured under, beside this one; `SERVE_NODES=` (empty) measures this one alone. */
-const OTHER_MAJORS = (process.env.SERVE_NODES ?? '22,24').split(',').filter((m) => m !== '');
 
 /** The payload of a session in `cwd`: the server's project, which it answers for (another project's is refused). */
 const bodyIn = (cwd: string): string =>
@@ -169,12 +166,6 @@ function singleRows(suite: string, [base, baseLatencies]: Latencies, others: rea
   ];
 }
 
-/** A Node to run both servers under: its executable and how the rows name it. */
-interface NodeRun {
-  readonly label: string;
-  readonly exec: string;
-}
-
 export async function serveSuite(): Promise<Row[]> {
   const dir = await realpath(await mkdtemp(join(tmpdir(), 'agent-hooks-bench-serve-')));
   try {
@@ -183,26 +174,26 @@ export async function serveSuite(): Promise<Row[]> {
     // module the user chose and loads without trust (a relative --config is the project's, and would need trust).
     await writeFile(config, 'export default [(ctx, next) => next(ctx)];\n');
     const env = { ...process.env, HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'xdg'), AGENT_HOOKS_TOKEN: TOKEN };
-    const others = OTHER_MAJORS.map((major) => ({ label: `Node ${versionOf(major)}`, exec: installNode(versionOf(major)) }));
+    // The command line a user runs: the one named (as the end-to-end suite's AGENT_HOOKS_E2E_CLI), else the build,
+    // else the sources through tsx.
+    const built = process.env.AGENT_HOOKS_E2E_CLI ?? (existsSync(join(ROOT, 'dist', 'cli.cjs')) ? join(ROOT, 'dist', 'cli.cjs') : undefined);
+    const cli = built !== undefined ? [built] : ['--import', join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs'), join(ROOT, 'src', 'cli', 'index.ts')];
     const rows: Row[] = [];
-    for (const node of [{ label: `Node ${process.versions.node}`, exec: process.execPath }, ...others]) rows.push(...(await measureNode(node, dir, config, env)));
+    // Both servers under this Node, then the pinned 22 and 24; `SERVE_NODES=` (empty) measures this one alone.
+    for (const node of nodesToMeasure('SERVE_NODES', '22,24')) rows.push(...(await measureNode(node, dir, [...cli, 'serve', '--config', config, '--reload-interval', '0'], env)));
     return rows;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-/** Both servers under `node`, in alternating rounds: the rows of one Node. */
-async function measureNode(node: NodeRun, dir: string, config: string, env: NodeJS.ProcessEnv): Promise<Row[]> {
+/** Both servers under `node`, in alternating rounds: the rows of one Node. `serve` is the serve command line. */
+async function measureNode(node: NodeRun, dir: string, serve: readonly string[], env: NodeJS.ProcessEnv): Promise<Row[]> {
   const body = bodyIn(dir);
-  // The command line a user runs: the one named (as the end-to-end suite's AGENT_HOOKS_E2E_CLI), else the build,
-  // else the sources through tsx.
-  const built = process.env.AGENT_HOOKS_E2E_CLI ?? (existsSync(join(ROOT, 'dist', 'cli.cjs')) ? join(ROOT, 'dist', 'cli.cjs') : undefined);
-  const tsx = built !== undefined ? [built] : ['--import', join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs'), join(ROOT, 'src', 'cli', 'index.ts')];
   const cases = [
     { name: 'bare node:http (reads, parses, answers {})', args: () => ['-e', ECHO], path: '/' },
-    { name: 'agent-hooks serve, one callback hook', args: (port: number) => [...tsx, 'serve', '--port', String(port), '--config', config, '--reload-interval', '0'], path: '/hooks/claude' },
-    { name: 'the same, --log-level warn (no line per request)', args: (port: number) => [...tsx, 'serve', '--port', String(port), '--config', config, '--reload-interval', '0', '--log-level', 'warn'], path: '/hooks/claude' },
+    { name: 'agent-hooks serve, one callback hook', args: (port: number) => [...serve, '--port', String(port)], path: '/hooks/claude' },
+    { name: 'the same, --log-level warn (no line per request)', args: (port: number) => [...serve, '--port', String(port), '--log-level', 'warn'], path: '/hooks/claude' },
   ];
   const samples = new Map(cases.map((c) => [c.name, { latencies: [] as number[], perSecond: [] as number[] }]));
   // One request at a time, on the same servers: what an agent's call pays.
