@@ -151,6 +151,8 @@ describe('HookScope.of', () => {
     const options = { signal: new AbortController().signal, onNote: () => {} };
     const scope = HookScope.of(options);
     expect(HookScope.of(options)).toBe(scope);
+    // On the object itself, not in a table keyed by it (whose entries the young generation's collections keep).
+    expect(Object.getOwnPropertySymbols(options).map((key) => Object.getOwnPropertyDescriptor(options, key)?.value)).toEqual([scope]);
     expect(Object.keys(options)).toEqual(['signal', 'onNote']);
     expect(Object.keys({ ...options })).toEqual(['signal', 'onNote']);
     expect(JSON.stringify(options)).toBe('{"signal":{}}');
