@@ -3,10 +3,11 @@
  *
  * @module
  */
-import { basename, join, resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { resolveScriptEntry } from './entry.js';
-import { parseFrontmatter, readFrontmatter } from './frontmatter.js';
+import { parseFrontmatter } from './frontmatter.js';
 import type { DiscoveryCache } from './internal/discovery-cache.js';
+import { knownManifest, noHookFile, readHookFile } from './internal/known-manifest.js';
 import { deferringRegexSafety } from './internal/regex-safety.js';
 import type { HookManifest, HookSource } from './manifest.js';
 import type { HookProblem } from './problem.js';
@@ -65,23 +66,13 @@ export interface ManifestLoad {
  */
 export async function loadManifest(dir: string, options: LoadManifestOptions = {}): Promise<ManifestLoad> {
   const folder = resolve(dir);
-  let file = join(folder, 'HOOK.md');
-  let read = await readFrontmatter(file);
-  if (!read.ok && read.problems.some((p) => p.code === 'missing-file')) {
-    // The reference runtime takes a lowercase hook.md when there is no HOOK.md.
-    const lower = await readFrontmatter(join(folder, 'hook.md'));
-    if (lower.ok || !lower.problems.some((p) => p.code === 'missing-file')) {
-      file = join(folder, 'hook.md');
-      read = lower;
-    }
-  }
-  if (!read.ok && read.problems.some((p) => p.code === 'missing-file')) {
-    return { manifest: undefined, problems: read.problems, bytesRead: read.bytesRead, found: false };
+  const found = await readHookFile(folder);
+  const { file, read } = found;
+  if (noHookFile(found)) {
+    return { manifest: undefined, problems: read.ok ? [] : read.problems, bytesRead: read.bytesRead, found: false };
   }
   const name = basename(folder);
-  const deferRegexSafety = options.deferRegexSafety === true;
-  const place = read.ok ? { file, dir: folder, source: options.source, bodyOffset: read.bodyOffset, deferRegexSafety } : undefined;
-  const known = read.ok ? options.cache?.get(read.text, place!) : undefined;
+  const { place, known } = knownManifest(found, folder, { source: options.source, deferRegexSafety: options.deferRegexSafety === true, cache: options.cache });
   if (known !== undefined) {
     if (options.mayRun?.(known) === false) return { manifest: undefined, problems: [], bytesRead: read.bytesRead, found: true };
     const resolved = options.checkEntry === false ? undefined : await resolveScriptEntry(folder);
