@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { HookEvent, type AnyHookContext, type HookEventName, type HookNote } from '../core/index.js';
+import type { AnyHookContext, HookNote } from '../core/index.js';
+import { hookMdEventName as eventName } from './hookmd-event-name.js';
 import { messageOf } from '../core/internal/message-of.js';
 import type { ProcessResult } from './process-result.js';
 import { pythonJsonDumps } from './internal/python-json.js';
@@ -18,18 +19,6 @@ const PROCEED: Decision = Object.freeze({ kind: 'proceed', additionalContext: NO
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/**
- * The name a HOOK.md script receives in `event_type`: from the family its author wrote the trigger in. A trigger
- * written `before_tool` gets the old snake_case names; `pre-tool-call`, a canonical name (`PreToolUse`) or any other
- * dialect's name gets the current kebab-case ones. Events the family lacks fall back to the other family, then to the
- * canonical name.
- */
-function eventName(event: HookEventName, written?: string): string {
-  const legacy = written !== undefined && HookEvent.tryParse(written, 'hookmd-legacy') !== undefined;
-  const [first, second] = legacy ? (['hookmd-legacy', 'hookmd'] as const) : (['hookmd', 'hookmd-legacy'] as const);
-  return HookEvent.toDialect(event, first) ?? HookEvent.toDialect(event, second) ?? event;
-}
 
 /**
  * `value`, unless another agent sent the event (through the bridge) and sent none of `fields`: then `null`, so that
