@@ -1,4 +1,5 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
@@ -17,10 +18,13 @@ const frontmatterSchema: NonNullable<Options['plugins']>[number] = {
 
 /**
  * Values the sources would otherwise compute as they load, written into every build: the HOOK.md frontmatter's JSON
- * Schema (see src/script/frontmatter-schema.ts).
+ * Schema (see src/script/frontmatter-schema.ts), and the build's own stamp.
  */
 const builtValues: Options['define'] = {
   BUILT_HOOK_FRONTMATTER_JSON_SCHEMA: JSON.stringify(hookFrontmatterJsonSchema),
+  // One value for every file of this build, new on each (src/script/internal/build-stamp.ts): the caches one file of
+  // the build writes, the others read.
+  BUILT_AGENT_HOOKS_BUILD: JSON.stringify(`${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`),
 };
 
 /**
