@@ -82,30 +82,36 @@ const executable: Options = {
 };
 
 /**
- * For the CommonJS executable (src/cli/bin.ts): each `import()` of its graph — the first stage's lessons, loaded only
- * when its index misses — becomes a read of that module's namespace in `dist/cli-lazy.cjs` (src/cli/bin-lazy.ts,
- * `export * as name from …`), so that a bridged call parses some 20 KB of ours instead of the 140 KB that bundling them
- * in would make. A lazily imported module bin-lazy.ts does not list fails the build.
+ * For the CommonJS executable (src/cli/bin.ts): each `import()` of its graph becomes a read of that module's namespace
+ * in the file of the listing that names it (`export * as name from …`): the first stage's lessons, loaded only when its
+ * index misses, in `dist/cli-lazy.cjs` (src/cli/bin-lazy.ts); the run of the one hook a call can run on in
+ * `dist/cli-run.cjs` (src/cli/bin-run.ts). So a bridged call parses some 30 KB of ours instead of the 200 KB that
+ * bundling them in would make. A lazily imported module no listing names fails the build.
  */
+const LAZY_LISTINGS = [
+  ['bin-lazy.ts', 'cli-lazy.cjs'],
+  ['bin-run.ts', 'cli-run.cjs'],
+] as const;
 const lazyFirstStage: NonNullable<Options['esbuildPlugins']>[number] = {
   name: 'lazy-first-stage',
   setup(build) {
-    const listing = join(process.cwd(), 'src', 'cli', 'bin-lazy.ts');
-    const names = new Map<string, string>();
-    for (const [, name, from] of readFileSync(listing, 'utf8').matchAll(/^export \* as (\w+) from '([^']+)';$/gm)) {
-      names.set(join(dirname(listing), from!.replace(/\.js$/, '.ts')), name!);
+    const modules = new Map<string, { name: string; file: string }>();
+    for (const [listingName, file] of LAZY_LISTINGS) {
+      const listing = join(process.cwd(), 'src', 'cli', listingName);
+      for (const [, name, from] of readFileSync(listing, 'utf8').matchAll(/^export \* as (\w+) from '([^']+)';$/gm)) {
+        modules.set(join(dirname(listing), from!.replace(/\.js$/, '.ts')), { name: name!, file });
+      }
     }
     build.onResolve({ filter: /.*/ }, (args) => {
       if (args.kind !== 'dynamic-import') return undefined;
-      const file = join(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
-      const name = names.get(file);
-      if (name === undefined) return { errors: [{ text: `${args.importer} imports ${args.path} lazily: list it in src/cli/bin-lazy.ts, which the CommonJS executable loads such modules from.` }] };
-      return { path: name, namespace: 'cli-lazy' };
+      const found = modules.get(join(args.resolveDir, args.path.replace(/\.js$/, '.ts')));
+      if (found === undefined) return { errors: [{ text: `${args.importer} imports ${args.path} lazily: list it in src/cli/bin-lazy.ts or bin-run.ts, the files the CommonJS executable loads such modules from.` }] };
+      return { path: `${found.file}#${found.name}`, namespace: 'cli-lazy' };
     });
-    build.onLoad({ filter: /.*/, namespace: 'cli-lazy' }, (args) => ({
-      contents: `module.exports = require(require('node:path').join(__dirname, 'cli-lazy.cjs'))[${JSON.stringify(args.path)}];`,
-      loader: 'js',
-    }));
+    build.onLoad({ filter: /.*/, namespace: 'cli-lazy' }, (args) => {
+      const [file, name] = args.path.split('#') as [string, string];
+      return { contents: `module.exports = require(require('node:path').join(__dirname, ${JSON.stringify(file)}))[${JSON.stringify(name)}];`, loader: 'js' };
+    });
   },
 };
 
@@ -196,6 +202,16 @@ const builds: Options[] = [
     define: commonJsValues,
     splitting: false,
     shims: true,
+  },
+  {
+    // The first stage's run of a call's one hook; what it learns comes from cli-lazy.cjs, as for the first stage.
+    ...executable,
+    entry: { 'cli-run': 'src/cli/bin-run.ts' },
+    format: ['cjs'],
+    define: commonJsValues,
+    splitting: false,
+    shims: true,
+    esbuildPlugins: [lazyFirstStage],
   },
   {
     // A bridged hook call (src/cli/bridge-entry.ts), which the executable requires for `bridge`: one CommonJS file,

@@ -4,10 +4,10 @@
  * both started the same way, alternating, and compared by medians; under each Node the package supports (this one,
  * and the pinned 22, 24 and 26 of test/support/install-node.mjs, installed once into its cache), each against its own bare
  * start. Then, per Node, `import('agent-hooks')` (the built dist/index.js) in a fresh process against the same bare
- * start. Three projects: one HOOK.md hook that matches the
- * call (its script's own time — the spawn of `/bin/sh` running it, measured alone the same way — is subtracted from
+ * start. Four projects: one HOOK.md hook that matches the
+ * call and lets it go on (its script's own time — the spawn of `/bin/sh` running it, measured alone the same way — is subtracted from
  * the bridge's), no hook that matches it (the project's hook guards another tool), and 100 project hooks none of which
- * matches. Beside the matching call, in the same rounds, the floor: `bench/bridge-floor.cjs`, Node reading the payload
+ * matches, and one hook that refuses the call (exit 2), whose answer the full path reads. Beside a matching call, in the same rounds, the floor: `bench/bridge-floor.cjs`, Node reading the payload
  * and starting the same script with none of our code — what no command bridge in Node can go below. Project hooks are trusted, as in use; the discovery cache holds what the first call validated. Then what
  * each hook that does not match adds: the 100-hook project's call against the one-hook project's that matches nothing,
  * alternating in the same rounds, the difference over the 99 more hooks.
@@ -36,10 +36,12 @@ const PAYLOAD = JSON.stringify({
   permission_mode: 'default',
 });
 const SCRIPT = '#!/bin/sh\ncat >/dev/null\n';
+/** A guard that refuses the call: its answer is read by the full path, after the first stage has run it. */
+const REFUSING_SCRIPT = '#!/bin/sh\ncat >/dev/null\necho "no shell here" >&2\nexit 2\n';
 
 interface Case {
   readonly name: string;
-  readonly hooks: readonly { name: string; tool: string }[];
+  readonly hooks: readonly { name: string; tool: string; script?: string }[];
   readonly max: number;
   readonly runsScript: boolean;
 }
@@ -49,18 +51,19 @@ const CASES: readonly Case[] = [
   { name: 'one HOOK.md hook that matches the call', hooks: [{ name: 'shell-guard', tool: '^Bash$' }], max: 1.5, runsScript: true },
   { name: 'no HOOK.md hook matches the call', hooks: [{ name: 'write-guard', tool: '^Write$' }], max: 1.2, runsScript: false },
   { name: '100 project HOOK.md hooks, none matches the call', hooks: Array.from({ length: 100 }, (_, i) => ({ name: `h${i}`, tool: OTHERS[i % OTHERS.length]! })), max: 1.2, runsScript: false },
+  { name: 'one HOOK.md hook that refuses the call', hooks: [{ name: 'shell-guard', tool: '^Bash$', script: REFUSING_SCRIPT }], max: 1.5, runsScript: true },
 ];
 
-function writeHook(dir: string, name: string, tool: string): void {
+function writeHook(dir: string, name: string, tool: string, script = SCRIPT): void {
   const folder = join(dir, '.agents', 'hooks', name);
   mkdirSync(join(folder, 'scripts'), { recursive: true });
   writeFileSync(join(folder, 'HOOK.md'), `---\nname: ${name}\ndescription: Reads the payload and lets the call proceed.\ntrigger: pre-tool-call\nmatcher:\n  tool: ${tool}\n---\n`);
-  writeFileSync(join(folder, 'scripts', 'run'), SCRIPT);
+  writeFileSync(join(folder, 'scripts', 'run'), script);
   chmodSync(join(folder, 'scripts', 'run'), 0o755);
 }
 
 /** Wall time of one process given the payload, in ms; throws when it fails. */
-const timed = (command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): number => timeProcess(command, args, { cwd, env, input: PAYLOAD });
+const timed = (command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, status = 0): number => timeProcess(command, args, { cwd, env, input: PAYLOAD, status });
 
 export async function bridgeSuite(): Promise<Row[]> {
   const root = mkdtempSync(join(tmpdir(), 'agent-hooks-bench-bridge-'));
@@ -72,7 +75,7 @@ export async function bridgeSuite(): Promise<Row[]> {
     for (const c of CASES) {
       const dir = join(root, c.name.replace(/\W+/g, '-'));
       dirs.set(c, dir);
-      for (const hook of c.hooks) writeHook(dir, hook.name, hook.tool);
+      for (const hook of c.hooks) writeHook(dir, hook.name, hook.tool, hook.script);
       timed(process.execPath, [CLI, 'trust', '--all'], dir, { ...env, CLAUDE_PROJECT_DIR: dir });
     }
     // This Node, then the pinned 22, 24 and 26; `BRIDGE_NODES=` (empty) measures this one alone.
@@ -94,9 +97,11 @@ function measureNode(node: NodeRun, env: NodeJS.ProcessEnv, dirs: ReadonlyMap<Ca
     const bare = (): number => timed(node.exec, ['-e', ''], dir, projectEnv);
     const folder = join(dir, '.agents', 'hooks', c.hooks[0]!.name);
     const script = join(folder, 'scripts', 'run');
-    const alone = (): number => timed(script, [], dir, projectEnv);
+    const alone = (): number => timed(script, [], dir, projectEnv, c.hooks[0]!.script === REFUSING_SCRIPT ? 2 : 0);
     const floor = (): number => timed(node.exec, [FLOOR, folder], dir, projectEnv);
-    // A first call validates and caches (and fills this Node's compile cache); the agent's calls after it are measured.
+    // A first call validates and caches (and fills this Node's compile cache), a second learns what the first stage
+    // needs to run a hook alone; the agent's calls after them are measured.
+    bridge();
     bridge();
     const samples = { bridge: [] as number[], bare: [] as number[], script: [] as number[], floor: [] as number[] };
     const run = { bridge, bare, script: alone, floor };

@@ -127,11 +127,15 @@ async function runAsync(op: () => unknown, batch: number): Promise<void> {
  * Wall time of one whole process, in ms, from its spawn to its exit: `command` with `args`, given `input` on stdin. Throws
  * when it exits otherwise than 0, with what it wrote on stderr.
  */
-export function timeProcess(command: string, args: readonly string[], options: { readonly input: string; readonly env: NodeJS.ProcessEnv; readonly cwd?: string }): number {
+export function timeProcess(
+  command: string,
+  args: readonly string[],
+  options: { readonly input: string; readonly env: NodeJS.ProcessEnv; readonly cwd?: string; readonly status?: number },
+): number {
   const t0 = process.hrtime.bigint();
   const run = spawnSync(command, args, { cwd: options.cwd, env: options.env, input: options.input });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (run.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${run.status}: ${String(run.stderr)}`);
+  if (run.status !== (options.status ?? 0)) throw new Error(`${command} ${args.join(' ')} exited ${run.status}: ${String(run.stderr)}`);
   return ms;
 }
 

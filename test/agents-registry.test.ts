@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { lightProfileOf } from '../src/agents/light-registry.js';
 import { AGENT_IDS, AGENT_PROFILES, agentProfile, isAgentId } from '../src/agents/registry.js';
 import { agentWire } from '../src/agents/wire-registry.js';
@@ -11,6 +11,9 @@ import { readBridgePayload } from '../src/bridge/bridge-payload.js';
 import { INSTALL_AGENTS } from '../src/bridge/install-targets.js';
 import { learnEvent } from '../src/bridge/first-stage-lessons.js';
 import { payloadCallOf, writtenEventOf } from '../src/bridge/payload-call.js';
+import { ALONE_EVENTS, toolCallStdin } from '../src/bridge/first-stage-run.js';
+import { hookMdDialect } from '../src/dialects/hookmd.js';
+import { pythonJsonDumps } from '../src/dialects/internal/python-json.js';
 import { HookEvent } from '../src/core/events.js';
 import agentsJson from './agents/agents.json' with { type: 'json' };
 
@@ -156,5 +159,36 @@ describe('the agent registry', () => {
     }
     // Claude Code, Codex, Copilot and Gemini CLI have recorded payloads.
     expect(compared).toBeGreaterThanOrEqual(40);
+  });
+
+  it('gives a HOOK.md hook the first stage runs alone the stdin the full path gives it, on every recorded tool call, before and after', async () => {
+    const now = new Date('2026-12-04T05:06:07.089Z');
+    const agents = new Set<string>();
+    for (const profile of AGENT_PROFILES) {
+      if (profile.install.layout === 'plugin') continue;
+      const dirs = FIXTURES.map((root) => join(root, profile.id)).filter((dir) => statSync(dir, { throwIfNoEntry: false }) !== undefined);
+      for (const { file, event: fileEvent, payload } of dirs.flatMap(recorded)) {
+        const given = profile.install.eventArgument ? fileEvent : undefined;
+        const written = writtenEventOf(profile.id, payload, given);
+        const event = written === undefined ? null : await learnEvent(written.rule, written.written);
+        if (event === null || !ALONE_EVENTS.has(event)) continue;
+        const call = payloadCallOf(written!, payload, event);
+        if (call === undefined) continue;
+        const { ctx } = readBridgePayload(profile.id, payload, given);
+        vi.useFakeTimers({ now, toFake: ['Date'] });
+        let full: string;
+        try {
+          full = pythonJsonDumps(hookMdDialect.payload(ctx, { eventName: hookMdDialect.eventName(ctx.event), workDir: '/work/dir', hookName: 'h' }));
+        } finally {
+          vi.useRealTimers();
+        }
+        expect(toolCallStdin(event, call.fields, hookMdDialect.eventName(ctx.event), '/work/dir', now), file).toBe(full);
+        agents.add(`${profile.id} ${event}`);
+      }
+    }
+    // Every agent with a recorded tool call: the four the end-to-end suite drives, and Cline, Droid and Qwen Code.
+    for (const agent of ['claude', 'cline', 'codex', 'copilot', 'droid', 'gemini', 'qwen']) {
+      for (const event of ['PreToolUse', 'PostToolUse']) expect([...agents], agent).toContain(`${agent} ${event}`);
+    }
   });
 });

@@ -32,11 +32,15 @@ interface FolderEntry {
   readonly verdict: FolderVerdict;
 }
 
-/** The build's lessons: what event and tool names read as. */
+/** The build's lessons: what event and tool names read as, and what a hook run alone needs to know of its frontmatter. */
 interface LessonsFile {
   readonly format: string;
   readonly events: Record<string, string | null>;
   readonly aliases: Record<string, readonly string[]>;
+  /** The `event_type` a HOOK.md script gets, by canonical event and trigger as written (`event|trigger`). */
+  readonly hookNames?: Record<string, string>;
+  /** Whether a project hook's `matcher.tool` has no problem that loading the hook once trusted reports, by regex. */
+  readonly toolMatchers?: Record<string, boolean>;
 }
 
 /** Past these many entries the oldest are dropped: a call reads the lessons, and the files of its two roots. */
@@ -92,6 +96,8 @@ export class FirstStageIndex {
   private readonly format = buildFormat();
   private events = new Map<string, string | null>();
   private aliases = new Map<string, readonly string[]>();
+  private hookNames = new Map<string, string>();
+  private toolMatchers = new Map<string, boolean>();
   private readonly folders: RootFiles<FolderEntry>;
   private dirty = false;
 
@@ -103,6 +109,8 @@ export class FirstStageIndex {
     if (!isObject(lessons) || lessons.format !== this.format) return;
     if (isObject(lessons.events)) this.events = new Map(Object.entries(lessons.events));
     if (isObject(lessons.aliases)) this.aliases = new Map(Object.entries(lessons.aliases));
+    if (isObject(lessons.hookNames)) this.hookNames = new Map(Object.entries(lessons.hookNames));
+    if (isObject(lessons.toolMatchers)) this.toolMatchers = new Map(Object.entries(lessons.toolMatchers));
   }
 
   /** The canonical event `key` (a rule and a name) reads as; `null`: none; `undefined`: not learnt. */
@@ -126,6 +134,30 @@ export class FirstStageIndex {
   /** Remembers every name of `tool`. */
   setAliases(tool: string, aliases: readonly string[]): void {
     this.aliases.set(tool, aliases);
+    this.dirty = true;
+  }
+
+  /** The `event_type` a HOOK.md script gets on canonical `event` when its trigger is written `trigger`, if learnt. */
+  hookEventName(event: string, trigger: string): string | undefined {
+    const value = this.hookNames.get(`${event}|${trigger}`);
+    return typeof value === 'string' ? value : undefined;
+  }
+
+  /** Remembers the `event_type` of `event` for a trigger written `trigger`. */
+  setHookEventName(event: string, trigger: string, name: string): void {
+    this.hookNames.set(`${event}|${trigger}`, name);
+    this.dirty = true;
+  }
+
+  /** Whether a trusted project hook with `matcher.tool` `tool` loads with no problem about it, if learnt. */
+  toolMatcherClean(tool: string): boolean | undefined {
+    const value = this.toolMatchers.get(tool);
+    return typeof value === 'boolean' ? value : undefined;
+  }
+
+  /** Remembers whether `matcher.tool` `tool` loads with no problem. */
+  setToolMatcherClean(tool: string, clean: boolean): void {
+    this.toolMatchers.set(tool, clean);
     this.dirty = true;
   }
 
@@ -153,7 +185,14 @@ export class FirstStageIndex {
         this.dirty = false;
         this.folders.ensureFolder();
         const last = <V>(map: Map<string, V>): Record<string, V> => Object.fromEntries([...map].slice(-MAX_NAMES));
-        writeJson(this.file, { format: this.format, events: last(this.events), aliases: last(this.aliases) } satisfies LessonsFile);
+        const lessons: LessonsFile = {
+          format: this.format,
+          events: last(this.events),
+          aliases: last(this.aliases),
+          hookNames: last(this.hookNames),
+          toolMatchers: last(this.toolMatchers),
+        };
+        writeJson(this.file, lessons);
       }
       this.folders.save();
     } catch {

@@ -12,6 +12,9 @@ import { HookEvent, type HookEventName } from '../core/events.js';
 import { toolAliases } from '../core/tool-vocabulary.js';
 import { parseFrontmatter, readFrontmatter } from '../script/frontmatter.js';
 import { toolNamesOf } from '../script/internal/call-filter.js';
+import { deferredMatcherProblems } from '../script/internal/matcher-problems.js';
+import type { HookManifest } from '../script/manifest.js';
+import { hookMdEventName } from '../dialects/hookmd-event-name.js';
 import { folderKey, type FolderVerdict } from './first-stage-index.js';
 import type { HookFilter } from './hook-filter.js';
 
@@ -86,4 +89,26 @@ export async function learnEvent(rule: string, written: string): Promise<string 
  */
 export function learnAliases(tool: string): readonly string[] {
   return [...toolAliases(tool)];
+}
+
+/**
+ * The `event_type` a HOOK.md script gets on canonical `event` when its trigger is written `trigger`: the name the
+ * HOOK.md dialect gives it.
+ *
+ * @internal
+ */
+export function learnHookEventName(event: string, trigger: string): string {
+  return hookMdEventName(event as HookEventName, trigger);
+}
+
+/**
+ * Whether a trusted project hook whose `matcher.tool` is `tool` (and which has no `matcher.pattern`) loads without a
+ * problem about it: the analysis its regex waits for until the hook is trusted, and the warning about a tool no agent
+ * has, as discovery makes them (`deferredMatcherProblems`) — which read the regex alone.
+ *
+ * @internal
+ */
+export function learnToolMatcherClean(tool: string): boolean {
+  const manifest = { name: 'hook', file: 'HOOK.md', matcher: { tool } } as unknown as HookManifest;
+  return deferredMatcherProblems(manifest).length === 0;
 }

@@ -1,6 +1,8 @@
 /**
  * The bridge's first stage: the cheapest path through a bridged hook call, which answers alone when it can prove that
- * no hook can run on the call — and then the full path's answer is known: nothing on stdout or stderr, exit 0. It
+ * no hook can run on the call — and then the full path's answer is known: nothing on stdout or stderr, exit 0 — or
+ * when the one hook that can run on a tool call lets it go on without a word, which it runs itself where it can run it
+ * as the full path would (see `first-stage-run.ts`). It
  * loads no more than Node's own modules and what it learnt before (see {@link FirstStageIndex}); whatever it cannot
  * decide so cheaply — a hook that may run, a HOOK.md with a problem, an agent-hooks.config module, a payload it does
  * not know to the last field, an option it does not take, a folder variable a project file set — goes to the full
@@ -23,6 +25,8 @@ import type { LightAgentProfile } from '../agents/light-profile.js';
 import { FirstStageIndex, firstStageIndexFile, folderKey, type FolderVerdict } from './first-stage-index.js';
 import { filterAdmits } from './hook-filter.js';
 import { payloadCallOf, writtenEventOf } from './payload-call.js';
+import type { RecordedRun } from '../process/recorded-run.js';
+import type { HookSource } from '../script/manifest.js';
 
 const { readdirSync, statSync } = nodeFs;
 
@@ -32,7 +36,17 @@ const { readdirSync, statSync } = nodeFs;
  *
  * @internal
  */
-export type FirstStageResult = { readonly answered: true; readonly exitCode: number } | { readonly answered: false; readonly input?: string | undefined };
+export type FirstStageResult =
+  | { readonly answered: true; readonly exitCode: number }
+  | {
+      readonly answered: false;
+      readonly input?: string | undefined;
+      /**
+       * The one hook that could run on the call, run by the first stage already, when its answer is one the first
+       * stage leaves to the full path to read: the full path takes this run for the one it would make.
+       */
+      readonly recorded?: RecordedRun | undefined;
+    };
 
 /**
  * Where the first stage runs: the bridge's arguments (after `bridge`), the environment, the directory, and stdin.
@@ -46,6 +60,11 @@ export interface FirstStageIO {
   readonly cwd: string;
   /** Reads the whole of standard input, the agent's payload. */
   readonly readStdin: () => Promise<string>;
+  /**
+   * Loads what runs the one hook a call can run on (default: `import()` of `first-stage-run.js`); `done` is called
+   * once the run has answered or handed over (the executable then writes the file's code cache, see `code-cache.ts`).
+   */
+  readonly loadRunner?: (() => { readonly runner: typeof import('./first-stage-run.js'); done(): void }) | undefined;
 }
 
 /** The project's modules of in-process hooks (`CONFIG_MODULE_FILES`): one present sends the call to the full path. */
@@ -128,31 +147,39 @@ export async function bridgeFirstStage(args: readonly string[], io: FirstStageIO
     release();
   }
   try {
-    return (await nothingCanRunOn(agent, options, input, io)) ? { answered: true, exitCode: 0 } : { answered: false, input };
+    return await firstStageOn(agent, options, input, io);
   } catch {
     return { answered: false, input };
   }
 }
 
+/** A hook folder that may hold the one hook able to run on a call, and the level it was found at. */
+interface OnlyFolder {
+  readonly dir: string;
+  readonly source: HookSource;
+}
+
 /**
- * Whether no hook can run on the call `input` is, as the full path would find. May throw (a stat that fails oddly):
- * the full path then says what is wrong.
+ * The call `input` is, answered when no hook can run on it, as the full path would find; and when exactly one HOOK.md
+ * hook can, run by `first-stage-run.ts` where it can run that hook exactly as the full path would. May throw (a stat
+ * that fails oddly): the full path then says what is wrong.
  */
-async function nothingCanRunOn(agent: LightAgentProfile, options: ReadonlyMap<string, string>, input: string, io: FirstStageIO): Promise<boolean> {
+async function firstStageOn(agent: LightAgentProfile, options: ReadonlyMap<string, string>, input: string, io: FirstStageIO): Promise<FirstStageResult> {
+  const handOver: FirstStageResult = { answered: false, input };
   // The full path tells the user of a folder variable a project set, and answers with that: never a silent exit 0.
-  if (projectSetVariables(io.env).length > 0) return false;
+  if (projectSetVariables(io.env).length > 0) return handOver;
   const fromEnv = agent.projectVariables.map((name) => io.env[name]).find((v) => v !== undefined && v !== '');
   const projectDir = resolve(io.cwd, options.get('project') ?? fromEnv ?? '.');
-  if (CONFIG_MODULES.some((file) => exists(join(projectDir, file)))) return false;
+  if (CONFIG_MODULES.some((file) => exists(join(projectDir, file)))) return handOver;
 
   let payload: unknown;
   try {
     payload = JSON.parse(input);
   } catch {
-    return false;
+    return handOver;
   }
   const written = writtenEventOf(agent.id, payload, options.get('event'));
-  if (written === undefined) return false;
+  if (written === undefined) return handOver;
 
   const index = new FirstStageIndex(firstStageIndexFile(io.env));
   let lessons: typeof import('./first-stage-lessons.js') | undefined;
@@ -164,21 +191,24 @@ async function nothingCanRunOn(agent: LightAgentProfile, options: ReadonlyMap<st
       event = await (await learn()).learnEvent(written.rule, written.written);
       index.setEvent(eventKey, event);
     }
-    if (event === null) return false;
+    if (event === null) return handOver;
     const call = payloadCallOf(written, payload, event);
-    if (call === undefined) return false;
+    if (call === undefined) return handOver;
 
-    // The folders discovery reads: the user's, then the project's (one folder named twice is read once).
-    const roots = [...new Set([resolve(userHooksDir(io.env)), projectHooksDir(projectDir)])];
+    // The folders discovery reads: the user's, then the project's (one folder named twice is read once, as the user's).
+    const userRoot = resolve(userHooksDir(io.env));
+    const roots = [...new Set([userRoot, projectHooksDir(projectDir)])];
     const folders: string[] = [];
+    const sources = new Map<string, HookSource>();
     for (const root of roots) {
       const found = foldersOf(root);
-      if (found === undefined) return false;
+      if (found === undefined) return handOver;
+      for (const dir of found) sources.set(dir, root === userRoot ? 'user' : 'project');
       folders.push(...found);
     }
     // A hook named like another is always loaded by the full path: which of the two runs depends on trust.
     const names = new Set(folders.map((dir) => basename(dir)));
-    if (names.size !== folders.length) return false;
+    if (names.size !== folders.length) return handOver;
 
     let aliases: readonly string[] = [];
     if (call.tool !== undefined) {
@@ -187,23 +217,42 @@ async function nothingCanRunOn(agent: LightAgentProfile, options: ReadonlyMap<st
       if (known === undefined) index.setAliases(call.tool, aliases);
     }
     const filterCall = { event: call.event, tool: call.tool, aliases };
-    const verdicts: FolderVerdict[] = [];
+    const verdicts: (readonly [string, FolderVerdict])[] = [];
     const unknown: string[] = [];
     for (const dir of folders) {
       const verdict = index.folder(dir, folderKey(dir));
       if (verdict === undefined) unknown.push(dir);
-      else verdicts.push(verdict);
+      else verdicts.push([dir, verdict]);
     }
     if (unknown.length > 0) {
       const { learnFolder } = await learn();
       for (const learnt of await Promise.all(unknown.map(async (dir) => [dir, await learnFolder(dir)] as const))) {
         const [dir, lesson] = learnt;
-        if (lesson === undefined) return false;
+        if (lesson === undefined) return handOver;
         index.setFolder(dir, lesson.key, lesson.verdict);
-        verdicts.push(lesson.verdict);
+        verdicts.push([dir, lesson.verdict]);
       }
     }
-    return verdicts.every((verdict) => verdict === 'none' || (verdict !== 'problem' && !filterAdmits(verdict, filterCall)));
+    const may: OnlyFolder[] = [];
+    for (const [dir, verdict] of verdicts) {
+      if (verdict === 'none') continue;
+      if (verdict === 'problem') return handOver;
+      if (filterAdmits(verdict, filterCall)) may.push({ dir, source: sources.get(dir)! });
+    }
+    if (may.length === 0) return { answered: true, exitCode: 0 };
+    // One hook that may run, on a tool call before or after it runs: run alone where the run can be made exactly as
+    // the full path makes it. Two or more go to the full path, which orders them and stops at the first that blocks.
+    if (may.length > 1 || (call.event !== 'PreToolUse' && call.event !== 'PostToolUse')) return handOver;
+    const loaded = io.loadRunner?.() ?? { runner: await import('./first-stage-run.js'), done: () => {} };
+    const verdict = verdicts.find(([dir]) => dir === may[0]!.dir)![1];
+    // Once the hook has started, nothing here may throw: a run lost on the way would be made again by the full path.
+    const ran = await loaded.runner.runAlone({ ...may[0]!, verdict, call, projectDir, env: io.env, index, learn });
+    try {
+      loaded.done();
+    } catch {
+      // A code cache not written costs the next call its compile, nothing more.
+    }
+    return ran.answered ? ran : { answered: false, input, recorded: ran.recorded };
   } finally {
     index.save();
   }

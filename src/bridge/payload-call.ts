@@ -23,6 +23,8 @@ export interface PayloadCall {
   readonly event: string;
   /** The tool's name, for a tool event. */
   readonly tool: string | undefined;
+  /** The fields the full reading builds the context from, without those `undefined` or `null` (as it drops them). */
+  readonly fields: Json;
 }
 
 /**
@@ -189,5 +191,5 @@ export function payloadCallOf(written: WrittenEvent, payload: unknown, event: st
       check.needed('message');
       break;
   }
-  return check.ok ? { event, tool } : undefined;
+  return check.ok ? { event, tool, fields } : undefined;
 }

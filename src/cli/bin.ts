@@ -17,17 +17,23 @@ enableCompileCache();
 
 const argv = process.argv.slice(2);
 
+/** The first stage's run of a call's one hook, `dist/cli-run.cjs`, compiled from its code cache as `bridge.cjs` is. */
+function loadRunner(): { runner: typeof import('../bridge/first-stage-run.js'); done(): void } {
+  const file = requireWithCodeCache<typeof import('./bin-run.js')>(fileURLToPath(new URL('./cli-run.cjs', import.meta.url)));
+  return { runner: file.exports.run, done: () => file.save() };
+}
+
 async function run(): Promise<number> {
   let input: string | undefined;
   if (argv[0] === 'bridge') {
-    const early = await bridgeFirstStage(argv.slice(1), { env: process.env, cwd: process.cwd(), readStdin });
+    const early = await bridgeFirstStage(argv.slice(1), { env: process.env, cwd: process.cwd(), readStdin, loadRunner });
     if (early.answered) return early.exitCode;
     input = early.input;
     if (input !== undefined) {
       const bridge = requireWithCodeCache<typeof import('./bridge-entry.js')>(fileURLToPath(new URL('./bridge.cjs', import.meta.url)));
       // Compiled by node:vm, the file has no import() of its own: a config module is imported from here.
       bridge.exports.useModuleImporter((specifier) => import(specifier));
-      const handled = await bridge.exports.runBridgedCall(argv.slice(1), input);
+      const handled = await bridge.exports.runBridgedCall(argv.slice(1), input, early.recorded);
       if (handled !== undefined) {
         // Once the call has answered: the cache then holds the functions it ran.
         bridge.save();

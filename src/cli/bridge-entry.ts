@@ -7,6 +7,7 @@
 // stays a few small ES modules: a call no hook can run on loads none of this.
 import { createRequire } from 'node:module';
 import { useBlockingFiles } from '../process/file-reads.js';
+import { recordedRunLeft, useRecordedRun, type RecordedRun } from '../process/recorded-run.js';
 import { bridgedCall } from './commands/bridge-call.js';
 import type { CliIO } from './io.js';
 
@@ -18,10 +19,12 @@ export { useModuleImporter } from './module-import.js';
  * bridge command's help and installers, every other agent's profile, and the terminal's colours and prompts. A usage
  * error, which the bridge raises before it does anything, is left to the command line (`undefined`), which words it.
  * The process's file reads block while it loads the call's hooks (see `process/file-reads.ts`): nothing else runs
- * meanwhile. They are asynchronous again once a hook may run.
+ * meanwhile. They are asynchronous again once a hook may run. `recorded` is the run of the call's one hook when the
+ * first stage made it: the call takes it for the run it would start (the hook does not run twice).
  */
-export function runBridgedCall(args: readonly string[], input: string): Promise<number | undefined> {
+export async function runBridgedCall(args: readonly string[], input: string, recorded?: RecordedRun): Promise<number | undefined> {
   useBlockingFiles();
+  useRecordedRun(recorded);
   let colors: CliIO['style'] | undefined;
   const io: CliIO = {
     out: (text) => console.log(text),
@@ -36,5 +39,13 @@ export function runBridgedCall(args: readonly string[], input: string): Promise<
     hooksStarting: () => useBlockingFiles(false),
     flush: () => Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write('', () => resolve())))).then(() => undefined),
   };
-  return bridgedCall(args, io);
+  try {
+    return await bridgedCall(args, io);
+  } finally {
+    const left = recordedRunLeft();
+    useRecordedRun(undefined);
+    // The first stage ran the hook and the call did not come to it (its trust or its files changed in between): the
+    // user hears that its answer was not read.
+    if (left !== undefined) console.error(`agent-hooks bridge: ${left.command.join(' ')} ran, but the call did not come to it again; its answer was not read.`);
+  }
 }

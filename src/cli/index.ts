@@ -6,6 +6,7 @@
 import { enableCompileCache } from './compile-cache.js';
 import { endWith } from './exit-code.js';
 import { readStdin } from './read-stdin.js';
+import type { RecordedRun } from '../process/recorded-run.js';
 
 const argv = process.argv.slice(2);
 
@@ -14,13 +15,15 @@ enableCompileCache();
 
 async function run(): Promise<number> {
   let input: string | undefined;
+  let recorded: RecordedRun | undefined;
   if (argv[0] === 'bridge') {
     const { bridgeFirstStage } = await import('../bridge/first-stage.js');
     const early = await bridgeFirstStage(argv.slice(1), { env: process.env, cwd: process.cwd(), readStdin });
     if (early.answered) return early.exitCode;
     input = early.input;
+    recorded = early.recorded;
   }
-  return (await import('./run-main.js')).runCommandLine(argv, input);
+  return (await import('./run-main.js')).runCommandLine(argv, input, recorded);
 }
 
 endWith(run());

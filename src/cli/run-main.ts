@@ -8,17 +8,19 @@
  * @internal
  */
 import { createRequire } from 'node:module';
+import type { RecordedRun } from '../process/recorded-run.js';
 
 /**
  * Runs the command line `argv` (without `node` and the script); `input` is standard input when the first stage read it
- * already (nothing may read it again). Resolves with the exit code.
+ * already (nothing may read it again), and `recorded` the run of the call's one hook, when the first stage made it.
+ * Resolves with the exit code.
  *
  * @internal
  */
-export async function runCommandLine(argv: readonly string[], input: string | undefined): Promise<number> {
+export async function runCommandLine(argv: readonly string[], input: string | undefined, recorded?: RecordedRun): Promise<number> {
   if (argv[0] === 'bridge' && input !== undefined) {
     // A usage error, which the bridge raises before it does anything, is left to `main` (`undefined`), which words it.
-    const handled = await (await bridgeEntry()).runBridgedCall(argv.slice(1), input);
+    const handled = await (await bridgeEntry()).runBridgedCall(argv.slice(1), input, recorded);
     if (handled !== undefined) return handled;
   }
   return runMain(argv, input);

@@ -14,6 +14,7 @@ import { childProcess } from './internal/node-child-process.js';
 import { groupAlive, signalGroup } from './internal/process-group.js';
 import { killTagged, newProcessTag, PROCESS_TAG_VARIABLE } from './internal/process-tag.js';
 import { orphanWatchDelay, trackGroup, watchForOrphan } from './live-groups.js';
+import { takeRecordedRun } from './recorded-run.js';
 
 const { existsSync } = nodeFs;
 
@@ -81,6 +82,9 @@ export interface ProcessSpec {
  * @internal
  */
 export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
+  // The run the bridge's first stage made already, of this very argv in this very directory: it is not made twice.
+  const recorded = spec.signal?.aborted === true ? undefined : takeRecordedRun(spec.command, spec.cwd ?? process.cwd());
+  if (recorded !== undefined) return Promise.resolve(recorded);
   return new Promise((resolve) => new ProcessRun(spec, resolve).start());
 }
 

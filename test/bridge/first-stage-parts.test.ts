@@ -1,8 +1,14 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BRIDGE_AGENTS, type BridgeAgent } from '../../src/bridge/bridge-answer.js';
 import { readBridgePayload } from '../../src/bridge/bridge-payload.js';
-import { filterOf, learnAliases, learnEvent } from '../../src/bridge/first-stage-lessons.js';
+import { filterOf, learnAliases, learnEvent, learnHookEventName } from '../../src/bridge/first-stage-lessons.js';
+import { toolCallStdin, wentOnSilently } from '../../src/bridge/first-stage-run.js';
+import { ToolNameMatcher } from '../../src/core/matchers/tool-name-matcher.js';
+import { hookMdDialect } from '../../src/dialects/hookmd.js';
+import { pythonJsonDumps } from '../../src/dialects/internal/python-json.js';
+import { compileManifestRegex } from '../../src/script/manifest-regex.js';
+import { sampleContext } from '../../src/script/sample-context.js';
 import { filterAdmits } from '../../src/bridge/hook-filter.js';
 import { payloadCallOf, writtenEventOf } from '../../src/bridge/payload-call.js';
 import { HookEvent } from '../../src/core/events.js';
@@ -164,7 +170,7 @@ describe('the first stage’s light reading of a payload', () => {
     ];
     for (const [agent, payload, event, tool] of cases) {
       const written = writtenEventOf(agent, payload, undefined)!;
-      expect(payloadCallOf(written, payload, (await learnEvent(written.rule, written.written))!), agent).toEqual({ event, tool });
+      expect(payloadCallOf(written, payload, (await learnEvent(written.rule, written.written))!), agent).toMatchObject({ event, tool });
     }
   });
 
@@ -175,5 +181,118 @@ describe('the first stage’s light reading of a payload', () => {
     expect(event).toBe('AfterModel');
     expect(payloadCallOf(written, payload, event!)).toBeUndefined();
     expect(readBridgePayload('gemini', payload).ctx.event).toBe('AfterModel');
+  });
+});
+
+// The one hook a PreToolUse call can run on, run by the first stage alone: its stdin must be what the HOOK.md dialect
+// writes from the context the full reading makes, byte for byte, and the filter it was chosen by must match the call
+// exactly when the stack's matcher does.
+const PRE_TOOL_EVENTS = ['PreToolUse', 'preToolUse', 'BeforeTool', 'pre-tool-call', 'before_tool', 'beforeShellExecution', 'beforeMCPExecution', 'beforeReadFile'];
+const TOOL_EVENTS = [...PRE_TOOL_EVENTS, 'PostToolUse', 'postToolUse', 'AfterTool', 'post-tool-call', 'after_tool', 'afterShellExecution', 'afterFileEdit', 'afterMCPExecution'];
+const jsonish = fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.parse(JSON.stringify(value)) as unknown);
+const toolPayloadArb = fc
+  .record({
+    event: fc.constantFrom(...TOOL_EVENTS),
+    eventField: fc.constantFrom('hook_event_name', 'hookEventName', 'none'),
+    name: fc.record({ field: fc.constantFrom('tool_name', 'toolName'), value: fc.constantFrom('Bash', 'bash', 'run_shell_command', 'Write', 'mcp__x__y', 'Tööl "q"') }),
+    input: fc.oneof(
+      fc.record({ field: fc.constant('tool_input'), value: fc.dictionary(fc.string({ maxLength: 4 }), jsonish, { maxKeys: 4 }) }),
+      fc.record({ field: fc.constant('toolArgs'), value: fc.dictionary(fc.string({ maxLength: 4 }), jsonish, { maxKeys: 4 }).map((args) => JSON.stringify(args)) }),
+      fc.record({ field: fc.constant('toolArgs'), value: fc.dictionary(fc.string({ maxLength: 4 }), jsonish, { maxKeys: 3 }) }),
+    ),
+    extra: fc.dictionary(
+      fc.constantFrom(
+        ...['session_id', 'sessionId', 'tool_use_id', 'toolUseId', 'context', 'cwd', 'command', 'file_path', 'conversation_id', 'transcript_path', 'permission_mode', 'agent_id', 'agent_type', '__proto__'],
+        ...['tool_response', 'tool_output', 'toolResult', 'output', 'duration'],
+      ),
+      fc.oneof(fc.string({ maxLength: 6 }), fc.constant(null), fc.dictionary(fc.string({ maxLength: 3 }), jsonish, { maxKeys: 3 }), jsonish),
+      { maxKeys: 6 },
+    ),
+  })
+  .map(({ event, eventField, name, input, extra }) =>
+    JSON.parse(JSON.stringify({ ...extra, [name.field]: name.value, [input.field]: input.value, ...(eventField === 'none' ? {} : { [eventField]: event }) })) as Record<string, unknown>,
+  );
+
+describe('the first stage’s run of a call’s one hook', () => {
+  it('sends the hook the stdin the HOOK.md dialect writes from the full reading’s context, before and after a call, for every agent', async () => {
+    const now = new Date('2026-12-04T05:06:07.089Z');
+    const compared = new Map<string, number>();
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...BRIDGE_AGENTS), toolPayloadArb, fc.option(fc.constantFrom(...TOOL_EVENTS), { nil: undefined, freq: 5 }), fc.constantFrom('legacy', 'current', 'canonical'), async (agent: BridgeAgent, payload, given, family) => {
+        const written = writtenEventOf(agent, payload, given);
+        if (written === undefined) return;
+        const event = await learnEvent(written.rule, written.written);
+        if (event !== 'PreToolUse' && event !== 'PostToolUse') return;
+        const call = payloadCallOf(written, payload, event);
+        if (call === undefined) return;
+        // The hook's trigger, as its author wrote it in one of the families.
+        const trigger = { legacy: event === 'PreToolUse' ? 'before_tool' : 'after_tool', current: event === 'PreToolUse' ? 'pre-tool-call' : 'post-tool-call', canonical: event }[family];
+        const eventName = learnHookEventName(event, trigger);
+        const light = toolCallStdin(event, call.fields, eventName, '/work/dir', now);
+        const { ctx } = readBridgePayload(agent, payload, given);
+        vi.useFakeTimers({ now, toFake: ['Date'] });
+        let full: string;
+        try {
+          full = pythonJsonDumps(hookMdDialect.payload(ctx, { eventName: hookMdDialect.eventName(ctx.event, trigger), workDir: '/work/dir', hookName: 'h' }));
+        } finally {
+          vi.useRealTimers();
+        }
+        expect(light, `${agent} ${JSON.stringify(payload)}`).toBe(full);
+        compared.set(`${agent} ${event}`, (compared.get(`${agent} ${event}`) ?? 0) + 1);
+      }),
+      { numRuns: 5000 },
+    );
+    // Every agent whose payloads are shaped so (Cline's are not: see the recorded ones, test/agents-registry.test.ts)
+    // reads as PreToolUse often enough to be compared many times.
+    for (const agent of ['claude', 'vscode', 'gemini', 'copilot', 'cursor', 'codex']) {
+      for (const event of ['PreToolUse', 'PostToolUse']) expect(compared.get(`${agent} ${event}`) ?? 0, `${agent} ${event}`).toBeGreaterThan(5);
+    }
+  });
+
+  it('runs a hook whose tool regex the filter read whole exactly when the stack’s matcher matches the call', () => {
+    const names = ['Bash', 'bash', 'Shell', 'run_shell_command', 'Write', 'Edit', 'Read', 'a.b', 'B', 'sh'];
+    const regex = fc
+      .record({ parts: fc.uniqueArray(fc.constantFrom(...names), { minLength: 1, maxLength: 3 }), anchored: fc.boolean(), grouped: fc.boolean() })
+      .map(({ parts, anchored, grouped }) => {
+        const alternation = parts.map((part) => part.replace('.', '\\.')).join('|');
+        return anchored ? `^${grouped || parts.length > 1 ? `(${alternation})` : alternation}$` : alternation;
+      });
+    fc.assert(
+      fc.property(regex, fc.constantFrom(...names, 'Bashful', 'xsh', 'axb'), (tool, name) => {
+        const filter = filterOf({ trigger: 'pre-tool-call', matcher: { tool } });
+        // Only a filter that read the regex whole lets the first stage run the hook alone.
+        if (filter === 'always' || filter.tools === null) return;
+        const ctx = sampleContext('PreToolUse', { tool_name: name, tool_input: {} });
+        const admits = filterAdmits(filter, { event: 'PreToolUse', tool: name, aliases: learnAliases(name) });
+        expect(admits, `${tool} on ${name}`).toBe(new ToolNameMatcher(compileManifestRegex(tool)).matches(ctx));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('reads a run as going on silently exactly where the HOOK.md dialect reads it as proceeding with nothing to add', () => {
+    const result = fc.record({
+      exitCode: fc.constantFrom(0, 0, 0, 1, 2, 126, 127, null),
+      signal: fc.constantFrom(null, null, null, 'SIGTERM'),
+      stdout: fc.constantFrom('', '', ' \n\t', '{}', 'null', '{"decision":"allow"}', 'x', '\ufffd'),
+      stderr: fc.constantFrom('', 'a warning', '{"decision":"deny"}'),
+      notUtf8: fc.constantFrom(undefined, ['stdout'] as const, ['stderr'] as const),
+      timedOut: fc.constantFrom(false, false, false, true),
+      aborted: fc.constantFrom(false, false, false, true),
+      overflow: fc.constantFrom(undefined, undefined, undefined, 'stdout' as const),
+      spawnError: fc.constantFrom(undefined, undefined, undefined, { code: 'ENOENT', message: 'no' }),
+      durationMs: fc.constant(3),
+      pid: fc.constant(1),
+    });
+    const ctx = sampleContext('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } });
+    fc.assert(
+      fc.property(result, (run) => {
+        const decision = hookMdDialect.interpret(run, ctx, { name: 'h', failClosed: false, timeoutMs: 1000, maxOutputBytes: 1024, async: false, command: undefined });
+        const proceeds = decision.kind === 'proceed' && decision.ctx === undefined && decision.granted !== true && decision.reason === undefined && decision.additionalContext.length === 0 && decision.systemMessage === undefined && decision.notes.length === 0;
+        // Silence is proceeding with nothing to add; the converse need not hold (`{}` proceeds too, and goes to the full path).
+        if (wentOnSilently(run)) expect(proceeds, JSON.stringify(run)).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

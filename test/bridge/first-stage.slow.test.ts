@@ -294,3 +294,137 @@ describe('the bridge’s first stage', () => {
     );
   }, 600_000);
 });
+
+// The one hook a PreToolUse call can run on is run by the first stage itself where it can run it as the full path
+// does. Each hook here writes down what it was given and counts its runs: from the first stage it must get the very
+// stdin (but for the time) and environment (but for the run's own tag) the full path gives it, run once, and come to
+// the same answer — the first stage answering alone when the hook says nothing, the full path reading any other run.
+const RECORDER = (answer: string): string =>
+  [
+    '#!/bin/sh',
+    // Beside the project, not in the hook's folder: a file added there would change the hook since it was trusted.
+    'out="$AGENT_HOOKS_PROJECT_DIR/../record-$AGENT_HOOKS_HOOK_NAME"',
+    'cat > "$out.stdin"',
+    `env | grep -v '^AGENT_HOOKS_PROCESS_TAG=' | LC_ALL=C sort > "$out.env"`,
+    'echo run >> "$out.runs"',
+    answer,
+    '',
+  ].join('\n');
+
+/** What the recorder of hook `name` last wrote down, the time of the call taken out; and how often it has run. */
+function recordedBy(p: Project, name: string): { stdin: string; env: string; runs: number } {
+  const out = join(p.dir, '..', `record-${name}`);
+  const read = (suffix: string): string => {
+    try {
+      return readFileSync(`${out}${suffix}`, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  return {
+    stdin: read('.stdin').replace(/"timestamp": "[^"]*"/, '"timestamp": "…"'),
+    // Each path has a cache folder of its own (see Project.env).
+    env: read('.env').replace(/cache-(full|staged)/g, 'cache-…'),
+    runs: read('.runs').split('\n').filter(Boolean).length,
+  };
+}
+
+/**
+ * Runs the call by the full path, then by the command line, and expects the same answer, the same stdin and
+ * environment for hook `name` and the same number of its runs; resolves with whether the first stage answered alone.
+ * One call of each comes first, which fills their caches and gives what a session hears once.
+ */
+async function sameRun(p: Project, name: string, args: readonly string[], payload: string, extra: Record<string, string> = {}): Promise<boolean> {
+  await cli(['bridge', ...args], p.dir, p.env('cache-full', extra), payload, FULL);
+  await cli(['bridge', ...args], p.dir, p.env('cache-staged', extra), payload);
+  const before = recordedBy(p, name).runs;
+  const full = await cli(['bridge', ...args], p.dir, p.env('cache-full', extra), payload, FULL);
+  const byFull = recordedBy(p, name);
+  const staged = await cli(['bridge', ...args], p.dir, p.env('cache-staged', extra), payload);
+  const byStaged = recordedBy(p, name);
+  const what = `bridge ${args.join(' ')} with ${payload}`;
+  expect({ code: staged.code, stdout: staged.stdout, stderr: staged.stderr }, what).toEqual({ code: full.code, stdout: full.stdout, stderr: full.stderr });
+  expect(byStaged.runs - byFull.runs, `${what}: runs of the hook`).toBe(byFull.runs - before);
+  if (byFull.runs > before) expect({ stdin: byStaged.stdin, env: byStaged.env }, what).toEqual({ stdin: byFull.stdin, env: byFull.env });
+  const alone = await cli(['bridge', ...args], p.dir, p.env('cache-staged', extra), payload, FIRST_STAGE);
+  return alone.code !== 99;
+}
+
+describe('the bridge’s first stage running a call’s one hook', () => {
+  it('gives the hook what the full path gives it, once, and answers alone when it says nothing, for every agent', async () => {
+    const p = new Project();
+    const folder = p.hook('shell-guard', hookMd('shell-guard', 'pre-tool-call', '^(Bash|Shell|bash|run_shell_command|run_in_terminal)$'), { script: RECORDER('exit 0') });
+    await p.trust();
+    for (const [agent, { args, payload }] of Object.entries(SHELL_CALLS)) expect(await sameRun(p, 'shell-guard', args, payload), agent).toBe(true);
+    // The legacy trigger's event names, a context and no call id, a user's hook (which needs no trust).
+    writeFileSync(join(folder, 'HOOK.md'), hookMd('shell-guard', 'before_tool', 'Bash'));
+    await p.trust();
+    const withContext = JSON.stringify({ session_id: 's2', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf "ü"', n: 1.5e300 }, context: { team: 'é' } });
+    expect(await sameRun(p, 'shell-guard', CLAUDE, withContext)).toBe(true);
+    rmSync(join(p.dir, '.agents'), { recursive: true });
+    p.hook('user-guard', hookMd('user-guard', 'PreToolUse', '^Bash$'), { user: true, script: RECORDER('exit 0') });
+    expect(await sameRun(p, 'user-guard', CLAUDE, CLAUDE_BASH)).toBe(true);
+  }, 600_000);
+
+  it('runs the call’s one hook alone after the tool ran too, with the tool’s output', async () => {
+    const p = new Project();
+    p.hook('logger', hookMd('logger', 'post-tool-call', 'Bash|bash|run_shell_command'), { script: RECORDER('exit 0') });
+    await p.trust();
+    const after: readonly (readonly [readonly string[], string])[] = [
+      [CLAUDE, JSON.stringify({ session_id: 's1', hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1', tool_response: { stdout: 'a\nb', exit: 0 } })],
+      [['--from', 'gemini'], JSON.stringify({ session_id: 's1', hook_event_name: 'AfterTool', tool_name: 'run_shell_command', tool_input: { command: 'ls' }, tool_response: { llmContent: 'a b' } })],
+      [['--from', 'copilot', '--event', 'postToolUse'], JSON.stringify({ sessionId: 's1', toolName: 'bash', toolArgs: '{"command":"ls"}', toolResult: { resultType: 'success', textResultForLlm: 'a b' } })],
+      [['--from', 'codex'], JSON.stringify({ session_id: 's1', hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: 'a b', cwd: '/tmp' })],
+    ];
+    for (const [args, payload] of after) expect(await sameRun(p, 'logger', args, payload), args.join(' ')).toBe(true);
+    // A hook that adds context after the call: the full path reads its run.
+    p.hook('logger', hookMd('logger', 'post-tool-call', 'Bash'), { script: RECORDER(`echo '{"additional_context":"logged"}'`) });
+    await p.trust();
+    expect(await sameRun(p, 'logger', CLAUDE, after[0]![1])).toBe(false);
+  }, 600_000);
+
+  it('hands its run to the full path, which reads it as its own, for every other answer', async () => {
+    const answers: readonly (readonly [string, boolean])[] = [
+      ["echo 'no shell here' >&2; exit 2", false],
+      [`echo '{"decision":"deny","reason":"not today"}'`, false],
+      [`echo '{"decision":"allow","reason":"fine"}'`, false],
+      [`echo '{"modified_input":{"command":"ls -la"}}'`, false],
+      [`echo '{"additional_context":"more"}'`, false],
+      ['echo {}', false],
+      ["echo 'oops' >&2; exit 1", false],
+      ['echo not-json', false],
+      ["printf '\\377\\n'", false],
+      ['sleep 3', false],
+      ["echo 'only a note' >&2", true],
+      ["printf '  \\n'", true],
+    ];
+    for (const [answer, alone] of answers) {
+      const p = new Project();
+      p.hook('guard', `---\nname: guard\ndescription: Answers.\ntrigger: pre-tool-call\ntimeout: 1000\nmatcher:\n  tool: Bash\n---\n`, { script: RECORDER(answer) });
+      await p.trust();
+      expect(await sameRun(p, 'guard', CLAUDE, CLAUDE_BASH), answer).toBe(alone);
+      expect(await sameRun(p, 'guard', ['--from', 'copilot'], SHELL_CALLS.copilot!.payload), answer).toBe(alone);
+    }
+  }, 900_000);
+
+  it('hands over with nothing run where the full path has something to say or to decide first', async () => {
+    const frontmatter = (extra: string, tool = 'Bash'): string => `---\nname: guard\ndescription: Guards.\ntrigger: pre-tool-call\n${extra}matcher:\n  tool: ${tool}\n---\n`;
+    const cases: readonly { readonly name: string; readonly hook: string; readonly trust?: boolean; readonly extra?: Record<string, string>; readonly payload?: string; readonly setup?: (p: Project) => void }[] = [
+      { name: 'untrusted', hook: frontmatter(''), trust: false },
+      { name: 'an input pattern', hook: frontmatter('').replace('  tool: Bash\n', '  tool: Bash\n  pattern: rm\n'), payload: JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm x' } }) },
+      { name: 'async', hook: frontmatter('async: true\n') },
+      { name: 'another dialect', hook: frontmatter('metadata:\n  dialect: claude\n') },
+      { name: 'a tool no agent has', hook: frontmatter('', '^MyTool$'), payload: JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'MyTool', tool_input: {} }) },
+      { name: 'caches off', hook: frontmatter(''), extra: { AGENT_HOOKS_CACHE_DIR: 'off' } },
+      { name: 'a PATH the project set', hook: frontmatter(''), setup: (p) => p.write('.claude/settings.json', JSON.stringify({ env: { PATH: process.env.PATH } })) },
+      { name: 'two hooks', hook: frontmatter(''), setup: (p) => p.hook('second', hookMd('second', 'pre-tool-call', '^Bash$'), { script: RECORDER('exit 0') }) },
+    ];
+    for (const c of cases) {
+      const p = new Project();
+      p.hook('guard', c.hook, { script: RECORDER('exit 0') });
+      c.setup?.(p);
+      if (c.trust !== false) await p.trust();
+      expect(await sameRun(p, 'guard', CLAUDE, c.payload ?? CLAUDE_BASH, c.extra), c.name).toBe(false);
+    }
+  }, 900_000);
+});
