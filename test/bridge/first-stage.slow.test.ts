@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { isRunning, readPid } from '../support/script-fixture.js';
 
 // The bridge's first stage answers alone only where the full path's answer is known: for every project and payload
 // here, the real command line (from source) gives the same stdout, stderr and exit code as the full path alone, call
@@ -406,6 +407,50 @@ describe('the bridge’s first stage running a call’s one hook', () => {
       expect(await sameRun(p, 'guard', ['--from', 'copilot'], SHELL_CALLS.copilot!.payload), answer).toBe(alone);
     }
   }, 900_000);
+
+  it.runIf(process.platform === 'linux')('stops the hook it runs, its whole group, when the agent gives up on the call, and says so as the full path does', async () => {
+    const p = new Project();
+    const pidFile = join(p.dir, '..', 'hook.pid');
+    const stubborn = join(p.dir, '..', 'stubborn');
+    // Quick until the flag is there; then it ignores SIGTERM and runs on, as does its child.
+    const script = [
+      '#!/bin/sh',
+      'cat > /dev/null',
+      `[ -e '${stubborn}' ] || exit 0`,
+      "trap '' TERM",
+      `sh -c 'trap "" TERM; echo $$ > "${pidFile}.child"; while :; do sleep 1; done' &`,
+      `echo $$ > '${pidFile}'`,
+      'while :; do sleep 1; done',
+      '',
+    ].join('\n');
+    p.hook('stubborn', hookMd('stubborn', 'pre-tool-call', 'Bash'), { script });
+    await p.trust();
+    // The first call validates the hook's frontmatter (the full path), the second runs it alone and learns the rest.
+    for (let i = 0; i < 2; i++) expect((await cli(['bridge', ...CLAUDE], p.dir, p.env('cache-staged'), CLAUDE_BASH)).code).toBe(0);
+    writeFileSync(stubborn, '');
+    const gone = async (pid: number): Promise<boolean> => {
+      const end = Date.now() + 3000;
+      while (Date.now() < end && (await isRunning(pid))) await new Promise((r) => setTimeout(r, 50));
+      return !(await isRunning(pid));
+    };
+    for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+      rmSync(pidFile, { force: true });
+      rmSync(`${pidFile}.child`, { force: true });
+      // The first stage alone: it runs the hook, or hands the call over with 99 (which would fail the code below).
+      const child = spawn(process.execPath, [...FIRST_STAGE, 'bridge', ...CLAUDE], { cwd: p.dir, env: p.env('cache-staged'), stdio: ['pipe', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      child.stdin.end(CLAUDE_BASH);
+      const hook = await readPid(pidFile, 30_000);
+      const grandchild = await readPid(`${pidFile}.child`, 10_000);
+      child.kill(signal);
+      expect(await exited, stderr).toBe(1);
+      expect(stderr).toBe(`agent-hooks bridge: ${signal} received: stopping the hooks and exiting.\n`);
+      expect(await gone(hook)).toBe(true);
+      expect(await gone(grandchild)).toBe(true);
+    }
+  }, 300_000);
 
   it('hands over with nothing run where the full path has something to say or to decide first', async () => {
     const frontmatter = (extra: string, tool = 'Bash'): string => `---\nname: guard\ndescription: Guards.\ntrigger: pre-tool-call\n${extra}matcher:\n  tool: ${tool}\n---\n`;
