@@ -6,11 +6,11 @@
  * @module
  * @internal
  */
-import { join } from 'node:path';
 import { lightProfileOf } from '../agents/light-registry.js';
 import { HookEvent, type HookEventName } from '../core/events.js';
 import { toolAliases } from '../core/tool-vocabulary.js';
-import { parseFrontmatter, readFrontmatter } from '../script/frontmatter.js';
+import { parseFrontmatter } from '../script/frontmatter.js';
+import { noHookFile, readHookFile } from '../script/internal/known-manifest.js';
 import { toolNamesOf } from '../script/internal/call-filter.js';
 import { deferredMatcherProblems } from '../script/internal/matcher-problems.js';
 import type { HookManifest } from '../script/manifest.js';
@@ -41,8 +41,6 @@ export function filterOf(data: unknown): HookFilter {
   return { event, tools: names.kind === 'exact' ? { kind: 'exact', names: [...names.names] } : { kind: 'contains', parts: [...names.parts] } };
 }
 
-const missing = (read: { ok: boolean; problems?: readonly { code: string }[] }): boolean => !read.ok && (read.problems ?? []).some((p) => p.code === 'missing-file');
-
 /**
  * What hook folder `dir` holds, read as discovery reads it (HOOK.md, else hook.md), with the key it was read under;
  * `undefined` when the file changed while it was read.
@@ -51,19 +49,12 @@ const missing = (read: { ok: boolean; problems?: readonly { code: string }[] }):
  */
 export async function learnFolder(dir: string): Promise<{ key: string; verdict: FolderVerdict } | undefined> {
   const key = folderKey(dir);
-  let file = join(dir, 'HOOK.md');
-  let read = await readFrontmatter(file);
-  if (missing(read)) {
-    const lower = await readFrontmatter(join(dir, 'hook.md'));
-    if (lower.ok || !missing(lower)) {
-      file = join(dir, 'hook.md');
-      read = lower;
-    }
-  }
+  const found = await readHookFile(dir);
   let verdict: FolderVerdict;
-  if (missing(read)) {
+  if (noHookFile(found)) {
     verdict = 'none';
   } else {
+    const { read, file } = found;
     const parsed = read.ok ? parseFrontmatter(read, file) : read;
     verdict = parsed.ok ? filterOf(parsed.data) : 'problem';
   }
