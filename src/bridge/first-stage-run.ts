@@ -25,6 +25,7 @@ import { knownManifest, noHookFile, readHookFile } from '../script/internal/know
 import type { HookManifest, HookSource } from '../script/manifest.js';
 import { applyTrust, resolveTrustPolicy } from '../script/trust/trust-policy.js';
 import type { Json } from '../agents/light-profile.js';
+import { ALONE_EVENTS } from './alone-events.js';
 import { holdBridgeLifetime } from './bridge-hold.js';
 import type { FirstStageIndex, FolderVerdict } from './first-stage-index.js';
 import type { PayloadCall } from './payload-call.js';
@@ -68,13 +69,6 @@ const first = (fields: Json, names: readonly string[]): unknown => {
   for (const name of names) if (Object.hasOwn(fields, name)) return fields[name];
   return undefined;
 };
-
-/**
- * The events whose one hook the first stage runs alone: a tool call before it runs, and after it has run.
- *
- * @internal
- */
-export const ALONE_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 'PostToolUse']);
 
 /**
  * The stdin of a HOOK.md hook on PreToolUse or PostToolUse, as the HOOK.md dialect writes it from the context the full

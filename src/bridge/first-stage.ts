@@ -23,6 +23,7 @@ import { projectHooksDir, userHooksDir } from '../script/hook-dirs.js';
 import { lightProfileOf } from '../agents/light-registry.js';
 import type { LightAgentProfile } from '../agents/light-profile.js';
 import { FirstStageIndex, firstStageIndexFile, folderKey, type FolderVerdict } from './first-stage-index.js';
+import { ALONE_EVENTS } from './alone-events.js';
 import { filterAdmits } from './hook-filter.js';
 import { payloadCallOf, writtenEventOf } from './payload-call.js';
 import type { RecordedRun } from '../process/recorded-run.js';
@@ -153,10 +154,11 @@ export async function bridgeFirstStage(args: readonly string[], io: FirstStageIO
   }
 }
 
-/** A hook folder that may hold the one hook able to run on a call, and the level it was found at. */
-interface OnlyFolder {
+/** A hook folder whose hook may run on a call: the level it was found at, and what its HOOK.md may run on. */
+interface MayRun {
   readonly dir: string;
   readonly source: HookSource;
+  readonly verdict: FolderVerdict;
 }
 
 /**
@@ -233,20 +235,19 @@ async function firstStageOn(agent: LightAgentProfile, options: ReadonlyMap<strin
         verdicts.push([dir, lesson.verdict]);
       }
     }
-    const may: OnlyFolder[] = [];
+    const may: MayRun[] = [];
     for (const [dir, verdict] of verdicts) {
       if (verdict === 'none') continue;
       if (verdict === 'problem') return handOver;
-      if (filterAdmits(verdict, filterCall)) may.push({ dir, source: sources.get(dir)! });
+      if (filterAdmits(verdict, filterCall)) may.push({ dir, source: sources.get(dir)!, verdict });
     }
     if (may.length === 0) return { answered: true, exitCode: 0 };
     // One hook that may run, on a tool call before or after it runs: run alone where the run can be made exactly as
     // the full path makes it. Two or more go to the full path, which orders them and stops at the first that blocks.
-    if (may.length > 1 || (call.event !== 'PreToolUse' && call.event !== 'PostToolUse')) return handOver;
+    if (may.length > 1 || !ALONE_EVENTS.has(call.event)) return handOver;
     const loaded = io.loadRunner?.() ?? { runner: await import('./first-stage-run.js'), done: () => {} };
-    const verdict = verdicts.find(([dir]) => dir === may[0]!.dir)![1];
     // Once the hook has started, nothing here may throw: a run lost on the way would be made again by the full path.
-    const ran = await loaded.runner.runAlone({ ...may[0]!, verdict, call, projectDir, env: io.env, index, learn });
+    const ran = await loaded.runner.runAlone({ ...may[0]!, call, projectDir, env: io.env, index, learn });
     try {
       loaded.done();
     } catch {
