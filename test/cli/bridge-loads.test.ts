@@ -185,6 +185,31 @@ describe('what a start loads', () => {
     expect(loads.urls.filter((url) => url.startsWith(pathToFileURL(join(CLI, '..')).href))).toEqual([pathToFileURL(CLI).href]);
   });
 
+  it('a bridged call whose one hook lets it go on, its caches warm, runs the hook from dist/cli.cjs and dist/cli-run.cjs, never dist/bridge.cjs', () => {
+    const dir = join(root, 'silent-project');
+    const env = { HOME: join(root, 'home'), XDG_CONFIG_HOME: join(root, 'xdg'), AGENT_HOOKS_CACHE_DIR: join(root, 'cache'), CLAUDE_PROJECT_DIR: dir };
+    const hook = join(dir, '.agents', 'hooks', 'shell-guard');
+    const ran = join(dir, 'ran');
+    mkdirSync(join(hook, 'scripts'), { recursive: true });
+    writeFileSync(join(hook, 'HOOK.md'), '---\nname: shell-guard\ndescription: Lets every shell command go on.\ntrigger: pre-tool-call\nmatcher:\n  tool: ^Bash$\n---\n');
+    writeFileSync(join(hook, 'scripts', 'run'), `#!/bin/sh\ncat >/dev/null\necho run >> '${ran}'\n`);
+    chmodSync(join(hook, 'scripts', 'run'), 0o755);
+    const trusted = spawnSync(node, [CLI, 'trust', '--all'], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+    expect(trusted.status, trusted.stderr).toBe(0);
+    const call = (): ReturnType<typeof loadsOf> => loadsOf([CLI, 'bridge', '--from', 'claude'], dir, env);
+    // The first call validates the frontmatter (the full path); the second runs the hook alone and learns the rest.
+    call();
+    call();
+    const loads = call();
+    expect(loads.status, loads.stderr).toBe(0);
+    expect(loads.stdout).toBe('');
+    expect(readFileSync(ran, 'utf8').split('\n').filter(Boolean)).toHaveLength(3);
+    // cli-run.cjs is compiled from its code cache by node:vm, not by the module loader: its coverage tells that it ran.
+    expect(loads.urls.filter((url) => url.startsWith(pathToFileURL(join(CLI, '..')).href))).toEqual([pathToFileURL(CLI).href]);
+    expect(loads.coverage.some((script) => script.url.endsWith('/dist/cli-run.cjs'))).toBe(true);
+    expect(loads.coverage.some((script) => script.url === BRIDGE_FILE)).toBe(false);
+  });
+
   it("import('agent-hooks') loads neither node:http nor node:https", () => {
     const loads = importLibrary();
     expect(loads.status, loads.stderr).toBe(0);
