@@ -1,15 +1,16 @@
 /**
  * What one hook call costs a command agent through the line `bridge --install codex --http` writes, with
- * `agent-hooks serve` running: the whole `sh -c <line>` — sh, cat, curl, the request, serve's dispatch and the answer
- * split by the shell — against a bare `node -e ''` and against the command bridge (`agent-hooks bridge --from codex`),
- * all given the same Codex PreToolUse payload on stdin, started the same way, alternating, compared by medians in the
- * same run. The project has one trusted HOOK.md hook that matches the call, so each run also pays for its script (in
- * serve, or in the bridge). Then the line with no server listening: its fallback to the command bridge.
+ * `agent-hooks serve` running: the whole `sh -c <line>` — sh, cat, the request (through bash's `/dev/tcp`, as the line
+ * is written where bash is on `PATH`; and with curl, as it is written where bash is not), serve's dispatch and the
+ * answer split by the shell — against a bare `node -e ''` and against the command bridge (`agent-hooks bridge --from
+ * codex`), all given the same Codex PreToolUse payload on stdin, started the same way, alternating, compared by
+ * medians in the same run. The project has one trusted HOOK.md hook that matches the call, so each run also pays for
+ * its script (in serve, or in the bridge). Then the line with no server listening: its fallback to the command bridge.
  *
- * Needs a built CLI (`dist/cli.cjs`, or the file `AGENT_HOOKS_CLI` names) and curl.
+ * Needs a built CLI (`dist/cli.cjs`, or the file `AGENT_HOOKS_CLI` names), bash and curl.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +36,13 @@ function startServe(dir: string, env: NodeJS.ProcessEnv): Promise<{ port: number
   });
 }
 
+/** The absolute path of `name` on this process's PATH. */
+function executable(name: string): string {
+  const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim();
+  if (!found.startsWith('/')) throw new Error(`served-line: ${name} is not on PATH`);
+  return found;
+}
+
 export async function servedLineSuite(): Promise<Row[]> {
   const root = mkdtempSync(join(tmpdir(), 'agent-hooks-bench-line-'));
   const dir = join(root, 'project');
@@ -49,24 +57,31 @@ export async function servedLineSuite(): Promise<Row[]> {
   const server = await startServe(dir, env);
   try {
     timed(process.execPath, [CLI, 'trust', '--all'], dir, env, '');
-    const install = (port: number): string => {
-      timed(process.execPath, [CLI, 'bridge', '--install', 'codex', '--http', '--port', String(port), '--events', 'PreToolUse'], dir, env, '');
+    // The line as `--install` writes it where bash is not on PATH: curl's.
+    const curlOnly = join(root, 'curl-only');
+    mkdirSync(curlOnly);
+    for (const tool of ['curl', 'cat']) symlinkSync(executable(tool), join(curlOnly, tool));
+    const install = (port: number, installEnv = env): string => {
+      timed(process.execPath, [CLI, 'bridge', '--install', 'codex', '--http', '--port', String(port), '--events', 'PreToolUse'], dir, installEnv, '');
       const config = JSON.parse(readFileSync(join(dir, '.codex', 'hooks.json'), 'utf8')) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } };
       return config.hooks.PreToolUse[0]!.hooks[0]!.command;
     };
     const token = String(spawnSync(process.execPath, [CLI, 'serve', '--print-token'], { cwd: dir, env }).stdout).trim();
     const lineEnv = { ...env, AGENT_HOOKS_TOKEN: token };
+    const viaCurl = install(server.port, { ...env, PATH: curlOnly });
     const served = install(server.port);
+    if (!served.includes('/dev/tcp/') || !viaCurl.includes('curl')) throw new Error(`served-line: expected a bash line and a curl line, got:\n${served}\n${viaCurl}`);
     const runs = {
       bare: (): number => timed(process.execPath, ['-e', ''], dir, env, input),
       line: (): number => timed('sh', ['-c', served], dir, lineEnv, input),
+      curl: (): number => timed('sh', ['-c', viaCurl], dir, lineEnv, input),
       bridge: (): number => timed(process.execPath, [CLI, 'bridge', '--from', 'codex'], dir, env, input),
     };
     // A first call of each fills the caches (discovery, compile cache, serve's first load).
     for (const run of Object.values(runs)) run();
-    const samples = { bare: [] as number[], line: [] as number[], bridge: [] as number[] };
+    const samples = { bare: [] as number[], line: [] as number[], curl: [] as number[], bridge: [] as number[] };
     for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 === 0 ? (['bare', 'line', 'bridge'] as const) : (['bridge', 'line', 'bare'] as const);
+      const order = round % 2 === 0 ? (['bare', 'line', 'curl', 'bridge'] as const) : (['bridge', 'curl', 'line', 'bare'] as const);
       for (const which of order) samples[which].push(runs[which]());
     }
     // No server on the port written: the line's fallback, against the command bridge alone.
@@ -84,7 +99,8 @@ export async function servedLineSuite(): Promise<Row[]> {
     };
     return [
       finishRow({ suite, name: "node -e ''", unit: 'ms', mean: stats(samples.bare).mean, median: base, note: `${ROUNDS} rounds` }),
-      row('sh -c <served line>, serve running', samples.line, `the command bridge ${(median(samples.bridge) / median(samples.line)).toFixed(1)}× it in the same rounds`, 1),
+      row('sh -c <served line>, serve running (posting through bash)', samples.line, `the command bridge ${(median(samples.bridge) / median(samples.line)).toFixed(1)}× it in the same rounds`, 1),
+      row('sh -c <served line written without bash on PATH>, serve running (posting with curl)', samples.curl, `${(median(samples.curl) - median(samples.line)).toFixed(1)} ms more than through bash, in the same rounds`, 1),
       row('agent-hooks bridge --from codex', samples.bridge, `${ROUNDS} rounds`),
       row('sh -c <served line>, no server: falls back to the bridge', fallback.line, `the bridge alone ${median(fallback.bridge).toFixed(1)} ms in the same ${fallback.line.length} rounds`),
     ];

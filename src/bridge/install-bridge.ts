@@ -67,9 +67,10 @@ export interface InstallBridgeOptions {
   /** With `level: 'user'`: where the home (`HOME`) and `CODEX_HOME` are read. Default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
   /**
-   * Send the hooks to a running `agent-hooks serve` first: each entry's line posts the payload with curl to
-   * `<baseUrl>/bridge/<agent>` (the token from `$AGENT_HOOKS_TOKEN` at run time) and runs the command bridge —
-   * {@link InstallBridgeOptions.command} or the default line — when no server answers. curl and cat are looked up on
+   * Send the hooks to a running `agent-hooks serve` first: each entry's line posts the payload to
+   * `<baseUrl>/bridge/<agent>` (the token from `$AGENT_HOOKS_TOKEN` at run time) — through bash's `/dev/tcp` to a
+   * loopback IP where bash opens it, else with curl — and runs the command bridge ({@link InstallBridgeOptions.command}
+   * or the default line) when no server answers. cat, bash, env and curl are looked up on
    * {@link InstallBridgeOptions.env}'s `PATH` and written by their absolute paths.
    */
   readonly served?:

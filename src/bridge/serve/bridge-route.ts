@@ -1,7 +1,8 @@
 /**
  * `POST /bridge/<agent>` of `agent-hooks serve`: the route of the agents whose hooks can only be commands. Their
- * line (see `servedBridgeLine`) posts the payload with curl and prints what comes back, so the answer carries what the
- * command bridge would print — stdout, stderr and the exit code — in one body a POSIX shell splits with builtins.
+ * line (see `servedBridgeLine`) posts the payload (through bash, or with curl) and prints what comes back, so the
+ * answer carries what the command bridge would print — stdout, stderr and the exit code — in one body a POSIX shell
+ * splits with builtins.
  *
  * @module
  */

@@ -33,8 +33,8 @@ export interface InstallHttpFlags {
 
 /**
  * Runs `bridge --install AGENT --http [--port N] [--host H]` for the project in `projectDir`: Claude Code's
- * `type: "http"` entries, or, for an agent whose hooks can only be commands, the line that posts to the server with
- * curl and runs the command bridge when no server answers (see `servedBridgeLine`).
+ * `type: "http"` entries, or, for an agent whose hooks can only be commands, the line that posts to the server (through
+ * bash, or with curl) and runs the command bridge when no server answers (see `servedBridgeLine`).
  *
  * @internal
  */
@@ -46,11 +46,11 @@ export async function installHttp(io: CliIO, projectDir: string, agent: string, 
   const baseUrl = `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
   const http = AGENT_PROFILES.find((profile) => profile.httpHooks && profile.id === agent)?.id;
   if (http === undefined) {
-    // An agent whose hooks are commands: a curl line in place of the command bridge's, which it falls back to.
+    // An agent whose hooks are commands: a line that posts to the server in place of the command bridge's, which it falls back to.
     if (isInstallAgent(agent) && INSTALL_TARGETS[agent].layout === 'plugin') throw new UsageError(`--http does not apply to ${INSTALL_TARGETS[agent].title}: its plugin runs the hooks in its own process`);
     const status = await install(io, projectDir, agent, { ...flags, served: { baseUrl } });
     if (status === ExitCode.ok && !flags.json) {
-      io.out(`It posts each hook to ${baseUrl}/bridge/${agent} with curl, and runs the command bridge when no server answers there. Start the server with: agent-hooks serve --port ${port}`);
+      io.out(`It posts each hook to ${baseUrl}/bridge/${agent} (through bash's /dev/tcp where it can, else with curl), and runs the command bridge when no server answers there. Start the server with: agent-hooks serve --port ${port}`);
       io.out(`and give the agent the token in its environment for this project: export ${SERVE_TOKEN_ENV}="$(agent-hooks serve --print-token)"`);
     }
     return status;
