@@ -7,7 +7,8 @@
  *
  * The serve variants send the same events as http hooks to `agent-hooks serve`, started once per session before
  * the agent (its start is not part of any tool call). The served variant of an agent whose hooks are commands (Codex,
- * Gemini CLI, Copilot CLI) is the line `bridge --install AGENT --http` writes (curl to the running serve), in place of
+ * Gemini CLI, Copilot CLI) is the line `bridge --install AGENT --http` writes (posting to the running serve through
+ * bash's `/dev/tcp`, or with curl where bash is not on `PATH`), in place of
  * the agent's command bridge; its baseline is the same configuration with the bridge uninstalled.
  *
  * Beside them, in the same rounds, a bare start of the Node that runs the command bridge (`node -e ''`, given a payload on
@@ -17,7 +18,8 @@
  * Needs the pinned agent CLIs (installed on first use, as `npm run test:agents` does) and a built `dist/cli.cjs` (or
  * the build `AGENT_HOOKS_E2E_CLI` names).
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { claudeDriver } from '../test/agents/drivers/claude.js';
@@ -40,13 +42,15 @@ interface Variant {
   readonly agent?: CommandAgent | undefined;
   /** Canonical events bridged, none for the baseline. */
   readonly events: readonly string[];
-  /** Whether the events go to `agent-hooks serve` (Claude Code's http hooks; another agent's curl line), rather than the command bridge. */
+  /** Whether the events go to `agent-hooks serve` (Claude Code's http hooks; another agent's served line), rather than the command bridge. */
   readonly serve?: boolean;
   /** Whether the agent's command hook runs the hook's script itself, with nothing of agent-hooks: what any command hook costs there. */
   readonly direct?: boolean;
+  /** For a served line: installed with no bash on `PATH`, so that it posts with curl, as it does on such a machine. */
+  readonly curl?: boolean;
 }
 
-/** The agents driven beside Claude Code, whose hooks are commands: their served variant is the curl line. */
+/** The agents driven beside Claude Code, whose hooks are commands: their served variant is the served line. */
 const COMMAND_AGENTS = { codex: codexDriver, gemini: geminiDriver, copilot: copilotDriver } as const satisfies Record<string, AgentDriver>;
 type CommandAgent = keyof typeof COMMAND_AGENTS;
 
@@ -55,6 +59,8 @@ const BASELINE = 'no hooks';
 const baselineName = (agent: CommandAgent): string => `${agent}: no hooks`;
 /** A command agent's sessions with the hook's script as its own command hook on PreToolUse. */
 const directName = (agent: CommandAgent): string => `${agent}: the script as the agent's own command hook on PreToolUse`;
+/** A command agent's sessions through the served line as `--install` writes it here (posting through bash). */
+const servedName = (agent: CommandAgent): string => `${agent}: serve (served line) on PreToolUse, one HOOK.md hook`;
 /** Where each command agent keeps the hook entries `bridge --install` writes. */
 const HOOK_FILES: Readonly<Record<CommandAgent, string>> = { codex: join('.codex', 'hooks.json'), gemini: join('.gemini', 'settings.json'), copilot: join('.github', 'hooks', 'agent-hooks.json') };
 
@@ -65,12 +71,13 @@ function withCommand(value: unknown, command: string): unknown {
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withCommand(v, command)]));
   return value;
 }
-/** A command agent's variants: no hooks, the script as its own command hook, its command bridge, and the served curl line. */
+/** A command agent's variants: no hooks, the script as its own command hook, its command bridge, and the served line. */
 const commandVariants = (agent: CommandAgent): Variant[] => [
   { name: baselineName(agent), agent, events: [] },
   { name: directName(agent), agent, events: ['PreToolUse'], direct: true },
   { name: `${agent}: bridge on PreToolUse, one HOOK.md hook`, agent, events: ['PreToolUse'] },
-  { name: `${agent}: serve (curl line) on PreToolUse, one HOOK.md hook`, agent, events: ['PreToolUse'], serve: true },
+  { name: servedName(agent), agent, events: ['PreToolUse'], serve: true },
+  { name: `${agent}: serve (the served line posting with curl, as written where bash is not on PATH) on PreToolUse, one HOOK.md hook`, agent, events: ['PreToolUse'], serve: true, curl: true },
 ];
 /** The agents driven: `AGENT_BRIDGE_AGENTS=codex,gemini` measures those agents' variants alone. */
 const AGENTS = (process.env.AGENT_BRIDGE_AGENTS ?? 'claude,codex,gemini,copilot').split(',');
@@ -95,6 +102,13 @@ function writeHook(project: AgentProject, name: string, trigger: string): void {
   writeFileSync(join(dir, 'HOOK.md'), `---\nname: ${name}\ndescription: Reads the payload and lets the call proceed.\ntrigger: ${trigger}\nmatcher:\n  tool: Shell\n---\n`);
   writeFileSync(join(dir, 'scripts', 'run'), HOOK_SCRIPT);
   chmodSync(join(dir, 'scripts', 'run'), 0o755);
+}
+
+/** The absolute path of `name` on this process's PATH. */
+function executable(name: string): string {
+  const found = execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim();
+  if (!found.startsWith('/')) throw new Error(`agent-bridge: ${name} is not on PATH`);
+  return found;
 }
 
 /** The tool latencies of one session, in ms: one per shell call whose result came back. */
@@ -136,7 +150,17 @@ async function session(variant: Variant): Promise<number[]> {
       }
       if (variant.serve) {
         server = await startServe(project);
-        project.cli('bridge', '--install', driver.name, '--http', '--port', String(server.port), '--events', variant.events.join(','), '--timeout', '30');
+        const args = ['bridge', '--install', driver.name, '--http', '--port', String(server.port), '--events', variant.events.join(','), '--timeout', '30'];
+        if (variant.curl === true) {
+          // A PATH of node, curl and cat alone: the line is written to post with curl.
+          const bin = join(project.dir, 'curl-only-bin');
+          mkdirSync(bin);
+          for (const tool of ['node', 'curl', 'cat']) symlinkSync(executable(tool), join(bin, tool));
+          execFileSync(join(project.dir, 'node_modules', '.bin', 'agent-hooks'), args, { cwd: project.dir, env: { ...project.env, PATH: bin }, stdio: 'ignore' });
+          if (!readFileSync(join(project.dir, HOOK_FILES[variant.agent!]), 'utf8').includes('curl')) throw new Error(`${variant.name}: the line written does not post with curl`);
+        } else {
+          project.cli(...args);
+        }
       }
     } else if (variant.agent !== undefined) {
       // The agent's baseline needs its configuration (Codex's model provider, Gemini CLI's settings), and no hook.
@@ -223,7 +247,7 @@ export async function agentBridgeSuite(): Promise<Row[]> {
         ? { note: `${xs.length} tool calls in ${ROUNDS} sessions` }
         : { baseline, ratio: timing.median / base, note: `adds ${added.toFixed(0)} ms per tool call (medians; ${xs.length} calls)` }),
     });
-  }), ...VARIANTS.filter((variant) => variant.serve === true).map((variant) => {
+  }), ...VARIANTS.filter((variant) => variant.serve === true && variant.curl !== true).map((variant) => {
     const added = addedBy(variant);
     // What reaching serve costs per bridged event, against one Node start: each event's hook script runs in serve
     // whichever way the event comes, so its own time is left out, as the bridge bench leaves it out.
@@ -237,6 +261,10 @@ export async function agentBridgeSuite(): Promise<Row[]> {
       target: valueTarget(start, `under ${NODE_START}, ${start.toFixed(0)} ms`),
       note: `${added.toFixed(0)} ms per tool call over ${variant.events.length} event${variant.events.length === 1 ? '' : 's'}, less ${own.toFixed(1)} ms of script per event`,
     });
+  }), ...VARIANTS.filter((variant) => variant.curl === true).map((variant) => {
+    // The same served line posting with curl, in the same rounds: what posting through bash saves a tool call.
+    const saved = median(samples.get(variant.name)!) - median(samples.get(servedName(variant.agent!))!);
+    return finishRow({ suite, name: `${variant.agent}: the served line posting through bash, against curl`, unit: 'ms', mean: saved, median: saved, note: 'ms a tool call less than with curl (medians, the same rounds)' });
   }), ...VARIANTS.filter((variant) => variant.serve === true && variant.agent !== undefined).map((variant) => {
     // Any command hook costs the agent its own part (starting a shell, reading the answer): the served line against
     // the same script run as the agent's own hook is what reaching serve adds to that.
