@@ -7,8 +7,8 @@
  * @internal
  */
 import { nodeFs, fsPromises } from '../core/internal/node-fs.js';
-import { createServer } from 'node:net';
 import { delimiter, isAbsolute, join } from 'node:path';
+import { lazyModule } from '../core/internal/lazy-module.js';
 import { childProcess } from '../process/internal/node-child-process.js';
 import { agentProfile } from '../agents/registry.js';
 import { InstallBridgeError } from './install-bridge-error.js';
@@ -16,6 +16,9 @@ import type { InstallAgent } from './install-targets.js';
 import { BRIDGE_FRAME, BRIDGE_PROJECT_HEADER } from './serve/bridge-frame.js';
 
 const { constants } = nodeFs;
+
+/** `node:net`, for the one connection {@link bashOpensTcp} takes when installing: importing the package loads none. */
+const net = lazyModule<typeof import('node:net')>('node:net');
 
 /**
  * What stands between the served part of a line and its fallback: the payload, given again to the command bridge.
@@ -159,7 +162,7 @@ export function servedBridgeLine(options: ServedLineOptions): string {
  * @internal
  */
 export async function bashOpensTcp(bash: string, env: string, timeoutMs = 5000): Promise<boolean> {
-  const server = createServer((socket) => socket.destroy());
+  const server = net().createServer((socket) => socket.destroy());
   try {
     const port = await new Promise<number>((resolve, reject) => {
       server.once('error', reject);
