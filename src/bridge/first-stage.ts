@@ -17,7 +17,7 @@
  */
 import type { Dirent } from 'node:fs';
 import { nodeFs } from '../core/internal/node-fs.js';
-import { basename, join, resolve, sep } from 'node:path';
+import { basename, resolve, sep } from 'node:path';
 import { projectSetVariables } from '../dialects/project-set-env.js';
 import { projectHooksDir, userHooksDir } from '../script/hook-dirs.js';
 import { lightProfileOf } from '../agents/light-registry.js';
@@ -172,7 +172,9 @@ async function firstStageOn(agent: LightAgentProfile, options: ReadonlyMap<strin
   if (projectSetVariables(io.env).length > 0) return handOver;
   const fromEnv = agent.projectVariables.map((name) => io.env[name]).find((v) => v !== undefined && v !== '');
   const projectDir = resolve(io.cwd, options.get('project') ?? fromEnv ?? '.');
-  if (CONFIG_MODULES.some((file) => exists(join(projectDir, file)))) return handOver;
+  // Resolved, so normalised: joined by hand, as `foldersOf` does.
+  const inProject = projectDir.endsWith(sep) ? projectDir : `${projectDir}${sep}`;
+  if (CONFIG_MODULES.some((file) => exists(`${inProject}${file}`))) return handOver;
 
   let payload: unknown;
   try {

@@ -15,7 +15,7 @@
  */
 import { nodeFs } from '../core/internal/node-fs.js';
 import { homedir, userInfo } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 
 const { readFileSync, statSync } = nodeFs;
 
@@ -152,12 +152,24 @@ function projectFilesOf(env: Env, trustHome: boolean): string[] {
   // Claude Code's project settings; Gemini CLI sets CLAUDE_PROJECT_DIR too, for compatibility.
   const claude = env['CLAUDE_PROJECT_DIR'];
   if (claude !== undefined && claude !== '') {
-    files.push(join(resolve(claude), '.claude', 'settings.json'), join(resolve(claude), '.claude', 'settings.local.json'));
+    const settings = join(resolve(claude), '.claude');
+    files.push(`${settings}${sep}settings.json`, `${settings}${sep}settings.local.json`);
   }
   return [...new Set(files)];
 }
 
-const found = new Map<string, readonly ProjectSetVariable[]>();
+/** Written into every file of a build, the same in all (see `build-stamp.ts`); absent when the sources run as they are. */
+declare const BUILT_AGENT_HOOKS_BUILD: string | undefined;
+
+/**
+ * The answers of {@link projectSetVariables}, by environment: one map for every file of a build in the process (the
+ * executable's files each bundle this module, and a bridged call asks in three of them — finding its code cache, its
+ * first stage, the first stage's run of a hook), else this module's own.
+ */
+const found: Map<string, readonly ProjectSetVariable[]> =
+  typeof BUILT_AGENT_HOOKS_BUILD === 'string'
+    ? (((globalThis as Record<symbol, unknown>)[Symbol.for(`agent-hooks:project-set-variables:${BUILT_AGENT_HOOKS_BUILD}`)] ??= new Map()) as Map<string, readonly ProjectSetVariable[]>)
+    : new Map();
 
 /**
  * The protected variables of `env` that a project file of the running agent sets, each with that file. A variable
@@ -179,10 +191,15 @@ export function projectSetVariables(env: Env): readonly ProjectSetVariable[] {
   if (known !== undefined) return known;
   const result: ProjectSetVariable[] = [];
   const read = new Map<string, FileVariables | undefined>();
+  // The files depend on the variable only through `trustHome`: listed once for each (a path resolved and joined is a
+  // pass over it, and V8 compiling Node's path normaliser mid-call cost a bridged call more than its work).
+  const lists = new Map<boolean, string[]>();
   // HOME first (it leads the list): whether it is the user's decides where the user's own files begin.
   for (const name of present) {
     const trustHome = name !== 'HOME' && !result.some((v) => v.name === 'HOME');
-    for (const file of projectFilesOf(env, trustHome)) {
+    let files = lists.get(trustHome);
+    if (files === undefined) lists.set(trustHome, (files = projectFilesOf(env, trustHome)));
+    for (const file of files) {
       if (!read.has(file)) read.set(file, variablesOf(file));
       const variables = read.get(file);
       // A file too large to parse counts as setting the variable — but not HOME, which neither agent replaces once
@@ -194,6 +211,7 @@ export function projectSetVariables(env: Env): readonly ProjectSetVariable[] {
       }
     }
   }
+  Object.freeze(result);
   found.set(key, result);
   return result;
 }

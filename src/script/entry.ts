@@ -90,24 +90,28 @@ async function probe(path: string, withoutModeBits: boolean): Promise<{ executab
  * @internal
  */
 export async function resolveScriptEntry(dir: string): Promise<ScriptEntryFound | ScriptEntryMissing> {
-  const [run, sh, py] = SCRIPT_ENTRY_NAMES.map((name) => join(dir, name)) as [string, string, string];
-  const found = await probe(run, true);
+  // Each joined when it is looked for: most hooks have a scripts/run, and a bridged call pays for every pass over a
+  // long path (see `cli/code-cache.ts`).
+  const [run, sh, py] = SCRIPT_ENTRY_NAMES.map((name) => () => join(dir, name)) as [() => string, () => string, () => string];
+  const runPath = run();
+  const found = await probe(runPath, true);
   if (found !== undefined) {
-    if (found.executable) return { ok: true, path: run, command: [run] };
+    if (found.executable) return { ok: true, path: runPath, command: [runPath] };
     return {
       ok: false,
       problem: {
-        file: run,
-        message: `scripts/run is not executable: run chmod +x ${JSON.stringify(run)}, or rename it run.sh or run.py.`,
+        file: runPath,
+        message: `scripts/run is not executable: run chmod +x ${JSON.stringify(runPath)}, or rename it run.sh or run.py.`,
         severity: 'error',
         code: 'not-executable',
       },
     };
   }
-  for (const [path, interpreter] of [
+  for (const [pathOf, interpreter] of [
     [sh, 'sh'],
     [py, 'python3'],
   ] as const) {
+    const path = pathOf();
     const file = await probe(path, false);
     if (file !== undefined) return { ok: true, path, command: file.executable ? [path] : [interpreter, path] };
   }
