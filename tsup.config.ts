@@ -82,11 +82,11 @@ const executable: Options = {
 };
 
 /**
- * For the CommonJS executable (src/cli/bin.ts): each `import()` of its graph becomes a read of that module's namespace
- * in the file of the listing that names it (`export * as name from …`): the first stage's lessons, loaded only when its
- * index misses, in `dist/cli-lazy.cjs` (src/cli/bin-lazy.ts); the run of the one hook a call can run on in
- * `dist/cli-run.cjs` (src/cli/bin-run.ts). So a bridged call parses some 30 KB of ours instead of the 200 KB that
- * bundling them in would make. A lazily imported module no listing names fails the build.
+ * For the CommonJS executable's body (src/cli/bin-stage.ts): each `import()` of its graph becomes a read of that
+ * module's namespace in the file of the listing that names it (`export * as name from …`): the first stage's lessons,
+ * loaded only when its index misses, in `dist/cli-lazy.cjs` (src/cli/bin-lazy.ts); the run of the one hook a call can
+ * run on in `dist/cli-run.cjs` (src/cli/bin-run.ts). So a bridged call parses some 30 KB of ours instead of the 200 KB
+ * that bundling them in would make. A lazily imported module no listing names fails the build.
  */
 const LAZY_LISTINGS = [
   ['bin-lazy.ts', 'cli-lazy.cjs'],
@@ -185,10 +185,11 @@ const builds: Options[] = [
     splitting: true,
   },
   {
-    // The package's executable, `dist/cli.cjs` (src/cli/bin.ts): one CommonJS file, so that a bridged call starts
-    // neither Node's ES module loader nor more than one file of ours; what it imports lazily is in `cli-lazy.cjs`.
+    // The package's executable, `dist/cli.cjs` (src/cli/bin.ts), and the body it compiles from a code cache,
+    // `dist/cli-stage.cjs` (src/cli/bin-stage.ts): CommonJS, so that a bridged call starts neither Node's ES module
+    // loader nor more files of ours than these; what the stage imports lazily is in `cli-lazy.cjs` and `cli-run.cjs`.
     ...executable,
-    entry: { cli: 'src/cli/bin.ts' },
+    entry: { cli: 'src/cli/bin.ts', 'cli-stage': 'src/cli/bin-stage.ts' },
     format: ['cjs'],
     define: commonJsValues,
     splitting: false,

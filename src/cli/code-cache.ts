@@ -1,6 +1,7 @@
 /**
- * The bridged call's file, `dist/bridge.cjs`, loaded with a code cache of V8 made after a call has run: an agent starts
- * the executable once per bridged hook call, and compiling that file's functions is a large part of the call. Node's
+ * The executable's files — its body `dist/cli-stage.cjs`, the first stage's run of a hook `dist/cli-run.cjs`, the
+ * bridged call `dist/bridge.cjs` — loaded with a code cache of V8 made after a call has run: an agent starts the
+ * executable once per bridged hook call, and compiling those files' functions is a large part of the call. Node's
  * own compile cache (Node ≥ 22.1, see `compile-cache.ts`) keeps only what is compiled before the file runs — its top
  * level — while V8 compiles each function the first time it is called; Node 20 has none. A cache made once the call
  * has answered holds the functions the call ran, so the next call compiles almost nothing of ours, on every Node.
@@ -19,10 +20,9 @@
  */
 import { nodeFs } from '../core/internal/node-fs.js';
 import { createRequire } from 'node:module';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, sep } from 'node:path';
 import { lazyModule } from '../core/internal/lazy-module.js';
-import { Sha256 } from '../core/internal/sha256.js';
-import { pruneBuildCaches } from '../script/internal/build-caches.js';
+import { buildTag, pruneBuildCaches } from '../script/internal/build-caches.js';
 import { agentHooksCacheDir } from '../script/internal/cache-dir.js';
 
 const { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } = nodeFs;
@@ -57,9 +57,15 @@ function cacheFileOf(file: string, env: Readonly<Record<string, string | undefin
   const dir = agentHooksCacheDir(env);
   if (dir === undefined) return undefined;
   const stat = statSync(file);
-  const build = new Sha256().update(`${file}:${stat.size}:${stat.mtimeMs}${nodeOptionsOf(env)}`).digest().slice(0, 16);
+  // A name, not a digest (the executable's first file computes it before any of its code is cached): two builds whose
+  // names met would take turns refusing each other's cache, or, of the same length, run the other's code; the file's
+  // path, size and time besides make that as likely as two 64-bit hashes meeting.
+  const build = buildTag(`${file}:${stat.size}:${stat.mtimeMs}${nodeOptionsOf(env)}`);
   const prefix = `${basename(file)}-`;
-  return { path: join(dir, 'compile', `${prefix}${process.versions.v8}-${process.arch}-${build}.v8`), prefix };
+  // Joined by hand (the name holds no separator): each pass of path.join over a long path before the first stage
+  // counts towards V8 compiling Node's path normaliser while the call waits, which on Node 22, in a project at a long
+  // path, cost the call more than its code cache saved.
+  return { path: `${dir}${sep}compile${sep}${prefix}${process.versions.v8}-${process.arch}-${build}.v8`, prefix };
 }
 
 /**

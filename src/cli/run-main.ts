@@ -2,7 +2,7 @@
  * The command line after the bridge's first stage: a bridged call the first stage handed over goes to the bridge
  * command's call (`bridge-entry.ts`, built as the one file `bridge.cjs`); everything else, and a bridged call's usage
  * error, to `main` with the command line's table, colours and prompts. Both executables end here: `dist/cli.cjs`
- * (`bin.ts`) and `dist/cli.js` (`index.ts`).
+ * (`bin.ts`, through `bin-stage.ts`) and `dist/cli.js` (`index.ts`).
  *
  * @module
  * @internal

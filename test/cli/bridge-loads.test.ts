@@ -173,7 +173,7 @@ describe('what a start loads', () => {
     expect(new Set(others.flatMap(held))).toEqual(new Set(Object.keys(NOT_ON_A_CALL)));
   });
 
-  it('a bridged call no hook can run on, its index warm, loads one file of ours: dist/cli.cjs', () => {
+  it("a bridged call no hook can run on, its index warm, loads one file of ours by Node's loader, dist/cli.cjs, and runs the executable's body from its code cache", () => {
     const { dir, env } = matchingProject();
     // The project's hook guards Bash: a Read runs nothing.
     const payload = PAYLOAD.replace('"tool_name":"Bash"', '"tool_name":"Read"');
@@ -183,6 +183,8 @@ describe('what a start loads', () => {
     expect(loads.status, loads.stderr).toBe(0);
     expect(loads.stdout).toBe('');
     expect(loads.urls.filter((url) => url.startsWith(pathToFileURL(join(CLI, '..')).href))).toEqual([pathToFileURL(CLI).href]);
+    // dist/cli-stage.cjs is compiled from its code cache by node:vm, not by the module loader: its coverage tells that it ran.
+    expect(loads.coverage.some((script) => script.url.endsWith('/dist/cli-stage.cjs'))).toBe(true);
   });
 
   it('a bridged call whose one hook lets it go on, its caches warm, runs the hook from dist/cli.cjs and dist/cli-run.cjs, never dist/bridge.cjs', () => {

@@ -80,10 +80,11 @@ describe('two copies of agent-hooks sharing a cache folder', () => {
     // Each copy's index: its lessons, and a file for each hooks folder it looked at (the user's has none: it is missing).
     expect(names.filter((name) => name.startsWith('bridge-index-')).sort()).toEqual([...Array(2).fill('bridge-index-<build>/lessons.json'), ...Array(2).fill('bridge-index-<build>/root-<build>.json')]);
     expect(names.filter((name) => name.startsWith('discovery-'))).toEqual(['discovery-<build>/root-<build>.json', 'discovery-<build>/root-<build>.json']);
-    // The bridged call's code cache, and the first stage's run of the call's one hook's.
+    // The code caches of the bridged call, of the first stage's run of the call's one hook, and of the executable's body.
     expect(names.filter((name) => name.endsWith('.v8')).sort()).toEqual([
       ...Array(2).fill(`compile/bridge.cjs-<v8>-${process.arch}-<build>.v8`),
       ...Array(2).fill(`compile/cli-run.cjs-<v8>-${process.arch}-<build>.v8`),
+      ...Array(2).fill(`compile/cli-stage.cjs-<v8>-${process.arch}-<build>.v8`),
     ]);
     for (let round = 0; round < 2; round++) {
       for (const cli of copies) {

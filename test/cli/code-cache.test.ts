@@ -1,6 +1,6 @@
 /**
- * A bridged call runs `dist/bridge.cjs` from a code cache of V8 that the call before it left in the user's cache
- * folder (src/cli/code-cache.ts). Real processes of the built executable, on a copy of `dist/` of their own so that a
+ * A bridged call runs `dist/bridge.cjs` (and the executable's body, `dist/cli-stage.cjs`) from a code cache of V8 that
+ * the call before it left in the user's cache folder (src/cli/code-cache.ts). Real processes of the built executable, on a copy of `dist/` of their own so that a
  * "new build" can be made by touching a file; each case checks the hook's decision, which no cache may change.
  */
 import { spawnSync } from 'node:child_process';
@@ -109,6 +109,29 @@ describe("the bridged call's code cache", () => {
     // NODE_OPTIONS counts as the command line does.
     call({ NODE_OPTIONS: '--stack-trace-limit=20' });
     expect(caches()).toHaveLength(3);
+  });
+
+  it("the executable's body (dist/cli-stage.cjs) gets a cache of its own from a bridged call, used as it is by the next; another command writes none", () => {
+    rmSync(cacheDir(), { recursive: true, force: true });
+    const stageCaches = (): string[] => readdirSync(cacheDir()).filter((name) => name.startsWith('cli-stage.cjs-') && name.endsWith('.v8'));
+    const version = spawnSync(process.execPath, [cli, '--version'], { cwd: project, env, encoding: 'utf8' });
+    expect(version.status, version.stderr).toBe(0);
+    expect(() => stageCaches()).toThrow();
+    call();
+    expect(stageCaches()).toHaveLength(1);
+    const [name] = stageCaches();
+    expect(name).toContain(`-${process.versions.v8}-${process.arch}-`);
+    const written = statSync(join(cacheDir(), name!));
+    call();
+    call();
+    expect(stageCaches()).toEqual([name]);
+    expect(statSync(join(cacheDir(), name!)).ino).toBe(written.ino);
+    // Damaged, it is refused by V8 and written again; the call decides as before.
+    const damaged = Buffer.alloc(written.size, 7);
+    writeFileSync(join(cacheDir(), name!), damaged);
+    call();
+    expect(stageCaches()).toEqual([name]);
+    expect(readFileSync(join(cacheDir(), name!)).equals(damaged)).toBe(false);
   });
 
   it('is neither read nor written with AGENT_HOOKS_CACHE_DIR=off, and the call decides the same', () => {
