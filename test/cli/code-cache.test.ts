@@ -4,7 +4,7 @@
  * "new build" can be made by touching a file; each case checks the hook's decision, which no cache may change.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,10 +113,11 @@ describe("the bridged call's code cache", () => {
 
   it("the executable's body (dist/cli-stage.cjs) gets a cache of its own from a bridged call, used as it is by the next; another command writes none", () => {
     rmSync(cacheDir(), { recursive: true, force: true });
-    const stageCaches = (): string[] => readdirSync(cacheDir()).filter((name) => name.startsWith('cli-stage.cjs-') && name.endsWith('.v8'));
+    // The folder may hold Node's own compile cache (Node 22.1 and later) after any command, or nothing at all.
+    const stageCaches = (): string[] => (existsSync(cacheDir()) ? readdirSync(cacheDir()) : []).filter((name) => name.startsWith('cli-stage.cjs-') && name.endsWith('.v8'));
     const version = spawnSync(process.execPath, [cli, '--version'], { cwd: project, env, encoding: 'utf8' });
     expect(version.status, version.stderr).toBe(0);
-    expect(() => stageCaches()).toThrow();
+    expect(stageCaches()).toEqual([]);
     call();
     expect(stageCaches()).toHaveLength(1);
     const [name] = stageCaches();
