@@ -45,7 +45,7 @@ const suites: Record<string, () => Promise<Row[]>> = {
   bridge: async () => [...(await bridgeSuite()), ...(await serveSuite())],
   // serve alone; the whole run has it in `bridge`.
   serve: serveSuite,
-  // A command agent's hook line to serve (curl), against a Node start and the command bridge.
+  // A command agent's hook line to serve (through bash, and with curl), against a Node start and the command bridge.
   'served-line': servedLineSuite,
   'ai-sdk': aiSdkSuite,
   parallel: parallelSuite,
