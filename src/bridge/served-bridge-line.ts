@@ -87,12 +87,15 @@ export interface ServedLineOptions {
  * PATH HOST_HEADER PROJECT SECONDS`, the token as the one line of its stdin, the payload on descriptor 3): HTTP/1.0,
  * so that the server closes the connection after a body it does not chunk; written in the background, so that a
  * server that stops reading cannot hold the line past its wait; the answer read within SECONDS, and printed only when
- * its status is 200. Every word is a builtin: the bash that runs it has no `PATH`, no variables at all.
+ * its status is 200. A token or project holding a control character is not sent (the line then runs the command
+ * bridge): a line break would end the header. Every word is a builtin: the bash that runs it has no `PATH`, no
+ * variables at all.
  *
  * @internal
  */
 export const BASH_CLIENT =
-  'IFS= read -r t;b=$(</dev/fd/3);exec 4<>"/dev/tcp/$1/$2"||exit 1;' +
+  // A token or a project with a line break in it would write headers of its own, or a second request: not sent.
+  'IFS= read -r t;case $t$5 in *[[:cntrl:]]*)exit 1;;esac;b=$(</dev/fd/3);exec 4<>"/dev/tcp/$1/$2"||exit 1;' +
   `{ printf 'POST %s HTTP/1.0\\r\\nHost: %s\\r\\nAuthorization: Bearer %s\\r\\n${BRIDGE_PROJECT_HEADER}: %s\\r\\nContent-Length: %d\\r\\n\\r\\n%s' "$3" "$4" "$t" "$5" "\${#b}" "$b" >&4;}&` +
   'IFS= read -r -d "" -t "$6" r <&4;[ $? -gt 128 ]&&{ kill $!;exit 1;};' +
   `case $r in "HTTP/1."[01]" 200 "*)printf %s "\${r#*$'\\r\\n\\r\\n'}";;*)exit 1;;esac`;
