@@ -87,15 +87,12 @@ export interface ServedLineOptions {
  * PATH HOST_HEADER PROJECT SECONDS`, the token as the one line of its stdin, the payload on descriptor 3): HTTP/1.0,
  * so that the server closes the connection after a body it does not chunk; written in the background, so that a
  * server that stops reading cannot hold the line past its wait; the answer read within SECONDS, and printed only when
- * its status is 200. A token or project holding a control character is not sent (the line then runs the command
- * bridge): a line break would end the header. Every word is a builtin: the bash that runs it has no `PATH`, no
- * variables at all.
+ * its status is 200. Every word is a builtin: the bash that runs it has no `PATH`, no variables at all.
  *
  * @internal
  */
 export const BASH_CLIENT =
-  // A token or a project with a line break in it would write headers of its own, or a second request: not sent.
-  'IFS= read -r t;case $t$5 in *[[:cntrl:]]*)exit 1;;esac;b=$(</dev/fd/3);exec 4<>"/dev/tcp/$1/$2"||exit 1;' +
+  'IFS= read -r t;b=$(</dev/fd/3);exec 4<>"/dev/tcp/$1/$2"||exit 1;' +
   `{ printf 'POST %s HTTP/1.0\\r\\nHost: %s\\r\\nAuthorization: Bearer %s\\r\\n${BRIDGE_PROJECT_HEADER}: %s\\r\\nContent-Length: %d\\r\\n\\r\\n%s' "$3" "$4" "$t" "$5" "\${#b}" "$b" >&4;}&` +
   'IFS= read -r -d "" -t "$6" r <&4;[ $? -gt 128 ]&&{ kill $!;exit 1;};' +
   `case $r in "HTTP/1."[01]" 200 "*)printf %s "\${r#*$'\\r\\n\\r\\n'}";;*)exit 1;;esac`;
@@ -118,7 +115,8 @@ function loopbackTarget(url: string): { address: string; port: string; path: str
  * It posts through bash where {@link ServedLineOptions.bash} is given and the server is on a loopback IP (see
  * {@link BASH_CLIENT}: a bash costs a call about a millisecond, curl's start some five), else with curl.
  *
- * Nothing in it is the project's to steer: every program by absolute path; bash started by `env -i`, so that no
+ * Nothing in it is the project's to steer: a token or project holding a control character is not sent; every
+ * program by absolute path; bash started by `env -i`, so that no
  * `BASH_ENV`, `SHELLOPTS`, exported function or locale a project sets reaches it; curl with `-q` first, so that no
  * `.curlrc` (nor a `CURL_HOME` pointing at one) is read, `--noproxy '*'`, so that no `http_proxy` a project sets
  * receives the payload and the token, and `--proto =http`. The token comes from `$AGENT_HOOKS_TOKEN` at run time and
@@ -150,7 +148,9 @@ export function servedBridgeLine(options: ServedLineOptions): string {
   }
   return [
     `p=$(${shellWord(options.cat)});`,
-    `r=$(printf %s "$p"|{ ${tokenLine}|${post};} 3<&0)&&`,
+    // A token or project holding a control character would write headers of its own (a line break ends one, and a
+    // Content-Length of the project's making starts a second request): never sent, the command bridge answers.
+    `r=$(case "$${token}${project}" in *[[:cntrl:]]*)exit 1;;esac;printf %s "$p"|{ ${tokenLine}|${post};} 3<&0)&&`,
     `case $r in ${exit}[0-9]\\;*${separator}*${end})`,
     `x=\${r#${exit}};x=\${x%%;*};e=\${r#*;};o=\${e#*${separator}};e=\${e%%${separator}*};`,
     `printf %s "\${o%${end}}";printf %s "$e" >&2;exit "$x";;esac`,

@@ -243,22 +243,27 @@ describe('bridge --install codex --http: the line that reaches a running serve',
     }, 120_000);
   }
 
-  it('sends nothing when the project it names holds a line break (it would write a header of its own): the command bridge answers', async () => {
+  it('sends nothing when the project it names or the token holds a line break (it would write a header of its own): the command bridge answers', async () => {
     const { dir, hooks } = await project();
     await scriptHook(hooks, 'refuse', { trigger: 'pre-tool-call' }, 'cat >/dev/null; echo "refused by the guard" >&2; exit 2');
     expect((await runCli(['trust', '--all'], { cwd: dir })).code).toBe(0);
     const server = await serve(dir);
-    const installed = await runCli(['bridge', '--install', 'gemini', '--http', '--port', String(server.port), '--events', 'BeforeTool'], { cwd: dir });
-    expect(installed.code, installed.stderr).toBe(0);
-    const config = JSON.parse(await readFile(join(dir, '.gemini', 'settings.json'), 'utf8')) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
-    const line = config.hooks.BeforeTool![0]!.hooks[0]!.command;
-    expect(line).toContain('/dev/tcp/');
     const token = (await runCli(['serve', '--print-token'], { cwd: dir })).stdout.trim();
     const input = JSON.stringify({ ...(JSON.parse(readFileSync(new URL('../bridge/fixtures/gemini/BeforeTool.json', import.meta.url), 'utf8')) as object), cwd: dir });
-    // The project itself, then a header of the project's making: as one value, it would reach the server whole.
-    const env = envIn(dir, { AGENT_HOOKS_TOKEN: token, GEMINI_PROJECT_DIR: `${dir}\r\nx-planted: 1` });
-    const answer = await runHookLine(line, dir, input, env);
-    expect(answer).toEqual(await runCli(['bridge', '--from', 'gemini'], { cwd: dir, input, env: { GEMINI_PROJECT_DIR: env.GEMINI_PROJECT_DIR! } }));
+    for (const via of ['bash', 'curl'] as const) {
+      const installed = await runCli(['bridge', '--install', 'gemini', '--http', '--port', String(server.port), '--events', 'BeforeTool'], { cwd: dir, env: await installEnv(via) });
+      expect(installed.code, installed.stderr).toBe(0);
+      const config = JSON.parse(await readFile(join(dir, '.gemini', 'settings.json'), 'utf8')) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
+      const line = config.hooks.BeforeTool![0]!.hooks[0]!.command;
+      expect(line.includes('/dev/tcp/'), line).toBe(via === 'bash');
+      // The project itself, then a header of the project's making (a request of its own after it): one value, it would
+      // reach the server whole. Or the token's line ending early.
+      for (const extra of [{ GEMINI_PROJECT_DIR: `${dir}\r\ncontent-length: 0\r\n\r\nx` }, { AGENT_HOOKS_TOKEN: `${token}\r\nx-planted: 1` }]) {
+        const env = envIn(dir, { AGENT_HOOKS_TOKEN: token, ...extra });
+        const answer = await runHookLine(line, dir, input, env);
+        expect(answer).toEqual(await runCli(['bridge', '--from', 'gemini'], { cwd: dir, input, env: extra }));
+      }
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(server.log()).not.toContain('"hook request"');
   }, 120_000);
