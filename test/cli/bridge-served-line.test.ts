@@ -258,7 +258,8 @@ describe('bridge --install codex --http: the line that reaches a running serve',
       expect(line.includes('/dev/tcp/'), line).toBe(via === 'bash');
       // The project itself, then a header of the project's making (a request of its own after it): one value, it would
       // reach the server whole. Or the token's line ending early.
-      for (const extra of [{ GEMINI_PROJECT_DIR: `${dir}\r\ncontent-length: 0\r\n\r\nx` }, { AGENT_HOOKS_TOKEN: `${token}\r\nx-planted: 1` }]) {
+      const extras: Record<string, string>[] = [{ GEMINI_PROJECT_DIR: `${dir}\r\ncontent-length: 0\r\n\r\nx` }, { AGENT_HOOKS_TOKEN: `${token}\r\nx-planted: 1` }];
+      for (const extra of extras) {
         const env = envIn(dir, { AGENT_HOOKS_TOKEN: token, ...extra });
         const answer = await runHookLine(line, dir, input, env);
         expect(answer).toEqual(await runCli(['bridge', '--from', 'gemini'], { cwd: dir, input, env: extra }));
