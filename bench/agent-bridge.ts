@@ -19,7 +19,7 @@
  * the build `AGENT_HOOKS_E2E_CLI` names).
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { claudeDriver } from '../test/agents/drivers/claude.js';
@@ -29,7 +29,7 @@ import { geminiDriver } from '../test/agents/drivers/gemini.js';
 import { makeProject, type AgentDriver, type AgentProject } from '../test/agents/support/harness.js';
 import { startMockServer, type RecordedRequest, type Turn } from '../test/agents/support/mock-server.js';
 import { startServe, type ServeProcess } from '../test/agents/support/serve.js';
-import { finishRow, median, stats, timeProcess, valueTarget, type Row } from './harness.js';
+import { finishRow, median, pathOf, stats, timeProcess, valueTarget, type Row } from './harness.js';
 
 /** Shell calls per session: each gives one sample. */
 const CALLS = 6;
@@ -104,13 +104,6 @@ function writeHook(project: AgentProject, name: string, trigger: string): void {
   chmodSync(join(dir, 'scripts', 'run'), 0o755);
 }
 
-/** The absolute path of `name` on this process's PATH. */
-function executable(name: string): string {
-  const found = execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim();
-  if (!found.startsWith('/')) throw new Error(`agent-bridge: ${name} is not on PATH`);
-  return found;
-}
-
 /** The tool latencies of one session, in ms: one per shell call whose result came back. */
 function latencies(requests: readonly RecordedRequest[]): number[] {
   const main = requests.filter((r) => r.main);
@@ -153,9 +146,7 @@ async function session(variant: Variant): Promise<number[]> {
         const args = ['bridge', '--install', driver.name, '--http', '--port', String(server.port), '--events', variant.events.join(','), '--timeout', '30'];
         if (variant.curl === true) {
           // A PATH of node, curl and cat alone: the line is written to post with curl.
-          const bin = join(project.dir, 'curl-only-bin');
-          mkdirSync(bin);
-          for (const tool of ['node', 'curl', 'cat']) symlinkSync(executable(tool), join(bin, tool));
+          const bin = pathOf(join(project.dir, 'curl-only-bin'), ['node', 'curl', 'cat']);
           execFileSync(join(project.dir, 'node_modules', '.bin', 'agent-hooks'), args, { cwd: project.dir, env: { ...project.env, PATH: bin }, stdio: 'ignore' });
           if (!readFileSync(join(project.dir, HOOK_FILES[variant.agent!]), 'utf8').includes('curl')) throw new Error(`${variant.name}: the line written does not post with curl`);
         } else {

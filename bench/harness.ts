@@ -5,8 +5,9 @@
  * measured in the same run. Absolute numbers are reported, never asserted.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
 import { Bench } from 'tinybench';
 import { installNode, versionOf } from '../test/support/install-node.mjs';
 
@@ -277,4 +278,18 @@ export function nodesToMeasure(variable: string, defaults: string): NodeRun[] {
   const majors = (process.env[variable] ?? defaults).split(',').filter((m) => m !== '');
   const others = majors.map((major) => ({ label: `Node ${versionOf(major)}`, exec: installNode(versionOf(major)) }));
   return [{ label: `Node ${process.versions.node}`, exec: process.execPath }, ...others];
+}
+
+/**
+ * `dir`, made to hold links to the programs `names` of this process's `PATH`, and nothing else: a `PATH` on which the
+ * served line is written to post with curl (no bash there). Throws when one is not on `PATH`.
+ */
+export function pathOf(dir: string, names: readonly string[]): string {
+  mkdirSync(dir, { recursive: true });
+  for (const name of names) {
+    const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim();
+    if (!found.startsWith('/')) throw new Error(`bench: ${name} is not on PATH`);
+    symlinkSync(found, join(dir, name));
+  }
+  return dir;
 }

@@ -10,11 +10,11 @@
  * Needs a built CLI (`dist/cli.cjs`, or the file `AGENT_HOOKS_CLI` names), bash and curl.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { finishRow, median, ratioTarget, stats, timeProcess, type Row } from './harness.js';
+import { finishRow, median, pathOf, ratioTarget, stats, timeProcess, type Row } from './harness.js';
 
 const CLI = process.env.AGENT_HOOKS_CLI ?? fileURLToPath(new URL('../dist/cli.cjs', import.meta.url));
 const ROUNDS = Number(process.env.SERVED_LINE_ROUNDS ?? 30);
@@ -36,13 +36,6 @@ function startServe(dir: string, env: NodeJS.ProcessEnv): Promise<{ port: number
   });
 }
 
-/** The absolute path of `name` on this process's PATH. */
-function executable(name: string): string {
-  const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim();
-  if (!found.startsWith('/')) throw new Error(`served-line: ${name} is not on PATH`);
-  return found;
-}
-
 export async function servedLineSuite(): Promise<Row[]> {
   const root = mkdtempSync(join(tmpdir(), 'agent-hooks-bench-line-'));
   const dir = join(root, 'project');
@@ -58,9 +51,7 @@ export async function servedLineSuite(): Promise<Row[]> {
   try {
     timed(process.execPath, [CLI, 'trust', '--all'], dir, env, '');
     // The line as `--install` writes it where bash is not on PATH: curl's.
-    const curlOnly = join(root, 'curl-only');
-    mkdirSync(curlOnly);
-    for (const tool of ['curl', 'cat']) symlinkSync(executable(tool), join(curlOnly, tool));
+    const curlOnly = pathOf(join(root, 'curl-only'), ['curl', 'cat']);
     const install = (port: number, installEnv = env): string => {
       timed(process.execPath, [CLI, 'bridge', '--install', 'codex', '--http', '--port', String(port), '--events', 'PreToolUse'], dir, installEnv, '');
       const config = JSON.parse(readFileSync(join(dir, '.codex', 'hooks.json'), 'utf8')) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } };

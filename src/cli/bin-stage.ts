@@ -35,13 +35,9 @@ function loadRunner(): { runner: typeof import('../bridge/first-stage-run.js'); 
   return { runner: file.exports.run, done: () => file.save() };
 }
 
-/** Once a bridged call has answered: the stage's cache then holds the functions the call ran. */
+/** Once a bridged call has answered: the stage's cache then holds the functions the call ran (see code-cache.ts). */
 function saved(host: StageHost, code: number): number {
-  try {
-    host.saveCodeCache();
-  } catch {
-    // A code cache not written costs the next call its compile, nothing more.
-  }
+  host.saveCodeCache();
   return code;
 }
 

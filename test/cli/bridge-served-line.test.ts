@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI, cliProjects, runCli, scriptHook, type CliResult } from '../support/cli.js';
 import { runHookLine, startServeCli, type ServeCli } from '../support/serve-cli.js';
+import { executableOnPath } from '../../src/bridge/served-bridge-line.js';
 
 const project = cliProjects();
 const stops: (() => Promise<void>)[] = [];
@@ -47,7 +48,7 @@ async function installEnv(via: Via): Promise<Record<string, string> | undefined>
   if (via === 'bash') return undefined;
   if (curlOnly === undefined) {
     const bin = await mkdtemp(join(tmpdir(), 'agent-hooks-curl-only-'));
-    for (const tool of ['curl', 'cat']) await symlink(`/usr/bin/${tool}`, join(bin, tool));
+    for (const tool of ['curl', 'cat']) await symlink((await executableOnPath(tool))!, join(bin, tool));
     curlOnly = bin;
   }
   return { PATH: curlOnly };
