@@ -5,7 +5,7 @@
  */
 import { ToolCall, type Message } from '../core/index.js';
 import { lazyValue } from '../core/internal/lazy-module.js';
-import { zod } from '../core/internal/zod-module.js';
+import { safeParseOf, zod } from '../core/internal/zod-module.js';
 import type { VerifyFn, VerifyVerdict } from '../config/config-source.js';
 import { readVerdict } from '../config/prompt-hook.js';
 import type { Model } from './model.js';
@@ -66,7 +66,7 @@ export function modelVerifier(model: Model): VerifyFn {
           answer(`There is no tool ${call.name} here: return your result with StructuredOutput.`);
           continue;
         }
-        const parsed = verdictSchema().safeParse(call.args);
+        const parsed = safeParseOf(verdictSchema(), call.args);
         if (!parsed.success) {
           answer(`The result needs "ok" (true or false) and may have "reason" (a string): ${parsed.error.issues.map((i) => i.message).join('; ')}.`);
           continue;

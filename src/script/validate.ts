@@ -10,6 +10,7 @@ import { DIALECT_NAMES, dialectNamed } from '../dialects/registry.js';
 import { HookEvent, TOOL_EVENTS, UnknownEventError, type HookEventName } from '../core/index.js';
 import { hookFrontmatterSchema, isHookName, normalizeHookName } from './frontmatter-schema.js';
 import { HOOK_FRONTMATTER_LIMITS } from './internal/frontmatter-limits.js';
+import { safeParseOf } from '../core/internal/zod-module.js';
 import { closestName } from './internal/closest-name.js';
 import { describeValue } from './internal/describe-value.js';
 import { MATCHER_ALLOWED, unknownToolProblem } from './internal/matcher-problems.js';
@@ -304,7 +305,7 @@ export function validateFrontmatter(data: unknown, location: ManifestLocation): 
   const hookName = typeof rawName === 'string' && rawName !== '' ? rawName : folder;
   const frame: Frame = { file, hookName, data: data as Record<string, unknown>, folder };
 
-  const parsed = hookFrontmatterSchema().safeParse(data);
+  const parsed = safeParseOf(hookFrontmatterSchema(), data);
   const problems: HookProblem[] = parsed.success ? [] : parsed.error.issues.flatMap((complaint) => problemsOf(complaint, frame));
 
   if (typeof rawName === 'string' && isHookName(rawName) && rawName.length <= NAME.max && rawName !== folder.normalize('NFKC')) {

@@ -199,6 +199,37 @@ describe('input validation', () => {
     expect(failure.error).toBeInstanceOf(ToolInputError);
     expect(toolMessages(model.requests[1]!)[0]!.content).toContain("Invalid input for tool 'echo'");
   });
+  it('a hook rewriting the input into a value zod cannot name: still a ToolInputError, the run completes', async () => {
+    const { echo, model, builder } = echoAgent([callStep('echo', { text: 'fine' }), 'Done.']);
+    const odd = Object.assign(Object.create(null) as Record<string, unknown>, { constructor: { name: Object.create(null) } });
+    builder.onBeforeToolUse((ctx) => ctx.toolCall.withArgs({ text: odd }));
+    const rec = recordEvents(builder);
+    const result = await builder.build().run('Go');
+
+    expect(echo.execute).not.toHaveBeenCalled();
+    const failure = rec.contexts.find((c) => c.event === 'PostToolUseFailure') as ToolHookContext<'PostToolUseFailure'>;
+    expect(failure.error).toBeInstanceOf(ToolInputError);
+    expect((failure.error as ToolInputError).issues.join()).toContain('text');
+    expect(toolMessages(model.requests[1]!)[0]!.content).toContain("Invalid input for tool 'echo'");
+    expect(result.status).toBe('completed');
+  });
+
+  it("the model is told in zod's words, and in the user's own where z.config({ customError }) sets them", async () => {
+    const plain = echoAgent([callStep('echo', { text: 42 }), 'Done.']);
+    await plain.builder.build().run('Go');
+    expect(toolMessages(plain.model.requests[1]!)[0]!.content).toContain('text: Invalid input: expected string, received number');
+
+    const before = z.config().customError;
+    z.config({ customError: (issue) => (issue.code === 'invalid_type' ? `not a ${issue.expected}, friend` : undefined) });
+    try {
+      const custom = echoAgent([callStep('echo', { text: 42 }), 'Done.']);
+      await custom.builder.build().run('Go');
+      expect(toolMessages(custom.model.requests[1]!)[0]!.content).toContain('text: not a string, friend');
+    } finally {
+      z.config({ customError: before });
+    }
+  });
+
   it('parses the input once and hands the tool the parsed value (defaults applied); a rewritten input is parsed again', async () => {
     let parses = 0;
     const received: unknown[] = [];

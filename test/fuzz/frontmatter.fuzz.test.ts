@@ -84,7 +84,11 @@ describe('frontmatter parsing and validation, fuzzed', () => {
           expect(manifest.file).toBe(FILE);
         }
       }),
-      { numRuns: sized(400) },
+      {
+        numRuns: sized(400),
+        // Once found here: zod threw writing the message for a value whose constructor's name has no prototype.
+        examples: [[{ matcher: { pattern: Object.assign(Object.create(null) as object, { constructor: { name: Object.create(null) as object } }) } }]],
+      },
     );
   });
 

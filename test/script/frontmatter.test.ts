@@ -177,6 +177,14 @@ describe('parseFrontmatter', () => {
 });
 
 describe('validateFrontmatter', () => {
+  it('a value zod cannot name (its constructor\'s name an object without a prototype) is a problem, not a throw', () => {
+    const odd = Object.assign(Object.create(null) as Record<string, unknown>, { constructor: { name: Object.create(null) } });
+    const { manifest, problems } = validate({ name: 'my-hook', description: 'Guards the shell.', trigger: 'pre-tool-call', matcher: { pattern: odd } });
+    expect(manifest).toBeUndefined();
+    expect(problems).toEqual([expect.objectContaining({ field: 'matcher.pattern', code: 'invalid-type', severity: 'error' })]);
+    expect(problems[0]!.message).toBe('matcher.pattern has the wrong type: it must be a regular expression over the tool input (as JSON).');
+  });
+
   it('applies the defaults and maps the trigger to its canonical event', () => {
     const { manifest, problems } = validate({ name: 'my-hook', description: 'Guards the shell.', trigger: 'pre-tool-call' });
     expect(problems).toEqual([]);

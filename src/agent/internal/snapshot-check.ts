@@ -8,7 +8,7 @@
 import type { z } from 'zod';
 import { lazyValue } from '../../core/internal/lazy-module.js';
 import { nodeCrypto } from '../../core/internal/node-crypto.js';
-import { zod } from '../../core/internal/zod-module.js';
+import { safeParseOf, zod } from '../../core/internal/zod-module.js';
 import { decisionKind, type ApprovalDecision, type ApprovalDecisions, type ApprovalResponse } from '../approval.js';
 import { ResumeError } from '../resume-error.js';
 import type { AgentConfig } from '../run/index.js';
@@ -151,7 +151,7 @@ export function readSnapshot(value: unknown): RunSnapshot {
       `This run snapshot has format version ${version}, written by a newer agent-hooks; this one reads versions up to ${RUN_SNAPSHOT_VERSION}. Resume it with the version that wrote it, or a later one.`,
     );
   }
-  const parsed = snapshotSchema().safeParse(value);
+  const parsed = safeParseOf(snapshotSchema(), value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const path = issue.path.length > 0 ? issue.path.join('.') : '(the snapshot itself)';
@@ -311,7 +311,7 @@ function checkDecision(request: PendingApproval, answer: boolean | ApprovalDecis
   const input = answer.updatedInput;
   if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new ResumeError('invalid-decision', `${where}: updatedInput must be an object.`);
   const schema = config.tools.get(request.toolCall.name)?.input ?? (config.subagents.has(request.toolCall.name) ? subagentInput() : undefined);
-  const parsed = schema?.safeParse(input);
+  const parsed = schema === undefined ? undefined : safeParseOf(schema, input);
   if (parsed !== undefined && !parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new ResumeError('invalid-decision', `${where}: updatedInput is not an input ${request.toolCall.name} takes: ${issue.path.join('.') || '(input)'}: ${issue.message}.`);

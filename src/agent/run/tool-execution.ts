@@ -7,6 +7,7 @@ import { ToolCall, ToolExecution, ToolHookContext } from '../../core/index.js';
 import { resultText } from '../../core/internal/as-text.js';
 import { subagentInput } from '../internal/subagent-input.js';
 import { messageOf } from '../../core/internal/message-of.js';
+import { safeParseOf } from '../../core/internal/zod-module.js';
 import { sessionShellSetup } from '../../dialects/claude-env-file.js';
 import { ToolInputError, ToolNotOfferedError, UnknownToolError, type Tool } from '../tool.js';
 import { type ResolvedSubagent, type ResumePoint, type CheckedCall, type ModelTurn, type LoopPosition, type Review, type Decision, Halt, Interrupt, requestId, epochNow } from './run-types.js';
@@ -228,7 +229,7 @@ export abstract class RunToolExecution extends RunModelTurns {
       const names = [...offered].filter((name) => this.config.tools.has(name) || this.config.subagents.has(name));
       return { ok: false, error: new ToolNotOfferedError(call.name, names) };
     }
-    const parsed = (tool?.input ?? subagentInput()).safeParse(call.args);
+    const parsed = safeParseOf(tool?.input ?? subagentInput(), call.args);
     return parsed.success ? { ok: true, tool, sub, input: parsed.data } : { ok: false, error: new ToolInputError(call.name, parsed.error) };
   }
 

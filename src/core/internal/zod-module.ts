@@ -30,3 +30,32 @@ export const zod = lazyValue((): typeof Z => {
   }
   return (require('zod') as { z: typeof Z }).z;
 });
+
+/** What zod's `safeParse` takes and gives, whichever copy of zod made the schema. */
+interface SafeParsing<T> {
+  safeParse(value: unknown, params?: { error?: (issue: Z.core.$ZodRawIssue) => string }): Z.ZodSafeParseResult<T>;
+}
+
+/**
+ * `schema.safeParse(value)`, but never a throw where the value is odd. zod writes its messages when the error is first
+ * read, and the English one for a wrong type names what was received by its constructor's `name`: for an object
+ * whose `constructor.name` is an object without a prototype (a value a caller can hand us, not one YAML or JSON
+ * makes), writing the message threw `Cannot convert object to primitive value` out of a validation that promises
+ * problems, not throws. The messages stay zod's (a `z.config({ customError })` of the user's included); where writing
+ * one throws, a plainer one takes its place.
+ */
+export function safeParseOf<T>(schema: SafeParsing<T>, value: unknown): Z.ZodSafeParseResult<T> {
+  return schema.safeParse(value, { error: issueMessage });
+}
+
+function issueMessage(issue: Z.core.$ZodRawIssue): string {
+  const { customError, localeError } = zod().config();
+  try {
+    const written = customError?.(issue) ?? localeError?.(issue);
+    const text = typeof written === 'string' ? written : written?.message;
+    if (text !== undefined) return text;
+  } catch {
+    // Below: the message zod could not write.
+  }
+  return issue.code === 'invalid_type' ? `Invalid input: expected ${String(issue.expected)}` : 'Invalid input';
+}
