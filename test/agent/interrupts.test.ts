@@ -219,6 +219,17 @@ describe('an approval that interrupts the run', () => {
     expect(done.text).toBe('done');
   });
 
+  it('an edited input zod cannot name (its constructor\'s name an object without a prototype): a ResumeError, not a throw of zod\'s', async () => {
+    const model = new ScriptedModel([{ toolCalls: [{ name: 'deploy', args: { env: 'production' }, id: 'a' }] }, 'done']);
+    const deploy = defineTool({ name: 'deploy', description: 'd', input: z.object({ env: z.string() }), execute: ({ env }) => `deployed to ${env}` });
+    const agent = AgentBuilder.new().withModel(model).withTools(deploy).withHook(new RequireApprovalHook({ matcher: 'deploy' })).withApprovalInterrupts().build();
+    const { snapshot, pending } = (await agent.run('go')).interruption!;
+    const odd = Object.assign(Object.create(null) as Record<string, unknown>, { constructor: { name: Object.create(null) } });
+    const error = await agent.resume(snapshot, { [pending[0]!.id]: { approved: true, updatedInput: { env: odd } } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResumeError);
+    expect((error as Error).message).toMatch(/updatedInput is not an input deploy takes: env: Invalid input: expected string/);
+  });
+
   it('an approver answering something else fails the run with what to answer', async () => {
     const deploy = defineTool({ name: 'deploy', description: 'd', input: z.object({}), execute: () => 'ok' });
     const agent = AgentBuilder.new()

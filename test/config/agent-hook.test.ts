@@ -90,6 +90,17 @@ describe('Claude Code’s agent hooks, verified by the agent’s model', () => {
     expect(toolMessages(result.messages)[0]!.content).toBe('Tool call blocked by a hook: Agent hook condition was not met: no');
   });
 
+  it("tells a verifier whose verdict zod cannot name (a reason whose constructor's name has no prototype) what to return, and takes the next", async () => {
+    const { project, write } = await setup();
+    await write(project, '.claude/settings.json', agentHook('PreToolUse', 'Check $ARGUMENTS', {}, 'Bash'));
+    const odd = Object.assign(Object.create(null) as Record<string, unknown>, { constructor: { name: Object.create(null) } });
+    const { model, asked } = twoRoles([{ toolCalls: [{ name: 'Bash', args: { command: 'ls' } }] }, 'Done.'], [{ toolCalls: [{ name: 'StructuredOutput', args: { ok: false, reason: odd } }] }, verdict(false, 'no')]);
+    const { agent } = await agentWith(project, model);
+    const result = await agent.run('go');
+    expect(toolMessages(asked.verifier[1]!)[0]!.content).toMatch(/^The result needs "ok" \(true or false\) and may have "reason" \(a string\): Invalid input: expected string/);
+    expect(toolMessages(result.messages)[0]!.content).toBe('Tool call blocked by a hook: Agent hook condition was not met: no');
+  });
+
   it('lets the action go on, with a warning, when the verifier gives no verdict within its turns or its time', async () => {
     const { project, write } = await setup();
     await write(project, '.claude/settings.json', {
