@@ -8,7 +8,18 @@ import { createRequire } from 'node:module';
  */
 export function lazyModule<T>(id: string): () => T {
   let loaded: T | undefined;
-  return () => (loaded ??= createRequire(import.meta.url)(id) as T);
+  return () => (loaded ??= requireHere()(id) as T);
+}
+
+let made: NodeJS.Require | undefined;
+
+/**
+ * One `require` for every module of this file's bundle that loads a package or a Node module: each `createRequire`
+ * makes a module object and its folder's `node_modules` search path, and a bridged call made eight of them, one per
+ * lazily loaded module. They all resolve from the same folder, this file's.
+ */
+export function requireHere(): NodeJS.Require {
+  return (made ??= createRequire(import.meta.url));
 }
 
 /**

@@ -1,5 +1,5 @@
 // Internal: not exported from the package.
-import { createRequire } from 'node:module';
+import { requireHere } from './lazy-module.js';
 
 /**
  * `node:fs`, required rather than imported. An ES `import` of one of Node's modules reads every one of its exports,
@@ -7,9 +7,9 @@ import { createRequire } from 'node:module';
  * `node:fs` and `node:fs/promises` costs a process about 4 ms over requiring `node:fs`, which every process that
  * imports the package paid whether or not it read a file. The package's modules take `node:fs` from here, and
  * `node:fs/promises` from {@link fsPromises} when they first call it (`test/cli/bridge-loads.test.ts` fails when
- * the import loads it). The CommonJS builds shim the URL.
+ * the import loads it).
  */
-export const nodeFs: typeof import('node:fs') = createRequire(import.meta.url)('node:fs');
+export const nodeFs: typeof import('node:fs') = requireHere()('node:fs');
 
 /** `node:fs/promises`, loaded on the first call: the same module `import 'node:fs/promises'` gives. */
 export const fsPromises = (): typeof import('node:fs/promises') => nodeFs.promises;

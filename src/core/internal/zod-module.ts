@@ -1,8 +1,7 @@
 // Internal: not exported from the package.
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { z as Z } from 'zod';
-import { lazyValue } from './lazy-module.js';
+import { lazyValue, requireHere } from './lazy-module.js';
 
 /**
  * zod, loaded on first use rather than at import: loading it (95 modules, its locales among them) took about 55 ms on
@@ -18,7 +17,7 @@ import { lazyValue } from './lazy-module.js';
  * build still works, at the cost of the second load.)
  */
 export const zod = lazyValue((): typeof Z => {
-  const require = createRequire(import.meta.url);
+  const require = requireHere();
   // `undefined` in the CommonJS builds (tsup.config.ts), which have no `import.meta`.
   if (typeof import.meta.resolve === 'function') {
     try {
