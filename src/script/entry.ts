@@ -92,8 +92,8 @@ async function probe(path: string, withoutModeBits: boolean): Promise<{ executab
 export async function resolveScriptEntry(dir: string): Promise<ScriptEntryFound | ScriptEntryMissing> {
   // Each joined when it is looked for: most hooks have a scripts/run, and a bridged call pays for every pass over a
   // long path (see `cli/code-cache.ts`).
-  const [run, sh, py] = SCRIPT_ENTRY_NAMES.map((name) => () => join(dir, name)) as [() => string, () => string, () => string];
-  const runPath = run();
+  const [run, sh, py] = SCRIPT_ENTRY_NAMES;
+  const runPath = join(dir, run);
   const found = await probe(runPath, true);
   if (found !== undefined) {
     if (found.executable) return { ok: true, path: runPath, command: [runPath] };
@@ -107,11 +107,11 @@ export async function resolveScriptEntry(dir: string): Promise<ScriptEntryFound 
       },
     };
   }
-  for (const [pathOf, interpreter] of [
+  for (const [name, interpreter] of [
     [sh, 'sh'],
     [py, 'python3'],
   ] as const) {
-    const path = pathOf();
+    const path = join(dir, name);
     const file = await probe(path, false);
     if (file !== undefined) return { ok: true, path, command: file.executable ? [path] : [interpreter, path] };
   }

@@ -11,7 +11,7 @@ export function lazyModule<T>(id: string): () => T {
   return () => (loaded ??= requireHere()(id) as T);
 }
 
-let made: NodeJS.Require | undefined;
+let bundleRequire: NodeJS.Require | undefined;
 
 /**
  * One `require` for every module of this file's bundle that loads a package or a Node module: each `createRequire`
@@ -19,7 +19,7 @@ let made: NodeJS.Require | undefined;
  * lazily loaded module. They all resolve from the same folder, this file's.
  */
 export function requireHere(): NodeJS.Require {
-  return (made ??= createRequire(import.meta.url));
+  return (bundleRequire ??= createRequire(import.meta.url));
 }
 
 /**
